@@ -1,0 +1,73 @@
+package geom
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// SurfaceMoments accumulates the closed-form surface integrals of section 4:
+// each triangle contributes its area A, its area-weighted centroid A·c and
+// A/12·(9cc^T + pp^T + qq^T + rr^T). The result is the mean and covariance of
+// a uniform density over the surface, "sampling the hull infinitely densely",
+// independent of how the surface is tessellated.
+type SurfaceMoments struct {
+	Area float64
+	sumC mgl64.Vec3
+	sumQ Sym3
+}
+
+// Add accumulates triangle (p, q, r).
+func (m *SurfaceMoments) Add(p, q, r mgl64.Vec3) {
+	a := 0.5 * q.Sub(p).Cross(r.Sub(p)).Len()
+	if a == 0 {
+		return
+	}
+	c := p.Add(q).Add(r).Mul(1.0 / 3)
+	m.Area += a
+	m.sumC = m.sumC.Add(c.Mul(a))
+	w := a / 12
+	m.sumQ[0] += w * (9*c[0]*c[0] + p[0]*p[0] + q[0]*q[0] + r[0]*r[0])
+	m.sumQ[1] += w * (9*c[0]*c[1] + p[0]*p[1] + q[0]*q[1] + r[0]*r[1])
+	m.sumQ[2] += w * (9*c[0]*c[2] + p[0]*p[2] + q[0]*q[2] + r[0]*r[2])
+	m.sumQ[3] += w * (9*c[1]*c[1] + p[1]*p[1] + q[1]*q[1] + r[1]*r[1])
+	m.sumQ[4] += w * (9*c[1]*c[2] + p[1]*p[2] + q[1]*q[2] + r[1]*r[2])
+	m.sumQ[5] += w * (9*c[2]*c[2] + p[2]*p[2] + q[2]*q[2] + r[2]*r[2])
+}
+
+// Covariance returns the surface mean c^H and covariance
+// C = Σ A/(12A^H)(9cc^T+pp^T+qq^T+rr^T) - c^H c^H^T. It is only meaningful
+// when Area > 0.
+func (m *SurfaceMoments) Covariance() (mgl64.Vec3, Sym3) {
+	mu := m.sumC.Mul(1 / m.Area)
+	var c Sym3
+	inv := 1 / m.Area
+	c[0] = m.sumQ[0]*inv - mu[0]*mu[0]
+	c[1] = m.sumQ[1]*inv - mu[0]*mu[1]
+	c[2] = m.sumQ[2]*inv - mu[0]*mu[2]
+	c[3] = m.sumQ[3]*inv - mu[1]*mu[1]
+	c[4] = m.sumQ[4]*inv - mu[1]*mu[2]
+	c[5] = m.sumQ[5]*inv - mu[2]*mu[2]
+	return mu, c
+}
+
+// PointCovariance returns the mean and covariance of a point set, the
+// last-resort statistic for input with no area at all.
+func PointCovariance(pts []mgl64.Vec3) (mgl64.Vec3, Sym3) {
+	var mu mgl64.Vec3
+	for _, p := range pts {
+		mu = mu.Add(p)
+	}
+	mu = mu.Mul(1 / float64(len(pts)))
+	var c Sym3
+	for _, p := range pts {
+		d := p.Sub(mu)
+		c[0] += d[0] * d[0]
+		c[1] += d[0] * d[1]
+		c[2] += d[0] * d[2]
+		c[3] += d[1] * d[1]
+		c[4] += d[1] * d[2]
+		c[5] += d[2] * d[2]
+	}
+	n := float64(len(pts))
+	for i := range c {
+		c[i] /= n
+	}
+	return mu, c
+}

@@ -1,0 +1,12 @@
+// Package geom is the geometry kernel shared by every collision structure in
+// gloved: rigid transforms, oriented and axis-aligned boxes, the 15-axis
+// separating-axis box test, triangle overlap tests, a symmetric 3x3 eigen
+// solver and the covariance OBB fit.
+//
+// Sources: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
+// Structure for Rapid Interference Detection", SIGGRAPH 1996
+// (shared/seeds/obbtree-gottschalk-1996.txt): section 4 for the covariance of
+// the convex hull surface and the box fit, section 5 for the separating-axis
+// overlap test and its degenerate (zero thickness) boxes, section 7.1 for the
+// rank-deficient fallback. All geometry is float64 (mgl64 value types).
+package geom

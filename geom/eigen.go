@@ -1,0 +1,92 @@
+package geom
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Sym3 is a symmetric 3x3 matrix stored as its upper triangle:
+// xx, xy, xz, yy, yz, zz.
+type Sym3 [6]float64
+
+// maxJacobiSweeps bounds the cyclic Jacobi iteration; three or four sweeps
+// reach machine precision on 3x3 input, the bound only guards non-finite data.
+const maxJacobiSweeps = 32
+
+// Eigen returns the eigenvalues of m in descending order and the matching
+// unit eigenvectors as the columns of a right-handed rotation matrix. It uses
+// cyclic Jacobi rotations, which keep the vectors orthonormal whatever the
+// multiplicities: a repeated eigenvalue yields some orthonormal basis of its
+// eigenspace, never NaN. Non-finite input yields the identity basis.
+func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
+	a := [3][3]float64{{m[0], m[1], m[2]}, {m[1], m[3], m[4]}, {m[2], m[4], m[5]}}
+	v := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	for _, x := range m {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return mgl64.Vec3{}, mgl64.Ident3()
+		}
+	}
+	for range maxJacobiSweeps {
+		off := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
+		diag := a[0][0]*a[0][0] + a[1][1]*a[1][1] + a[2][2]*a[2][2]
+		if off <= 1e-32*diag || off == 0 {
+			break
+		}
+		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
+			jacobiRotate(&a, &v, pq[0], pq[1])
+		}
+	}
+	// Sort descending, carrying the vectors (columns of v).
+	idx := [3]int{0, 1, 2}
+	d := [3]float64{a[0][0], a[1][1], a[2][2]}
+	for i := range 2 {
+		for j := i + 1; j < 3; j++ {
+			if d[idx[j]] > d[idx[i]] {
+				idx[i], idx[j] = idx[j], idx[i]
+			}
+		}
+	}
+	col := func(k int) mgl64.Vec3 { return mgl64.Vec3{v[0][k], v[1][k], v[2][k]} }
+	e0 := col(idx[0]).Normalize()
+	e1 := col(idx[1])
+	e1 = e1.Sub(e0.Mul(e0.Dot(e1))).Normalize()
+	e2 := e0.Cross(e1)
+	return mgl64.Vec3{d[idx[0]], d[idx[1]], d[idx[2]]}, mgl64.Mat3FromCols(e0, e1, e2)
+}
+
+// jacobiRotate zeroes a[p][q] by a plane rotation (Numerical Recipes form,
+// with the large-theta branch that avoids overflow).
+func jacobiRotate(a, v *[3][3]float64, p, q int) {
+	apq := a[p][q]
+	if apq == 0 {
+		return
+	}
+	theta := (a[q][q] - a[p][p]) / (2 * apq)
+	var t float64
+	if math.Abs(theta) > 1e150 {
+		t = 1 / (2 * theta)
+	} else {
+		t = 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+		if theta < 0 {
+			t = -t
+		}
+	}
+	c := 1 / math.Sqrt(t*t+1)
+	s := t * c
+	for k := range 3 {
+		akp, akq := a[k][p], a[k][q]
+		a[k][p] = c*akp - s*akq
+		a[k][q] = s*akp + c*akq
+	}
+	for k := range 3 {
+		apk, aqk := a[p][k], a[q][k]
+		a[p][k] = c*apk - s*aqk
+		a[q][k] = s*apk + c*aqk
+	}
+	for k := range 3 {
+		vkp, vkq := v[k][p], v[k][q]
+		v[k][p] = c*vkp - s*vkq
+		v[k][q] = s*vkp + c*vkq
+	}
+}

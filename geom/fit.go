@@ -1,0 +1,140 @@
+package geom
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/golang/geo/r3"
+	quickhull "github.com/markus-wa/quickhull-go/v2"
+)
+
+// FitMode chooses the statistic that orients a fitted box.
+type FitMode uint8
+
+const (
+	// FitHull orients by the covariance of the convex hull's surface
+	// (section 4), falling back to FitSurface when the points do not span
+	// three dimensions (section 7.1).
+	FitHull FitMode = iota
+	// FitSurface orients by the covariance of the given triangles' surface,
+	// what the paper's implementation does for rank-deficient groups.
+	FitSurface
+	// FitAxisAligned uses the identity axes: the AABB tree of section 6.
+	FitAxisAligned
+)
+
+// flatRatio is the ratio of smallest to largest point-covariance eigenvalue
+// under which a point set counts as flat (thickness below 1e-8 of its size)
+// and is not handed to the hull.
+const flatRatio = 1e-16
+
+// FitStats counts how fits were made.
+type FitStats struct {
+	Hull, Surface, Points, Axis int // fits oriented by each statistic
+	HullFailures                int // hull attempts that failed and fell back
+}
+
+// Fitter fits oriented boxes to point sets. It owns the hull scratch so
+// repeated fits reuse memory; one Fitter per goroutine.
+type Fitter struct {
+	Mode  FitMode
+	Stats FitStats
+	qh    quickhull.QuickHull
+	buf   []r3.Vector
+}
+
+// Fit returns the box around pts, oriented per f.Mode, with extents from the
+// extremal projections of pts. tris index pts and carry the surface used when
+// the hull cannot be formed; they may be nil for a bare point set. The axes
+// are always finite and orthonormal; a flat set gives a zero-thickness box.
+func (f *Fitter) Fit(pts []mgl64.Vec3, tris [][3]int32) OBB {
+	if len(pts) == 0 {
+		return OBB{Axes: mgl64.Ident3()}
+	}
+	o := pts[0]
+	axes := mgl64.Ident3()
+	if f.Mode == FitAxisAligned {
+		f.Stats.Axis++
+	} else {
+		axes = f.orient(pts, tris, o)
+	}
+	return Extents(pts, axes)
+}
+
+// Extents returns the box with the given axes that tightly encloses pts.
+func Extents(pts []mgl64.Vec3, axes mgl64.Mat3) OBB {
+	a0, a1, a2 := axes.Col(0), axes.Col(1), axes.Col(2)
+	o := pts[0]
+	lo, hi := mgl64.Vec3{}, mgl64.Vec3{}
+	for _, p := range pts[1:] {
+		d := p.Sub(o)
+		x, y, z := d.Dot(a0), d.Dot(a1), d.Dot(a2)
+		lo = mgl64.Vec3{math.Min(lo[0], x), math.Min(lo[1], y), math.Min(lo[2], z)}
+		hi = mgl64.Vec3{math.Max(hi[0], x), math.Max(hi[1], y), math.Max(hi[2], z)}
+	}
+	mid := lo.Add(hi).Mul(0.5)
+	return OBB{
+		Center: o.Add(axes.Mul3x1(mid)),
+		Axes:   axes,
+		Half:   hi.Sub(lo).Mul(0.5),
+	}
+}
+
+func (f *Fitter) orient(pts []mgl64.Vec3, tris [][3]int32, o mgl64.Vec3) mgl64.Mat3 {
+	if f.Mode == FitHull && len(pts) >= 4 {
+		if axes, ok := f.hullAxes(pts, o); ok {
+			f.Stats.Hull++
+			return axes
+		}
+	}
+	var m SurfaceMoments
+	for _, t := range tris {
+		m.Add(pts[t[0]].Sub(o), pts[t[1]].Sub(o), pts[t[2]].Sub(o))
+	}
+	if m.Area > 0 {
+		f.Stats.Surface++
+		_, c := m.Covariance()
+		_, axes := c.Eigen()
+		return axes
+	}
+	f.Stats.Points++
+	_, c := PointCovariance(pts)
+	_, axes := c.Eigen()
+	return axes
+}
+
+// hullAxes orients by the hull surface's covariance. It declines (ok=false)
+// when the points are flat, since a hull needs three dimensions, or when the
+// hull library fails on the input.
+func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (axes mgl64.Mat3, ok bool) {
+	_, pc := PointCovariance(pts)
+	vals, _ := pc.Eigen()
+	if !(vals[2] > flatRatio*vals[0]) {
+		return axes, false
+	}
+	f.buf = f.buf[:0]
+	for _, p := range pts {
+		d := p.Sub(o)
+		f.buf = append(f.buf, r3.Vector{X: d[0], Y: d[1], Z: d[2]})
+	}
+	defer func() {
+		if recover() != nil {
+			f.Stats.HullFailures++
+			ok = false
+		}
+	}()
+	hull := f.qh.ConvexHull(f.buf, true, true, 0)
+	var m SurfaceMoments
+	v := hull.Vertices
+	for i := 0; i+2 < len(hull.Indices); i += 3 {
+		p, q, r := v[hull.Indices[i]], v[hull.Indices[i+1]], v[hull.Indices[i+2]]
+		m.Add(mgl64.Vec3{p.X, p.Y, p.Z}, mgl64.Vec3{q.X, q.Y, q.Z}, mgl64.Vec3{r.X, r.Y, r.Z})
+	}
+	if len(hull.Indices) < 12 || !(m.Area > 0) {
+		f.Stats.HullFailures++
+		return axes, false
+	}
+	_, c := m.Covariance()
+	_, axes = c.Eigen()
+	return axes, true
+}

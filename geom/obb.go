@@ -1,0 +1,74 @@
+package geom
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// OBB is an oriented bounding box: the points C + Axes·u with |u_i| <= Half_i.
+// The columns of Axes are orthonormal and right-handed. A zero half-extent is
+// a legal, degenerate (zero thickness) box.
+type OBB struct {
+	Center mgl64.Vec3
+	Axes   mgl64.Mat3
+	Half   mgl64.Vec3
+}
+
+// Axis returns the i-th unit axis (column i of Axes).
+func (b OBB) Axis(i int) mgl64.Vec3 { return mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]} }
+
+// Volume returns the box's volume.
+func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
+
+// Size returns the largest half-extent, the measure traversals use to choose
+// which box to descend.
+func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
+
+// Corners writes the eight corners of the box into c.
+func (b OBB) Corners(c *[8]mgl64.Vec3) {
+	e0 := b.Axis(0).Mul(b.Half[0])
+	e1 := b.Axis(1).Mul(b.Half[1])
+	e2 := b.Axis(2).Mul(b.Half[2])
+	for i := range 8 {
+		p := b.Center
+		p = addSigned(p, e0, i&1 != 0)
+		p = addSigned(p, e1, i&2 != 0)
+		p = addSigned(p, e2, i&4 != 0)
+		c[i] = p
+	}
+}
+
+func addSigned(p, e mgl64.Vec3, neg bool) mgl64.Vec3 {
+	if neg {
+		return p.Sub(e)
+	}
+	return p.Add(e)
+}
+
+// Contains reports whether p lies in the box grown by tol in every direction.
+func (b OBB) Contains(p mgl64.Vec3, tol float64) bool {
+	d := p.Sub(b.Center)
+	for i := range 3 {
+		if math.Abs(d.Dot(b.Axis(i))) > b.Half[i]+tol {
+			return false
+		}
+	}
+	return true
+}
+
+// Transformed returns the box moved by x.
+func (b OBB) Transformed(x Transform) OBB {
+	return OBB{Center: x.Apply(b.Center), Axes: x.R.Mul3(b.Axes), Half: b.Half}
+}
+
+// AABB returns the tightest axis-aligned box around b.
+func (b OBB) AABB() AABB {
+	var r mgl64.Vec3
+	for row := range 3 {
+		for col := range 3 {
+			r[row] += math.Abs(b.Axes[3*col+row]) * b.Half[col]
+		}
+	}
+	return AABB{Min: b.Center.Sub(r), Max: b.Center.Add(r)}
+}

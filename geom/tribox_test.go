@@ -1,0 +1,73 @@
+package geom
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func triHalfspaces(t Triangle, hs []halfspace) []halfspace {
+	n := t.Normal().Normalize()
+	hs = append(hs, halfspace{n, n.Dot(t[0])}, halfspace{n.Mul(-1), -n.Dot(t[0])})
+	for i := range 3 {
+		a, b, c := t[i], t[(i+1)%3], t[(i+2)%3]
+		u := b.Sub(a).Cross(n).Normalize()
+		if u.Dot(c.Sub(a)) > 0 {
+			u = u.Mul(-1)
+		}
+		hs = append(hs, halfspace{u, u.Dot(a)})
+	}
+	return hs
+}
+
+func TestTriOBBMatchesVertexEnumeration(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var hs []halfspace
+	kinds := map[bool]int{}
+	for i := range 50_000 {
+		b := OBB{Center: randVec(r, 1), Axes: randRotation(r), Half: mgl64.Vec3{0.05 + r.Float64(), 0.05 + r.Float64(), 0.05 + r.Float64()}}
+		if i%5 == 0 {
+			b.Half[2] = 0 // a rectangle
+		}
+		var tri Triangle
+		for k := range 3 {
+			tri[k] = randVec(r, 2)
+		}
+		if tri.Area() < 1e-3 {
+			continue
+		}
+		hs = triHalfspaces(tri, boxHalfspaces(b, hs[:0]))
+		got := TriOBB(tri, b)
+		if feasible(hs, 0, 1e-12) && !got {
+			t.Fatalf("case %d: triangle meets box but TriOBB says apart\ntri=%v\nbox=%+v", i, tri, b)
+		}
+		if got && !feasible(hs, 1e-6, 1e-12) {
+			t.Fatalf("case %d: triangle is apart from box but TriOBB says they meet\ntri=%v\nbox=%+v", i, tri, b)
+		}
+		kinds[got]++
+	}
+	if kinds[true] < 5000 || kinds[false] < 5000 {
+		t.Fatalf("workload is lopsided: %v", kinds)
+	}
+}
+
+func TestTriOBBDegenerateTriangles(t *testing.T) {
+	box := OBB{Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 1}}
+	tests := []struct {
+		name string
+		tri  Triangle
+		want bool
+	}{
+		{"point inside", Triangle{{0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}}, true},
+		{"point outside", Triangle{{1.5, 0.5, 0.5}, {1.5, 0.5, 0.5}, {1.5, 0.5, 0.5}}, false},
+		{"segment past a corner", Triangle{{2.5, 0, 0}, {0, 2.5, 0}, {0, 2.5, 0}}, false},
+		{"segment through the box", Triangle{{-3, 0, 0}, {3, 0.1, 0}, {3, 0.1, 0}}, true},
+		{"segment touching an edge", Triangle{{2, 0, 1}, {0, 2, 1}, {0, 2, 1}}, true},
+	}
+	for _, tc := range tests {
+		if got := TriOBB(tc.tri, box); got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

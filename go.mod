@@ -1,0 +1,9 @@
+module github.com/gloved/gloved
+
+go 1.26
+
+require (
+	github.com/go-gl/mathgl v1.2.0
+	github.com/golang/geo v0.0.0-20180826223333-635502111454
+	github.com/markus-wa/quickhull-go/v2 v2.2.0
+)
