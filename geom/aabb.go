@@ -19,7 +19,9 @@ func EmptyAABB() AABB {
 }
 
 // IsEmpty reports whether the box contains no point.
-func (a AABB) IsEmpty() bool { return a.Min[0] > a.Max[0] || a.Min[1] > a.Max[1] || a.Min[2] > a.Max[2] }
+func (a AABB) IsEmpty() bool {
+	return a.Min[0] > a.Max[0] || a.Min[1] > a.Max[1] || a.Min[2] > a.Max[2]
+}
 
 // Extend returns the smallest box containing a and p.
 func (a AABB) Extend(p mgl64.Vec3) AABB {

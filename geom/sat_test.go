@@ -139,6 +139,6 @@ func benchDisjoint(b *testing.B, kind string) {
 	}
 }
 
-func BenchmarkDisjointSeparated(b *testing.B)  { benchDisjoint(b, "disjoint") }
+func BenchmarkDisjointSeparated(b *testing.B)   { benchDisjoint(b, "disjoint") }
 func BenchmarkDisjointOverlapping(b *testing.B) { benchDisjoint(b, "overlap") }
 func BenchmarkDisjointMixed(b *testing.B)       { benchDisjoint(b, "mixed") }

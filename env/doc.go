@@ -1,0 +1,13 @@
+// Package env is the static scene: meshes loaded from OBJ, STL and glTF
+// files, and the OBBTree built over their triangles, tested against another
+// OBBTree (or, in package cab, a refitted hand hierarchy).
+//
+// Source: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
+// Structure for Rapid Interference Detection", SIGGRAPH 1996
+// (shared/seeds/obbtree-gottschalk-1996.txt). Section 4 gives the top-down
+// build (split the longest box axis at the mean of the triangle centers, fall
+// back to the next axis), section 5 the box test used in the traversal,
+// section 6 the parallel-close-proximity experiment reproduced by
+// `gloved bench proximity`, and section 7 the memory accounting the node
+// layout here improves on.
+package env

@@ -1,0 +1,103 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Up names the axis a file treats as up. gloved's world is Y-up, like OpenXR
+// and glTF; a Z-up file (common for CAD exports and STL) is turned so that
+// its +Z becomes +Y.
+type Up string
+
+const (
+	UpY Up = "y"
+	UpZ Up = "z"
+)
+
+// LoadOptions places a file in the world. They are applied in this order:
+// up-axis conversion, uniform scale, then the rigid transform.
+type LoadOptions struct {
+	Scale     float64 // 0 means 1
+	Up        Up      // "" means UpY
+	Transform *geom.Transform
+}
+
+// Sentinel errors, wrapped with the file and element at fault.
+var (
+	ErrEmpty       = errors.New("no triangles")
+	ErrNonFinite   = errors.New("coordinate is NaN or infinite")
+	ErrIndexRange  = errors.New("vertex index out of range")
+	ErrUnsupported = errors.New("unsupported file type")
+)
+
+// Load reads a mesh file, choosing the format by extension: .obj, .stl,
+// .gltf or .glb. Errors name the file and, where there is one, the element.
+func Load(path string, opt LoadOptions) (*Mesh, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("env: %w", err)
+	}
+	var m *Mesh
+	var err error
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".obj":
+		m, err = loadOBJFile(path)
+	case ".stl":
+		m, err = loadSTL(path)
+	case ".gltf", ".glb":
+		m, err = loadGLTF(path)
+	default:
+		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Tris) == 0 {
+		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
+	}
+	if err := m.place(opt); err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
+	m.dropEmptyObjects()
+	m.countDegenerate()
+	return m, nil
+}
+
+// place applies the load options to every vertex.
+func (m *Mesh) place(opt LoadOptions) error {
+	s := opt.Scale
+	if s == 0 {
+		s = 1
+	}
+	if !(s > 0) || !geom.Finite(mgl64.Vec3{s}) {
+		return fmt.Errorf("scale %v: must be a positive finite number", opt.Scale)
+	}
+	var up mgl64.Mat3
+	switch opt.Up {
+	case "", UpY:
+		up = mgl64.Ident3()
+	case UpZ:
+		up = mgl64.Mat3{1, 0, 0, 0, 0, -1, 0, 1, 0} // (x,y,z) -> (x, z, -y)
+	default:
+		return fmt.Errorf("up axis %q: want \"y\" or \"z\"", opt.Up)
+	}
+	x := geom.Identity()
+	if opt.Transform != nil {
+		x = *opt.Transform
+	}
+	for i, v := range m.Verts {
+		w := x.Apply(up.Mul3x1(v).Mul(s))
+		if !geom.Finite(w) {
+			return fmt.Errorf("vertex %d %v: %w after scale and transform", i+1, v, ErrNonFinite)
+		}
+		m.Verts[i] = w
+	}
+	return nil
+}

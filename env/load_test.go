@@ -1,0 +1,191 @@
+package env
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+const scenes = "../testdata/scenes/"
+
+func bounds(m *Mesh) geom.AABB {
+	b := geom.EmptyAABB()
+	for _, v := range m.Verts {
+		b = b.Extend(v)
+	}
+	return b
+}
+
+func near(a, b mgl64.Vec3) bool { return a.Sub(b).Len() < 1e-6 }
+
+func TestLoadFormats(t *testing.T) {
+	tests := []struct {
+		file    string
+		tris    int
+		objects []string
+		min     mgl64.Vec3
+		max     mgl64.Vec3
+	}{
+		{"two_objects.obj", 12 + 4, []string{"cube", "table top"}, mgl64.Vec3{0, -math.Sqrt(3) / 2, 0}, mgl64.Vec3{4, 1, 2}},
+		{"cube_ascii.stl", 12, []string{"cube"}, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}},
+		{"cube_binary.stl", 12, []string{"cube_binary"}, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}},
+		// crate at x=10; lid its child at +2 in y, scaled 2: spans y 2..4.
+		{"crate.gltf", 24, []string{"crate", "lid"}, mgl64.Vec3{10, 0, 0}, mgl64.Vec3{12, 4, 2}},
+		{"crate.glb", 24, []string{"crate", "lid"}, mgl64.Vec3{10, 0, 0}, mgl64.Vec3{12, 4, 2}},
+	}
+	for _, tc := range tests {
+		m, err := Load(scenes+tc.file, LoadOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.file, err)
+			continue
+		}
+		if len(m.Tris) != tc.tris || !slices.Equal(m.Objects, tc.objects) {
+			t.Errorf("%s: got %d triangles in %v, want %d in %v", tc.file, len(m.Tris), m.Objects, tc.tris, tc.objects)
+		}
+		if b := bounds(m); !near(b.Min, tc.min) || !near(b.Max, tc.max) {
+			t.Errorf("%s: bounds %v..%v, want %v..%v", tc.file, b.Min, b.Max, tc.min, tc.max)
+		}
+	}
+}
+
+func TestLoadOBJObjectsOwnTheirTriangles(t *testing.T) {
+	m, err := Load(scenes+"two_objects.obj", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Tris {
+		want := "cube"
+		if i >= 12 {
+			want = "table top"
+		}
+		if got := m.ObjectName(i); got != want {
+			t.Fatalf("triangle %d: object %q, want %q", i, got, want)
+		}
+	}
+}
+
+func TestLoadOptionsPlaceTheFile(t *testing.T) {
+	x, err := geom.FromQuat(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), mgl64.Vec3{0, 0, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(scenes+"cube_ascii.stl", LoadOptions{Scale: 2, Up: UpZ, Transform: &x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Z-up (x,y,z) -> (x,z,-y): cube spans x 0..1, y 0..1, z -1..0; scaled
+	// by 2; then +90° about y maps (x,y,z) -> (z,y,-x), plus 5 in z.
+	b := bounds(m)
+	if !near(b.Min, mgl64.Vec3{-2, 0, 3}) || !near(b.Max, mgl64.Vec3{0, 2, 5}) {
+		t.Fatalf("bounds %v..%v", b.Min, b.Max)
+	}
+}
+
+func TestLoadErrorsNameFileAndElement(t *testing.T) {
+	tests := []struct {
+		file   string
+		opt    LoadOptions
+		target error
+		says   []string
+	}{
+		{"missing.obj", LoadOptions{}, fs.ErrNotExist, []string{"missing.obj"}},
+		{"empty.obj", LoadOptions{}, ErrEmpty, []string{"empty.obj"}},
+		{"bad_nan.obj", LoadOptions{}, ErrNonFinite, []string{"bad_nan.obj", "line 4", "vertex 3"}},
+		{"bad_index.obj", LoadOptions{}, ErrIndexRange, []string{"bad_index.obj", "line 6", `"7"`}},
+		{"bad_inf.stl", LoadOptions{}, ErrNonFinite, []string{"bad_inf.stl", "facet 1 corner 2"}},
+		{"bad_index.gltf", LoadOptions{}, ErrIndexRange, []string{"bad_index.gltf", "node 0", "crate", "index 2 = 9"}},
+		{"cube_ascii.stl", LoadOptions{Up: "x"}, nil, []string{"cube_ascii.stl", `up axis "x"`}},
+		{"cube_ascii.stl", LoadOptions{Scale: -1}, nil, []string{"scale -1"}},
+		{"cube_ascii.stl", LoadOptions{Scale: math.Inf(1)}, nil, []string{"scale"}},
+		{"../scenes", LoadOptions{}, ErrUnsupported, []string{"scenes"}},
+	}
+	for _, tc := range tests {
+		_, err := Load(scenes+tc.file, tc.opt)
+		if err == nil {
+			t.Errorf("%s: no error", tc.file)
+			continue
+		}
+		if tc.target != nil && !errors.Is(err, tc.target) {
+			t.Errorf("%s: error %q does not wrap %v", tc.file, err, tc.target)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("%s: error %q does not mention %s", tc.file, err, s)
+			}
+		}
+	}
+}
+
+func TestLoadKeepsAndCountsDegenerateTriangles(t *testing.T) {
+	m, err := Load(scenes+"degenerate.obj", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Tris) != 3 || m.Degenerate != 2 {
+		t.Fatalf("got %d triangles, %d degenerate; want 3 and 2", len(m.Tris), m.Degenerate)
+	}
+	tr := mustBuild(t, m, geom.FitHull)
+	var c Collider
+	if n := c.Collide(tr, tr, geom.Identity()); n != len(BruteForce(m, m, geom.Identity())) {
+		t.Fatalf("self query found %d pairs", n)
+	}
+}
+
+func TestReadOBJPolygonsAndNegativeIndices(t *testing.T) {
+	src := "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 1.5 0 2\nf -5 -4 -3 -2 -1\n"
+	m, err := ReadOBJ(strings.NewReader(src), "pentagon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][3]int32{{0, 1, 2}, {0, 2, 3}, {0, 3, 4}}
+	if !slices.Equal(m.Tris, want) || m.Objects[0] != "pentagon" {
+		t.Fatalf("got %v %v, want fan %v", m.Tris, m.Objects, want)
+	}
+	if m.Verts[4] != (mgl64.Vec3{0.25, 0.75, 0}) {
+		t.Fatalf("w=2 vertex read as %v", m.Verts[4])
+	}
+}
+
+// FuzzReadOBJ: any bytes either fail with an error or give a mesh whose
+// indices are in range and whose coordinates are finite.
+func FuzzReadOBJ(f *testing.F) {
+	for _, name := range []string{"two_objects.obj", "bad_nan.obj", "bad_index.obj", "degenerate.obj"} {
+		b, err := os.ReadFile(filepath.Join(scenes, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("v 1 2 3 0\nf 1 1 1\n"))
+	f.Add([]byte("v 1e400 0 0\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ReadOBJ(strings.NewReader(string(b)), "fuzz")
+		if err != nil {
+			return
+		}
+		for _, v := range m.Verts {
+			if !geom.Finite(v) {
+				t.Fatalf("non-finite vertex %v", v)
+			}
+		}
+		for i, tri := range m.Tris {
+			for _, k := range tri {
+				if k < 0 || int(k) >= len(m.Verts) {
+					t.Fatalf("triangle %d index %d out of range", i, k)
+				}
+			}
+			if int(m.Object[i]) >= len(m.Objects) {
+				t.Fatalf("triangle %d object out of range", i)
+			}
+		}
+	})
+}

@@ -1,0 +1,78 @@
+package env
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Mesh is an indexed triangle soup with named objects. Triangles keep the
+// order of the file they came from; Object[i] is the index in Objects of the
+// object triangle i belongs to.
+type Mesh struct {
+	Verts   []mgl64.Vec3
+	Tris    [][3]int32
+	Object  []int32
+	Objects []string
+	// Degenerate counts zero-area triangles. They are kept: the collision
+	// code handles them, and dropping them would renumber the file.
+	Degenerate int
+}
+
+// Triangle returns triangle i's corners.
+func (m *Mesh) Triangle(i int) geom.Triangle {
+	t := m.Tris[i]
+	return geom.Triangle{m.Verts[t[0]], m.Verts[t[1]], m.Verts[t[2]]}
+}
+
+// ObjectName returns the name of the object triangle i belongs to.
+func (m *Mesh) ObjectName(i int) string { return m.Objects[m.Object[i]] }
+
+// Append adds the triangles and objects of o after those of m.
+func (m *Mesh) Append(o *Mesh) {
+	vbase, obase := int32(len(m.Verts)), int32(len(m.Objects))
+	m.Verts = append(m.Verts, o.Verts...)
+	for i, t := range o.Tris {
+		m.Tris = append(m.Tris, [3]int32{t[0] + vbase, t[1] + vbase, t[2] + vbase})
+		m.Object = append(m.Object, o.Object[i]+obase)
+	}
+	m.Objects = append(m.Objects, o.Objects...)
+	m.Degenerate += o.Degenerate
+}
+
+// addObject starts a new named object and returns its index.
+func (m *Mesh) addObject(name string) int32 {
+	m.Objects = append(m.Objects, name)
+	return int32(len(m.Objects) - 1)
+}
+
+// countDegenerate recounts the zero-area triangles.
+func (m *Mesh) countDegenerate() {
+	m.Degenerate = 0
+	for i := range m.Tris {
+		if m.Triangle(i).Degenerate() {
+			m.Degenerate++
+		}
+	}
+}
+
+// dropEmptyObjects removes objects that own no triangle (an OBJ `o` line
+// followed by another), renumbering the rest.
+func (m *Mesh) dropEmptyObjects() {
+	used := make([]bool, len(m.Objects))
+	for _, o := range m.Object {
+		used[o] = true
+	}
+	remap := make([]int32, len(m.Objects))
+	var names []string
+	for i, u := range used {
+		if u {
+			remap[i] = int32(len(names))
+			names = append(names, m.Objects[i])
+		}
+	}
+	for i, o := range m.Object {
+		m.Object[i] = remap[o]
+	}
+	m.Objects = names
+}

@@ -1,0 +1,138 @@
+package env
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// The OBJ reader is written here rather than taken from a library: the Go
+// OBJ parsers available (udhos/gwob v1.0.0 was evaluated) store float32,
+// report bad lines only through a logger while keeping half-built faces,
+// reject faces of more than four corners, and index normals unchecked. This
+// one keeps float64, fails on the first bad element with its line, accepts
+// any convex or concave polygon as a fan, and is fuzzed.
+
+// maxOBJLine bounds one line of an OBJ file.
+const maxOBJLine = 1 << 20
+
+func loadOBJFile(path string) (*Mesh, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("env: %w", err)
+	}
+	defer f.Close()
+	m, err := ReadOBJ(f, baseName(path))
+	if err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// ReadOBJ parses Wavefront OBJ geometry: `v` vertices (an optional w divides),
+// `f` faces of three or more corners (v, v/vt, v//vn, v/vt/vn; negative
+// indices count back from the latest vertex), split into triangle fans, and
+// `o`/`g` lines, each of which starts a named object. Other statements are
+// ignored. Triangles before any `o`/`g` belong to an object called
+// defaultName. Errors name the line.
+func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
+	m := &Mesh{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxOBJLine)
+	obj := int32(-1)
+	var corners []int32
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		switch fields[0] {
+		case "v":
+			v, err := parseOBJVertex(fields[1:])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: vertex %d: %w", line, len(m.Verts)+1, err)
+			}
+			m.Verts = append(m.Verts, v)
+		case "o", "g":
+			name := strings.TrimSpace(strings.Join(fields[1:], " "))
+			if name == "" {
+				name = fmt.Sprintf("%s.%d", defaultName, len(m.Objects))
+			}
+			obj = m.addObject(name)
+		case "f":
+			if len(fields) < 4 {
+				return nil, fmt.Errorf("line %d: face has %d corners, need at least 3", line, len(fields)-1)
+			}
+			corners = corners[:0]
+			for _, c := range fields[1:] {
+				i, err := parseOBJIndex(c, len(m.Verts))
+				if err != nil {
+					return nil, fmt.Errorf("line %d: face corner %q: %w", line, c, err)
+				}
+				corners = append(corners, i)
+			}
+			if obj < 0 {
+				obj = m.addObject(defaultName)
+			}
+			for k := 1; k+1 < len(corners); k++ {
+				m.Tris = append(m.Tris, [3]int32{corners[0], corners[k], corners[k+1]})
+				m.Object = append(m.Object, obj)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("after line %d: %w", len(m.Verts), err)
+	}
+	return m, nil
+}
+
+func parseOBJVertex(f []string) (mgl64.Vec3, error) {
+	if len(f) < 3 || len(f) > 4 {
+		return mgl64.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", len(f))
+	}
+	var c [4]float64
+	c[3] = 1
+	for i, s := range f {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return mgl64.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return mgl64.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
+		}
+		c[i] = x
+	}
+	if c[3] == 0 {
+		return mgl64.Vec3{}, fmt.Errorf("weight w is 0")
+	}
+	v := mgl64.Vec3{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return mgl64.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
+		}
+	}
+	return v, nil
+}
+
+// parseOBJIndex returns the 0-based vertex index of a face corner, checked
+// against the n vertices read so far.
+func parseOBJIndex(c string, n int) (int32, error) {
+	s, _, _ := strings.Cut(c, "/")
+	i, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("vertex index %q is not an integer", s)
+	}
+	switch {
+	case i > 0 && i <= int64(n):
+		return int32(i - 1), nil
+	case i < 0 && -i <= int64(n):
+		return int32(int64(n) + i), nil
+	}
+	return 0, fmt.Errorf("%w: %d with %d vertices defined so far", ErrIndexRange, i, n)
+}

@@ -1,0 +1,71 @@
+package env
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Sphere returns a geodesic sphere: an octahedron whose faces are each cut
+// into 4^level triangles, projected onto the sphere, 8·4^level triangles in
+// all (level 6: 32768, the size of the paper's section 6 spheres). The
+// object is named name.
+func Sphere(name string, center mgl64.Vec3, radius float64, level int) *Mesh {
+	m := &Mesh{}
+	obj := m.addObject(name)
+	n := 1 << level
+	octa := [6]mgl64.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}
+	faces := [8][3]int{{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}}
+	index := map[[3]int64]int32{}
+	vert := func(p mgl64.Vec3) int32 {
+		// Weld shared edge vertices by their exact grid position.
+		s := float64(2 * n)
+		key := [3]int64{int64(math.Round(p[0] * s)), int64(math.Round(p[1] * s)), int64(math.Round(p[2] * s))}
+		if i, ok := index[key]; ok {
+			return i
+		}
+		i := int32(len(m.Verts))
+		index[key] = i
+		m.Verts = append(m.Verts, center.Add(p.Normalize().Mul(radius)))
+		return i
+	}
+	for _, f := range faces {
+		a, b, c := octa[f[0]], octa[f[1]], octa[f[2]]
+		at := func(i, j int) int32 { // point i steps toward b, j toward c
+			u, v := float64(i)/float64(n), float64(j)/float64(n)
+			return vert(a.Mul(1 - u - v).Add(b.Mul(u)).Add(c.Mul(v)))
+		}
+		for i := range n {
+			for j := range n - i {
+				m.Tris = append(m.Tris, [3]int32{at(i, j), at(i+1, j), at(i, j+1)})
+				m.Object = append(m.Object, obj)
+				if i+j+1 < n {
+					m.Tris = append(m.Tris, [3]int32{at(i+1, j), at(i+1, j+1), at(i, j+1)})
+					m.Object = append(m.Object, obj)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// Soup returns n random triangles in the cube [-size, size]^3 with edges up
+// to maxEdge long, seeded: a test and benchmark workload with no structure.
+func Soup(name string, r *rand.Rand, n int, size, maxEdge float64) *Mesh {
+	m := &Mesh{}
+	obj := m.addObject(name)
+	rv := func(s float64) mgl64.Vec3 {
+		return mgl64.Vec3{(2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s}
+	}
+	for range n {
+		c := rv(size)
+		base := int32(len(m.Verts))
+		for range 3 {
+			m.Verts = append(m.Verts, c.Add(rv(maxEdge/2)))
+		}
+		m.Tris = append(m.Tris, [3]int32{base, base + 1, base + 2})
+		m.Object = append(m.Object, obj)
+	}
+	return m
+}

@@ -1,0 +1,239 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Node is an internal node of an OBBTree: its box and two children. A child
+// c >= 0 is another node's index; c < 0 is the single-triangle leaf ^c, whose
+// triangle stands in for its own box (it is tighter than any box around it).
+type Node struct {
+	Box   geom.OBB
+	Child [2]int32
+}
+
+// Leaf reports whether child reference c names a triangle, and which.
+func Leaf(c int32) (tri int32, ok bool) { return ^c, c < 0 }
+
+// Tree is an OBBTree over a mesh's triangles: n triangles give n-1 internal
+// nodes in one flat array, the root at index 0 (or, for a single triangle,
+// Root = ^0 and no nodes).
+type Tree struct {
+	Mesh  *Mesh
+	Nodes []Node
+	Root  int32
+	Depth int // longest root-to-leaf path, counted in child links
+	Stats geom.FitStats
+}
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	Fit     geom.FitMode // geom.FitHull (the paper's), FitSurface, or FitAxisAligned (an AABB tree)
+	Workers int          // goroutines; 0 means GOMAXPROCS
+}
+
+// parallelMin is the smallest group handed to another goroutine.
+const parallelMin = 2048
+
+// Build builds the tree top-down (section 4): fit a box to the group's
+// triangles, split the box's longest axis at the mean of the triangle
+// centers, falling back to the second and then the shortest axis when all
+// centers fall on one side, and recurse to single-triangle leaves. A group
+// whose centers coincide on every axis is split in half by file order, the
+// one departure from the paper (which keeps such a group as a multi-triangle
+// leaf). Subtrees are built in parallel; the layout is deterministic: a node
+// over k triangles owns the next k-1 slots, its left subtree first.
+func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
+	n := len(m.Tris)
+	if n == 0 {
+		return nil, fmt.Errorf("env: build: %w", ErrEmpty)
+	}
+	if int64(n) > int64(^uint32(0)>>1) {
+		return nil, errors.New("env: build: more than 2^31-1 triangles")
+	}
+	t := &Tree{Mesh: m, Root: ^0}
+	if n == 1 {
+		return t, nil
+	}
+	t.Nodes = make([]Node, n-1)
+	t.Root = 0
+	b := builder{tree: t, centers: make([]mgl64.Vec3, n), order: make([]int32, n), fit: opt.Fit}
+	for i := range n {
+		b.centers[i] = m.Triangle(i).Centroid()
+		b.order[i] = int32(i)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	b.spare = make(chan struct{}, workers-1)
+	for range workers - 1 {
+		b.spare <- struct{}{}
+	}
+	w := b.newWorker()
+	b.build(w, 0, n, 0, 0)
+	b.wg.Wait()
+	b.merge(w)
+	return t, nil
+}
+
+type builder struct {
+	tree    *Tree
+	centers []mgl64.Vec3
+	order   []int32
+	fit     geom.FitMode
+	spare   chan struct{} // tokens for extra goroutines
+	wg      sync.WaitGroup
+	mu      sync.Mutex // guards tree.Stats and tree.Depth
+}
+
+// worker holds one goroutine's scratch.
+type worker struct {
+	fit   geom.Fitter
+	stamp []int32 // stamp[v] == gen: vertex v already gathered, as local[v]
+	local []int32
+	gen   int32
+	pts   []mgl64.Vec3
+	tris  [][3]int32
+	depth int // deepest leaf reached
+}
+
+func (b *builder) newWorker() *worker {
+	nv := len(b.tree.Mesh.Verts)
+	return &worker{fit: geom.Fitter{Mode: b.fit}, stamp: make([]int32, nv), local: make([]int32, nv)}
+}
+
+// build fills node idx, at the given depth, over order[lo:hi] (at least two
+// triangles).
+func (b *builder) build(w *worker, lo, hi int, idx int32, depth int) {
+	box := b.fitGroup(w, lo, hi)
+	mid := b.split(box, lo, hi)
+	left, right := idx+1, idx+int32(mid-lo)
+	node := &b.tree.Nodes[idx]
+	node.Box = box
+	node.Child = [2]int32{left, right}
+	if mid-lo == 1 {
+		node.Child[0] = ^b.order[lo]
+	}
+	if hi-mid == 1 {
+		node.Child[1] = ^b.order[mid]
+	}
+	w.depth = max(w.depth, depth+1)
+	goLeft := mid-lo > 1
+	if goLeft && hi-mid > 1 && mid-lo >= parallelMin {
+		select {
+		case <-b.spare:
+			goLeft = false
+			b.wg.Add(1)
+			go func() {
+				defer b.wg.Done()
+				w2 := b.newWorker()
+				b.build(w2, lo, mid, left, depth+1)
+				b.merge(w2)
+				b.spare <- struct{}{}
+			}()
+		default:
+		}
+	}
+	if goLeft {
+		b.build(w, lo, mid, left, depth+1)
+	}
+	if hi-mid > 1 {
+		b.build(w, mid, hi, right, depth+1)
+	}
+}
+
+// merge adds a finished worker's statistics to the tree's.
+func (b *builder) merge(w *worker) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.tree.Stats = addStats(b.tree.Stats, w.fit.Stats)
+	b.tree.Depth = max(b.tree.Depth, w.depth)
+}
+
+// fitGroup gathers the group's distinct vertices and fits its box.
+func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
+	m := b.tree.Mesh
+	w.gen++
+	if w.gen == 0 { // wrapped: clear stamps
+		clear(w.stamp)
+		w.gen = 1
+	}
+	w.pts, w.tris = w.pts[:0], w.tris[:0]
+	for _, ti := range b.order[lo:hi] {
+		var lt [3]int32
+		for k, v := range m.Tris[ti] {
+			if w.stamp[v] != w.gen {
+				w.stamp[v] = w.gen
+				w.local[v] = int32(len(w.pts))
+				w.pts = append(w.pts, m.Verts[v])
+			}
+			lt[k] = w.local[v]
+		}
+		w.tris = append(w.tris, lt)
+	}
+	return w.fit.Fit(w.pts, w.tris)
+}
+
+// split partitions order[lo:hi] and returns the first index of the right part.
+func (b *builder) split(box geom.OBB, lo, hi int) int {
+	axes := [3]int{0, 1, 2}
+	h := box.Half
+	if h[axes[1]] > h[axes[0]] {
+		axes[0], axes[1] = axes[1], axes[0]
+	}
+	if h[axes[2]] > h[axes[1]] {
+		axes[1], axes[2] = axes[2], axes[1]
+		if h[axes[1]] > h[axes[0]] {
+			axes[0], axes[1] = axes[1], axes[0]
+		}
+	}
+	g := b.order[lo:hi]
+	for _, k := range axes {
+		a := box.Axis(k)
+		mean := 0.0
+		for _, ti := range g {
+			mean += b.centers[ti].Dot(a)
+		}
+		mean /= float64(len(g))
+		i, j := 0, len(g)-1
+		for i <= j {
+			if b.centers[g[i]].Dot(a) < mean {
+				i++
+			} else {
+				g[i], g[j] = g[j], g[i]
+				j--
+			}
+		}
+		if i > 0 && i < len(g) {
+			return lo + i
+		}
+	}
+	return lo + len(g)/2
+}
+
+func addStats(a, b geom.FitStats) geom.FitStats {
+	a.Hull += b.Hull
+	a.Surface += b.Surface
+	a.Points += b.Points
+	a.Axis += b.Axis
+	a.HullFailures += b.HullFailures
+	return a
+}
+
+// Bytes returns the memory the tree and its mesh hold, for the bytes per
+// triangle figure (the paper's RAPID needed 412).
+func (t *Tree) Bytes() (tree, mesh int) {
+	m := t.Mesh
+	tree = len(t.Nodes) * int(unsafe.Sizeof(Node{}))
+	mesh = len(m.Verts)*int(unsafe.Sizeof(mgl64.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
+	return tree, mesh
+}
