@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/gloved/gloved/geom"
 )
 
@@ -25,6 +27,17 @@ type Collider struct {
 	Pairs [][2]int32
 	Counters
 	stack [][2]int32
+
+	// B's boxes and triangles placed by the pose, each computed at most once
+	// per query: cached[i] == gen marks entry i as current.
+	boxB   []geom.OBB
+	triB   []geom.Triangle
+	boxGen []uint32
+	triGen []uint32
+	gen    uint32
+	pose   geom.Transform
+	meshB  *Mesh
+	nodesB []Node
 }
 
 // Collide finds the triangle pairs of a and b that intersect when b is
@@ -37,6 +50,7 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 	if cap(c.stack) < need {
 		c.stack = make([][2]int32, 0, need)
 	}
+	c.place(b, pose)
 	st := append(c.stack[:0], [2]int32{a.Root, b.Root})
 	for len(st) > 0 {
 		p := st[len(st)-1]
@@ -47,7 +61,7 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 		switch {
 		case aLeaf && bLeaf:
 			c.TriTests++
-			if geom.TriTri(a.Mesh.Triangle(int(ta)), b.Mesh.Triangle(int(tb)).Transformed(pose)) {
+			if geom.TriTri(a.Mesh.Triangle(int(ta)), c.placedTri(tb)) {
 				c.Pairs = append(c.Pairs, [2]int32{ta, tb})
 				if c.FirstContact {
 					st = st[:0]
@@ -56,18 +70,17 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 			continue
 		case aLeaf:
 			c.BoxTests++
-			if !geom.TriOBB(a.Mesh.Triangle(int(ta)), b.Nodes[rb].Box.Transformed(pose)) {
+			if !geom.TriOBB(a.Mesh.Triangle(int(ta)), *c.placedBox(rb)) {
 				continue
 			}
 		case bLeaf:
 			c.BoxTests++
-			if !geom.TriOBB(b.Mesh.Triangle(int(tb)).Transformed(pose), a.Nodes[ra].Box) {
+			if !geom.TriOBB(c.placedTri(tb), a.Nodes[ra].Box) {
 				continue
 			}
 		default:
 			c.BoxTests++
-			ba, bb := &a.Nodes[ra].Box, &b.Nodes[rb].Box
-			if boxesDisjoint(ba, bb, pose) {
+			if boxesDisjoint(&a.Nodes[ra].Box, c.placedBox(rb)) {
 				continue
 			}
 		}
@@ -90,13 +103,57 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 	return len(c.Pairs)
 }
 
-// boxesDisjoint runs Gottschalk's test for box bb of B, placed by pose,
-// against box ba of A: R = Aᵀ·pose.R·B and T = Aᵀ·(pose(c_B) - c_A).
-func boxesDisjoint(ba, bb *geom.OBB, pose geom.Transform) bool {
-	at := ba.Axes.Transpose()
-	r := at.Mul3(pose.R.Mul3(bb.Axes))
-	t := at.Mul3x1(pose.Apply(bb.Center).Sub(ba.Center))
-	return geom.Disjoint(r, t, ba.Half, bb.Half)
+// place readies the per-query cache of B's placed boxes and triangles.
+func (c *Collider) place(b *Tree, pose geom.Transform) {
+	c.pose, c.meshB, c.nodesB = pose, b.Mesh, b.Nodes
+	if len(c.boxGen) < len(b.Nodes) {
+		c.boxB, c.boxGen = make([]geom.OBB, len(b.Nodes)), make([]uint32, len(b.Nodes))
+	}
+	if len(c.triGen) < len(b.Mesh.Tris) {
+		c.triB, c.triGen = make([]geom.Triangle, len(b.Mesh.Tris)), make([]uint32, len(b.Mesh.Tris))
+	}
+	c.gen++
+	if c.gen == 0 {
+		clear(c.boxGen)
+		clear(c.triGen)
+		c.gen = 1
+	}
+}
+
+func (c *Collider) placedBox(i int32) *geom.OBB {
+	if c.boxGen[i] != c.gen {
+		c.boxGen[i] = c.gen
+		c.boxB[i] = c.nodesB[i].Box.Transformed(c.pose)
+	}
+	return &c.boxB[i]
+}
+
+func (c *Collider) placedTri(i int32) geom.Triangle {
+	if c.triGen[i] != c.gen {
+		c.triGen[i] = c.gen
+		c.triB[i] = c.meshB.Triangle(int(i)).Transformed(c.pose)
+	}
+	return c.triB[i]
+}
+
+// boxesDisjoint runs Gottschalk's test on two boxes in one frame:
+// R = Aᵀ·B and T = Aᵀ·(c_B - c_A), unrolled.
+func boxesDisjoint(a, b *geom.OBB) bool {
+	x, y := &a.Axes, &b.Axes
+	var r mgl64.Mat3
+	for j := range 3 {
+		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
+		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
+		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
+		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
+	}
+	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
+	t := mgl64.Vec3{
+		x[0]*d0 + x[1]*d1 + x[2]*d2,
+		x[3]*d0 + x[4]*d1 + x[5]*d2,
+		x[6]*d0 + x[7]*d1 + x[8]*d2,
+	}
+	return geom.Disjoint(r, t, a.Half, b.Half)
 }
 
 // BruteForce tests every triangle of a against every triangle of b placed

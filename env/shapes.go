@@ -69,3 +69,27 @@ func Soup(name string, r *rand.Rand, n int, size, maxEdge float64) *Mesh {
 	}
 	return m
 }
+
+// Box returns the 12 triangles of an axis-aligned box with the given center
+// and half-extents, as one object.
+func Box(name string, center, half mgl64.Vec3) *Mesh {
+	m := &Mesh{}
+	obj := m.addObject(name)
+	for i := range 8 {
+		s := mgl64.Vec3{-1, -1, -1}
+		for k := range 3 {
+			if i&(1<<k) != 0 {
+				s[k] = 1
+			}
+		}
+		m.Verts = append(m.Verts, center.Add(mgl64.Vec3{s[0] * half[0], s[1] * half[1], s[2] * half[2]}))
+	}
+	// Corner i has bit k set when it is on the + side of axis k; faces wind
+	// outward.
+	quads := [6][4]int32{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}
+	for _, q := range quads {
+		m.Tris = append(m.Tris, [3]int32{q[0], q[1], q[2]}, [3]int32{q[0], q[2], q[3]})
+		m.Object = append(m.Object, obj, obj)
+	}
+	return m
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+type collideFlags struct {
+	pose  string
+	first bool
+	json  bool
+	fit   string
+}
+
+func runCollide(ctx context.Context, args []string, out io.Writer) error {
+	var f collideFlags
+	fs := newFlagSet("collide", commands()["collide"].usage, out)
+	fs.StringVar(&f.pose, "pose-b", "1 0 0 0 0 0 0", "placement of B in A's frame: quaternion w x y z, then translation x y z")
+	fs.BoolVar(&f.first, "first", false, "stop at the first intersecting pair")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object")
+	fs.StringVar(&f.fit, "fit", "hull", "box orientation: hull (the paper's), surface, or aabb")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		fs.Usage()
+		return fmt.Errorf("%w: collide takes two mesh files, got %d", errUsage, len(pos))
+	}
+	pose, err := parsePose(f.pose)
+	if err != nil {
+		return fmt.Errorf("%w: --pose-b: %v", errUsage, err)
+	}
+	fit, err := parseFit(f.fit)
+	if err != nil {
+		return fmt.Errorf("%w: --fit: %v", errUsage, err)
+	}
+	var trees [2]*env.Tree
+	var buildS [2]float64
+	for i, path := range pos {
+		m, err := env.Load(path, env.LoadOptions{})
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		if trees[i], err = env.Build(m, env.BuildOptions{Fit: fit}); err != nil {
+			return err
+		}
+		buildS[i] = time.Since(start).Seconds()
+	}
+	c := env.Collider{FirstContact: f.first}
+	start := time.Now()
+	c.Collide(trees[0], trees[1], pose)
+	query := time.Since(start)
+	if f.json {
+		return writeCollideJSON(out, &c, buildS)
+	}
+	for i, t := range trees {
+		m := t.Mesh
+		fmt.Fprintf(out, "%c: %s: %d triangles (%d degenerate) in %d objects %v; tree of %d nodes, depth %d, built in %.3f s\n",
+			'A'+i, pos[i], len(m.Tris), m.Degenerate, len(m.Objects), m.Objects, len(t.Nodes), t.Depth, buildS[i])
+	}
+	fmt.Fprintf(out, "box tests: %d, triangle tests: %d, query %.3f ms\n", c.BoxTests, c.TriTests, float64(query.Nanoseconds())/1e6)
+	fmt.Fprintf(out, "intersecting pairs: %d\n", len(c.Pairs))
+	for _, p := range c.Pairs {
+		fmt.Fprintf(out, "  A#%d (%s)  B#%d (%s)\n", p[0], trees[0].Mesh.ObjectName(int(p[0])), p[1], trees[1].Mesh.ObjectName(int(p[1])))
+	}
+	return nil
+}
+
+func writeCollideJSON(out io.Writer, c *env.Collider, buildS [2]float64) error {
+	pairs := c.Pairs
+	if pairs == nil {
+		pairs = [][2]int32{}
+	}
+	return json.NewEncoder(out).Encode(struct {
+		Pairs    [][2]int32 `json:"pairs"`
+		BoxTests int        `json:"box_tests"`
+		TriTests int        `json:"tri_tests"`
+		BuildS   [2]float64 `json:"build_s"`
+	}{pairs, c.BoxTests, c.TriTests, buildS})
+}
+
+// parsePose reads "qw qx qy qz tx ty tz".
+func parsePose(s string) (geom.Transform, error) {
+	fields := strings.Fields(s)
+	if len(fields) != 7 {
+		return geom.Transform{}, fmt.Errorf("want 7 numbers \"qw qx qy qz tx ty tz\", got %d", len(fields))
+	}
+	var v [7]float64
+	for i, f := range fields {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return geom.Transform{}, fmt.Errorf("number %d %q: not a number", i+1, f)
+		}
+		v[i] = x
+	}
+	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
+}
+
+func parseFit(s string) (geom.FitMode, error) {
+	switch s {
+	case "hull":
+		return geom.FitHull, nil
+	case "surface":
+		return geom.FitSurface, nil
+	case "aabb":
+		return geom.FitAxisAligned, nil
+	}
+	return 0, fmt.Errorf("%q: want hull, surface or aabb", s)
+}
+
