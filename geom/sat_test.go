@@ -117,7 +117,7 @@ func benchPairs(seed uint64, kind string) ([]mgl64.Mat3, []mgl64.Vec3, []mgl64.V
 	for len(rs) < n {
 		a, b := randBox(r, randRotation(r)), randBox(r, randRotation(r))
 		rr, tt := Relative(a, b)
-		d := Disjoint(rr, tt, a.Half, b.Half)
+		d := Disjoint(&rr, &tt, &a.Half, &b.Half)
 		if (kind == "disjoint" && !d) || (kind == "overlap" && d) {
 			continue
 		}
@@ -134,7 +134,7 @@ func benchDisjoint(b *testing.B, kind string) {
 	i := 0
 	for b.Loop() {
 		k := i & 1023
-		sinkBool = Disjoint(rs[k], ts[k], as[k], bs[k])
+		sinkBool = Disjoint(&rs[k], &ts[k], &as[k], &bs[k])
 		i++
 	}
 }

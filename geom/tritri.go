@@ -40,21 +40,31 @@ func TriTri(p, q Triangle) bool {
 	if separates(na, &a, &b, tol) || separates(nb, &a, &b, tol) {
 		return false
 	}
-	// The plane of a flat difference: the best conditioned of the normals
-	// and edge crosses (all are parallel to it when it is flat).
-	m, mq := na, sine2(na, ea[0], ea[1])
-	if v := sine2(nb, eb[0], eb[1]); v > mq {
-		m, mq = nb, v
-	}
+	var cross [9]mgl64.Vec3
 	for i := range 3 {
 		for j := range 3 {
 			l := ea[i].Cross(eb[j])
 			if separates(l, &a, &b, tol) {
 				return false
 			}
-			if v := sine2(l, ea[i], eb[j]); v > mq {
-				m, mq = l, v
-			}
+			cross[3*i+j] = l
+		}
+	}
+	// No 3-D facet normal separates. When the two planes cross at a clear
+	// angle the difference is three-dimensional and those axes were all.
+	la, lb := na.LenSqr(), nb.LenSqr()
+	if c := na.Cross(nb).LenSqr(); c > 1e-12*la*lb {
+		return true
+	}
+	// Otherwise it may be flat: its plane is parallel to every non-zero
+	// normal and cross product, so take the best conditioned one.
+	m, mq := na, sine2(na, ea[0], ea[1])
+	if v := sine2(nb, eb[0], eb[1]); v > mq {
+		m, mq = nb, v
+	}
+	for k, l := range cross {
+		if v := sine2(l, ea[k/3], eb[k%3]); v > mq {
+			m, mq = l, v
 		}
 	}
 	if mq > 1e-24 {
@@ -102,13 +112,33 @@ func longest(ea, eb [3]mgl64.Vec3) mgl64.Vec3 {
 func separates(l mgl64.Vec3, a, b *[3]mgl64.Vec3, tol float64) bool {
 	amin, amax := interval(l, a)
 	bmin, bmax := interval(l, b)
-	gap := math.Max(bmin-amax, amin-bmax)
+	gap := bmin - amax
+	if g := amin - bmax; g > gap {
+		gap = g
+	}
 	return gap > 0 && gap*gap > tol*tol*l.LenSqr()
 }
 
+// interval projects three points on l. Plain comparisons: the corners are
+// finite, and math.Min/Max and the float built-ins pay for NaN and -0 rules
+// (measured: half the cost of the triangle test).
 func interval(l mgl64.Vec3, v *[3]mgl64.Vec3) (lo, hi float64) {
-	x, y, z := l.Dot(v[0]), l.Dot(v[1]), l.Dot(v[2])
-	return math.Min(x, math.Min(y, z)), math.Max(x, math.Max(y, z))
+	x := l[0]*v[0][0] + l[1]*v[0][1] + l[2]*v[0][2]
+	y := l[0]*v[1][0] + l[1]*v[1][1] + l[2]*v[1][2]
+	z := l[0]*v[2][0] + l[1]*v[2][1] + l[2]*v[2][2]
+	lo, hi = x, x
+	if y < lo {
+		lo = y
+	} else {
+		hi = y
+	}
+	if z < lo {
+		lo = z
+	}
+	if z > hi {
+		hi = z
+	}
+	return lo, hi
 }
 
 func maxAbs(v mgl64.Vec3) float64 {

@@ -245,14 +245,27 @@ func TestTriTriAnalytic(t *testing.T) {
 	}
 }
 
-func BenchmarkTriTri(b *testing.B) {
+// triPairs returns 256 random triangle pairs of about unit size whose
+// overlap status is kind ("meet", "apart" or "mixed").
+func triPairs(kind string) (ps, qs [256]Triangle) {
 	r := rand.New(rand.NewPCG(6, 6))
-	var ps, qs [256]Triangle
-	for i := range ps {
+	for i := 0; i < len(ps); {
+		var p, q Triangle
 		for k := range 3 {
-			ps[i][k], qs[i][k] = randVec(r, 1), randVec(r, 1)
+			p[k], q[k] = randVec(r, 1), randVec(r, 1).Add(mgl64.Vec3{0.8, 0, 0})
 		}
+		meet := TriTri(p, q)
+		if (kind == "meet" && !meet) || (kind == "apart" && meet) {
+			continue
+		}
+		ps[i], qs[i] = p, q
+		i++
 	}
+	return ps, qs
+}
+
+func benchTriTri(b *testing.B, kind string) {
+	ps, qs := triPairs(kind)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -260,3 +273,7 @@ func BenchmarkTriTri(b *testing.B) {
 		i++
 	}
 }
+
+func BenchmarkTriTriMeet(b *testing.B)  { benchTriTri(b, "meet") }
+func BenchmarkTriTriApart(b *testing.B) { benchTriTri(b, "apart") }
+func BenchmarkTriTriMixed(b *testing.B) { benchTriTri(b, "mixed") }

@@ -58,7 +58,7 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	epsMax := fs.Float64("eps-max", 1, "largest gap between the spheres")
 	epsMin := fs.Float64("eps-min", 1e-5, "smallest gap")
 	perDecade := fs.Int("per-decade", 2, "gaps per decade")
-	fitMax := fs.Float64("fit-max", 0.32, "largest gap in the slope fits (above it the trees part at the root)")
+	fitMax := fs.Float64("fit-max", 0.5, "largest gap in the slope fits (above it the trees part at the root)")
 	plateau := fs.Float64("plateau", 1.0/3, "a curve's linear portion ends where it passes this fraction of its largest count")
 	plot := fs.String("plot", "proximity.svg", "write the log-log plot to this SVG file (\"\" for none)")
 	asJSON := fs.Bool("json", false, "print one JSON object")

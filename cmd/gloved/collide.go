@@ -67,8 +67,8 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	}
 	for i, t := range trees {
 		m := t.Mesh
-		fmt.Fprintf(out, "%c: %s: %d triangles (%d degenerate) in %d objects %v; tree of %d nodes, depth %d, built in %.3f s\n",
-			'A'+i, pos[i], len(m.Tris), m.Degenerate, len(m.Objects), m.Objects, len(t.Nodes), t.Depth, buildS[i])
+		fmt.Fprintf(out, "%c: %s: %d triangles (%d degenerate) in %d objects %v; tree of %d nodes, depth %d, built in %.1f ms\n",
+			'A'+i, pos[i], len(m.Tris), m.Degenerate, len(m.Objects), m.Objects, len(t.Nodes), t.Depth, buildS[i]*1e3)
 	}
 	fmt.Fprintf(out, "box tests: %d, triangle tests: %d, query %.3f ms\n", c.BoxTests, c.TriTests, float64(query.Nanoseconds())/1e6)
 	fmt.Fprintf(out, "intersecting pairs: %d\n", len(c.Pairs))
@@ -119,4 +119,3 @@ func parseFit(s string) (geom.FitMode, error) {
 	}
 	return 0, fmt.Errorf("%q: want hull, surface or aabb", s)
 }
-

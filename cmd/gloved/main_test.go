@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+func gloved(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := run(context.Background(), args, &out)
+	return out.String(), err
+}
+
+// writeOBJ writes a mesh as an OBJ file, the round trip a user would make.
+func writeOBJ(t *testing.T, m *env.Mesh, name string) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "o %s\n", m.Objects[0])
+	for _, v := range m.Verts {
+		fmt.Fprintf(&b, "v %.17g %.17g %.17g\n", v[0], v[1], v[2])
+	}
+	for _, tr := range m.Tris {
+		fmt.Fprintf(&b, "f %d %d %d\n", tr[0]+1, tr[1]+1, tr[2]+1)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type collideJSON struct {
+	Pairs    [][2]int32 `json:"pairs"`
+	BoxTests int        `json:"box_tests"`
+	TriTests int        `json:"tri_tests"`
+	BuildS   []float64  `json:"build_s"`
+}
+
+func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
+	a := env.Sphere("left", mgl64.Vec3{}, 1, 3)
+	b := env.Sphere("right", mgl64.Vec3{}, 0.7, 3)
+	pa, pb := writeOBJ(t, a, "a.obj"), writeOBJ(t, b, "b.obj")
+	for _, pose := range []string{"1 0 0 0 1.6 0.1 0", "0.9 0.1 0.3 0.2 1.2 0.3 -0.2", "1 0 0 0 5 0 0", "1 0 0 0 0 0 0"} {
+		out, err := gloved(t, "collide", pa, pb, "--json", "--pose-b", pose)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got collideJSON
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("output is not the JSON object: %v\n%s", err, out)
+		}
+		x, err := parsePose(pose)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ma, _ := env.Load(pa, env.LoadOptions{})
+		mb, _ := env.Load(pb, env.LoadOptions{})
+		want := env.BruteForce(ma, mb, x)
+		if want == nil {
+			want = [][2]int32{}
+		}
+		if !slices.Equal(got.Pairs, want) {
+			t.Errorf("pose %q: %d pairs, brute force %d", pose, len(got.Pairs), len(want))
+		}
+		if len(got.BuildS) != 2 || got.BuildS[0] <= 0 || (len(want) > 0 && got.TriTests == 0) {
+			t.Errorf("pose %q: counters %+v", pose, got)
+		}
+		if !strings.Contains(out, `"pairs":[`) {
+			t.Errorf("pose %q: pairs must be a JSON array even when empty: %s", pose, out)
+		}
+	}
+}
+
+func TestCollideFirstStopsAtOnePair(t *testing.T) {
+	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/crate.glb", "--first", "--json", "--pose-b", "1 0 0 0 -10 0.5 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got collideJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Pairs) != 1 {
+		t.Fatalf("--first returned %d pairs, want 1", len(got.Pairs))
+	}
+}
+
+func TestCollideHumanOutputNamesObjects(t *testing.T) {
+	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/cube_binary.stl", "--pose-b", "1 0 0 0 3 -0.5 1.5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"box tests:", "intersecting pairs:", "(table top)", "(cube_binary)"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+func TestCommandLineErrors(t *testing.T) {
+	tests := []struct {
+		args  []string
+		says  string
+		usage bool
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`, true},
+		{[]string{"collide", "only-one.obj"}, "two mesh files, got 1", true},
+		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "1 0 0"}, "want 7 numbers", true},
+		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "0 0 0 0 0 0 0"}, "non-zero finite quaternion", true},
+		{[]string{"collide", "a.obj", "b.obj", "--fit", "sphere"}, `"sphere": want hull`, true},
+		{[]string{"collide", "../../testdata/scenes/missing.obj", "../../testdata/scenes/cube_ascii.stl"}, "missing.obj", false},
+		{[]string{"bench"}, "needs an experiment", true},
+		{[]string{"bench", "proximity", "--level", "12"}, "level", true},
+	}
+	for _, tc := range tests {
+		_, err := gloved(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.says) || errors.Is(err, errUsage) != tc.usage {
+			t.Errorf("%v: error %v, want one saying %q (usage error: %v)", tc.args, err, tc.says, tc.usage)
+		}
+	}
+}
+
+func TestBenchProximity(t *testing.T) {
+	plot := filepath.Join(t.TempDir(), "p.svg")
+	out, err := gloved(t, "bench", "proximity", "--level", "4", "--eps-min", "0.001", "--per-decade", "3", "--json", "--plot", plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res proximityResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if res.Triangles != 2048 || len(res.Rows) != 10 {
+		t.Fatalf("got %d triangles and %d rows, want 2048 and 10", res.Triangles, len(res.Rows))
+	}
+	for i, r := range res.Rows {
+		// Before the OBBTree levels off, the AABB tree does more work.
+		if r.Eps >= res.OBB.EpsMin && r.AABBTests <= r.OBBTests {
+			t.Errorf("eps %g: AABB tree did fewer box tests (%d) than the OBBTree (%d)", r.Eps, r.AABBTests, r.OBBTests)
+		}
+		if i > 0 && (r.OBBTests < res.Rows[i-1].OBBTests || r.AABBTests < res.Rows[i-1].AABBTests) {
+			t.Errorf("eps %g: box tests fell as the gap shrank", r.Eps)
+		}
+	}
+	if res.OBB.Points < 2 || res.AABB.Points < 2 || !(res.OBB.Slope < -0.5) || !(res.AABB.Slope < res.OBB.Slope) {
+		t.Errorf("fits OBB %+v, AABB %+v: want both falling, AABB steeper", res.OBB, res.AABB)
+	}
+	svg, err := os.ReadFile(plot)
+	if err != nil || !bytes.HasPrefix(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("<polyline")) {
+		t.Fatalf("plot not written as SVG: %v", err)
+	}
+}
+
+func TestDemoShowsContactWithTheBall(t *testing.T) {
+	out, err := gloved(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.Contains(lines[2], "  0 triangle pairs") || !strings.Contains(lines[len(lines)-1], "map[ball:") {
+		t.Fatalf("demo should start clear and end touching the ball:\n%s", out)
+	}
+}
+
+func TestParsePoseNormalisesTheQuaternion(t *testing.T) {
+	x, err := parsePose("2 0 0 0 1 2 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.R != mgl64.Ident3() || x.T != (mgl64.Vec3{1, 2, 3}) {
+		t.Fatalf("got %+v", x)
+	}
+	_ = geom.Identity()
+}
