@@ -162,12 +162,14 @@ func TestColliderReuseAllocatesNothing(t *testing.T) {
 	}
 }
 
-func BenchmarkBuild100k(b *testing.B) { benchBuild(b, 100_000) }
-func BenchmarkBuild1M(b *testing.B)   { benchBuild(b, 1_000_000) }
+func BenchmarkBuild100k(b *testing.B)        { benchBuild(b, 100_000, geom.FitHull) }
+func BenchmarkBuild1M(b *testing.B)          { benchBuild(b, 1_000_000, geom.FitHull) }
+func BenchmarkBuild100kSurface(b *testing.B) { benchBuild(b, 100_000, geom.FitSurface) }
+func BenchmarkBuild1MSurface(b *testing.B)   { benchBuild(b, 1_000_000, geom.FitSurface) }
 
-// benchBuild builds a sphere-like closed mesh of about n triangles; every
-// vertex of every group is on its hull, the hardest case for the hull fit.
-func benchBuild(b *testing.B, n int) {
+// benchBuild builds n triangles of a tessellated sphere: every vertex of
+// every group lies on the group's hull, the hardest case for the hull fit.
+func benchBuild(b *testing.B, n int, fit geom.FitMode) {
 	level := 0
 	for 8<<(2*level) < n {
 		level++
@@ -178,7 +180,7 @@ func benchBuild(b *testing.B, n int) {
 	b.ReportAllocs()
 	var tr *Tree
 	for b.Loop() {
-		tr, _ = Build(m, BuildOptions{})
+		tr, _ = Build(m, BuildOptions{Fit: fit})
 	}
 	tree, mesh := tr.Bytes()
 	b.ReportMetric(float64(tree+mesh)/float64(len(m.Tris)), "bytes/tri")
@@ -190,6 +192,7 @@ func BenchmarkCollideSpheresClose(b *testing.B) {
 	tb := mustBuild(b, Sphere("b", mgl64.Vec3{}, 1.001, 6), geom.FitHull)
 	var c Collider
 	pose := geom.Transform{R: mgl64.HomogRotate3DZ(0.1).Mat3(), T: mgl64.Vec3{}}
+	c.Collide(ta, tb, pose) // grow the stack and caches once
 	b.ReportAllocs()
 	for b.Loop() {
 		c.Collide(ta, tb, pose)
