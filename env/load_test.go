@@ -140,6 +140,14 @@ func TestLoadKeepsAndCountsDegenerateTriangles(t *testing.T) {
 	}
 }
 
+func TestReadOBJLineTooLongNamesTheLine(t *testing.T) {
+	src := "v 0 0 0\n# " + strings.Repeat("x", maxOBJLine+1) + "\n"
+	_, err := ReadOBJ(strings.NewReader(src), "long")
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("got %v, want an error naming line 2", err)
+	}
+}
+
 func TestReadOBJPolygonsAndNegativeIndices(t *testing.T) {
 	src := "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 1.5 0 2\nf -5 -4 -3 -2 -1\n"
 	m, err := ReadOBJ(strings.NewReader(src), "pentagon")

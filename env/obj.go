@@ -47,7 +47,9 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 	sc.Buffer(make([]byte, 64*1024), maxOBJLine)
 	obj := int32(-1)
 	var corners []int32
-	for line := 1; sc.Scan(); line++ {
+	line := 0
+	for sc.Scan() {
+		line++
 		fields := strings.Fields(sc.Text())
 		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
 			continue
@@ -87,7 +89,7 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("after line %d: %w", len(m.Verts), err)
+		return nil, fmt.Errorf("line %d: %w", line+1, err)
 	}
 	return m, nil
 }

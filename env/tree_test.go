@@ -121,6 +121,23 @@ func TestCollideEqualsBruteForce(t *testing.T) {
 	}
 }
 
+// TestCollideTinyTrees: trees of one, two and three triangles, whose roots
+// are leaves or whose leaves meet internal nodes at once.
+func TestCollideTinyTrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 14))
+	for trial := range 300 {
+		a := Soup("a", r, 1+trial%3, 0.3, 1)
+		b := Soup("b", r, 1+(trial/3)%3, 0.3, 1)
+		pose := randPose(r, 0.3)
+		want := BruteForce(a, b, pose)
+		var c Collider
+		c.Collide(mustBuild(t, a, geom.FitHull), mustBuild(t, b, geom.FitHull), pose)
+		if !slices.Equal(c.Pairs, want) {
+			t.Fatalf("trial %d: got %v, want %v", trial, c.Pairs, want)
+		}
+	}
+}
+
 // TestCollideClosedMeshesInCloseProximity: two tessellated spheres almost
 // touching, overlapping slightly, and concentric with a small gap.
 func TestCollideClosedMeshesInCloseProximity(t *testing.T) {

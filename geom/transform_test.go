@@ -1,0 +1,96 @@
+package geom
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func TestTransformComposeAndInvert(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 15))
+	for range 1000 {
+		x := Transform{R: randRotation(r), T: randVec(r, 10)}
+		y := Transform{R: randRotation(r), T: randVec(r, 10)}
+		p := randVec(r, 5)
+		if d := x.Mul(y).Apply(p).Sub(x.Apply(y.Apply(p))).Len(); d > 1e-12 {
+			t.Fatalf("x∘y applied differs from x(y(p)) by %g", d)
+		}
+		if d := x.Inverse().Apply(x.Apply(p)).Sub(p).Len(); d > 1e-12 {
+			t.Fatalf("x⁻¹(x(p)) differs from p by %g", d)
+		}
+	}
+}
+
+func TestFromQuat(t *testing.T) {
+	x, err := FromQuat(mgl64.Quat{W: 2}, mgl64.Vec3{1, 2, 3})
+	if err != nil || x.R != mgl64.Ident3() {
+		t.Fatalf("unnormalised identity quaternion: got %v, %v", x, err)
+	}
+	q := mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 0, 1})
+	x, err = FromQuat(q.Scale(3), mgl64.Vec3{})
+	if err != nil || x.Apply(mgl64.Vec3{1, 0, 0}).Sub(mgl64.Vec3{0, 1, 0}).Len() > 1e-12 {
+		t.Fatalf("90° about z: x maps to %v, err %v", x.Apply(mgl64.Vec3{1, 0, 0}), err)
+	}
+	for _, bad := range []struct {
+		q mgl64.Quat
+		t mgl64.Vec3
+	}{
+		{mgl64.Quat{}, mgl64.Vec3{}},
+		{mgl64.Quat{W: math.NaN()}, mgl64.Vec3{}},
+		{mgl64.Quat{W: math.Inf(1)}, mgl64.Vec3{}},
+		{mgl64.Quat{W: 1}, mgl64.Vec3{math.Inf(-1), 0, 0}},
+	} {
+		if _, err := FromQuat(bad.q, bad.t); err == nil {
+			t.Errorf("FromQuat(%v, %v): want an error", bad.q, bad.t)
+		}
+	}
+}
+
+func TestAABB(t *testing.T) {
+	e := EmptyAABB()
+	if !e.IsEmpty() || e.Overlaps(e) {
+		t.Fatal("the empty box must be empty and overlap nothing")
+	}
+	a := e.Extend(mgl64.Vec3{0, 0, 0}).Extend(mgl64.Vec3{1, 2, 3})
+	if a.Min != (mgl64.Vec3{}) || a.Max != (mgl64.Vec3{1, 2, 3}) || a.IsEmpty() {
+		t.Fatalf("extended box %v", a)
+	}
+	b := AABB{Min: mgl64.Vec3{1, 2, 3}, Max: mgl64.Vec3{4, 4, 4}}
+	if !a.Overlaps(b) || !b.Overlaps(a) {
+		t.Error("boxes sharing a corner must overlap")
+	}
+	b.Min[0] = 1.0000001
+	if a.Overlaps(b) {
+		t.Error("boxes apart in x must not overlap")
+	}
+	if u := a.Union(e); u != a {
+		t.Errorf("union with the empty box changed %v to %v", a, u)
+	}
+	if c := a.OBB(); !c.Contains(mgl64.Vec3{1, 2, 3}, 0) || c.Contains(mgl64.Vec3{1, 2, 3.1}, 0) {
+		t.Error("AABB as OBB has the wrong extent")
+	}
+}
+
+func TestOBBBoundsItsCorners(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 16))
+	for range 1000 {
+		b := randBox(r, randRotation(r))
+		var c [8]mgl64.Vec3
+		b.Corners(&c)
+		box := b.AABB()
+		for _, p := range c {
+			if !b.Contains(p, 1e-12) || !box.Extend(p).Max.ApproxEqual(box.Max) || !box.Extend(p).Min.ApproxEqual(box.Min) {
+				t.Fatalf("corner %v outside its box or its AABB %v", p, box)
+			}
+		}
+		x := Transform{R: randRotation(r), T: randVec(r, 3)}
+		moved := b.Transformed(x)
+		for _, p := range c {
+			if !moved.Contains(x.Apply(p), 1e-12) {
+				t.Fatalf("moved corner outside moved box")
+			}
+		}
+	}
+}
