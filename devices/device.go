@@ -1,0 +1,103 @@
+package devices
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Device is a glove: Read blocks until the next sample and fills s; Close
+// releases it and makes a blocked Read return ErrClosed. The owner of a
+// device closes it.
+type Device interface {
+	Read(s *Sample) error
+	Close() error
+}
+
+// Info is the optional ability to describe the glove.
+type Info interface {
+	GloveInfo() GloveInfo
+}
+
+// FaultCounter is the optional ability to report fault counters.
+type FaultCounter interface {
+	Faults() Faults
+}
+
+// GloveInfo describes a connected glove.
+type GloveInfo struct {
+	Model   string // "cyberglove", "cyberglove3", "sim", "replay"
+	Sensors int
+	Right   bool
+}
+
+// Hand returns "right" or "left".
+func (g GloveInfo) Hand() string {
+	if g.Right {
+		return "right"
+	}
+	return "left"
+}
+
+// Faults counts what went wrong on a device since it was opened.
+type Faults struct {
+	BadFrames    uint64 // records rejected by their framing
+	Resyncs      uint64 // times the parser lost and regained the record boundary
+	SkippedBytes uint64 // bytes discarded while resynchronising
+	ErrorTails   uint64 // records answered with an 'e' error tail
+	NoGlove      uint64 // 'e' 'g' tails: glove unplugged from the unit
+	Reconnects   uint64 // successful reopenings of the port
+	OpenFailures uint64 // failed attempts to (re)open the port
+	Timeouts     uint64 // reads that waited a whole sample period in vain
+}
+
+// Transient errors: Read returned without a sample, but the device is alive
+// and the next Read tries again. Callers count and report them and carry on.
+var (
+	// ErrNoGlove: the interface unit reports the glove unplugged ('e' 'g').
+	ErrNoGlove = errors.New("devices: glove not plugged into the interface unit")
+	// ErrDisconnected: the port is gone (USB unplug, hangup); Read is
+	// reopening it with backoff.
+	ErrDisconnected = errors.New("devices: port disconnected, reopening")
+	// ErrTimeout: no record arrived within the read deadline.
+	ErrTimeout = errors.New("devices: no record within the deadline")
+)
+
+// ErrClosed is returned by Read after Close.
+var ErrClosed = errors.New("devices: device closed")
+
+// ErrEnd is returned by a replay device after its last sample.
+var ErrEnd = errors.New("devices: end of recording")
+
+// Transient reports whether err leaves the device usable.
+func Transient(err error) bool {
+	return errors.Is(err, ErrNoGlove) || errors.Is(err, ErrDisconnected) || errors.Is(err, ErrTimeout) || errors.As(err, new(*GloveError))
+}
+
+// GloveError is an error tail the unit sent instead of a record.
+type GloveError struct {
+	Codes []byte // the code after each 'e'
+}
+
+func (e *GloveError) Error() string {
+	var desc []string
+	for _, c := range e.Codes {
+		desc = append(desc, fmt.Sprintf("'%c' (%s)", c, errorCodeMeaning(c)))
+	}
+	return fmt.Sprintf("devices: glove error %v", desc)
+}
+
+func errorCodeMeaning(c byte) string {
+	switch c {
+	case '?':
+		return "unknown command"
+	case 'n':
+		return "bad or too many numbers"
+	case 's':
+		return "sampling too fast"
+	case 'y':
+		return "sync too fast"
+	case 'g':
+		return "glove not plugged in"
+	}
+	return "undocumented code"
+}

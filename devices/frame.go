@@ -1,0 +1,339 @@
+package devices
+
+import "fmt"
+
+// Format describes the binary records a CyberGlove I/II unit sends.
+type Format struct {
+	Sensors   int  // 18 or 22
+	Timestamp bool // 5 timestamp bytes follow the sensors (command D)
+	Status    bool // a status byte follows (command U)
+}
+
+// RecordLen returns the length of one record, header and terminator
+// included: 20 for 18 sensors, 24 for 22, plus 5 and 1 for the options.
+func (f Format) RecordLen() int {
+	n := 2 + f.Sensors
+	if f.Timestamp {
+		n += 5
+	}
+	if f.Status {
+		n++
+	}
+	return n
+}
+
+// Validate reports a sensor count the protocol does not have.
+func (f Format) Validate() error {
+	if f.Sensors != 18 && f.Sensors != 22 {
+		return fmt.Errorf("devices: %d sensors: CyberGlove units have 18 or 22", f.Sensors)
+	}
+	return nil
+}
+
+// Event is what Parser.Next found.
+type Event uint8
+
+const (
+	// NeedMore: no complete record is buffered yet.
+	NeedMore Event = iota
+	// GotSample: a record was decoded into the sample.
+	GotSample
+	// GotError: the unit sent an error tail; Next returns it as *GloveError.
+	GotError
+)
+
+const (
+	headStream = 'S'
+	headPoll   = 'G'
+	parserCap  = 4096
+)
+
+// Parser splits a CyberGlove byte stream into records by their framing:
+// a header byte ('S' streamed or 'G' polled), the sensor bytes (never 0),
+// the optional timestamp (never 0) and status bytes, then the 0x00
+// terminator; or, instead of a record, an error tail 'e' code ['e' code]
+// 0x00 after the header or in place of the terminator. A record whose
+// terminator is not where the format puts it, or that holds a 0 where none
+// may be, is rejected whole.
+//
+// The protocol has no checksum, so a byte changed inside a record without
+// changing its length cannot be detected by anyone; what the parser
+// guarantees is that it never joins bytes of different records into one.
+// A record is also rejected when the byte after it has already arrived and
+// does not start another record, and no record may start within one record
+// length of a rejected one (see reject). After any framing error the parser is
+// unlocked, and while unlocked (and at the start, where a stale stream may
+// leave half a record) it waits for that byte before accepting, so a stray
+// terminator inside garbage cannot start a false lock. Garbage that holds
+// neither a 0 nor a header letter can therefore never forge a record; garbage
+// that does can, in principle, since no checksum protects the stream. In
+// polling mode (Confirm false) a reply is accepted on its own framing.
+//
+// Parser allocates nothing after construction.
+type Parser struct {
+	Format  Format
+	Confirm bool // require the next header before accepting while unlocked
+	Faults  *Faults
+	buf     []byte
+	off     int
+	locked  bool
+	forbid  int // bytes from off at which no record may start
+	errTail GloveError
+	codes   [2]byte
+}
+
+// NewParser returns a parser for the format. Faults may be nil.
+func NewParser(f Format, confirm bool, faults *Faults) *Parser {
+	if faults == nil {
+		faults = &Faults{}
+	}
+	return &Parser{Format: f, Confirm: confirm, Faults: faults, buf: make([]byte, 0, parserCap)}
+}
+
+// Reset forgets buffered bytes and the lock, as after reopening a port.
+func (p *Parser) Reset() {
+	p.buf, p.off, p.locked, p.forbid = p.buf[:0], 0, false, 0
+}
+
+// Locked reports whether the parser is in step with the record boundaries.
+func (p *Parser) Locked() bool { return p.locked }
+
+// Feed appends bytes read from the port. If garbage has filled the buffer,
+// the oldest bytes are discarded (and counted).
+func (p *Parser) Feed(b []byte) {
+	for len(b) > 0 {
+		if p.off > 0 && len(p.buf)+len(b) > cap(p.buf) {
+			n := copy(p.buf, p.buf[p.off:])
+			p.buf, p.off = p.buf[:n], 0
+		}
+		room := cap(p.buf) - len(p.buf)
+		if room == 0 {
+			// Nothing parseable in a full buffer: drop half of it.
+			drop := len(p.buf) / 2
+			p.skip(drop)
+			continue
+		}
+		k := min(room, len(b))
+		p.buf = append(p.buf, b[:k]...)
+		b = b[k:]
+	}
+}
+
+// Buffered returns how many unparsed bytes are held.
+func (p *Parser) Buffered() int { return len(p.buf) - p.off }
+
+func (p *Parser) skip(n int) {
+	p.forbid = max(p.forbid-n, 0)
+	p.off += n
+	p.Faults.SkippedBytes += uint64(n)
+	if p.off == len(p.buf) {
+		p.buf, p.off = p.buf[:0], 0
+	}
+}
+
+func (p *Parser) consume(n int) {
+	p.off += n
+	if p.off == len(p.buf) {
+		p.buf, p.off = p.buf[:0], 0
+	}
+}
+
+// reject drops the header byte of a malformed record and unlocks. A record
+// that was too long (no terminator where the format puts it) forbids any
+// record to start within its length: when garbage is inserted into a
+// record, a sensor byte that happens to read 'S' can line up with the
+// record's real terminator, and that forged frame always starts inside the
+// rejected one. A record cut short (a 0 before its end: bytes were dropped)
+// forbids only up to that 0, where the next record starts.
+func (p *Parser) reject(window int) {
+	p.Faults.BadFrames++
+	p.locked = false
+	p.forbid = max(p.forbid, window)
+	p.skip(1)
+}
+
+func isHeader(b byte) bool { return b == headStream || b == headPoll }
+
+// Next decodes the next record into s (fields Raw, N, GloveTime, Status;
+// the caller sets Time and Seq). On GotError the error is a *GloveError
+// valid until the next call.
+func (p *Parser) Next(s *Sample) (Event, error) {
+	for {
+		b := p.buf[p.off:]
+		// Find a header, outside the window after a rejected record.
+		i := min(p.forbid, len(b))
+		for i < len(b) && !isHeader(b[i]) {
+			i++
+		}
+		if i > 0 {
+			if p.locked && !(i == 1 && b[0] == 0) {
+				p.locked = false
+				p.Faults.BadFrames++
+			}
+			p.skip(i)
+			continue
+		}
+		if len(b) < 2 {
+			return NeedMore, nil
+		}
+		if b[1] == 'e' {
+			ev, n := p.errorTail(b[1:])
+			switch ev {
+			case NeedMore:
+				return NeedMore, nil
+			case GotError:
+				p.consume(1 + n)
+				return GotError, &p.errTail
+			}
+			// Not an error tail: maybe a record whose first sensor reads 'e'.
+		}
+		ev, window := p.record(b, s)
+		if ev != badRecord {
+			return ev, p.tailErr(ev)
+		}
+		p.reject(window)
+	}
+}
+
+const badRecord Event = 255
+
+// errorTail parses 'e' code [ 'e' code ] 0x00 at the start of b and returns
+// GotError with its length, NeedMore, or badRecord when b does not hold one.
+func (p *Parser) errorTail(b []byte) (Event, int) {
+	if len(b) < 3 {
+		return NeedMore, 0
+	}
+	if b[1] == 0 {
+		return badRecord, 0
+	}
+	if b[2] == 0 {
+		p.setTail(b[1], 0, 1)
+		return GotError, 3
+	}
+	if b[2] != 'e' {
+		return badRecord, 0
+	}
+	if len(b) < 5 {
+		return NeedMore, 0
+	}
+	if b[3] != 0 && b[4] == 0 {
+		p.setTail(b[1], b[3], 2)
+		return GotError, 5
+	}
+	return badRecord, 0
+}
+
+func (p *Parser) setTail(c0, c1 byte, n int) {
+	p.codes = [2]byte{c0, c1}
+	p.errTail.Codes = p.codes[:n]
+	p.Faults.ErrorTails++
+	for _, c := range p.errTail.Codes {
+		if c == 'g' {
+			p.Faults.NoGlove++
+			break
+		}
+	}
+}
+
+func (p *Parser) tailErr(ev Event) error {
+	if ev == GotError {
+		return &p.errTail
+	}
+	return nil
+}
+
+// record checks and decodes a data record at the start of b. For a bad
+// record it also returns how many bytes from its start no record may begin.
+func (p *Parser) record(b []byte, s *Sample) (Event, int) {
+	f := p.Format
+	n := f.RecordLen()
+	body := 1 + f.Sensors
+	if f.Timestamp {
+		body += 5
+	}
+	// Sensor and timestamp bytes are never 0.
+	for k := 1; k < body && k < len(b); k++ {
+		if b[k] == 0 {
+			return badRecord, k + 1
+		}
+	}
+	end := n - 1 // terminator position
+	if len(b) <= end {
+		return NeedMore, 0
+	}
+	if b[end] == 'e' {
+		// An error tail in place of the terminator.
+		ev, tn := p.errorTail(b[end:])
+		switch ev {
+		case GotError:
+			p.consume(end + tn)
+			p.locked = true
+			return GotError, 0
+		case NeedMore:
+			return NeedMore, 0
+		}
+		return badRecord, n
+	}
+	if b[end] != 0 {
+		return badRecord, n
+	}
+	// The byte after the record, if it has arrived, must start the next
+	// one: a frame that garbage forged, or that garbage cut, is usually
+	// followed by more garbage. While unlocked it must have arrived.
+	if len(b) > n && !isHeader(b[n]) {
+		return badRecord, n
+	}
+	if !p.locked && p.Confirm && len(b) <= n {
+		return NeedMore, 0
+	}
+	s.N = f.Sensors
+	for k := range f.Sensors {
+		s.Raw[k] = uint16(b[1+k])
+	}
+	for k := f.Sensors; k < MaxSensors; k++ {
+		s.Raw[k] = 0
+	}
+	s.GloveTime, s.Status = 0, 0
+	at := 1 + f.Sensors
+	if f.Timestamp {
+		s.GloveTime = decodeTimestamp(b[at : at+5])
+		at += 5
+	}
+	if f.Status {
+		s.Status = StatusValid | Status(b[at]&0x07)
+	}
+	if !p.locked {
+		p.locked = true
+		p.Faults.Resyncs++
+	}
+	p.consume(n)
+	return GotSample, 0
+}
+
+// decodeTimestamp undoes the zero-avoiding encoding: byte 0 is a flag byte
+// (never 0); bytes 1-4 are a 32-bit count, least significant first, where
+// bit i of the flag (i = 1..4) says byte i was sent as 1 for a true 0.
+func decodeTimestamp(b []byte) uint32 {
+	flag := b[0]
+	var v uint32
+	for i := 1; i <= 4; i++ {
+		x := b[i] ^ ((flag >> i) & 1)
+		v |= uint32(x) << (8 * (i - 1))
+	}
+	return v
+}
+
+// EncodeTimestamp is decodeTimestamp's inverse, for the emulator and tests.
+func EncodeTimestamp(v uint32) [5]byte {
+	var b [5]byte
+	b[0] = 1 // bit 0 set so the flag byte itself is never 0
+	for i := 1; i <= 4; i++ {
+		x := byte(v >> (8 * (i - 1)))
+		if x == 0 {
+			x = 1
+			b[0] |= 1 << i
+		}
+		b[i] = x
+	}
+	return b
+}

@@ -1,0 +1,296 @@
+package devices
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// record encodes one record the way a unit sends it.
+func record(head byte, f Format, raw []byte, ts uint32, status byte) []byte {
+	b := append([]byte{head}, raw...)
+	if f.Timestamp {
+		t := EncodeTimestamp(ts)
+		b = append(b, t[:]...)
+	}
+	if f.Status {
+		b = append(b, status)
+	}
+	return append(b, 0)
+}
+
+func seqRaw(n int, base byte) []byte {
+	r := make([]byte, n)
+	for i := range r {
+		r[i] = 1 + (base+byte(i))%254
+	}
+	return r
+}
+
+type parsed struct {
+	raw  []byte
+	err  string
+	time uint32
+	st   Status
+}
+
+func parseAll(p *Parser, chunks ...[]byte) []parsed {
+	var out []parsed
+	var s Sample
+	for _, c := range chunks {
+		p.Feed(c)
+		for {
+			ev, err := p.Next(&s)
+			if ev == NeedMore {
+				break
+			}
+			if ev == GotError {
+				out = append(out, parsed{err: err.Error()})
+				continue
+			}
+			r := make([]byte, s.N)
+			for i := range r {
+				r[i] = byte(s.Raw[i])
+			}
+			out = append(out, parsed{raw: r, time: s.GloveTime, st: s.Status})
+		}
+	}
+	return out
+}
+
+func TestRecordLengths(t *testing.T) {
+	for _, tc := range []struct {
+		f    Format
+		want int
+	}{{Format{Sensors: 22}, 24}, {Format{Sensors: 18}, 20}, {Format{Sensors: 22, Timestamp: true, Status: true}, 30}} {
+		if got := tc.f.RecordLen(); got != tc.want {
+			t.Errorf("%+v: got %d, want %d", tc.f, got, tc.want)
+		}
+	}
+	if (Format{Sensors: 20}).Validate() == nil {
+		t.Error("20 sensors must be rejected")
+	}
+}
+
+func TestTimestampRoundTrip(t *testing.T) {
+	for _, v := range []uint32{0, 1, 0xFF, 0x100, 0x01000000, 0xFFFFFFFF, 0x00FF00FF, 123456789} {
+		b := EncodeTimestamp(v)
+		if bytes.IndexByte(b[:], 0) >= 0 {
+			t.Fatalf("%#x encodes with a zero byte: %v", v, b)
+		}
+		if got := decodeTimestamp(b[:]); got != v {
+			t.Fatalf("%#x decodes as %#x", v, got)
+		}
+	}
+}
+
+func TestParserFraming(t *testing.T) {
+	f22 := Format{Sensors: 22}
+	r1, r2 := seqRaw(22, 0), seqRaw(22, 100)
+	tests := []struct {
+		name   string
+		f      Format
+		chunks [][]byte
+		want   []parsed
+	}{
+		{"two records", f22, [][]byte{record('S', f22, r1, 0, 0), record('S', f22, r2, 0, 0)}, []parsed{{raw: r1}, {raw: r2}}},
+		{"split anywhere", f22, [][]byte{record('S', f22, r1, 0, 0)[:5], append(record('S', f22, r1, 0, 0)[5:], record('S', f22, r2, 0, 0)[:1]...)}, []parsed{{raw: r1}}},
+		{"stale half record first", f22, [][]byte{record('S', f22, r1, 0, 0)[9:], record('S', f22, r1, 0, 0), record('S', f22, r2, 0, 0)}, []parsed{{raw: r1}, {raw: r2}}},
+		{"glove unplugged", f22, [][]byte{[]byte("Seg\x00"), record('S', f22, r1, 0, 0), {'S'}}, []parsed{{err: "devices: glove error ['g' (glove not plugged in)]"}, {raw: r1}}},
+		{"double error tail", f22, [][]byte{[]byte("Ges\x00")[:1], []byte("e?es\x00")}, []parsed{{err: "devices: glove error ['?' (unknown command) 's' (sampling too fast)]"}}},
+		{"error in place of terminator", f22, [][]byte{append(record('S', f22, r1, 0, 0)[:23], 'e', 's', 0)}, []parsed{{err: "devices: glove error ['s' (sampling too fast)]"}}},
+		{"first sensor reads 'e'", f22, [][]byte{record('S', f22, append([]byte{'e'}, r1[1:]...), 0, 0), {'S'}}, []parsed{{raw: append([]byte{'e'}, r1[1:]...)}}},
+		{"zero inside a record", f22, [][]byte{record('S', f22, r1, 0, 0)[:10], record('S', f22, r1, 0, 0)[12:], record('S', f22, r2, 0, 0), {'S'}}, []parsed{{raw: r2}}},
+		{"18 sensors polled", Format{Sensors: 18}, [][]byte{record('G', Format{Sensors: 18}, r1[:18], 0, 0), {'G'}}, []parsed{{raw: r1[:18]}}},
+		{"timestamp and status", Format{Sensors: 22, Timestamp: true, Status: true},
+			[][]byte{record('S', Format{Sensors: 22, Timestamp: true, Status: true}, r1, 70000, 3), {'S'}},
+			[]parsed{{raw: r1, time: 70000, st: StatusValid | StatusGloveIn | StatusSwitch}}},
+	}
+	for _, tc := range tests {
+		p := NewParser(tc.f, true, nil)
+		got := parseAll(p, tc.chunks...)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: got %d events %+v, want %+v", tc.name, len(got), got, tc.want)
+			continue
+		}
+		for i := range got {
+			if !bytes.Equal(got[i].raw, tc.want[i].raw) || got[i].err != tc.want[i].err || got[i].time != tc.want[i].time || got[i].st != tc.want[i].st {
+				t.Errorf("%s: event %d: got %+v, want %+v", tc.name, i, got[i], tc.want[i])
+			}
+		}
+	}
+}
+
+// junk returns garbage that holds neither a 0 nor a header letter: bytes
+// that a line fault can inject but that cannot forge a record.
+func junk(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		for b[i] == 0 || b[i] == 'S' || b[i] == 'G' {
+			b[i] = byte(r.IntN(256))
+		}
+	}
+	return b
+}
+
+// TestParserNeverForgesUnderGarbage streams thousands of distinct records
+// with garbage bursts inserted at random places (inside records too) and
+// random chunking: every sample that comes out is one that went in, in
+// order, and nearly every record that garbage did not touch comes out (a
+// rejected frame hides the next record length of bytes, which may hold a
+// clean record: a loss, never a forgery).
+func TestParserNeverForgesUnderGarbage(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 21))
+	for _, f := range []Format{{Sensors: 22}, {Sensors: 18}, {Sensors: 22, Timestamp: true, Status: true}} {
+		var stream []byte
+		var sent [][]byte
+		touched := map[int]bool{}
+		for k := range 5000 {
+			raw := make([]byte, f.Sensors)
+			for i := range raw {
+				raw[i] = byte(1 + r.IntN(254))
+			}
+			rec := record('S', f, raw, uint32(k), byte(r.IntN(8)))
+			if r.IntN(20) == 0 { // garbage inside this record
+				at := 1 + r.IntN(len(rec)-1)
+				rec = slices.Concat(rec[:at], junk(r, 1+r.IntN(30)), rec[at:])
+				touched[k] = true
+			}
+			if r.IntN(20) == 0 { // garbage before it
+				stream = append(stream, junk(r, 1+r.IntN(30))...)
+				touched[k] = true
+			}
+			stream = append(stream, rec...)
+			sent = append(sent, raw)
+		}
+		stream = append(stream, 'S')
+		p := NewParser(f, true, nil)
+		var chunks [][]byte
+		for len(stream) > 0 {
+			n := min(len(stream), 1+r.IntN(64))
+			chunks = append(chunks, stream[:n])
+			stream = stream[n:]
+		}
+		got := parseAll(p, chunks...)
+		k, cleanLost := 0, 0
+		for _, g := range got {
+			if g.err != "" {
+				t.Fatalf("%+v: unexpected error event %s", f, g.err)
+			}
+			for k < len(sent) && !bytes.Equal(sent[k], g.raw) {
+				if !touched[k] && !touched[k+1] {
+					cleanLost++
+				}
+				k++
+			}
+			if k == len(sent) {
+				t.Fatalf("%+v: emitted a sample that was never sent: %v", f, g.raw)
+			}
+			k++
+		}
+		if p.Faults.BadFrames == 0 || p.Faults.Resyncs < 2 {
+			t.Errorf("%+v: faults %+v: garbage went uncounted", f, *p.Faults)
+		}
+		if cleanLost > len(sent)/50 {
+			t.Errorf("%+v: %d untouched records lost of %d", f, cleanLost, len(sent))
+		}
+		t.Logf("%+v: %d of %d surfaced, %d untouched ones lost, faults %+v", f, len(got), len(sent), cleanLost, *p.Faults)
+	}
+}
+
+func TestParserAllocatesNothing(t *testing.T) {
+	f := Format{Sensors: 22}
+	var stream []byte
+	for k := range 50 {
+		stream = append(stream, record('S', f, seqRaw(22, byte(k)), 0, 0)...)
+	}
+	p := NewParser(f, true, nil)
+	var s Sample
+	allocs := testing.AllocsPerRun(100, func() {
+		p.Feed(stream)
+		for {
+			if ev, _ := p.Next(&s); ev == NeedMore {
+				break
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per run", allocs)
+	}
+}
+
+func TestGloveErrorIsTransient(t *testing.T) {
+	p := NewParser(Format{Sensors: 22}, true, nil)
+	p.Feed([]byte("Seg\x00"))
+	var s Sample
+	_, err := p.Next(&s)
+	var ge *GloveError
+	if !errors.As(err, &ge) || !Transient(err) || p.Faults.NoGlove != 1 {
+		t.Fatalf("got %v (faults %+v)", err, *p.Faults)
+	}
+}
+
+func FuzzParser(f *testing.F) {
+	f22 := Format{Sensors: 22}
+	f.Add(record('S', f22, seqRaw(22, 3), 0, 0), uint8(0))
+	f.Add([]byte("Seg\x00Ses\x00Geg\x00"), uint8(1))
+	f.Add(slices.Concat(record('S', f22, seqRaw(22, 9), 0, 0), []byte{1, 2, 'S', 0}), uint8(2))
+	f.Fuzz(func(t *testing.T, b []byte, opt uint8) {
+		fm := Format{Sensors: 18 + 4*int(opt&1), Timestamp: opt&2 != 0, Status: opt&4 != 0}
+		p := NewParser(fm, opt&8 == 0, nil)
+		var s Sample
+		for len(b) > 0 {
+			n := min(len(b), 1+int(opt>>4))
+			p.Feed(b[:n])
+			b = b[n:]
+			for {
+				ev, err := p.Next(&s)
+				if ev == NeedMore {
+					break
+				}
+				if ev == GotError && err == nil {
+					t.Fatal("error event without an error")
+				}
+				if ev == GotSample {
+					if s.N != fm.Sensors {
+						t.Fatalf("sample with %d sensors", s.N)
+					}
+					for _, v := range s.Sensors() {
+						if v == 0 || v > 255 {
+							t.Fatalf("sensor value %d cannot come from a record", v)
+						}
+					}
+				}
+			}
+			if p.Buffered() > parserCap {
+				t.Fatalf("buffer grew to %d", p.Buffered())
+			}
+		}
+	})
+}
+
+func BenchmarkParser(b *testing.B) {
+	f := Format{Sensors: 22}
+	var stream []byte
+	for k := range 1000 {
+		stream = append(stream, record('S', f, seqRaw(22, byte(k)), 0, 0)...)
+	}
+	p := NewParser(f, true, nil)
+	var s Sample
+	b.ReportAllocs()
+	b.SetBytes(int64(len(stream)))
+	records := 0
+	for b.Loop() {
+		p.Feed(stream)
+		for {
+			ev, _ := p.Next(&s)
+			if ev == NeedMore {
+				break
+			}
+			records++
+		}
+	}
+	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
+}
