@@ -1,0 +1,343 @@
+package devices
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EmulatorOpts configures a glove emulator.
+type EmulatorOpts struct {
+	Sensors int  // 18 or 22
+	Right   bool // handedness reported by ?R
+	// Source fills the 22 sensor slots at time t since the emulator
+	// started; values are clamped to the 8-bit range 1..254.
+	Source func(t time.Duration, slots *[MaxSensors]uint16)
+	// Garbage is the probability, per record sent, of a burst of 1-16
+	// garbage bytes inserted before or inside it. Garbage bytes are never
+	// 0x00, 'S' or 'G': those could forge a record (the protocol has no
+	// checksum), and the driver's guarantee is stated for garbage that
+	// cannot.
+	Garbage float64
+	Seed    uint64
+	// UnplugAt and UnplugFor unplug the glove from the unit for a while:
+	// records become 'e' 'g' error tails and ?G reports it missing.
+	UnplugAt, UnplugFor time.Duration
+	// OnRecord, if set, is called with every record's sensor values as
+	// sent (after clamping), in order: tests compare against it.
+	OnRecord func(raw []uint16)
+}
+
+// EmulatorStats counts what an emulator did.
+type EmulatorStats struct {
+	Records, ErrorTails, GarbageBursts, Commands int
+}
+
+// Emulator answers the CyberGlove I/II protocol like an interface unit:
+// ^C, ^R, the queries ?S ?G ?R ?N ?T ?i, the settings t/T (period), u/U
+// (status byte), d/D (timestamp), streaming S and polling G. Unknown
+// commands get 'e' '?'.
+type Emulator struct {
+	opts  EmulatorOpts
+	start time.Time
+	rng   *rand.Rand
+
+	mu        sync.Mutex
+	stats     EmulatorStats
+	streaming bool
+	period    time.Duration
+	status    bool
+	timestamp bool
+	pending   []byte
+}
+
+// NewEmulator returns an emulator; its clock starts now.
+func NewEmulator(o EmulatorOpts) (*Emulator, error) {
+	if err := (Format{Sensors: o.Sensors}).Validate(); err != nil {
+		return nil, err
+	}
+	if o.Source == nil {
+		return nil, fmt.Errorf("devices: emulator needs a source of sensor values")
+	}
+	if o.Garbage < 0 || o.Garbage > 1 {
+		return nil, fmt.Errorf("devices: garbage rate %v: want 0..1", o.Garbage)
+	}
+	return &Emulator{opts: o, start: time.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)), period: 10 * time.Millisecond}, nil
+}
+
+// Stats returns the counters.
+func (e *Emulator) Stats() EmulatorStats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+func (e *Emulator) now() time.Duration { return time.Since(e.start) }
+
+func (e *Emulator) unplugged(t time.Duration) bool {
+	return e.opts.UnplugFor > 0 && t >= e.opts.UnplugAt && t < e.opts.UnplugAt+e.opts.UnplugFor
+}
+
+// Serve answers commands read from conn and streams records to it until
+// ctx is done or conn fails. It returns nil when ctx ends.
+func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
+	in := make(chan []byte)
+	rerr := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			n, err := conn.Read(buf)
+			if n > 0 {
+				select {
+				case in <- append([]byte(nil), buf[:n]...):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil && err != io.EOF {
+				rerr <- err
+				return
+			}
+			if n == 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		}
+	}()
+	var next time.Time
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		e.mu.Lock()
+		streaming, period := e.streaming, e.period
+		e.mu.Unlock()
+		if streaming {
+			if next.IsZero() {
+				next = time.Now()
+			}
+			timer.Reset(time.Until(next))
+		} else {
+			next = time.Time{}
+			timer.Reset(time.Hour)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-rerr:
+			return err
+		case b := <-in:
+			out := e.handle(b)
+			if len(out) > 0 {
+				if _, err := conn.Write(out); err != nil {
+					return err
+				}
+			}
+		case <-timer.C:
+			if !streaming {
+				continue
+			}
+			next = next.Add(period)
+			e.mu.Lock()
+			rec := e.record(headStream)
+			e.mu.Unlock()
+			if _, err := conn.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// handle consumes command bytes and returns the replies.
+func (e *Emulator) handle(b []byte) []byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pending = append(e.pending, b...)
+	var out []byte
+	for len(e.pending) > 0 {
+		n, reply := e.command(e.pending)
+		if n == 0 {
+			break // incomplete
+		}
+		e.stats.Commands++
+		e.pending = e.pending[n:]
+		out = append(out, reply...)
+	}
+	return out
+}
+
+// command parses one command at the start of p and returns its length (0
+// if incomplete) and reply. Called with e.mu held.
+func (e *Emulator) command(p []byte) (int, []byte) {
+	c := p[0]
+	switch {
+	case c == 0x03:
+		e.streaming = false
+		return 1, nil
+	case c == 0x12:
+		e.streaming = false
+		return 1, []byte{0x12, '\r', '\n', 0}
+	case c == '?':
+		if len(p) < 2 {
+			return 0, nil
+		}
+		return 2, e.query(p[1])
+	case c == 'S':
+		e.streaming = true
+		return 1, nil
+	case c == 'G':
+		return 1, e.record(headPoll)
+	case c == 'U' || c == 'D' || c == 'F' || c == 'L' || c == 'W' || c == 'Q' || c == 'Y':
+		if len(p) < 2 {
+			return 0, nil
+		}
+		e.set(c+'a'-'A', int(p[1]))
+		return 2, []byte{c, 0}
+	case c == 'T':
+		if len(p) < 5 {
+			return 0, nil
+		}
+		w1, w2 := binary.BigEndian.Uint16(p[1:3]), binary.BigEndian.Uint16(p[3:5])
+		if !e.setPeriod(int(w1), int(w2)) {
+			return 5, []byte{'T', 'e', 'n', 0}
+		}
+		return 5, []byte{'T', 0}
+	case c >= 'a' && c <= 'z':
+		end := bytes.IndexByte(p, '\r')
+		if end < 0 {
+			if len(p) > 64 {
+				return len(p), []byte{c, 'e', 'n', 0}
+			}
+			return 0, nil
+		}
+		return end + 1, e.ascii(c, strings.Fields(string(p[1:end])))
+	}
+	return 1, []byte{'e', '?', 0}
+}
+
+func (e *Emulator) ascii(c byte, args []string) []byte {
+	nums := make([]int, len(args))
+	for i, a := range args {
+		v, err := strconv.Atoi(a)
+		if err != nil {
+			return []byte{c, 'e', 'n', 0}
+		}
+		nums[i] = v
+	}
+	switch c {
+	case 't':
+		if len(nums) != 2 || !e.setPeriod(nums[0], nums[1]) {
+			return []byte{c, 'e', 'n', 0}
+		}
+	case 'u', 'd', 'f', 'l', 'w', 'q', 'y':
+		if len(nums) != 1 {
+			return []byte{c, 'e', 'n', 0}
+		}
+		e.set(c, nums[0])
+	case 'g', 's':
+		return []byte{c, 'e', '?', 0} // the ASCII records are not emulated
+	default:
+		return []byte{c, 'e', '?', 0}
+	}
+	return []byte{c, 0}
+}
+
+func (e *Emulator) set(c byte, v int) {
+	switch c {
+	case 'u':
+		e.status = v != 0
+	case 'd':
+		e.timestamp = v != 0
+	}
+}
+
+// setPeriod applies period = w1*w2/115200 s; faster than the link allows
+// (about 2 ms for a record) is refused as the unit would ('e' 'n').
+func (e *Emulator) setPeriod(w1, w2 int) bool {
+	d := time.Duration(float64(w1) * float64(w2) / 115200 * float64(time.Second))
+	if w1 <= 0 || w2 <= 0 || d < 2*time.Millisecond {
+		return false
+	}
+	e.period = d
+	return true
+}
+
+func (e *Emulator) query(x byte) []byte {
+	t := e.now()
+	switch x {
+	case 'S', 'N':
+		return []byte{'?', x, byte(e.opts.Sensors), 0}
+	case 'G':
+		st := byte(3)
+		if e.unplugged(t) {
+			st = 1
+		}
+		return []byte{'?', 'G', st, 0}
+	case 'R':
+		r := byte(0)
+		if e.opts.Right {
+			r = 1
+		}
+		return []byte{'?', 'R', r, 0}
+	case 'T':
+		w1 := uint16(e.period.Seconds() * 115200)
+		return []byte{'?', 'T', byte(w1 >> 8), byte(w1), 0, 1, 0}
+	case 'i':
+		return append([]byte("?igloved CyberGlove emulator"), 0)
+	}
+	return []byte{'?', 'e', '?', 0}
+}
+
+// record builds the next record (or error tail) with fault injection.
+// Called with e.mu held.
+func (e *Emulator) record(head byte) []byte {
+	t := e.now()
+	if e.unplugged(t) {
+		e.stats.ErrorTails++
+		return []byte{head, 'e', 'g', 0}
+	}
+	var slots [MaxSensors]uint16
+	e.opts.Source(t, &slots)
+	var s Sample
+	FromSlots(&slots, e.opts.Sensors, &s)
+	rec := make([]byte, 0, 40)
+	rec = append(rec, head)
+	for i := range s.N {
+		v := min(max(s.Raw[i], 1), 254)
+		s.Raw[i] = v
+		rec = append(rec, byte(v))
+	}
+	if e.timestamp {
+		ts := EncodeTimestamp(uint32(t.Milliseconds()))
+		rec = append(rec, ts[:]...)
+	}
+	if e.status {
+		rec = append(rec, byte(StatusGloveIn))
+	}
+	rec = append(rec, 0)
+	e.stats.Records++
+	if e.opts.OnRecord != nil {
+		e.opts.OnRecord(s.Raw[:s.N])
+	}
+	if e.opts.Garbage > 0 && e.rng.Float64() < e.opts.Garbage {
+		e.stats.GarbageBursts++
+		junk := make([]byte, 1+e.rng.IntN(16))
+		for i := range junk {
+			for junk[i] == 0 || junk[i] == 'S' || junk[i] == 'G' {
+				junk[i] = byte(e.rng.IntN(256))
+			}
+		}
+		at := e.rng.IntN(len(rec))
+		rec = append(rec[:at], append(junk, rec[at:]...)...)
+	}
+	return rec
+}
