@@ -41,7 +41,8 @@ type CyberGloveOpts struct {
 	// Open opens the port; nil means OpenSerial.
 	Open Opener
 	// Tap, if set, receives every chunk of bytes read from the port with
-	// the time it arrived, before parsing: what a recording stores.
+	// the time it arrived, before parsing: what a recording stores. An
+	// empty chunk means the port was (re)opened and the parser reset.
 	Tap func(t time.Duration, b []byte)
 }
 
@@ -65,6 +66,7 @@ type CyberGlove struct {
 	faults Faults
 	info   GloveInfo
 	seq    uint64
+	chunkT time.Duration // arrival time of the last chunk read
 	buf    [256]byte
 
 	mu     sync.Mutex // guards port against Close
@@ -175,6 +177,9 @@ func (g *CyberGlove) handshake(p Port) error {
 		g.parser = NewParser(f, g.opts.Mode == Stream, &g.faults)
 	}
 	g.parser.Reset()
+	if g.opts.Tap != nil {
+		g.opts.Tap(g.now(), nil)
+	}
 	if g.opts.Mode == Stream {
 		if _, err := p.Write([]byte{'S'}); err != nil {
 			return fmt.Errorf("start stream: %w", err)
@@ -296,7 +301,7 @@ func (g *CyberGlove) Read(s *Sample) error {
 		switch ev {
 		case GotSample:
 			g.noGlove = false
-			s.Time = g.now()
+			s.Time = g.chunkT // when the record's last byte arrived
 			s.Seq = g.seq
 			g.seq++
 			return nil
@@ -327,8 +332,9 @@ func (g *CyberGlove) Read(s *Sample) error {
 		}
 		g.idleReads = 0
 		chunk := g.buf[:n]
+		g.chunkT = g.now()
 		if g.opts.Tap != nil {
-			g.opts.Tap(g.now(), chunk)
+			g.opts.Tap(g.chunkT, chunk)
 		}
 		g.parser.Feed(chunk)
 	}

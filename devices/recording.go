@@ -1,0 +1,301 @@
+package devices
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"time"
+)
+
+// The recording format (version 1), all integers little-endian:
+//
+//	file   := magic header record*
+//	magic  := "GLOVEREC" u16(version=1)
+//	header := u32(n) n bytes of JSON (RecordingHeader) u32(crc32 of the JSON)
+//	record := u8(kind) i64(t, ns since the recording started) u32(n)
+//	          n bytes of payload u32(crc32 of kind, t, n and payload)
+//
+// Kinds: 'R' the raw bytes as read from the serial port in one read (parsed
+// on replay by the same Parser the live driver uses); 'X' the driver
+// reopened the port and reset its parser (empty payload); 'S' one sample
+// from a device without a byte stream: u8(sensors) u16(raw)... u8(status);
+// 'W' a wrist pose: 7 float64 (qw qx qy qz tx ty tz). CRC-32 is IEEE. A reader
+// stops at the first record that is cut short or fails its checksum and
+// reports where; everything before it replays.
+
+const (
+	recMagic   = "GLOVEREC"
+	recVersion = 1
+	// maxRecordPayload bounds one record; longer is corruption.
+	maxRecordPayload = 1 << 20
+)
+
+// Record kinds.
+const (
+	KindRaw    = 'R'
+	KindReset  = 'X'
+	KindSample = 'S'
+	KindWrist  = 'W'
+)
+
+// RecordingHeader describes a recording.
+type RecordingHeader struct {
+	Format      string `json:"format"` // "gloved-recording"
+	Model       string `json:"model"`  // "cyberglove", "sim"
+	Sensors     int    `json:"sensors"`
+	Hand        string `json:"hand"` // "right" or "left"
+	Mode        string `json:"mode"` // "stream" or "poll" (how raw bytes were asked for)
+	StatusByte  bool   `json:"status_byte"`
+	Timestamp   bool   `json:"timestamp"`
+	Source      string `json:"source"`      // port or motion
+	Created     string `json:"created"`     // RFC 3339
+	Calibration string `json:"calibration"` // the calibration TOML in force
+}
+
+// Format returns the record framing the raw bytes use.
+func (h RecordingHeader) RecordFormat() Format {
+	return Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
+}
+
+// ErrCorrupt marks a recording that ends in a damaged or cut-short record.
+var ErrCorrupt = errors.New("devices: recording damaged")
+
+// Recorder writes a recording. Every record is flushed as it is written,
+// so a crash loses at most the record being written.
+type Recorder struct {
+	f   *os.File
+	w   *bufio.Writer
+	buf []byte
+}
+
+// CreateRecording creates path and writes the header.
+func CreateRecording(path string, h RecordingHeader) (*Recorder, error) {
+	h.Format = "gloved-recording"
+	if h.Created == "" {
+		h.Created = time.Now().UTC().Format(time.RFC3339)
+	}
+	if err := (Format{Sensors: h.Sensors}).Validate(); err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("devices: %w", err)
+	}
+	r := &Recorder{f: f, w: bufio.NewWriter(f)}
+	b := append([]byte(recMagic), 0, 0)
+	binary.LittleEndian.PutUint16(b[8:], recVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
+	b = append(b, js...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(js))
+	if _, err := r.w.Write(b); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("devices: %s: %w", path, err)
+	}
+	return r, r.w.Flush()
+}
+
+func (r *Recorder) write(kind byte, t time.Duration, payload []byte) error {
+	b := append(r.buf[:0], kind)
+	b = binary.LittleEndian.AppendUint64(b, uint64(t))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(payload)))
+	b = append(b, payload...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	r.buf = b
+	if _, err := r.w.Write(b); err != nil {
+		return fmt.Errorf("devices: recording: %w", err)
+	}
+	return r.w.Flush()
+}
+
+// WriteRaw records bytes read from the port at time t; an empty b records
+// a parser reset (the driver's Tap convention).
+func (r *Recorder) WriteRaw(t time.Duration, b []byte) error {
+	if len(b) == 0 {
+		return r.write(KindReset, t, nil)
+	}
+	return r.write(KindRaw, t, b)
+}
+
+// WriteSample records a sample of a device that has no byte stream.
+func (r *Recorder) WriteSample(s *Sample) error {
+	p := []byte{byte(s.N)}
+	for _, v := range s.Sensors() {
+		p = binary.LittleEndian.AppendUint16(p, v)
+	}
+	p = append(p, byte(s.Status))
+	return r.write(KindSample, s.Time, p)
+}
+
+// WriteWrist records the wrist pose (quaternion w x y z, translation).
+func (r *Recorder) WriteWrist(t time.Duration, pose [7]float64) error {
+	var p []byte
+	for _, v := range pose {
+		p = binary.LittleEndian.AppendUint64(p, math.Float64bits(v))
+	}
+	return r.write(KindWrist, t, p)
+}
+
+// Close flushes, syncs and closes the file.
+func (r *Recorder) Close() error {
+	err := r.w.Flush()
+	if e := r.f.Sync(); err == nil {
+		err = e
+	}
+	if e := r.f.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// Record is one record read back.
+type Record struct {
+	Kind    byte
+	Time    time.Duration
+	Payload []byte // valid until the next call to Next
+	Offset  int64  // byte offset of the record in the file
+}
+
+// RecordingReader reads a recording record by record.
+type RecordingReader struct {
+	Header RecordingHeader
+	r      *bufio.Reader
+	off    int64
+	buf    []byte
+	closer io.Closer
+}
+
+// OpenRecording opens path and reads its header.
+func OpenRecording(path string) (*RecordingReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("devices: %w", err)
+	}
+	rr, err := NewRecordingReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("devices: %s: %w", path, err)
+	}
+	rr.closer = f
+	return rr, nil
+}
+
+// NewRecordingReader reads the header from r.
+func NewRecordingReader(r io.Reader) (*RecordingReader, error) {
+	rr := &RecordingReader{r: bufio.NewReader(r)}
+	var head [14]byte
+	if _, err := io.ReadFull(rr.r, head[:]); err != nil {
+		return nil, fmt.Errorf("header: %w (not a gloved recording?)", err)
+	}
+	if string(head[:8]) != recMagic {
+		return nil, fmt.Errorf("not a gloved recording: magic % x", head[:8])
+	}
+	if v := binary.LittleEndian.Uint16(head[8:]); v != recVersion {
+		return nil, fmt.Errorf("recording version %d, this gloved reads version %d", v, recVersion)
+	}
+	n := binary.LittleEndian.Uint32(head[10:])
+	if n > maxRecordPayload {
+		return nil, fmt.Errorf("%w: header length %d at byte 10", ErrCorrupt, n)
+	}
+	js := make([]byte, n+4)
+	if _, err := io.ReadFull(rr.r, js); err != nil {
+		return nil, fmt.Errorf("%w: header cut short: %v", ErrCorrupt, err)
+	}
+	if crc32.ChecksumIEEE(js[:n]) != binary.LittleEndian.Uint32(js[n:]) {
+		return nil, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
+	}
+	if err := json.Unmarshal(js[:n], &rr.Header); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
+	}
+	if err := (Format{Sensors: rr.Header.Sensors}).Validate(); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	rr.off = int64(14 + n + 4)
+	return rr, nil
+}
+
+// Next returns the next record, io.EOF at a clean end, or an error wrapping
+// ErrCorrupt that names the byte offset of the damaged record.
+func (rr *RecordingReader) Next() (Record, error) {
+	var head [13]byte
+	n, err := io.ReadFull(rr.r, head[:])
+	if err == io.EOF {
+		return Record{}, io.EOF
+	}
+	if err != nil {
+		return Record{}, fmt.Errorf("%w: record at byte %d cut short after %d bytes", ErrCorrupt, rr.off, n)
+	}
+	size := binary.LittleEndian.Uint32(head[9:])
+	if size > maxRecordPayload {
+		return Record{}, fmt.Errorf("%w: record at byte %d claims %d bytes", ErrCorrupt, rr.off, size)
+	}
+	if cap(rr.buf) < int(size)+4 {
+		rr.buf = make([]byte, int(size)+4)
+	}
+	body := rr.buf[:size+4]
+	if _, err := io.ReadFull(rr.r, body); err != nil {
+		return Record{}, fmt.Errorf("%w: record at byte %d cut short", ErrCorrupt, rr.off)
+	}
+	crc := crc32.Update(crc32.ChecksumIEEE(head[:]), crc32.IEEETable, body[:size])
+	if crc != binary.LittleEndian.Uint32(body[size:]) {
+		return Record{}, fmt.Errorf("%w: record at byte %d fails its checksum", ErrCorrupt, rr.off)
+	}
+	rec := Record{Kind: head[0], Time: time.Duration(binary.LittleEndian.Uint64(head[1:])), Payload: body[:size], Offset: rr.off}
+	rr.off += int64(13 + size + 4)
+	switch rec.Kind {
+	case KindRaw, KindReset, KindSample, KindWrist:
+	default:
+		return Record{}, fmt.Errorf("%w: record at byte %d has unknown kind %q", ErrCorrupt, rec.Offset, rec.Kind)
+	}
+	return rec, nil
+}
+
+// Close closes the underlying file, if the reader opened it.
+func (rr *RecordingReader) Close() error {
+	if rr.closer != nil {
+		return rr.closer.Close()
+	}
+	return nil
+}
+
+// DecodeSample decodes a KindSample payload.
+func DecodeSample(p []byte, s *Sample) error {
+	if len(p) < 2 {
+		return fmt.Errorf("%w: sample record of %d bytes", ErrCorrupt, len(p))
+	}
+	n := int(p[0])
+	if (n != 18 && n != 22) || len(p) != 2+2*n {
+		return fmt.Errorf("%w: sample record with %d sensors in %d bytes", ErrCorrupt, n, len(p))
+	}
+	s.N = n
+	s.Raw = [MaxSensors]uint16{}
+	for i := range n {
+		s.Raw[i] = binary.LittleEndian.Uint16(p[1+2*i:])
+	}
+	s.Status = Status(p[1+2*n])
+	return nil
+}
+
+// DecodeWrist decodes a KindWrist payload.
+func DecodeWrist(p []byte) ([7]float64, error) {
+	var pose [7]float64
+	if len(p) != 56 {
+		return pose, fmt.Errorf("%w: wrist record of %d bytes", ErrCorrupt, len(p))
+	}
+	for i := range pose {
+		pose[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+		if math.IsNaN(pose[i]) || math.IsInf(pose[i], 0) {
+			return pose, fmt.Errorf("%w: wrist pose value %d is %v", ErrCorrupt, i, pose[i])
+		}
+	}
+	return pose, nil
+}

@@ -1,0 +1,204 @@
+package devices
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// recordLive drives the glove on an emulator for n samples with a recorder
+// on the tap, and returns the samples the live driver returned.
+func recordLive(t *testing.T, path string, n int, garbage float64) []Sample {
+	t.Helper()
+	em := startEmulator(t, EmulatorOpts{Sensors: 22, Right: true, Garbage: garbage, Seed: 9}, "", Hangup{})
+	rec, err := CreateRecording(path, RecordingHeader{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: em.path, Calibration: "# none\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultCyberGloveOpts
+	o.Port, o.Period = em.path, 4*time.Millisecond
+	var tapErr error
+	o.Tap = func(at time.Duration, b []byte) {
+		if err := rec.WriteRaw(at, b); err != nil && tapErr == nil {
+			tapErr = err
+		}
+	}
+	g, err := OpenCyberGlove(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.WriteWrist(0, [7]float64{1, 0, 0, 0, 0.1, 1.2, -0.3}); err != nil {
+		t.Fatal(err)
+	}
+	var live []Sample
+	var s Sample
+	for len(live) < n {
+		if err := g.Read(&s); err != nil {
+			if Transient(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		live = append(live, s)
+	}
+	g.Close()
+	if err := rec.Close(); err != nil || tapErr != nil {
+		t.Fatal(err, tapErr)
+	}
+	return live
+}
+
+func replayAll(t *testing.T, path string) ([]Sample, *Replay) {
+	t.Helper()
+	r, err := OpenReplay(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Sample
+	var s Sample
+	for {
+		err := r.Read(&s)
+		if errors.Is(err, ErrEnd) {
+			return out, r
+		}
+		if err != nil && !Transient(err) {
+			t.Fatal(err)
+		}
+		if err == nil {
+			out = append(out, s)
+		}
+	}
+}
+
+func TestRecordingReplaysWhatTheDriverSaw(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.glove")
+	live := recordLive(t, path, 200, 0.1)
+	replayed, r := replayAll(t, path)
+	if r.Warning() != nil {
+		t.Fatalf("clean recording warned: %v", r.Warning())
+	}
+	if len(replayed) < len(live) {
+		t.Fatalf("replay gave %d samples, live %d", len(replayed), len(live))
+	}
+	for i := range live {
+		if replayed[i] != live[i] {
+			t.Fatalf("sample %d: replay %+v, live %+v", i, replayed[i], live[i])
+		}
+	}
+	if pose, ok := r.Wrist(); !ok || pose != [7]float64{1, 0, 0, 0, 0.1, 1.2, -0.3} {
+		t.Errorf("wrist pose %v %v", pose, ok)
+	}
+	if h := r.Header(); h.Sensors != 22 || h.Hand != "right" || h.Calibration != "# none\n" || h.Created == "" {
+		t.Errorf("header %+v", h)
+	}
+}
+
+func TestDamagedRecordingReplaysUpToItsLastGoodRecord(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "session.glove")
+	recordLive(t, path, 60, 0)
+	whole, _ := replayAll(t, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{len(data) - 1, len(data) - 7, len(data) * 2 / 3, len(data) / 2} {
+		p := filepath.Join(dir, "cut.glove")
+		os.WriteFile(p, data[:cut], 0o644)
+		got, r := replayAll(t, p)
+		if r.Warning() == nil || !errors.Is(r.Warning(), ErrCorrupt) || !strings.Contains(r.Warning().Error(), "at byte") {
+			t.Errorf("cut at %d: warning %v", cut, r.Warning())
+		}
+		if len(got) == 0 || len(got) > len(whole) {
+			t.Errorf("cut at %d: %d samples of %d", cut, len(got), len(whole))
+		}
+		for i := range got {
+			if got[i] != whole[i] {
+				t.Fatalf("cut at %d: sample %d differs", cut, i)
+			}
+		}
+	}
+	// A flipped byte in the middle: replay stops before that record.
+	bad := bytes.Clone(data)
+	bad[len(bad)/2] ^= 0x40
+	p := filepath.Join(dir, "flipped.glove")
+	os.WriteFile(p, bad, 0o644)
+	got, r := replayAll(t, p)
+	if !errors.Is(r.Warning(), ErrCorrupt) || len(got) >= len(whole) {
+		t.Errorf("flipped byte: %d samples, warning %v", len(got), r.Warning())
+	}
+}
+
+func TestRecordingRejectsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{"empty": "", "text": "hello, this is not a recording", "version": "GLOVEREC\x09\x00"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		if _, err := OpenReplay(p, false); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: got %v, want an error naming the file", name, err)
+		}
+	}
+}
+
+func TestSampleRecordsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sim.glove")
+	rec, err := CreateRecording(path, RecordingHeader{Model: "sim", Sensors: 18, Hand: "left"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := NewSimGlove(Pinch, 18, 10*time.Millisecond, true)
+	var want []Sample
+	var s Sample
+	for range 50 {
+		g.Read(&s)
+		rec.WriteSample(&s)
+		want = append(want, s)
+	}
+	rec.Close()
+	got, r := replayAll(t, path)
+	if len(got) != 50 || r.Warning() != nil || r.GloveInfo().Right {
+		t.Fatalf("%d samples, warning %v, info %+v", len(got), r.Warning(), r.GloveInfo())
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("sample %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func FuzzRecordingReader(f *testing.F) {
+	dir := f.TempDir()
+	path := filepath.Join(dir, "seed.glove")
+	rec, _ := CreateRecording(path, RecordingHeader{Model: "sim", Sensors: 22, Hand: "right", Mode: "stream"})
+	rec.WriteRaw(1, record('S', Format{Sensors: 22}, seqRaw(22, 1), 0, 0))
+	rec.WriteRaw(2, nil)
+	rec.WriteWrist(3, [7]float64{1, 0, 0, 0, 0, 0, 0})
+	rec.Close()
+	seed, _ := os.ReadFile(path)
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := filepath.Join(t.TempDir(), "f.glove")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := OpenReplay(p, false)
+		if err != nil {
+			return
+		}
+		var s Sample
+		for range 10000 {
+			err := r.Read(&s)
+			if errors.Is(err, ErrEnd) {
+				return
+			}
+			if err == nil && (s.N != 18 && s.N != 22) {
+				t.Fatalf("sample with %d sensors", s.N)
+			}
+		}
+	})
+}
