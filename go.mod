@@ -12,3 +12,5 @@ require (
 	github.com/tarm/serial v0.0.0-20180830185346-98f6abe2eb07
 	golang.org/x/sys v0.49.0
 )
+
+require github.com/BurntSushi/toml v1.6.0 // indirect

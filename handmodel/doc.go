@@ -1,11 +1,25 @@
-// Package handmodel will pose the articulated hand: palm, five three-link
-// fingers and an optional forearm, joint limits, the sensor-to-joint map of
-// 18- and 22-sensor gloves, calibration, and forward kinematics into
-// caller-owned link transforms.
+// Package handmodel poses the articulated hand: a palm, five fingers of
+// three links each (16 rigid links, the branching body of the CAB paper's
+// table 5 hand) and an optional forearm; joint axes and limits; the map from
+// calibrated glove sensors to joints for 22- and 18-sensor gloves;
+// calibration files; forward kinematics into caller-owned link transforms;
+// and the links' convex geometry with link-frame OBBs.
 //
-// Sources: the branching articulated body of
-// shared/seeds/cab-articulated-obb-update.txt (section 3 and the table 5
-// hand, a CyberGlove) and the sensor order of
-// shared/reference/cyberglove-protocol.md. Nothing is implemented here yet:
-// the hand model is issue #3.
+// Sources: shared/seeds/cab-articulated-obb-update.txt (the articulated,
+// branching body and its links, section 3; the CyberGlove-driven hand of
+// table 5), shared/reference/cyberglove-protocol.md (sensor order, what
+// drivers do for calibration, DIP synthesis on 18-sensor gloves, derived
+// abduction anchored on the middle finger, left-hand mirroring). Segment
+// proportions follow Buchholz, Armstrong and Goldstein, "Anthropometric
+// data for describing the kinematics of the human hand", Ergonomics 35(3),
+// 1992 (lengths as fractions of hand length).
+//
+// Frames: the hand frame has its origin at the wrist's center, +Y toward
+// the fingertips, +X toward the thumb for a right hand, +Z out of the back
+// of the hand (the palm faces -Z). Every link frame has its origin at the
+// joint that moves it and +Y along the bone. Positive flexion curls toward
+// the palm, positive abduction moves toward the thumb. A left hand is the
+// mirror image through the YZ plane; its link transforms are M·T·M with
+// M = diag(-1, 1, 1), which are rigid, so the sign flips of abduction and
+// wrist yaw that drivers apply to left gloves happen by construction.
 package handmodel

@@ -1,0 +1,151 @@
+package handmodel
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+)
+
+func TestDefaultCalibrationsLoad(t *testing.T) {
+	for _, n := range []int{18, 22} {
+		c, err := DefaultCalibration(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Sensors != n || len(c.Sensor) != n || !strings.Contains(c.Text, "[[sensor]]") {
+			t.Fatalf("%d: %+v", n, c)
+		}
+	}
+	if _, err := DefaultCalibration(20); err == nil {
+		t.Error("no default for 20 sensors")
+	}
+}
+
+func calText(edit func(string) string) []byte {
+	c, _ := DefaultCalibration(22)
+	return []byte(edit(c.Text))
+}
+
+func TestCalibrationErrorsNameTheKey(t *testing.T) {
+	tests := []struct {
+		name string
+		text []byte
+		says string
+	}{
+		{"unknown key", calText(func(s string) string { return strings.Replace(s, "gain = 0.0085", "gian = 0.0085", 1) }), "unknown key sensor.gian"},
+		{"syntax", calText(func(s string) string { return strings.Replace(s, "sensors = 22", "sensors = = 22", 1) }), "line 17"},
+		{"order", calText(func(s string) string { return strings.Replace(s, `name = "index_pip"`, `name = "index_dip"`, 1) }), `sensor[5].name = "index_dip": sensor 6 of a 22-sensor glove is "index_pip"`},
+		{"count", calText(func(s string) string { return strings.Replace(s, "sensors = 22", "sensors = 18", 1) }), "22 [[sensor]] entries for sensors = 18"},
+		{"bad count", calText(func(s string) string { return strings.Replace(s, "sensors = 22", "sensors = 5", 1) }), "sensors = 5"},
+		{"nan", calText(func(s string) string { return strings.Replace(s, "gain = 0.006", "gain = nan", 1) }), "sensor[0] (thumb_roll): offset and gain must be finite"},
+		{"table order", calText(func(s string) string {
+			return strings.Replace(s, "gain = 0.006", "gain = 0.006\ntable = [[10.0, 0.0], [5.0, 1.0]]", 1)
+		}), "sensor[0].table[1] (thumb_roll): raw 5 does not increase"},
+	}
+	for _, tc := range tests {
+		_, err := ParseCalibration("my.toml", tc.text)
+		if err == nil || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "my.toml") {
+			t.Errorf("%s: got %v, want an error naming my.toml and saying %q", tc.name, err, tc.says)
+		}
+	}
+}
+
+func TestSensorCalTable(t *testing.T) {
+	c := SensorCal{Table: [][2]float64{{10, 0}, {110, 1}, {210, 1.5}}}
+	for _, tc := range []struct{ raw, want float64 }{{10, 0}, {60, 0.5}, {110, 1}, {160, 1.25}, {0, -0.1}, {260, 1.75}} {
+		if got := c.Angle(tc.raw); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("raw %v: got %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+	lin := SensorCal{Offset: 30, Gain: 0.01}
+	if got := lin.Angle(130); math.Abs(got-1) > 1e-12 {
+		t.Errorf("linear: got %v", got)
+	}
+}
+
+func TestSensorsToJoints(t *testing.T) {
+	c22, _ := DefaultCalibration(22)
+	c18, _ := DefaultCalibration(18)
+	var s devices.Sample
+	s.N = 22
+	for i := range s.Raw[:22] {
+		s.Raw[i] = 30
+	}
+	// index PIP 130 raw -> 0.85 rad; abduction sensors 128 + 50 -> 0.2 rad
+	s.Raw[devices.SensorIndexPIP] = 130
+	s.Raw[devices.SensorMiddleIndexAbduction] = 178
+	s.Raw[devices.SensorRingMiddleAbduction] = 153
+	s.Raw[devices.SensorLittleRingAbduction] = 153
+	for _, k := range []int{devices.SensorThumbRoll, devices.SensorThumbAbduction, devices.SensorWristPitch, devices.SensorWristYaw} {
+		s.Raw[k] = 128
+	}
+	s.Raw[devices.SensorPalmArch] = 60
+	var q Angles
+	if err := c22.Angles(&s, &DefaultLimits, &q); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(q[IndexPIP]-0.85) > 1e-12 || math.Abs(q[IndexAbduction]-0.2) > 1e-12 ||
+		q[MiddleAbduction] != 0 || math.Abs(q[RingAbduction]+0.1) > 1e-12 || math.Abs(q[LittleAbduction]+0.2) > 1e-12 {
+		t.Errorf("joints %v", q)
+	}
+	// The same hand through an 18-sensor glove: DIP is 2/3 of PIP.
+	var s18 devices.Sample
+	var slots [devices.MaxSensors]uint16
+	copy(slots[:], s.Raw[:])
+	devices.FromSlots(&slots, 18, &s18)
+	if err := c18.Angles(&s18, &DefaultLimits, &q); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(q[IndexDIP]-2.0/3*0.85) > 1e-12 {
+		t.Errorf("18-sensor index DIP %v, want %v", q[IndexDIP], 2.0/3*0.85)
+	}
+	// Clamping: a huge reading stops at the joint's limit.
+	s.Raw[devices.SensorIndexMCP] = 254
+	c22.Angles(&s, &DefaultLimits, &q)
+	if q[IndexMCP] != DefaultLimits[IndexMCP].Max {
+		t.Errorf("index MCP %v not clamped to %v", q[IndexMCP], DefaultLimits[IndexMCP].Max)
+	}
+	s.N = 18
+	if err := c22.Angles(&s, &DefaultLimits, &q); err == nil {
+		t.Error("an 18-sensor sample through a 22-sensor calibration must fail")
+	}
+}
+
+// TestSimulatedGlovePosesSanely drives the hand from the simulated glove
+// through the default calibration: every angle within its limits, every
+// link transform finite.
+func TestSimulatedGlovePosesSanely(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	for _, n := range []int{18, 22} {
+		c, _ := DefaultCalibration(n)
+		for _, m := range devices.Motions {
+			g, err := devices.NewSimGlove(m, n, 10*time.Millisecond, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s devices.Sample
+			var q Angles
+			out := make([]geomTransform, h.NumLinks())
+			for range 600 {
+				g.Read(&s)
+				if err := c.Angles(&s, &h.Limits, &q); err != nil {
+					t.Fatal(err)
+				}
+				for j, v := range q {
+					if v < h.Limits[j].Min || v > h.Limits[j].Max {
+						t.Fatalf("%s %d: %v = %v outside limits", m, n, Joint(j), v)
+					}
+				}
+				h.Pose(&q, identity(), out)
+				for _, x := range out {
+					if !finiteTransform(x) {
+						t.Fatalf("%s: non-finite link transform", m)
+					}
+				}
+			}
+		}
+	}
+}

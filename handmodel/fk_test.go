@@ -1,0 +1,219 @@
+package handmodel
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+func mustHand(t testing.TB, p Params) *Hand {
+	t.Helper()
+	h, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func near(a, b mgl64.Vec3) bool { return a.Sub(b).Len() < 1e-12 }
+
+func pose(h *Hand, q Angles, wrist geom.Transform) []geom.Transform {
+	out := make([]geom.Transform, h.NumLinks())
+	h.Pose(&q, wrist, out)
+	return out
+}
+
+func TestFlatHand(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	L, B := h.Params.Length, h.Params.Breadth
+	x := pose(h, Angles{}, geom.Identity())
+	if x[Palm].R != mgl64.Ident3() || x[Palm].T != (mgl64.Vec3{}) {
+		t.Fatalf("palm %+v", x[Palm])
+	}
+	// With every angle zero the fingers lie straight along +Y.
+	seg := segmentFractions[1]
+	want := mgl64.Vec3{0.30 * B, (seg[0] + seg[1] + seg[2]) * L, 0}
+	if !near(x[IndexDistal].T, want) || !x[IndexDistal].R.ApproxEqual(mgl64.Ident3()) {
+		t.Errorf("index3 at %v, want %v", x[IndexDistal].T, want)
+	}
+}
+
+func TestSingleJointAndFist(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	L, B := h.Params.Length, h.Params.Breadth
+	seg := segmentFractions[1]
+	mcp := mgl64.Vec3{0.30 * B, seg[0] * L, 0}
+	var q Angles
+	q[IndexMCP] = math.Pi / 2
+	x := pose(h, q, geom.Identity())
+	// 90° at the MCP points the proximal phalanx into the palm (-Z).
+	if want := mcp.Add(mgl64.Vec3{0, 0, -seg[1] * L}); !near(x[IndexMiddle].T, want) {
+		t.Errorf("index2 at %v, want %v", x[IndexMiddle].T, want)
+	}
+	if !near(x[MiddleMiddle].T, mgl64.Vec3{0.10 * B, (segmentFractions[2][0] + segmentFractions[2][1]) * L, 0}) {
+		t.Error("bending the index moved the middle finger")
+	}
+	// A fist: MCP and PIP at 90°: the middle phalanx comes back toward the wrist.
+	q[IndexPIP] = math.Pi / 2
+	x = pose(h, q, geom.Identity())
+	if want := mcp.Add(mgl64.Vec3{0, -seg[2] * L, -seg[1] * L}); !near(x[IndexDistal].T, want) {
+		t.Errorf("fist: index3 at %v, want %v", x[IndexDistal].T, want)
+	}
+	// Positive abduction tilts the finger toward the thumb (+X).
+	q = Angles{}
+	q[IndexAbduction] = 0.2
+	x = pose(h, q, geom.Identity())
+	if y := x[IndexProximal].R.Col(1); math.Abs(y[0]-math.Sin(0.2)) > 1e-12 || y[1] <= 0 {
+		t.Errorf("abducted index points along %v", y)
+	}
+	// Wrist flexion turns the whole hand palmward.
+	q = Angles{}
+	q[WristPitch] = math.Pi / 2
+	x = pose(h, q, geom.Identity())
+	if !near(x[MiddleProximal].T, mgl64.Vec3{0.10 * B, 0, -segmentFractions[2][0] * L}) {
+		t.Errorf("flexed wrist: middle1 at %v", x[MiddleProximal].T)
+	}
+}
+
+func TestWristPoseMovesEverything(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	r := rand.New(rand.NewPCG(31, 31))
+	var q Angles
+	for j := range q {
+		q[j] = r.Float64() - 0.5
+	}
+	w, _ := geom.FromQuat(mgl64.Quat{W: 0.3, V: mgl64.Vec3{0.1, -0.8, 0.2}}, mgl64.Vec3{1, 1.5, -2})
+	local := pose(h, q, geom.Identity())
+	world := pose(h, q, w)
+	for i := range local {
+		if want := w.Mul(local[i]); !near(world[i].T, want.T) || !world[i].R.ApproxEqual(want.R) {
+			t.Fatalf("link %v not moved rigidly by the wrist", Link(i))
+		}
+	}
+}
+
+func TestLeftHandMirrorsRight(t *testing.T) {
+	pr := DefaultParams
+	pl := pr
+	pl.Right = false
+	right, left := mustHand(t, pr), mustHand(t, pl)
+	r := rand.New(rand.NewPCG(32, 32))
+	for range 100 {
+		var q Angles
+		for j := range q {
+			q[j] = r.Float64() - 0.5
+		}
+		xr, xl := pose(right, q, geom.Identity()), pose(left, q, geom.Identity())
+		for i := range xr {
+			m := mirror(xr[i])
+			if !near(xl[i].T, m.T) || !xl[i].R.ApproxEqual(m.R) || math.Abs(xl[i].R.Det()-1) > 1e-12 {
+				t.Fatalf("link %v of the left hand is not the mirror image", Link(i))
+			}
+			// The mirrored geometry, placed, is the mirror of the right's
+			// (the hull may list its vertices in another order).
+			lv := left.Geometry(Link(i)).Verts
+			if len(lv) != len(right.Geometry(Link(i)).Verts) {
+				t.Fatalf("link %v: %d vertices left, %d right", Link(i), len(lv), len(right.Geometry(Link(i)).Verts))
+			}
+			for k, v := range right.Geometry(Link(i)).Verts {
+				p := xr[i].Apply(v)
+				p[0] = -p[0]
+				found := false
+				for _, w := range lv {
+					if near(xl[i].Apply(w), p) {
+						found = true
+						break
+					}
+				}
+				if !found {
+					t.Fatalf("link %v vertex %d has no mirror image in the left hand", Link(i), k)
+				}
+			}
+		}
+	}
+}
+
+func TestLinkGeometry(t *testing.T) {
+	for _, p := range []Params{DefaultParams, {Length: 0.17, Breadth: 0.075, Right: false, Forearm: true}} {
+		h := mustHand(t, p)
+		if want := map[bool]int{false: 16, true: 17}[p.Forearm]; h.NumLinks() != want {
+			t.Fatalf("%d links, want %d", h.NumLinks(), want)
+		}
+		for l := range Link(h.NumLinks()) {
+			g := h.Geometry(l)
+			if len(g.Tris) < 8 || g.Box.Volume() <= 0 {
+				t.Fatalf("%v: %d triangles, box %+v", l, len(g.Tris), g.Box)
+			}
+			for _, v := range g.Verts {
+				if !g.Box.Contains(v, 1e-12) {
+					t.Fatalf("%v: vertex %v outside its box", l, v)
+				}
+			}
+			// Closed and outward: positive enclosed volume.
+			vol := 0.0
+			for _, tr := range g.Tris {
+				vol += g.Verts[tr[0]].Dot(g.Verts[tr[1]].Cross(g.Verts[tr[2]])) / 6
+			}
+			if vol <= 0 || vol > g.Box.Volume() {
+				t.Fatalf("%v: hull volume %v (box %v)", l, vol, g.Box.Volume())
+			}
+		}
+	}
+}
+
+func TestWriteOBJRoundTrips(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	var b strings.Builder
+	x := pose(h, Angles{}, geom.Identity())
+	if err := h.WriteOBJ(&b, x); err != nil {
+		t.Fatal(err)
+	}
+	m, err := env.ReadOBJ(strings.NewReader(b.String()), "hand")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Objects) != 16 || m.Objects[0] != "palm" || m.Objects[15] != "little3" {
+		t.Fatalf("objects %v", m.Objects)
+	}
+	if !strings.Contains(b.String(), "# frame index1 origin") {
+		t.Error("link frames are not in the export")
+	}
+}
+
+func TestNewRejectsImpossibleSizes(t *testing.T) {
+	for _, p := range []Params{{Length: 0, Breadth: 0.08}, {Length: 0.19, Breadth: math.NaN()}, {Length: 2, Breadth: 0.08}} {
+		if _, err := New(p); err == nil {
+			t.Errorf("%+v: want an error", p)
+		}
+	}
+}
+
+func TestPoseAllocatesNothing(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	out := make([]geom.Transform, h.NumLinks())
+	var q Angles
+	q[IndexMCP] = 0.4
+	if n := testing.AllocsPerRun(100, func() { h.Pose(&q, geom.Identity(), out) }); n != 0 {
+		t.Fatalf("%v allocations", n)
+	}
+}
+
+func BenchmarkPose16Links(b *testing.B) {
+	h := mustHand(b, DefaultParams)
+	out := make([]geom.Transform, h.NumLinks())
+	var q Angles
+	for j := range q {
+		q[j] = 0.3
+	}
+	w, _ := geom.FromQuat(mgl64.Quat{W: 1}, mgl64.Vec3{0, 1, 0})
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Pose(&q, w, out)
+	}
+}
