@@ -14,6 +14,12 @@ import (
 // on the tap, and returns the samples the live driver returned.
 func recordLive(t *testing.T, path string, n int, garbage float64) []Sample {
 	t.Helper()
+	live, _ := recordLiveFrom(t, path, n, garbage)
+	return live
+}
+
+func recordLiveFrom(t *testing.T, path string, n int, garbage float64) ([]Sample, *emulated) {
+	t.Helper()
 	em := startEmulator(t, EmulatorOpts{Sensors: 22, Right: true, Garbage: garbage, Seed: 9}, "", Hangup{})
 	rec, err := CreateRecording(path, RecordingHeader{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: em.path, Calibration: "# none\n"})
 	if err != nil {
@@ -49,7 +55,7 @@ func recordLive(t *testing.T, path string, n int, garbage float64) []Sample {
 	if err := rec.Close(); err != nil || tapErr != nil {
 		t.Fatal(err, tapErr)
 	}
-	return live
+	return live, em
 }
 
 func replayAll(t *testing.T, path string) ([]Sample, *Replay) {
@@ -76,8 +82,15 @@ func replayAll(t *testing.T, path string) ([]Sample, *Replay) {
 
 func TestRecordingReplaysWhatTheDriverSaw(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "session.glove")
-	live := recordLive(t, path, 200, 0.1)
+	live, em := recordLiveFrom(t, path, 200, 0.1)
 	replayed, r := replayAll(t, path)
+	// What the emulator sent, what the driver saw and what the file
+	// replays agree to the byte.
+	var raws [][]byte
+	for _, s := range replayed {
+		raws = append(raws, toBytes(s.Sensors()))
+	}
+	checkSubsequence(t, raws, em.records())
 	if r.Warning() != nil {
 		t.Fatalf("clean recording warned: %v", r.Warning())
 	}

@@ -35,6 +35,21 @@ func commands() map[string]command {
 			usage:   `gloved collide A B [--pose-b "qw qx qy qz tx ty tz"] [--first] [--json] [--fit hull|surface|aabb]`,
 			run:     runCollide,
 		},
+		"emulate": {
+			summary: "answer the CyberGlove protocol on a pseudo-terminal, from a simulated motion or a recording, with fault injection",
+			usage:   "gloved emulate [flags]",
+			run:     runEmulate,
+		},
+		"record": {
+			summary: "record a glove session (raw serial bytes, wrist pose, calibration) to a file",
+			usage:   "gloved record --device cyberglove|sim [flags] --seconds S -o FILE",
+			run:     runRecord,
+		},
+		"dump": {
+			summary: "print a recording as one JSON object per sample: time, sequence, raw values, joint angles",
+			usage:   "gloved dump FILE [--calibration FILE]",
+			run:     runDump,
+		},
 		"bench": {
 			summary: "reproduce the papers' experiments: `gloved bench proximity`",
 			usage:   "gloved bench proximity [flags]",

@@ -165,14 +165,20 @@ func TestBenchProximity(t *testing.T) {
 	}
 }
 
-func TestDemoShowsContactWithTheBall(t *testing.T) {
+func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 	out, err := gloved(t)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.Contains(lines[2], "  0 triangle pairs") || !strings.Contains(lines[len(lines)-1], "map[ball:") {
-		t.Fatalf("demo should start clear and end touching the ball:\n%s", out)
+	if !strings.Contains(lines[2], "no contact") || !strings.Contains(out, "ball: ") || !strings.Contains(lines[len(lines)-1], "300 frames") {
+		t.Fatalf("the demo should start clear, grasp the ball, and report 300 frames:\n%s", out)
+	}
+	if strings.Contains(out, "table: ") {
+		t.Errorf("the hand hovers over the ball and should not touch the table:\n%s", out)
+	}
+	if _, err := gloved(t, "demo", "--motion", "wave"); err == nil {
+		t.Error("an unknown motion must be an error")
 	}
 }
 

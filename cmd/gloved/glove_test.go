@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a command writing in a goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func dumpLines(t *testing.T, path string) []dumpLine {
+	t.Helper()
+	out, err := gloved(t, "dump", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []dumpLine
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var l dumpLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("dump line %q: %v", sc.Text(), err)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// TestEmulateRecordDumpEndToEnd: a simulated session is recorded, played by
+// the emulator on a pty (with garbage on the line), recorded again through
+// the real driver, and dumped: every sample dumped is one the source held,
+// in order, with its joint angles.
+func TestEmulateRecordDumpEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	src, link, got := filepath.Join(dir, "src.glove"), filepath.Join(dir, "glove"), filepath.Join(dir, "got.glove")
+	if out, err := gloved(t, "record", "--device", "sim", "--motion", "tap", "--seconds", "0.4", "-o", src); err != nil || !strings.Contains(out, "recorded") {
+		t.Fatalf("record sim: %v %s", err, out)
+	}
+	source := dumpLines(t, src)
+	if len(source) < 30 {
+		t.Fatalf("sim recording has %d samples", len(source))
+	}
+	known := map[string]bool{}
+	for i, l := range source {
+		if l.Seq != uint64(i) || len(l.Angles) != 23 {
+			t.Fatalf("source line %d: %+v", i, l)
+		}
+		known[fmt.Sprint(l.Raw)] = true
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var emuOut syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"emulate", "--source", src, "--link", link, "--garbage", "0.05"}, &emuOut) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("emulate: %v", err)
+		}
+	}()
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		if _, err := os.Lstat(link); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("emulator never linked %s; it said %q", link, emuOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(emuOut.String(), "22-sensor right-hand CyberGlove (recording") {
+		t.Errorf("emulator announced %q", emuOut.String())
+	}
+	out, err := gloved(t, "record", "--port", link, "--seconds", "0.6", "-o", got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "22-sensor right glove") {
+		t.Errorf("record said %q", out)
+	}
+	lines := dumpLines(t, got)
+	if len(lines) < 30 {
+		t.Fatalf("only %d samples recorded in 0.6 s at 100 Hz", len(lines))
+	}
+	for i, l := range lines {
+		if l.Seq != uint64(i) {
+			t.Fatalf("line %d has seq %d", i, l.Seq)
+		}
+		if _, ok := known[fmt.Sprint(l.Raw)]; !ok {
+			t.Fatalf("sample %d raw %v is not in the source recording", i, l.Raw)
+		}
+		for _, a := range l.Angles {
+			if math.IsNaN(a) || math.IsInf(a, 0) {
+				t.Fatalf("sample %d has angle %v", i, a)
+			}
+		}
+		if i > 0 && l.T < lines[i-1].T {
+			t.Fatalf("time went back at sample %d", i)
+		}
+	}
+}
+
+func TestRecordAndDumpErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.glove")
+	os.WriteFile(bad, []byte("not a recording"), 0o644)
+	tests := []struct {
+		args []string
+		says string
+	}{
+		{[]string{"record", "--device", "sim", "-o", filepath.Join(dir, "x.glove")}, "needs --seconds"},
+		{[]string{"record", "--device", "glove9000", "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, `--device "glove9000"`},
+		{[]string{"record", "--port", filepath.Join(dir, "nope"), "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, "nope"},
+		{[]string{"record", "--device", "sim", "--motion", "wave", "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, `unknown motion "wave"`},
+		{[]string{"dump", bad}, "bad.glove: not a gloved recording"},
+		{[]string{"dump"}, "one recording file"},
+		{[]string{"emulate", "--sensors", "20"}, "20 sensors"},
+		{[]string{"emulate", "--source", bad}, "bad.glove"},
+	}
+	for _, tc := range tests {
+		_, err := gloved(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: got %v, want an error saying %q", tc.args, err, tc.says)
+		}
+	}
+}
+
+func TestDumpOfATruncatedRecordingWarnsAndKeepsTheGoodPart(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.glove")
+	if _, err := gloved(t, "record", "--device", "sim", "--seconds", "0.2", "-o", src); err != nil {
+		t.Fatal(err)
+	}
+	whole := dumpLines(t, src)
+	data, _ := os.ReadFile(src)
+	cut := filepath.Join(dir, "cut.glove")
+	os.WriteFile(cut, data[:len(data)-5], 0o644)
+	part := dumpLines(t, cut)
+	if len(part) != len(whole)-1 {
+		t.Fatalf("truncated dump has %d samples, want %d", len(part), len(whole)-1)
+	}
+}
