@@ -76,7 +76,9 @@ func TestEmulateRecordDumpEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var emuOut syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"emulate", "--source", src, "--link", link, "--garbage", "0.05"}, &emuOut) }()
+	go func() {
+		done <- run(ctx, []string{"emulate", "--source", src, "--link", link, "--garbage", "0.05"}, &emuOut)
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
