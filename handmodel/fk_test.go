@@ -1,8 +1,11 @@
 package handmodel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -215,5 +218,37 @@ func BenchmarkPose16Links(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.Pose(&q, w, out)
+	}
+}
+
+func TestLoadLinkMeshes(t *testing.T) {
+	dir := t.TempDir()
+	cube := func(name string, s float64) string {
+		out := "o " + name + "\n"
+		for i := range 8 {
+			out += fmt.Sprintf("v %g %g %g\n", s*float64(i&1), s*float64(i>>1&1), s*float64(i>>2&1))
+		}
+		return out + "f -8 -7 -5 -6\nf -4 -2 -1 -3\nf -8 -4 -3 -7\nf -6 -5 -1 -2\nf -8 -6 -2 -4\nf -7 -3 -1 -5\n"
+	}
+	good := filepath.Join(dir, "links.obj")
+	os.WriteFile(good, []byte(cube("palm", 0.05)+cube("index1", 0.02)), 0o644)
+	h := mustHand(t, DefaultParams)
+	if err := h.LoadLinkMeshes(good); err != nil {
+		t.Fatal(err)
+	}
+	// A cube's hull covariance is isotropic, so its box may turn; it still
+	// holds the cube and no more than the cube's circumscribed box.
+	if g := h.Geometry(IndexProximal); len(g.Verts) != 8 || g.Box.Volume() < 8e-6*(1-1e-9) || g.Box.Volume() > 8e-6*math.Pow(3, 1.5) {
+		t.Fatalf("index1 now has %d vertices, box volume %v", len(g.Verts), g.Box.Volume())
+	}
+	bad := filepath.Join(dir, "typo.obj")
+	os.WriteFile(bad, []byte(cube("pinky3", 0.02)), 0o644)
+	if err := h.LoadLinkMeshes(bad); err == nil || !strings.Contains(err.Error(), `"pinky3" is not a link`) {
+		t.Fatalf("got %v", err)
+	}
+	flat := filepath.Join(dir, "flat.obj")
+	os.WriteFile(flat, []byte("o thumb2\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n"), 0o644)
+	if err := h.LoadLinkMeshes(flat); err == nil || !strings.Contains(err.Error(), "thumb2") {
+		t.Fatalf("a flat link mesh must be refused naming the link, got %v", err)
 	}
 }

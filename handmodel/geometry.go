@@ -105,11 +105,18 @@ func hullGeometry(pts []mgl64.Vec3) (g LinkGeometry, err error) {
 		c = c.Add(v)
 	}
 	c = c.Mul(1 / float64(len(g.Verts)))
+	vol, size := 0.0, 0.0
 	for i, t := range g.Tris {
 		a, b, d := g.Verts[t[0]], g.Verts[t[1]], g.Verts[t[2]]
-		if b.Sub(a).Cross(d.Sub(a)).Dot(a.Sub(c)) < 0 {
+		v := b.Sub(a).Cross(d.Sub(a)).Dot(a.Sub(c))
+		if v < 0 {
 			g.Tris[i] = [3]int32{t[0], t[2], t[1]}
 		}
+		vol += math.Abs(v) / 6
+		size = max(size, a.Sub(c).Len())
+	}
+	if !(vol > 1e-9*size*size*size) {
+		return LinkGeometry{}, fmt.Errorf("the points are flat: no solid hull")
 	}
 	f := geom.Fitter{Mode: geom.FitHull}
 	g.Box = f.Fit(g.Verts, g.Tris)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/env"
 )
 
 // syncBuffer is a bytes.Buffer safe for a command writing in a goroutine.
@@ -164,5 +166,26 @@ func TestDumpOfATruncatedRecordingWarnsAndKeepsTheGoodPart(t *testing.T) {
 	part := dumpLines(t, cut)
 	if len(part) != len(whole)-1 {
 		t.Fatalf("truncated dump has %d samples, want %d", len(part), len(whole)-1)
+	}
+}
+
+func TestHandExport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hand.obj")
+	out, err := gloved(t, "hand", "--pose", "fist", "--left", "--forearm", "-o", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "left hand") || !strings.Contains(out, "forearm") || !strings.Contains(out, "wrote "+path) {
+		t.Errorf("output:\n%s", out)
+	}
+	m, err := env.Load(path, env.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Objects) != 17 || m.Objects[16] != "forearm" {
+		t.Fatalf("exported objects %v", m.Objects)
+	}
+	if _, err := gloved(t, "hand", "--length", "3"); err == nil {
+		t.Error("a 3 m hand must be refused")
 	}
 }

@@ -50,6 +50,11 @@ func commands() map[string]command {
 			usage:   "gloved dump FILE [--calibration FILE]",
 			run:     runDump,
 		},
+		"hand": {
+			summary: "describe the hand model and export its posed link meshes and frames as OBJ",
+			usage:   "gloved hand [flags] [-o FILE.obj]",
+			run:     runHand,
+		},
 		"bench": {
 			summary: "reproduce the papers' experiments: `gloved bench proximity`",
 			usage:   "gloved bench proximity [flags]",
