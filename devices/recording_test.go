@@ -195,11 +195,7 @@ func FuzzRecordingReader(f *testing.F) {
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p := filepath.Join(t.TempDir(), "f.glove")
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r, err := OpenReplay(p, false)
+		r, err := NewReplay(bytes.NewReader(b), false)
 		if err != nil {
 			return
 		}

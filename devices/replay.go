@@ -37,10 +37,23 @@ func OpenReplay(path string, realTime bool) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newReplay(rr, realTime), nil
+}
+
+// NewReplay plays a recording read from r.
+func NewReplay(r io.Reader, realTime bool) (*Replay, error) {
+	rr, err := NewRecordingReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("devices: %w", err)
+	}
+	return newReplay(rr, realTime), nil
+}
+
+func newReplay(rr *RecordingReader, realTime bool) *Replay {
 	h := rr.Header
 	r := &Replay{rr: rr, realTime: realTime, start: time.Now()}
 	r.parser = NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults)
-	return r, nil
+	return r
 }
 
 // Header returns the recording's header.
