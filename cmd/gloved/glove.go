@@ -154,11 +154,10 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		if *poll {
 			o.Mode = devices.Poll
 		}
-		var pending [][]byte
-		var pendingT []time.Duration
 		o.Tap = func(t time.Duration, b []byte) {
-			if rec == nil { // the handshake's reset marker comes before the file exists
-				pending, pendingT = append(pending, append([]byte(nil), b...)), append(pendingT, t)
+			// The open handshake's reset marker comes before the file
+			// exists; a replay starts with a fresh parser anyway.
+			if rec == nil {
 				return
 			}
 			if err := rec.WriteRaw(t, b); err != nil && recErr == nil {
@@ -182,11 +181,6 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		header.Calibration = cal.Text
 		if rec, err = devices.CreateRecording(*outPath, header); err != nil {
 			return err
-		}
-		for i := range pending {
-			if err := rec.WriteRaw(pendingT[i], pending[i]); err != nil {
-				return err
-			}
 		}
 	case "sim":
 		n := *sensors
