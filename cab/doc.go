@@ -1,8 +1,24 @@
-// Package cab will refit the hand's binary OBB hierarchy every frame with
-// the CAB rule and traverse it against the scene's OBBTree.
+// Package cab keeps a binary OBB hierarchy over an articulated body (a hand,
+// a chain) up to date every frame and tests it against the static scene's
+// OBBTree or against another body's hierarchy.
 //
-// Source: shared/seeds/cab-articulated-obb-update.txt (equations 1-4, the
-// near-parallel special case, tables 1-5), with the AABB variants of
-// shared/seeds/aabb-lander.txt for comparison. Nothing is implemented here
-// yet: CAB is issue #4; the scene side it tests against is package env.
+// Source: G. Schmidl, M. Walker, M. C. Lin (the CAB paper,
+// shared/seeds/cab-articulated-obb-update.txt): section 3.2.1, equations
+// 1-4, the parent-box rule this package calls CAB, and the experiments of
+// tables 1-5 that `gloved bench cab` reproduces. The AABB+ and AABB*
+// strategies it is compared with are those of J. Lander, "When Two Hearts
+// Collide" (shared/seeds/aabb-lander.txt): boxes from all transformed
+// vertices, and from the 8 transformed corners of the rest box.
+//
+// Hierarchy shape. Leaves are the links' rest OBBs moved by the link
+// transforms, the same for every OBB strategy. Internal nodes merge two
+// subtrees that meet at a junction: a chain [i, j) is split at its middle
+// link m into [i, m) and [m, j), which meet at link m's joint; a branching
+// body merges a link's child subtrees pairwise in order (index with middle,
+// ring with little, the two pairs, then the thumb), siblings that meet only
+// through their common parent, whose junction is the midpoint of their
+// attachment joints; finally the palm. "Pointing away from the joint" (the
+// paper's a1, a2) means: each child's longest box axis, scaled to the box's
+// full length, signed so that it points from the junction toward the
+// child box's center.
 package cab

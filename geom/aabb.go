@@ -23,11 +23,17 @@ func (a AABB) IsEmpty() bool {
 	return a.Min[0] > a.Max[0] || a.Min[1] > a.Max[1] || a.Min[2] > a.Max[2]
 }
 
-// Extend returns the smallest box containing a and p.
+// Extend returns the smallest box containing a and p. Coordinates are
+// compared plainly (math.Min's NaN and -0 rules cost more than the box):
+// callers pass finite points.
 func (a AABB) Extend(p mgl64.Vec3) AABB {
 	for i := range 3 {
-		a.Min[i] = math.Min(a.Min[i], p[i])
-		a.Max[i] = math.Max(a.Max[i], p[i])
+		if p[i] < a.Min[i] {
+			a.Min[i] = p[i]
+		}
+		if p[i] > a.Max[i] {
+			a.Max[i] = p[i]
+		}
 	}
 	return a
 }
@@ -35,8 +41,12 @@ func (a AABB) Extend(p mgl64.Vec3) AABB {
 // Union returns the smallest box containing a and b.
 func (a AABB) Union(b AABB) AABB {
 	for i := range 3 {
-		a.Min[i] = math.Min(a.Min[i], b.Min[i])
-		a.Max[i] = math.Max(a.Max[i], b.Max[i])
+		if b.Min[i] < a.Min[i] {
+			a.Min[i] = b.Min[i]
+		}
+		if b.Max[i] > a.Max[i] {
+			a.Max[i] = b.Max[i]
+		}
 	}
 	return a
 }

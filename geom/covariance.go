@@ -71,3 +71,32 @@ func PointCovariance(pts []mgl64.Vec3) (mgl64.Vec3, Sym3) {
 	}
 	return mu, c
 }
+
+// Sums returns the accumulated area-weighted centroid sum Σ A·c and the
+// second-moment sum Σ A/12·(9cc^T + pp^T + qq^T + rr^T): the parts that move
+// with a rigid motion (see MovedSums).
+func (m *SurfaceMoments) Sums() (mgl64.Vec3, Sym3) { return m.sumC, m.sumQ }
+
+// SetSums replaces the sums (with the area) of m, for moments assembled
+// from moved parts.
+func (m *SurfaceMoments) SetSums(area float64, c mgl64.Vec3, q Sym3) {
+	m.Area, m.sumC, m.sumQ = area, c, q
+}
+
+// MovedSums returns the sums of a surface moved by x, without touching its
+// triangles: Σ A c' = R Σ A c + A t and Σ Q' = R Q R^T + (R Σ A c) t^T +
+// t (R Σ A c)^T + A t t^T, exact for a rigid motion.
+func MovedSums(area float64, c mgl64.Vec3, q Sym3, x Transform) (mgl64.Vec3, Sym3) {
+	r := x.R
+	rc := r.Mul3x1(c)
+	t := x.T
+	qm := mgl64.Mat3{q[0], q[1], q[2], q[1], q[3], q[4], q[2], q[4], q[5]}
+	rq := r.Mul3(qm).Mul3(r.Transpose())
+	var out Sym3
+	idx := [6][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}}
+	for k, ij := range idx {
+		i, j := ij[0], ij[1]
+		out[k] = rq.At(i, j) + rc[i]*t[j] + t[i]*rc[j] + area*t[i]*t[j]
+	}
+	return rc.Add(t.Mul(area)), out
+}

@@ -1,0 +1,280 @@
+package cab
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Strategy names a way of refitting a hierarchy every frame.
+type Strategy string
+
+const (
+	// CAB: the paper's parent-box rule (equations 1-4).
+	CAB Strategy = "CAB"
+	// OBB: each internal node refitted by the covariance of the surface it
+	// bounds, extents from all its vertices (the paper's OBB column).
+	OBB Strategy = "OBB"
+	// OBBCorners: each internal node fitted to the covariance of its two
+	// children's 16 box corners (what FCL's bottom-up refit does).
+	OBBCorners Strategy = "OBB-corners"
+	// AABBPlus: axis-aligned boxes from all transformed link vertices.
+	AABBPlus Strategy = "AABB+"
+	// AABBStar: axis-aligned boxes from the 8 transformed corners of each
+	// link's rest OBB; parents are unions.
+	AABBStar Strategy = "AABB*"
+)
+
+// Strategies lists them in the paper's table order.
+var Strategies = []Strategy{AABBPlus, AABBStar, OBB, OBBCorners, CAB}
+
+// Refitter recomputes a hierarchy's boxes from link poses. Implementations
+// own their scratch and allocate nothing per call.
+type Refitter interface {
+	Strategy() Strategy
+	Refit(poses []geom.Transform)
+}
+
+// NewRefitter returns the strategy's refitter for h.
+func NewRefitter(s Strategy, h *Hierarchy) (Refitter, error) {
+	switch s {
+	case CAB:
+		return &cabRefit{h: h}, nil
+	case OBB:
+		r := &covRefit{h: h, moments: make([]geom.SurfaceMoments, len(h.Nodes)), linkMoments: make([]geom.SurfaceMoments, len(h.Body.Links))}
+		r.vertStart = make([]int, len(h.Order)+1)
+		for i, l := range h.Order {
+			r.vertStart[i+1] = r.vertStart[i] + len(h.Body.Links[l].Verts)
+		}
+		r.world = make([]mgl64.Vec3, r.vertStart[len(h.Order)])
+		return r, nil
+	case OBBCorners:
+		return &cornerRefit{h: h}, nil
+	case AABBPlus:
+		return &aabbRefit{h: h, allVerts: true}, nil
+	case AABBStar:
+		return &aabbRefit{h: h}, nil
+	}
+	return nil, fmt.Errorf("cab: unknown strategy %q (have CAB, OBB, OBB-corners, AABB+, AABB*)", s)
+}
+
+// refitLeaves moves every link's rest OBB by its pose.
+func refitLeaves(h *Hierarchy, poses []geom.Transform) {
+	for l := range h.Leaves {
+		h.Leaves[l] = h.Body.Links[l].Box.Transformed(poses[l])
+	}
+}
+
+// cabRefit is the paper's rule.
+type cabRefit struct{ h *Hierarchy }
+
+func (r *cabRefit) Strategy() Strategy { return CAB }
+
+func (r *cabRefit) Refit(poses []geom.Transform) {
+	h := r.h
+	refitLeaves(h, poses)
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
+		j := h.junctionPoint(n, poses)
+		h.Boxes[i] = MergeCAB(h.Box(n.Child[0]), h.Box(n.Child[1]), j)
+	}
+}
+
+// ParallelTolerance is the paper's test for near-parallel major axes:
+// |a1·a2| above it (for unit vectors) and the minor axis a1×a2 is not
+// well defined.
+const ParallelTolerance = 1 - 1e-5
+
+// MergeCAB is the parent-box rule of section 3.2.1. a1 and a2 are the
+// children's longest axes scaled to the boxes' full lengths and signed to
+// point from the junction j toward each box's center. The parent's first
+// axis is the longest of a1, a2 and the endpoint vector E = a1 - a2 (eq. 1),
+// the second is a1×a2 normalised (eq. 2), the third their cross product
+// (eq. 3). When a1 and a2 are nearly parallel (or antiparallel, as in a
+// straight chain, where the paper's cross product vanishes too) the parent
+// takes all the axes of the child with the longest axis. Extents and center
+// come from projecting both child boxes on the axes (eq. 4).
+func MergeCAB(b1, b2 *geom.OBB, j mgl64.Vec3) geom.OBB {
+	a1, e1 := majorAxis(b1, j)
+	a2, e2 := majorAxis(b2, j)
+	var axes mgl64.Mat3
+	u1, u2 := a1.Mul(1/e1), a2.Mul(1/e2)
+	if !(e1 > 0) || !(e2 > 0) || math.Abs(u1.Dot(u2)) > ParallelTolerance {
+		axes = b1.Axes
+		if e2 > e1 {
+			axes = b2.Axes
+		}
+	} else {
+		m := a1
+		e := a1.Sub(a2)
+		if a2.LenSqr() > m.LenSqr() {
+			m = a2
+		}
+		if e.LenSqr() > m.LenSqr() {
+			m = e
+		}
+		A1 := m.Normalize()
+		A2 := u1.Cross(u2).Normalize()
+		A3 := A1.Cross(A2)
+		axes = mgl64.Mat3FromCols(A1, A2, A3)
+	}
+	return Enclose(b1, b2, axes)
+}
+
+// majorAxis returns a box's longest axis scaled by its full length,
+// pointing from j toward the box center, and that length.
+func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
+	k := 0
+	if b.Half[1] > b.Half[k] {
+		k = 1
+	}
+	if b.Half[2] > b.Half[k] {
+		k = 2
+	}
+	a := b.Axis(k).Mul(2 * b.Half[k])
+	if a.Dot(b.Center.Sub(j)) < 0 {
+		a = a.Mul(-1)
+	}
+	return a, 2 * b.Half[k]
+}
+
+// Enclose returns the box with the given axes that holds both boxes: each
+// child projects on axis A as its center's projection ± Σ h_k |A·b_k|.
+func Enclose(b1, b2 *geom.OBB, axes mgl64.Mat3) geom.OBB {
+	var lo, hi mgl64.Vec3
+	for i := range 3 {
+		a := mgl64.Vec3{axes[3*i], axes[3*i+1], axes[3*i+2]}
+		c1, r1 := a.Dot(b1.Center), projRadius(b1, a)
+		c2, r2 := a.Dot(b2.Center), projRadius(b2, a)
+		lo[i] = math.Min(c1-r1, c2-r2)
+		hi[i] = math.Max(c1+r1, c2+r2)
+	}
+	mid := lo.Add(hi).Mul(0.5)
+	return geom.OBB{Center: axes.Mul3x1(mid), Axes: axes, Half: hi.Sub(lo).Mul(0.5)}
+}
+
+func projRadius(b *geom.OBB, a mgl64.Vec3) float64 {
+	x := b.Axes
+	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
+		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
+		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
+}
+
+// covRefit is the OBB strategy: surface covariance of everything a node
+// bounds. Link moments are moved analytically (no per-triangle work); the
+// extents need every vertex, transformed once per frame.
+type covRefit struct {
+	h           *Hierarchy
+	moments     []geom.SurfaceMoments
+	linkMoments []geom.SurfaceMoments
+	vertStart   []int // by position in Order
+	world       []mgl64.Vec3
+}
+
+func (r *covRefit) Strategy() Strategy { return OBB }
+
+func (r *covRefit) Refit(poses []geom.Transform) {
+	h := r.h
+	refitLeaves(h, poses)
+	for i, l := range h.Order {
+		link := &h.Body.Links[l]
+		c, q := geom.MovedSums(link.moments.Area, link.mc, link.mq, poses[l])
+		r.linkMoments[l].SetSums(link.moments.Area, c, q)
+		w := r.world[r.vertStart[i]:r.vertStart[i+1]]
+		x := poses[l]
+		for k, v := range link.Verts {
+			w[k] = x.Apply(v)
+		}
+	}
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
+		m := r.sum(n.Child[0])
+		m2 := r.sum(n.Child[1])
+		c1, q1 := m.Sums()
+		c2, q2 := m2.Sums()
+		var q geom.Sym3
+		for k := range q {
+			q[k] = q1[k] + q2[k]
+		}
+		r.moments[i].SetSums(m.Area+m2.Area, c1.Add(c2), q)
+		_, cov := r.moments[i].Covariance()
+		_, axes := cov.Eigen()
+		h.Boxes[i] = geom.Extents(r.world[r.vertStart[n.L0]:r.vertStart[n.L1]], axes)
+	}
+}
+
+func (r *covRefit) sum(ref int32) *geom.SurfaceMoments {
+	if ref >= 0 {
+		return &r.moments[ref]
+	}
+	return &r.linkMoments[^ref]
+}
+
+// cornerRefit fits each parent to its children's 16 corners.
+type cornerRefit struct {
+	h   *Hierarchy
+	pts [16]mgl64.Vec3
+}
+
+func (r *cornerRefit) Strategy() Strategy { return OBBCorners }
+
+func (r *cornerRefit) Refit(poses []geom.Transform) {
+	h := r.h
+	refitLeaves(h, poses)
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
+		b1, b2 := h.Box(n.Child[0]), h.Box(n.Child[1])
+		b1.Corners((*[8]mgl64.Vec3)(r.pts[:8]))
+		b2.Corners((*[8]mgl64.Vec3)(r.pts[8:]))
+		_, cov := geom.PointCovariance(r.pts[:])
+		_, axes := cov.Eigen()
+		h.Boxes[i] = Enclose(b1, b2, axes)
+	}
+}
+
+// aabbRefit builds axis-aligned boxes: leaves from all vertices (AABB+) or
+// from the rest box's 8 corners (AABB*); parents are unions.
+type aabbRefit struct {
+	h        *Hierarchy
+	allVerts bool
+}
+
+func (r *aabbRefit) Strategy() Strategy {
+	if r.allVerts {
+		return AABBPlus
+	}
+	return AABBStar
+}
+
+func (r *aabbRefit) Refit(poses []geom.Transform) {
+	h := r.h
+	for l := range h.Leaves {
+		link := &h.Body.Links[l]
+		x := poses[l]
+		b := geom.EmptyAABB()
+		if r.allVerts {
+			for _, v := range link.Verts {
+				b = b.Extend(x.Apply(v))
+			}
+		} else {
+			for _, v := range link.corners {
+				b = b.Extend(x.Apply(v))
+			}
+		}
+		h.Leaves[l] = b.OBB()
+	}
+	for i := range h.Nodes {
+		n := &h.Nodes[i]
+		b1, b2 := h.Box(n.Child[0]), h.Box(n.Child[1])
+		u := aabbOf(b1).Union(aabbOf(b2))
+		h.Boxes[i] = u.OBB()
+	}
+}
+
+// aabbOf reads an axis-aligned box stored as an OBB with identity axes.
+func aabbOf(b *geom.OBB) geom.AABB {
+	return geom.AABB{Min: b.Center.Sub(b.Half), Max: b.Center.Add(b.Half)}
+}
