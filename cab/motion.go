@@ -42,7 +42,7 @@ const (
 	// out again (tables 1-3).
 	Wave Motion = "wave"
 	// Braid: the two chains wind around a common vertical axis as a double
-	// helix whose radius breathes between 0.45 and 1.05 link thicknesses,
+	// helix whose radius breathes between 0.46 and 0.66 link thicknesses,
 	// so the strands stay in close contact (table 4).
 	Braid Motion = "braid"
 )
@@ -79,8 +79,8 @@ func TwoChainPoses(m Motion, s LinkShape, n int, t float64, bendA, bendB [][2]fl
 // braid poses link i of each strand along a helix: strand B is strand A
 // turned half a revolution about the axis.
 func braid(s LinkShape, n int, t float64, a, b []geom.Transform) {
-	radius := s.Thickness * (0.75 + 0.3*math.Sin(0.8*t))
-	pitch := 2.2 * s.Length // rise per revolution, in chain length
+	radius := s.Thickness * (0.56 + 0.1*math.Sin(0.8*t))
+	pitch := 8 * s.Length // rise per revolution: 45° of turn per link
 	turn := 2 * math.Pi * s.Length / pitch
 	for strand, out := range [2][]geom.Transform{a, b} {
 		phase := 0.6*t + math.Pi*float64(strand)

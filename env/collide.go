@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -80,7 +78,7 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 			}
 		default:
 			c.BoxTests++
-			if boxesDisjoint(&a.Nodes[ra].Box, c.placedBox(rb)) {
+			if geom.BoxesDisjoint(&a.Nodes[ra].Box, c.placedBox(rb)) {
 				continue
 			}
 		}
@@ -136,26 +134,6 @@ func (c *Collider) placedTri(i int32) geom.Triangle {
 	return c.triB[i]
 }
 
-// boxesDisjoint runs Gottschalk's test on two boxes in one frame:
-// R = Aᵀ·B and T = Aᵀ·(c_B - c_A), unrolled.
-func boxesDisjoint(a, b *geom.OBB) bool {
-	x, y := &a.Axes, &b.Axes
-	var r mgl64.Mat3
-	for j := range 3 {
-		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
-		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
-		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
-		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
-	}
-	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
-	t := mgl64.Vec3{
-		x[0]*d0 + x[1]*d1 + x[2]*d2,
-		x[3]*d0 + x[4]*d1 + x[5]*d2,
-		x[6]*d0 + x[7]*d1 + x[8]*d2,
-	}
-	return geom.Disjoint(&r, &t, &a.Half, &b.Half)
-}
-
 // BruteForce tests every triangle of a against every triangle of b placed
 // by pose: the slow, obviously complete reference for Collide.
 func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
@@ -173,4 +151,26 @@ func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
 		}
 	}
 	return pairs
+}
+
+// IntersectsTriangle reports whether any triangle of t meets tri (given in
+// t's frame), descending with the caller's stack, which it may grow.
+func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
+	st := append((*stack)[:0], t.Root)
+	defer func() { *stack = st[:0] }()
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if k, ok := Leaf(r); ok {
+			if geom.TriTri(t.Mesh.Triangle(int(k)), tri) {
+				return true
+			}
+			continue
+		}
+		n := &t.Nodes[r]
+		if geom.TriOBB(tri, n.Box) {
+			st = append(st, n.Child[1], n.Child[0])
+		}
+	}
+	return false
 }

@@ -93,7 +93,24 @@ func Relative(a, b OBB) (mgl64.Mat3, mgl64.Vec3) {
 
 // Overlap reports whether two boxes given in the same frame intersect
 // (touching counts as intersecting).
-func Overlap(a, b OBB) bool {
-	r, t := Relative(a, b)
-	return !Disjoint(&r, &t, &a.Half, &b.Half)
+func Overlap(a, b OBB) bool { return !BoxesDisjoint(&a, &b) }
+
+// BoxesDisjoint runs Disjoint on two boxes given in one frame, forming
+// R = Aᵀ·B and T = Aᵀ·(c_B - c_A) unrolled.
+func BoxesDisjoint(a, b *OBB) bool {
+	x, y := &a.Axes, &b.Axes
+	var r mgl64.Mat3
+	for j := range 3 {
+		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
+		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
+		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
+		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
+	}
+	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
+	t := mgl64.Vec3{
+		x[0]*d0 + x[1]*d1 + x[2]*d2,
+		x[3]*d0 + x[4]*d1 + x[5]*d2,
+		x[6]*d0 + x[7]*d1 + x[8]*d2,
+	}
+	return Disjoint(&r, &t, &a.Half, &b.Half)
 }
