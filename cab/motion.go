@@ -79,7 +79,7 @@ func TwoChainPoses(m Motion, s LinkShape, n int, t float64, bendA, bendB [][2]fl
 // braid poses link i of each strand along a helix: strand B is strand A
 // turned half a revolution about the axis.
 func braid(s LinkShape, n int, t float64, a, b []geom.Transform) {
-	radius := s.Thickness * (0.56 + 0.1*math.Sin(0.8*t))
+	radius := s.Thickness * (0.56 - 0.1*math.Sin(0.8*t))
 	pitch := 8 * s.Length // rise per revolution: 45° of turn per link
 	turn := 2 * math.Pi * s.Length / pitch
 	for strand, out := range [2][]geom.Transform{a, b} {

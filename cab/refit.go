@@ -15,8 +15,8 @@ type Strategy string
 const (
 	// CAB: the paper's parent-box rule (equations 1-4).
 	CAB Strategy = "CAB"
-	// OBB: each internal node refitted by the covariance of the surface it
-	// bounds, extents from all its vertices (the paper's OBB column).
+	// OBB: each internal node oriented by the covariance of the surface it
+	// bounds (the paper's OBB column), sized to hold its children's boxes.
 	OBB Strategy = "OBB"
 	// OBBCorners: each internal node fitted to the covariance of its two
 	// children's 16 box corners (what FCL's bottom-up refit does).
@@ -44,13 +44,7 @@ func NewRefitter(s Strategy, h *Hierarchy) (Refitter, error) {
 	case CAB:
 		return &cabRefit{h: h}, nil
 	case OBB:
-		r := &covRefit{h: h, moments: make([]geom.SurfaceMoments, len(h.Nodes)), linkMoments: make([]geom.SurfaceMoments, len(h.Body.Links))}
-		r.vertStart = make([]int, len(h.Order)+1)
-		for i, l := range h.Order {
-			r.vertStart[i+1] = r.vertStart[i] + len(h.Body.Links[l].Verts)
-		}
-		r.world = make([]mgl64.Vec3, r.vertStart[len(h.Order)])
-		return r, nil
+		return &covRefit{h: h, moments: make([]geom.SurfaceMoments, len(h.Nodes)), linkMoments: make([]geom.SurfaceMoments, len(h.Body.Links))}, nil
 	case OBBCorners:
 		return &cornerRefit{h: h}, nil
 	case AABBPlus:
@@ -64,7 +58,10 @@ func NewRefitter(s Strategy, h *Hierarchy) (Refitter, error) {
 // refitLeaves moves every link's rest OBB by its pose.
 func refitLeaves(h *Hierarchy, poses []geom.Transform) {
 	for l := range h.Leaves {
-		h.Leaves[l] = h.Body.Links[l].Box.Transformed(poses[l])
+		b, x, out := &h.Body.Links[l].Box, &poses[l], &h.Leaves[l]
+		out.Center = x.Apply(b.Center)
+		out.Axes = x.R.Mul3(b.Axes)
+		out.Half = b.Half
 	}
 }
 
@@ -78,8 +75,7 @@ func (r *cabRefit) Refit(poses []geom.Transform) {
 	refitLeaves(h, poses)
 	for i := range h.Nodes {
 		n := &h.Nodes[i]
-		j := h.junctionPoint(n, poses)
-		h.Boxes[i] = MergeCAB(h.Box(n.Child[0]), h.Box(n.Child[1]), j)
+		MergeCAB(&h.Boxes[i], h.Box(n.Child[0]), h.Box(n.Child[1]), h.junctionPoint(n, poses))
 	}
 }
 
@@ -88,40 +84,41 @@ func (r *cabRefit) Refit(poses []geom.Transform) {
 // well defined.
 const ParallelTolerance = 1 - 1e-5
 
-// MergeCAB is the parent-box rule of section 3.2.1. a1 and a2 are the
-// children's longest axes scaled to the boxes' full lengths and signed to
-// point from the junction j toward each box's center. The parent's first
-// axis is the longest of a1, a2 and the endpoint vector E = a1 - a2 (eq. 1),
-// the second is a1×a2 normalised (eq. 2), the third their cross product
-// (eq. 3). When a1 and a2 are nearly parallel (or antiparallel, as in a
-// straight chain, where the paper's cross product vanishes too) the parent
-// takes all the axes of the child with the longest axis. Extents and center
-// come from projecting both child boxes on the axes (eq. 4).
-func MergeCAB(b1, b2 *geom.OBB, j mgl64.Vec3) geom.OBB {
+// MergeCAB is the parent-box rule of section 3.2.1, written into out. a1
+// and a2 are the children's longest axes scaled to the boxes' full lengths
+// and signed to point from the junction j toward each box's center. The
+// parent's first axis is the longest of a1, a2 and the endpoint vector
+// E = a1 - a2 (eq. 1), the second is a1×a2 normalised (eq. 2), the third
+// their cross product (eq. 3). When a1 and a2 are nearly parallel (or
+// antiparallel, as in a straight chain, where the paper's cross product
+// vanishes too) the parent takes all the axes of the child with the longest
+// axis. Extents and center come from projecting both child boxes on the
+// axes (eq. 4).
+func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
 	a1, e1 := majorAxis(b1, j)
 	a2, e2 := majorAxis(b2, j)
-	var axes mgl64.Mat3
-	u1, u2 := a1.Mul(1/e1), a2.Mul(1/e2)
-	if !(e1 > 0) || !(e2 > 0) || math.Abs(u1.Dot(u2)) > ParallelTolerance {
-		axes = b1.Axes
+	if !(e1 > 0) || !(e2 > 0) || math.Abs(a1.Dot(a2)) > ParallelTolerance*e1*e2 {
+		axes := &b1.Axes
 		if e2 > e1 {
-			axes = b2.Axes
+			axes = &b2.Axes
 		}
-	} else {
-		m := a1
-		e := a1.Sub(a2)
-		if a2.LenSqr() > m.LenSqr() {
-			m = a2
-		}
-		if e.LenSqr() > m.LenSqr() {
-			m = e
-		}
-		A1 := m.Normalize()
-		A2 := u1.Cross(u2).Normalize()
-		A3 := A1.Cross(A2)
-		axes = mgl64.Mat3FromCols(A1, A2, A3)
+		Enclose(out, b1, b2, axes)
+		return
 	}
-	return Enclose(b1, b2, axes)
+	m, ml := a1, e1*e1
+	if l := e2 * e2; l > ml {
+		m, ml = a2, l
+	}
+	e := a1.Sub(a2)
+	if l := e.LenSqr(); l > ml {
+		m, ml = e, l
+	}
+	A1 := m.Mul(1 / math.Sqrt(ml))
+	A2 := a1.Cross(a2)
+	A2 = A2.Mul(1 / A2.Len())
+	A3 := A1.Cross(A2)
+	axes := mgl64.Mat3{A1[0], A1[1], A1[2], A2[0], A2[1], A2[2], A3[0], A3[1], A3[2]}
+	Enclose(out, b1, b2, &axes)
 }
 
 // majorAxis returns a box's longest axis scaled by its full length,
@@ -134,44 +131,54 @@ func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
 	if b.Half[2] > b.Half[k] {
 		k = 2
 	}
-	a := b.Axis(k).Mul(2 * b.Half[k])
+	l := 2 * b.Half[k]
+	a := mgl64.Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}
 	if a.Dot(b.Center.Sub(j)) < 0 {
-		a = a.Mul(-1)
+		a = mgl64.Vec3{-a[0], -a[1], -a[2]}
 	}
-	return a, 2 * b.Half[k]
+	return a, l
 }
 
-// Enclose returns the box with the given axes that holds both boxes: each
-// child projects on axis A as its center's projection ± Σ h_k |A·b_k|.
-func Enclose(b1, b2 *geom.OBB, axes mgl64.Mat3) geom.OBB {
-	var lo, hi mgl64.Vec3
+// Enclose writes into out the box with the given axes that holds both
+// boxes: each child projects on axis A as its center's projection
+// ± Σ h_k |A·b_k|.
+func Enclose(out, b1, b2 *geom.OBB, axes *mgl64.Mat3) {
+	var mid, half mgl64.Vec3
 	for i := range 3 {
 		a := mgl64.Vec3{axes[3*i], axes[3*i+1], axes[3*i+2]}
 		c1, r1 := a.Dot(b1.Center), projRadius(b1, a)
 		c2, r2 := a.Dot(b2.Center), projRadius(b2, a)
-		lo[i] = math.Min(c1-r1, c2-r2)
-		hi[i] = math.Max(c1+r1, c2+r2)
+		lo, hi := c1-r1, c1+r1
+		if v := c2 - r2; v < lo {
+			lo = v
+		}
+		if v := c2 + r2; v > hi {
+			hi = v
+		}
+		mid[i], half[i] = 0.5*(lo+hi), 0.5*(hi-lo)
 	}
-	mid := lo.Add(hi).Mul(0.5)
-	return geom.OBB{Center: axes.Mul3x1(mid), Axes: axes, Half: hi.Sub(lo).Mul(0.5)}
+	out.Axes = *axes
+	out.Center = axes.Mul3x1(mid)
+	out.Half = half
 }
 
 func projRadius(b *geom.OBB, a mgl64.Vec3) float64 {
-	x := b.Axes
+	x := &b.Axes
 	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
 		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
 		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
 }
 
-// covRefit is the OBB strategy: surface covariance of everything a node
-// bounds. Link moments are moved analytically (no per-triangle work); the
-// extents need every vertex, transformed once per frame.
+// covRefit is the OBB strategy: each node's axes are the eigenvectors of
+// the covariance of the link surfaces it bounds (Gottschalk's closed-form
+// surface integrals; the link moments move analytically with the pose, no
+// per-triangle work), and its extents hold its children's boxes, so that
+// every parent contains its children as in the CAB rule. With the same
+// leaves, OBB and CAB then report the same candidate pairs.
 type covRefit struct {
 	h           *Hierarchy
 	moments     []geom.SurfaceMoments
 	linkMoments []geom.SurfaceMoments
-	vertStart   []int // by position in Order
-	world       []mgl64.Vec3
 }
 
 func (r *covRefit) Strategy() Strategy { return OBB }
@@ -179,15 +186,10 @@ func (r *covRefit) Strategy() Strategy { return OBB }
 func (r *covRefit) Refit(poses []geom.Transform) {
 	h := r.h
 	refitLeaves(h, poses)
-	for i, l := range h.Order {
+	for l := range h.Body.Links {
 		link := &h.Body.Links[l]
 		c, q := geom.MovedSums(link.moments.Area, link.mc, link.mq, poses[l])
 		r.linkMoments[l].SetSums(link.moments.Area, c, q)
-		w := r.world[r.vertStart[i]:r.vertStart[i+1]]
-		x := poses[l]
-		for k, v := range link.Verts {
-			w[k] = x.Apply(v)
-		}
 	}
 	for i := range h.Nodes {
 		n := &h.Nodes[i]
@@ -202,7 +204,7 @@ func (r *covRefit) Refit(poses []geom.Transform) {
 		r.moments[i].SetSums(m.Area+m2.Area, c1.Add(c2), q)
 		_, cov := r.moments[i].Covariance()
 		_, axes := cov.Eigen()
-		h.Boxes[i] = geom.Extents(r.world[r.vertStart[n.L0]:r.vertStart[n.L1]], axes)
+		Enclose(&h.Boxes[i], h.Box(n.Child[0]), h.Box(n.Child[1]), &axes)
 	}
 }
 
@@ -231,7 +233,7 @@ func (r *cornerRefit) Refit(poses []geom.Transform) {
 		b2.Corners((*[8]mgl64.Vec3)(r.pts[8:]))
 		_, cov := geom.PointCovariance(r.pts[:])
 		_, axes := cov.Eigen()
-		h.Boxes[i] = Enclose(b1, b2, axes)
+		Enclose(&h.Boxes[i], b1, b2, &axes)
 	}
 }
 

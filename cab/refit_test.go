@@ -163,7 +163,8 @@ func TestMergeCABSpecialCases(t *testing.T) {
 		{"both points at the junction", geom.OBB{Axes: mgl64.Ident3()}, geom.OBB{Axes: mgl64.Ident3()}, mgl64.Vec3{}, 0},
 	}
 	for _, tc := range tests {
-		p := MergeCAB(&tc.b1, &tc.b2, j)
+		var p geom.OBB
+		MergeCAB(&p, &tc.b1, &tc.b2, j)
 		if !finiteBox(&p) || math.Abs(p.Axes.Det()-1) > 1e-9 {
 			t.Errorf("%s: bad parent %+v", tc.name, p)
 			continue

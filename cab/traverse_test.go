@@ -18,9 +18,7 @@ import (
 // enough for brute force in tests.
 func graspScene(t testing.TB, level int) *env.Tree {
 	t.Helper()
-	scene := env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
-	scene.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, level))
-	tree, err := env.Build(scene, env.BuildOptions{})
+	tree, err := env.Build(GraspScene(level), env.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +27,7 @@ func graspScene(t testing.TB, level int) *env.Tree {
 
 // graspWrist places the hand palm down over the ball (as the demo does).
 func graspWrist(r *rand.Rand) geom.Transform {
-	w, _ := geom.FromQuat(mgl64.QuatRotate(-mgl64.DegToRad(90), mgl64.Vec3{1, 0, 0}), mgl64.Vec3{0, 0.91, 0.10})
+	w := GraspWrist()
 	if r != nil {
 		w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
 	}

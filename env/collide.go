@@ -174,3 +174,24 @@ func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
 	}
 	return false
 }
+
+// VisitOBB calls fn for every triangle of t that meets box (in t's frame),
+// descending with the caller's stack; fn returns false to stop early.
+func (t *Tree) VisitOBB(box *geom.OBB, stack *[]int32, fn func(tri int32) bool) {
+	st := append((*stack)[:0], t.Root)
+	defer func() { *stack = st[:0] }()
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if k, ok := Leaf(r); ok {
+			if geom.TriOBB(t.Mesh.Triangle(int(k)), *box) && !fn(k) {
+				return
+			}
+			continue
+		}
+		n := &t.Nodes[r]
+		if !geom.BoxesDisjoint(&n.Box, box) {
+			st = append(st, n.Child[1], n.Child[0])
+		}
+	}
+}

@@ -17,13 +17,15 @@ import (
 
 func runBench(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: bench needs an experiment: proximity", errUsage)
+		return fmt.Errorf("%w: bench needs an experiment: proximity or cab", errUsage)
 	}
 	switch args[0] {
 	case "proximity":
 		return runProximity(ctx, args[1:], out)
+	case "cab":
+		return runBenchCAB(ctx, args[1:], out)
 	}
-	return fmt.Errorf("%w: unknown experiment %q (have: proximity)", errUsage, args[0])
+	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab)", errUsage, args[0])
 }
 
 // proximityRow is one gap of the parallel-close-proximity experiment.

@@ -56,8 +56,8 @@ func commands() map[string]command {
 			run:     runHand,
 		},
 		"bench": {
-			summary: "reproduce the papers' experiments: `gloved bench proximity`",
-			usage:   "gloved bench proximity [flags]",
+			summary: "reproduce the papers' experiments: `gloved bench proximity`, `gloved bench cab`",
+			usage:   "gloved bench proximity|cab [flags]",
 			run:     runBench,
 		},
 	}

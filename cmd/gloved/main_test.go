@@ -192,3 +192,44 @@ func TestParsePoseNormalisesTheQuaternion(t *testing.T) {
 	}
 	_ = geom.Identity()
 }
+
+func TestBenchCAB(t *testing.T) {
+	plot := filepath.Join(t.TempDir(), "cab.svg")
+	out, err := gloved(t, "bench", "cab", "--frames", "60", "--json", "--plot", plot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Tables []struct {
+			Name   string `json:"name"`
+			Frames int    `json:"frames"`
+			Rows   []struct {
+				Method string `json:"method"`
+				Coll   int    `json:"coll"`
+				False  int    `json:"false"`
+			} `json:"rows"`
+		} `json:"tables"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(res.Tables) != 5 {
+		t.Fatalf("%d tables, want 5", len(res.Tables))
+	}
+	for _, tab := range res.Tables {
+		counts := map[string][2]int{}
+		for _, r := range tab.Rows {
+			counts[r.Method] = [2]int{r.Coll, r.False}
+		}
+		if len(counts) != 6 || counts["OBB"] != counts["CAB"] {
+			t.Errorf("%s: rows %v: want six methods and OBB == CAB", tab.Name, counts)
+		}
+	}
+	if b, err := os.ReadFile(plot); err != nil || !bytes.Contains(b, []byte("<rect")) {
+		t.Errorf("plot: %v", err)
+	}
+	human, err := gloved(t, "bench", "cab", "--frames", "20")
+	if err != nil || !strings.Contains(human, "OBB and CAB counts: identical") || !strings.Contains(human, "Table 5") {
+		t.Errorf("table output: %v\n%s", err, human)
+	}
+}
