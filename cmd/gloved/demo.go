@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -18,10 +18,10 @@ import (
 
 // runDemo is what `go run ./cmd/gloved` does until the live daemon exists:
 // a simulated glove grasps a ball resting on a table. Each frame goes
-// glove sample -> calibration -> forward kinematics -> every link's hull
-// tested against the scene's OBBTree, and the demo prints which links
-// touch which object. (The CAB refit and the exact narrow phase come with
-// their issues; here each link has its own small OBBTree.)
+// glove sample -> calibration -> forward kinematics -> CAB refit -> the
+// hierarchy against the scene's OBBTree -> an exact test of each candidate
+// (link, triangle) pair, and the demo prints which links touch which
+// object. (Depth, normal and contact point come with the narrow phase.)
 func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("demo", "gloved demo [--motion grasp|tap|pinch] [--frames N]", out)
 	motion := fs.String("motion", "grasp", "simulated motion")
@@ -31,8 +31,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: demo takes no arguments", errUsage)
 	}
-	scene := env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
-	scene.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, 5))
+	scene := cab.GraspScene(5)
 	start := time.Now()
 	tree, err := env.Build(scene, env.BuildOptions{})
 	if err != nil {
@@ -44,13 +43,21 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	links := make([]*env.Tree, hand.NumLinks())
-	for l := range links {
-		g := hand.Geometry(handmodel.Link(l))
-		m := &env.Mesh{Verts: g.Verts, Tris: g.Tris, Object: make([]int32, len(g.Tris)), Objects: []string{handmodel.Link(l).String()}}
-		if links[l], err = env.Build(m, env.BuildOptions{Workers: 1}); err != nil {
-			return err
-		}
+	body, err := cab.HandBody(hand)
+	if err != nil {
+		return err
+	}
+	hier, err := cab.Build(body)
+	if err != nil {
+		return err
+	}
+	refit, err := cab.NewRefitter(cab.CAB, hier)
+	if err != nil {
+		return err
+	}
+	exact, err := cab.NewExact(body)
+	if err != nil {
+		return err
 	}
 	cal, err := handmodel.DefaultCalibration(22)
 	if err != nil {
@@ -60,15 +67,13 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	// The hand hovers palm down over the ball: hand +Y (fingers) along
-	// world -Z, the back of the hand (+Z) up.
-	wrist, _ := geom.FromQuat(mgl64.QuatRotate(-mgl64.DegToRad(90), mgl64.Vec3{1, 0, 0}), mgl64.Vec3{0, 0.91, 0.10})
+	wrist := cab.GraspWrist()
 	fmt.Fprintf(out, "a simulated %s, 100 frames a second; each line is one frame in ten:\n", *motion)
 	poses := make([]geom.Transform, hand.NumLinks())
+	touch := make([]bool, hand.NumLinks()*len(scene.Objects))
 	var s devices.Sample
 	var q handmodel.Angles
-	var c env.Collider
-	c.FirstContact = false
+	var sq cab.SceneQuery
 	var total time.Duration
 	for f := range *frames {
 		if err := ctx.Err(); err != nil {
@@ -82,44 +87,41 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		hand.Pose(&q, wrist, poses)
-		touching := map[string][]string{}
-		boxTests := 0
-		for l, lt := range links {
-			if c.Collide(tree, lt, poses[l]) > 0 {
-				seen := map[string]bool{}
-				for _, p := range c.Pairs {
-					obj := scene.ObjectName(int(p[0]))
-					if !seen[obj] {
-						seen[obj] = true
-						touching[obj] = append(touching[obj], handmodel.Link(l).String())
-					}
-				}
+		refit.Refit(poses)
+		sq.Run(hier, tree)
+		clear(touch)
+		for _, p := range sq.Pairs {
+			k := int(p.Link)*len(scene.Objects) + int(scene.Object[p.Tri])
+			if !touch[k] && exact.LinkTriangle(int(p.Link), poses[p.Link], scene.Triangle(int(p.Tri))) {
+				touch[k] = true
 			}
-			boxTests += c.BoxTests
 		}
 		dt := time.Since(t0)
 		total += dt
 		if f%10 == 0 {
-			fmt.Fprintf(out, "  t=%.2fs index MCP %4.1f°  %-40s %5d box tests %6.1f us\n",
-				s.Time.Seconds(), mgl64.RadToDeg(q[handmodel.IndexMCP]), describeContacts(touching), boxTests, float64(dt.Nanoseconds())/1e3)
+			fmt.Fprintf(out, "  t=%.2fs index MCP %4.1f°  %-48s %4d candidates %6.1f us\n",
+				s.Time.Seconds(), mgl64.RadToDeg(q[handmodel.IndexMCP]), describeContacts(touch, scene.Objects), len(sq.Pairs), float64(dt.Nanoseconds())/1e3)
 		}
 	}
-	fmt.Fprintf(out, "%d frames, %.1f us per frame on average (pose + 16 link queries)\n", *frames, float64(total.Nanoseconds())/1e3/float64(*frames))
+	fmt.Fprintf(out, "%d frames, %.1f us per frame on average (pose, refit, traversal, exact tests)\n", *frames, float64(total.Nanoseconds())/1e3/float64(*frames))
 	return nil
 }
 
-func describeContacts(touching map[string][]string) string {
-	if len(touching) == 0 {
-		return "no contact"
-	}
-	objs := make([]string, 0, len(touching))
-	for o := range touching {
-		objs = append(objs, o)
-	}
-	sort.Strings(objs)
+func describeContacts(touch []bool, objects []string) string {
 	var parts []string
-	for _, o := range objs {
-		parts = append(parts, o+": "+strings.Join(touching[o], " "))
+	for o, name := range objects {
+		var links []string
+		for l := 0; l*len(objects)+o < len(touch); l++ {
+			if touch[l*len(objects)+o] {
+				links = append(links, handmodel.Link(l).String())
+			}
+		}
+		if len(links) > 0 {
+			parts = append(parts, name+": "+strings.Join(links, " "))
+		}
+	}
+	if len(parts) == 0 {
+		return "no contact"
 	}
 	return strings.Join(parts, "; ")
 }
