@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/geom"
 )
@@ -58,3 +59,176 @@ func TestRandomPairsAgainstReferences(t *testing.T) {
 		t.Fatalf("workload lopsided: %d overlaps, %d apart", overlaps, apart)
 	}
 }
+
+func TestAnalyticCases(t *testing.T) {
+	cube := boxHull(mgl64.Vec3{1, 1, 1})
+	plate := boxHull(mgl64.Vec3{10, 10, 0.5})
+	at := func(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
+	cornerDown := mgl64.QuatBetweenVectors(mgl64.Vec3{1, 1, 1}.Normalize(), mgl64.Vec3{0, 0, -1}).Mat4().Mat3()
+	tests := []struct {
+		name      string
+		a, b      hullShape
+		xa, xb    geom.Transform
+		depth     float64
+		normal    mgl64.Vec3
+		deepestZ  float64 // z of PointA, NaN to skip
+		checkZOnB float64 // z of PointB, NaN to skip
+	}{
+		// A unit cube resting 0.3 into a plate whose top is z = 0.
+		{"box into a plane", cube, plate, at(mgl64.Vec3{0.2, -0.1, 0.7}), at(mgl64.Vec3{0, 0, -0.5}), 0.3, mgl64.Vec3{0, 0, 1}, -0.3, 0},
+		// A tetrahedron's tip 0.2 into the cube's top face.
+		{"vertex into a face", makeHull([]mgl64.Vec3{{0, 0, 0.8}, {1, 0, 2}, {-1, 1, 2}, {-1, -1, 2}}), cube, at(mgl64.Vec3{}), at(mgl64.Vec3{}), 0.2, mgl64.Vec3{0, 0, 1}, 0.8, 1},
+		// Two bars with diamond sections crossing at right angles: their
+		// edges meet, 0.1 deep, and the way out is along x × y.
+		{"edge across edge", boxHull(mgl64.Vec3{5, 1, 1}), boxHull(mgl64.Vec3{1, 5, 1}),
+			geom.Transform{R: mgl64.HomogRotate3DX(math.Pi / 4).Mat3(), T: mgl64.Vec3{0, 0, math.Sqrt2 - 0.05}},
+			geom.Transform{R: mgl64.HomogRotate3DY(math.Pi / 4).Mat3(), T: mgl64.Vec3{0, 0, -math.Sqrt2 + 0.05}}, 0.1, mgl64.Vec3{0, 0, 1}, math.NaN(), math.NaN()},
+		// A small cube wholly inside a big one, nearest the +x wall.
+		{"link inside a convex object", boxHull(mgl64.Vec3{0.5, 0.5, 0.5}), boxHull(mgl64.Vec3{5, 5, 5}), at(mgl64.Vec3{4, 0.3, -0.2}), at(mgl64.Vec3{}), 1.5, mgl64.Vec3{1, 0, 0}, math.NaN(), math.NaN()},
+		// A turned cube sunk corner-first 0.25 into the plate.
+		{"corner into a plane", cube, plate, geom.Transform{R: cornerDown, T: mgl64.Vec3{0, 0, 1.5}}, at(mgl64.Vec3{0, 0, -0.5}), 0, mgl64.Vec3{0, 0, 1}, math.NaN(), 0},
+	}
+	for _, tc := range tests {
+		d, p := query(tc.a, tc.b, tc.xa, tc.xb, nil)
+		if !d.Overlap {
+			t.Errorf("%s: no overlap found (distance %v)", tc.name, d.Distance)
+			continue
+		}
+		want := tc.depth
+		if tc.name == "corner into a plane" {
+			// The lowest corner is sqrt(3) below the center.
+			want = math.Sqrt(3) - 1.5
+		}
+		if math.Abs(p.Depth-want) > 1e-9*math.Max(1, want) || !p.Exact {
+			t.Errorf("%s: depth %v (exact %v), want %v", tc.name, p.Depth, p.Exact, want)
+		}
+		if p.Normal.Sub(tc.normal).Len() > 1e-9 {
+			t.Errorf("%s: normal %v, want %v", tc.name, p.Normal, tc.normal)
+		}
+		if !math.IsNaN(tc.deepestZ) && math.Abs(p.PointA[2]-tc.deepestZ) > 1e-9 {
+			t.Errorf("%s: deepest point %v, want z = %v", tc.name, p.PointA, tc.deepestZ)
+		}
+		if !math.IsNaN(tc.checkZOnB) && math.Abs(p.PointB[2]-tc.checkZOnB) > 1e-9 {
+			t.Errorf("%s: point on B %v, want z = %v", tc.name, p.PointB, tc.checkZOnB)
+		}
+		if got := p.PointB.Sub(p.PointA); math.Abs(got.Len()-p.Depth) > 1e-9*math.Max(1, p.Depth) {
+			t.Errorf("%s: points %v %v are not depth apart", tc.name, p.PointA, p.PointB)
+		}
+	}
+}
+
+func TestDistanceAnalytic(t *testing.T) {
+	cube := boxHull(mgl64.Vec3{1, 1, 1})
+	d, _ := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2.5, 0.3, 0}}, nil)
+	if d.Overlap || math.Abs(d.Distance-0.5) > 1e-12 || math.Abs(d.PointA[0]-1) > 1e-12 || math.Abs(d.PointB[0]-1.5) > 1e-12 {
+		t.Fatalf("face to face 0.5 apart: %+v", d)
+	}
+	// Exactly touching faces: an overlap of depth 0.
+	d, p := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2, 0.3, 0}}, nil)
+	if !d.Overlap || p.Depth > 1e-12 || math.IsNaN(p.Normal[0]) {
+		t.Fatalf("touching faces: %+v %+v", d, p)
+	}
+}
+
+func finite3(v mgl64.Vec3) bool {
+	return !math.IsNaN(v[0]+v[1]+v[2]) && !math.IsInf(v[0]+v[1]+v[2], 0)
+}
+
+// TestNeverNaNAndSymmetric: random and degenerate inputs (flat shapes,
+// repeated points, single points, huge and tiny coordinates) give finite
+// answers, and swapping the shapes swaps the answers.
+func TestNeverNaNAndSymmetric(t *testing.T) {
+	r := rand.New(rand.NewPCG(62, 62))
+	shapes := func(scale float64) hullShape {
+		switch r.IntN(5) {
+		case 0: // flat: a triangle
+			p := []mgl64.Vec3{{r.NormFloat64(), r.NormFloat64(), 0}, {r.NormFloat64(), r.NormFloat64(), 0}, {r.NormFloat64(), r.NormFloat64(), 0}}
+			for i := range p {
+				p[i] = p[i].Mul(scale)
+			}
+			poly, _ := NewPolytope(p, nil)
+			return hullShape{verts: p, poly: poly}
+		case 1: // a point
+			p := []mgl64.Vec3{{r.NormFloat64() * scale, 0, 0}}
+			poly, _ := NewPolytope(p, nil)
+			return hullShape{verts: p, poly: poly}
+		case 2: // a segment, with a repeated end
+			p := []mgl64.Vec3{{0, 0, 0}, {scale, 0, 0}, {scale, 0, 0}}
+			poly, _ := NewPolytope(p, nil)
+			return hullShape{verts: p, poly: poly}
+		}
+		return randomHull(r, 5+r.IntN(30), scale)
+	}
+	for i := range 20000 {
+		scale := math.Pow(10, float64(r.IntN(13)-6))
+		a, b := shapes(scale), shapes(scale)
+		xa, xb := randTransform(r, scale), randTransform(r, scale)
+		xa.T, xb.T = xa.T.Add(mgl64.Vec3{1e3 * scale * float64(r.IntN(2))}), xb.T.Add(mgl64.Vec3{1e3 * scale * float64(r.IntN(2))})
+		d1, p1 := query(a, b, xa, xb, nil)
+		d2, p2 := query(b, a, xb, xa, nil)
+		for _, v := range []mgl64.Vec3{d1.PointA, d1.PointB, p1.Normal, p1.PointA, p1.PointB, d2.PointA, p2.Normal} {
+			if !finite3(v) {
+				t.Fatalf("case %d: non-finite output %+v %+v", i, d1, p1)
+			}
+		}
+		if math.IsNaN(d1.Distance) || math.IsNaN(p1.Depth) || p1.Depth < 0 {
+			t.Fatalf("case %d: distance %v depth %v", i, d1.Distance, p1.Depth)
+		}
+		if d1.Overlap != d2.Overlap {
+			// Within rounding of touching the two orders may differ.
+			if math.Max(d1.Distance, d2.Distance) > 1e-9*scale {
+				t.Fatalf("case %d: overlap %v one way, %v the other (distances %v %v)", i, d1.Overlap, d2.Overlap, d1.Distance, d2.Distance)
+			}
+			continue
+		}
+		if !d1.Overlap && math.Abs(d1.Distance-d2.Distance) > 1e-9*scale*10 {
+			t.Fatalf("case %d: distance %v one way, %v the other", i, d1.Distance, d2.Distance)
+		}
+		if d1.Overlap && p1.Exact && p2.Exact && math.Abs(p1.Depth-p2.Depth) > 1e-9*scale*10 {
+			t.Fatalf("case %d: depth %v one way, %v the other", i, p1.Depth, p2.Depth)
+		}
+	}
+}
+
+func TestQueriesAllocateNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 63))
+	a, b := randomHull(r, 40, 1), randomHull(r, 40, 1)
+	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: b.poly, X: geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.5, 0, 0}}}
+	var c Cache
+	n := testing.AllocsPerRun(100, func() {
+		d := Distance(&sa, &sb, &c)
+		if d.Overlap {
+			Penetration(&sa, &sb, &d)
+		}
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per query", n)
+	}
+}
+
+func benchPair(b *testing.B, offset float64, warm bool) {
+	r := rand.New(rand.NewPCG(64, 64))
+	a, c := randomHull(r, 60, 1), randomHull(r, 60, 1)
+	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: c.poly, X: geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{offset, 0, 0}}}
+	var cache Cache
+	b.ReportAllocs()
+	for b.Loop() {
+		if !warm {
+			cache.Reset()
+		}
+		// Move B a little each frame, as a tracked hand does.
+		sb.X.T[1] += 1e-4
+		if sb.X.T[1] > 0.05 {
+			sb.X.T[1] = 0
+		}
+		d := Distance(&sa, &sb, &cache)
+		if d.Overlap {
+			Penetration(&sa, &sb, &d)
+		}
+	}
+}
+
+func BenchmarkDistanceCold(b *testing.B)    { benchPair(b, 4, false) }
+func BenchmarkDistanceWarm(b *testing.B)    { benchPair(b, 4, true) }
+func BenchmarkPenetrationCold(b *testing.B) { benchPair(b, 1, false) }
+func BenchmarkPenetrationWarm(b *testing.B) { benchPair(b, 1, true) }
