@@ -1,6 +1,8 @@
 package cab
 
 import (
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
@@ -18,7 +20,11 @@ type LinkPair struct{ A, B int32 }
 type SceneQuery struct {
 	Pairs    []LinkTri
 	BoxTests int
-	stack    [][2]int32
+	// Margin grows every hierarchy box by this much in each direction, so
+	// that the candidates include triangles within Margin of a link (the
+	// narrow phase's proximity band).
+	Margin float64
+	stack  [][2]int32
 }
 
 // Run finds every (link, triangle) pair whose link box meets the triangle.
@@ -31,6 +37,11 @@ func (q *SceneQuery) Run(h *Hierarchy, scene *env.Tree) int {
 		st = st[:len(st)-1]
 		a, s := p[0], p[1]
 		box := h.Box(a)
+		if q.Margin > 0 {
+			grown := *box
+			grown.Half = grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
+			box = &grown
+		}
 		q.BoxTests++
 		if tri, ok := env.Leaf(s); ok {
 			if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {

@@ -1,10 +1,11 @@
-// Package daemon will hold the per-frame pipeline of the gloved service:
-// glove sample -> hand pose -> CAB refit -> scene traversal -> narrow phase
-// -> OSC bundle, within a frame budget, with configuration, logging,
-// metrics and systemd integration.
+// Package daemon is the gloved service. Today it holds the per-frame
+// pipeline (pipeline.go): glove sample -> calibration -> forward
+// kinematics -> CAB refit of the hand's box hierarchy -> traversal against
+// the scene's OBBTree -> narrow phase, yielding each frame's contacts and
+// near misses. The service around it (frame budget, OSC output,
+// configuration, logging, metrics, systemd integration) is issue #6.
 //
 // Sources: the pipeline of shared/seeds/cab-articulated-obb-update.txt
-// (section 5, the per-frame update and test loop). Nothing is implemented
-// here yet: the daemon is issue #6, after the glove, CAB and narrow-phase
-// issues it depends on.
+// (section 3.2: update the hierarchy, test it, run the exact query on each
+// candidate).
 package daemon

@@ -67,6 +67,7 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	}
 	m.dropEmptyObjects()
 	m.countDegenerate()
+	m.detectConvex()
 	return m, nil
 }
 

@@ -17,7 +17,13 @@ type Mesh struct {
 	// Degenerate counts zero-area triangles. They are kept: the collision
 	// code handles them, and dropping them would renumber the file.
 	Degenerate int
+	// Convex[o] reports that object o's mesh is its own convex hull (set by
+	// Load, or by DetectConvex): the narrow phase treats it as a solid.
+	Convex []bool
 }
+
+// DetectConvex fills Convex for a mesh not made by Load.
+func (m *Mesh) DetectConvex() { m.detectConvex() }
 
 // Triangle returns triangle i's corners.
 func (m *Mesh) Triangle(i int) geom.Triangle {
@@ -35,6 +41,11 @@ func (m *Mesh) Append(o *Mesh) {
 	for i, t := range o.Tris {
 		m.Tris = append(m.Tris, [3]int32{t[0] + vbase, t[1] + vbase, t[2] + vbase})
 		m.Object = append(m.Object, o.Object[i]+obase)
+	}
+	if m.Convex != nil || o.Convex != nil {
+		m.Convex = append(m.Convex, make([]bool, int(obase)-len(m.Convex))...)
+		m.Convex = append(m.Convex, o.Convex...)
+		m.Convex = append(m.Convex, make([]bool, int(obase)+len(o.Objects)-len(m.Convex))...)
 	}
 	m.Objects = append(m.Objects, o.Objects...)
 	m.Degenerate += o.Degenerate

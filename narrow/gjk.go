@@ -155,13 +155,13 @@ func Distance(a, b *Shape, cache *Cache) DistanceResult {
 
 func sq(x float64) float64 { return x * x }
 
-// shapeSize is the largest distance of a vertex from the shape's origin.
+// shapeSize is the shape's radius about its origin, plus a little of its
+// distance from the world origin (rounding grows with coordinates).
 func shapeSize(s *Shape) float64 {
-	m := 0.0
-	for _, v := range s.P.Verts {
-		m = math.Max(m, v.LenSqr())
+	if s.P.radius == 0 && len(s.P.Verts) > 0 {
+		s.P.measure() // a Polytope built without NewPolytope
 	}
-	return math.Sqrt(m) + s.X.T.Len()*1e-3
+	return s.P.radius + s.X.T.Len()*1e-3
 }
 
 func (s *simplex) has(ia, ib int32) bool {
@@ -339,4 +339,44 @@ func (s *simplex) tetra() (mgl64.Vec3, bool) {
 	}
 	*s = bs
 	return bp, false
+}
+
+// Intersects reports whether a and b share a point (touching included),
+// stopping at the first separating direction: the boolean form of GJK,
+// cheaper than Distance when the answer is no.
+func Intersects(a, b *Shape) bool {
+	var s simplex
+	size := shapeSize(a) + shapeSize(b)
+	d := b.X.T.Sub(a.X.T)
+	if d.LenSqr() == 0 {
+		d = mgl64.Vec3{1, 0, 0}
+	}
+	pa, ia := a.support(d.Mul(-1), 0)
+	pb, ib := b.support(d, 0)
+	s.v[0] = vertex{w: pa.Sub(pb), a: pa, b: pb, ia: ia, ib: ib}
+	s.count = 1
+	best := math.Inf(1)
+	for range gjkMaxIters {
+		v, inside := s.solve()
+		vv := v.LenSqr()
+		if inside || vv <= sq(overlapTol*size) {
+			return true
+		}
+		if vv >= best {
+			return false // no progress: v is (within rounding) the distance, > 0
+		}
+		best = vv
+		pa, ia := a.support(v.Mul(-1), s.v[s.count-1].ia)
+		pb, ib := b.support(v, s.v[s.count-1].ib)
+		w := pa.Sub(pb)
+		if v.Dot(w) > 0 {
+			return false // w·v > 0: the plane normal to v separates
+		}
+		if vv-v.Dot(w) <= gjkRelTol*vv || s.has(ia, ib) {
+			return false
+		}
+		s.v[s.count] = vertex{w: w, a: pa, b: pb, ia: ia, ib: ib}
+		s.count++
+	}
+	return false
 }

@@ -232,3 +232,18 @@ func BenchmarkDistanceCold(b *testing.B)    { benchPair(b, 4, false) }
 func BenchmarkDistanceWarm(b *testing.B)    { benchPair(b, 4, true) }
 func BenchmarkPenetrationCold(b *testing.B) { benchPair(b, 1, false) }
 func BenchmarkPenetrationWarm(b *testing.B) { benchPair(b, 1, true) }
+
+func TestIntersectsAgreesWithDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 65))
+	for i := range 3000 {
+		a, b := randomHull(r, 5+r.IntN(20), 1), randomHull(r, 3+r.IntN(20), 1)
+		sa, sb := Shape{P: a.poly, X: randTransform(r, 0.3)}, Shape{P: b.poly, X: randTransform(r, 1.6)}
+		d := Distance(&sa, &sb, nil)
+		if d.Distance < 1e-9 && !d.Overlap {
+			continue // within rounding of touching
+		}
+		if got := Intersects(&sa, &sb); got != d.Overlap {
+			t.Fatalf("pair %d: Intersects %v, Distance overlap %v (distance %v)", i, got, d.Overlap, d.Distance)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package narrow
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -12,8 +13,9 @@ import (
 // support mapping can hill-climb from the previous answer instead of
 // scanning every vertex.
 type Polytope struct {
-	Verts []mgl64.Vec3
-	adj   [][]int32 // nil: scan all vertices
+	Verts  []mgl64.Vec3
+	adj    [][]int32 // nil: scan all vertices
+	radius float64   // largest |v|, for scale-relative tolerances
 }
 
 // climbMin is the vertex count from which Support hill-climbs.
@@ -27,6 +29,7 @@ func NewPolytope(verts []mgl64.Vec3, tris [][3]int32) (*Polytope, error) {
 		return nil, fmt.Errorf("narrow: polytope with no vertices")
 	}
 	p := &Polytope{Verts: verts}
+	p.measure()
 	if len(verts) >= climbMin && len(tris) > 0 {
 		p.adj = make([][]int32, len(verts))
 		add := func(a, b int32) {
@@ -79,4 +82,13 @@ func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 		}
 	}
 	return cur
+}
+
+// measure records the polytope's radius about its frame's origin.
+func (p *Polytope) measure() {
+	m := 0.0
+	for _, v := range p.Verts {
+		m = max(m, v.LenSqr())
+	}
+	p.radius = math.Sqrt(m)
 }

@@ -189,3 +189,70 @@ func TestHandExport(t *testing.T) {
 		t.Error("a 3 m hand must be refused")
 	}
 }
+
+const graspWrist = "0.70710678 -0.70710678 0 0 0 0.91 0.10"
+
+func TestContactsFromSimAndRecording(t *testing.T) {
+	scene := "../../testdata/scenes/grasp.obj"
+	out, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "120", "--wrist", graspWrist, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 120 {
+		t.Fatalf("%d frames printed, want 120", len(lines))
+	}
+	touched := 0
+	for i, l := range lines {
+		var f frameJSON
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if f.Frame != i || f.Contacts == nil || f.Near == nil {
+			t.Fatalf("line %d: %+v", i, f)
+		}
+		for _, c := range f.Contacts {
+			if c.Object != "ball" || !(c.Depth >= 0) || c.Tris < 0 {
+				t.Fatalf("line %d: contact %+v", i, c)
+			}
+			n := math.Sqrt(c.Normal[0]*c.Normal[0] + c.Normal[1]*c.Normal[1] + c.Normal[2]*c.Normal[2])
+			if math.Abs(n-1) > 1e-6 {
+				t.Fatalf("line %d: normal of length %v", i, n)
+			}
+			touched++
+		}
+	}
+	if touched < 50 || !strings.Contains(out, `"near":[{`) {
+		t.Fatalf("%d contacts over the grasp, near misses present: %v", touched, strings.Contains(out, `"near":[{`))
+	}
+	// The same session recorded and replayed gives the same contacts.
+	rec := filepath.Join(t.TempDir(), "grasp.glove")
+	if _, err := gloved(t, "record", "--device", "sim", "--seconds", "0.5", "--wrist", graspWrist, "-o", rec); err != nil {
+		t.Fatal(err)
+	}
+	fromRec, err := gloved(t, "contacts", "--scene", scene, "--recording", rec, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromSim, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "50", "--wrist", graspWrist, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recLines := strings.Split(strings.TrimSpace(fromRec), "\n")
+	simLines := strings.Split(strings.TrimSpace(fromSim), "\n")
+	if len(recLines) < 40 {
+		t.Fatalf("%d frames from a 0.5 s recording", len(recLines))
+	}
+	for i := range min(len(recLines), len(simLines)) {
+		if recLines[i] != simLines[i] {
+			t.Fatalf("frame %d differs between the recording and the simulation:\n%s\n%s", i, recLines[i], simLines[i])
+		}
+	}
+	human, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "100", "--wrist", graspWrist)
+	if err != nil || !strings.Contains(human, "in ball") {
+		t.Fatalf("human output: %v\n%s", err, human)
+	}
+	if _, err := gloved(t, "contacts", "--scene", scene); err == nil {
+		t.Error("contacts without a source must be refused")
+	}
+}

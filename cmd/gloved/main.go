@@ -50,6 +50,11 @@ func commands() map[string]command {
 			usage:   "gloved dump FILE [--calibration FILE]",
 			run:     runDump,
 		},
+		"contacts": {
+			summary: "run a recorded or simulated session through the whole pipeline and print each frame's contacts",
+			usage:   "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [flags]",
+			run:     runContacts,
+		},
 		"hand": {
 			summary: "describe the hand model and export its posed link meshes and frames as OBJ",
 			usage:   "gloved hand [flags] [-o FILE.obj]",

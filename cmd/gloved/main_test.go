@@ -171,10 +171,10 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.Contains(lines[2], "no contact") || !strings.Contains(out, "ball: ") || !strings.Contains(lines[len(lines)-1], "300 frames") {
+	if !strings.Contains(lines[2], "no contact") || !strings.Contains(out, " in ball ") || !strings.Contains(out, " near ball ") || !strings.Contains(lines[len(lines)-1], "300 frames") {
 		t.Fatalf("the demo should start clear, grasp the ball, and report 300 frames:\n%s", out)
 	}
-	if strings.Contains(out, "table: ") {
+	if strings.Contains(out, "in table") {
 		t.Errorf("the hand hovers over the ball and should not touch the table:\n%s", out)
 	}
 	if _, err := gloved(t, "demo", "--motion", "wave"); err == nil {

@@ -1,0 +1,169 @@
+package daemon
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/narrow"
+)
+
+func graspPipeline(t testing.TB, level int) *Pipeline {
+	t.Helper()
+	hand, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, _ := handmodel.DefaultCalibration(22)
+	p, err := NewPipeline(hand, cal, cab.GraspScene(level), 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+type frameOut struct {
+	Contacts []narrow.Contact
+	Near     []narrow.Near
+}
+
+func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
+	t.Helper()
+	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	var s devices.Sample
+	var out []frameOut
+	for range frames {
+		glove.Read(&s)
+		if err := p.Frame(&s, cab.GraspWrist()); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, frameOut{append([]narrow.Contact(nil), p.Solver.Contacts...), append([]narrow.Near(nil), p.Solver.Near...)})
+	}
+	return out
+}
+
+func support(pts []mgl64.Vec3, d mgl64.Vec3) float64 {
+	m := math.Inf(-1)
+	for _, p := range pts {
+		m = math.Max(m, p.Dot(d))
+	}
+	return m
+}
+
+// TestGraspContacts: the simulated grasp touches the ball, with finite,
+// minimal depths and unit normals that push the link out, and nothing else
+// in the scene; the run is deterministic.
+func TestGraspContacts(t *testing.T) {
+	p := graspPipeline(t, 4)
+	frames := runGrasp(t, p, 300)
+	r := rand.New(rand.NewPCG(71, 71))
+	ballHull, _ := p.Scene.Mesh.ObjectHull(1)
+	touching, near := 0, 0
+	for f, fr := range frames {
+		for i, c := range fr.Contacts {
+			if i > 0 && (c.Link < fr.Contacts[i-1].Link || (c.Link == fr.Contacts[i-1].Link && c.Object <= fr.Contacts[i-1].Object)) {
+				t.Fatalf("frame %d: contacts out of order", f)
+			}
+			if p.Scene.Mesh.Objects[c.Object] != "ball" {
+				t.Fatalf("frame %d: the hand touched the %s", f, p.Scene.Mesh.Objects[c.Object])
+			}
+			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || c.Tris < 0 || !c.Exact {
+				t.Fatalf("frame %d: bad contact %+v", f, c)
+			}
+			touching++
+		}
+		for _, n := range fr.Near {
+			if !(n.Distance >= 0 && n.Distance <= 0.01) {
+				t.Fatalf("frame %d: near at %v outside the band", f, n.Distance)
+			}
+			near++
+		}
+	}
+	if touching < 100 || near < 10 {
+		t.Fatalf("%d contacts and %d near misses over the grasp: the workload tests little", touching, near)
+	}
+	// Check depths of the last frames independently: pushing the link by
+	// depth along the normal just clears the ball, and no other direction
+	// tried does it with less.
+	p2 := graspPipeline(t, 4)
+	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	var s devices.Sample
+	checked := 0
+	for range 150 {
+		glove.Read(&s)
+		p2.Frame(&s, cab.GraspWrist())
+		for _, c := range p2.Solver.Contacts {
+			var lv []mgl64.Vec3
+			for _, v := range p2.Hier.Body.Links[c.Link].Verts {
+				lv = append(lv, p2.Poses[c.Link].Apply(v))
+			}
+			along := support(lv, c.Normal.Mul(-1)) + support(ballHull.Verts, c.Normal)
+			if math.Abs(along-c.Depth) > 1e-9 {
+				t.Fatalf("contact %+v: separating along its normal takes %v", c, along)
+			}
+			for range 200 {
+				d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+				if other := support(lv, d.Mul(-1)) + support(ballHull.Verts, d); other < c.Depth-1e-9 {
+					t.Fatalf("contact %+v: direction %v separates with %v < depth", c, d, other)
+				}
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no contact checked")
+	}
+	again := runGrasp(t, graspPipeline(t, 4), 300)
+	if !reflect.DeepEqual(frames, again) {
+		t.Fatal("two runs of the same session differ")
+	}
+}
+
+func TestFrameAllocatesNothing(t *testing.T) {
+	p := graspPipeline(t, 4)
+	runGrasp(t, p, 150) // grow every buffer through the grasp
+	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	var s devices.Sample
+	allocs := testing.AllocsPerRun(100, func() {
+		glove.Read(&s)
+		p.Frame(&s, cab.GraspWrist())
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per frame", allocs)
+	}
+}
+
+func benchFrame(b *testing.B, caching bool) {
+	p := graspPipeline(b, 5)
+	p.Solver.Caching = caching
+	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	var samples []devices.Sample
+	for range 300 {
+		var s devices.Sample
+		glove.Read(&s)
+		samples = append(samples, s)
+	}
+	for i := range samples { // warm up every buffer
+		p.Frame(&samples[i], cab.GraspWrist())
+	}
+	b.ReportAllocs()
+	i, contacts := 0, 0
+	for b.Loop() {
+		p.Frame(&samples[i%len(samples)], cab.GraspWrist())
+		contacts += len(p.Solver.Contacts)
+		i++
+	}
+	b.ReportMetric(float64(contacts)/float64(i), "contacts/frame")
+}
+
+// BenchmarkFrameGrasp: the whole frame (calibration, pose, CAB refit,
+// traversal, narrow phase) for the hand grasping the ball on the table.
+func BenchmarkFrameGrasp(b *testing.B)        { benchFrame(b, true) }
+func BenchmarkFrameGraspNoCache(b *testing.B) { benchFrame(b, false) }
