@@ -130,3 +130,32 @@ func (q *BodyQuery) descend(a, b *Hierarchy, ra, rb int32, self bool) {
 	}
 	q.stack = st
 }
+
+// LinksNear appends to out the links whose leaf boxes, grown by margin,
+// meet box, descending the hierarchy with the query's stack, and returns
+// it. It is the broad phase for a scene object treated as one solid.
+func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32 {
+	st := append(q.stack[:0], [2]int32{h.Root, 0})
+	for len(st) > 0 {
+		a := st[len(st)-1][0]
+		st = st[:len(st)-1]
+		b := h.Box(a)
+		if q.Margin > 0 {
+			grown := *b
+			grown.Half = grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
+			b = &grown
+		}
+		q.BoxTests++
+		if geom.BoxesDisjoint(b, box) {
+			continue
+		}
+		if a < 0 {
+			out = append(out, ^a)
+			continue
+		}
+		ch := h.Nodes[a].Child
+		st = append(st, [2]int32{ch[1], 0}, [2]int32{ch[0], 0})
+	}
+	q.stack = st
+	return out
+}

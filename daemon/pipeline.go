@@ -14,18 +14,28 @@ import (
 // Pipeline turns glove samples into contacts. It owns every buffer it
 // uses, so a frame allocates nothing once they have grown.
 type Pipeline struct {
-	Hand   *handmodel.Hand
-	Cal    *handmodel.Calibration
-	Scene  *env.Tree
-	Hier   *cab.Hierarchy
-	Refit  cab.Refitter
-	Query  cab.SceneQuery
-	Solver *narrow.Solver
+	Hand *handmodel.Hand
+	Cal  *handmodel.Calibration
+	// Scene is the whole scene; Surfaces the OBBTree over the triangles of
+	// its non-convex objects (nil if there are none), whose triangle i is
+	// the scene's surfaceTri[i]. Convex objects are solids: each is tested
+	// as one box against the hand's hierarchy.
+	Scene      *env.Mesh
+	Surfaces   *env.Tree
+	surfaceTri []int32
+	solidBox   []geom.OBB
+	solidObj   []int32
+	Hier       *cab.Hierarchy
+	Refit      cab.Refitter
+	Query      cab.SceneQuery
+	Solver     *narrow.Solver
 	// Angles and Poses are the last frame's joint angles and link
 	// transforms.
 	Angles handmodel.Angles
 	Poses  []geom.Transform
 	pairs  []narrow.Pair
+	solids []narrow.SolidPair
+	near   []int32
 }
 
 // NewPipeline wires a hand, its calibration and a scene (whose objects'
@@ -37,10 +47,6 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	}
 	if scene.Convex == nil {
 		scene.DetectConvex()
-	}
-	tree, err := env.Build(scene, env.BuildOptions{})
-	if err != nil {
-		return nil, err
 	}
 	body, err := cab.HandBody(hand)
 	if err != nil {
@@ -65,8 +71,21 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 		return nil, err
 	}
 	solver.Proximity = proximity
-	p := &Pipeline{Hand: hand, Cal: cal, Scene: tree, Hier: hier, Refit: refit, Solver: solver, Poses: make([]geom.Transform, hand.NumLinks())}
+	p := &Pipeline{Hand: hand, Cal: cal, Scene: scene, Hier: hier, Refit: refit, Solver: solver, Poses: make([]geom.Transform, hand.NumLinks())}
 	p.Query.Margin = proximity
+	surf, orig := scene.Subset(func(i int) bool { return !solver.Solid(int(scene.Object[i])) })
+	if len(surf.Tris) > 0 {
+		if p.Surfaces, err = env.Build(surf, env.BuildOptions{}); err != nil {
+			return nil, err
+		}
+		p.surfaceTri = orig
+	}
+	for o := range scene.Objects {
+		if t := solver.ObjectTree(o); t != nil {
+			p.solidObj = append(p.solidObj, int32(o))
+			p.solidBox = append(p.solidBox, t.Nodes[0].Box)
+		}
+	}
 	return p, nil
 }
 
@@ -78,11 +97,20 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	}
 	p.Hand.Pose(&p.Angles, wrist, p.Poses)
 	p.Refit.Refit(p.Poses)
-	p.Query.Run(p.Hier, p.Scene)
 	p.pairs = p.pairs[:0]
-	for _, c := range p.Query.Pairs {
-		p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: c.Tri})
+	if p.Surfaces != nil {
+		p.Query.Run(p.Hier, p.Surfaces)
+		for _, c := range p.Query.Pairs {
+			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: p.surfaceTri[c.Tri]})
+		}
 	}
-	p.Solver.Solve(p.Poses, p.pairs)
+	p.solids = p.solids[:0]
+	for k, o := range p.solidObj {
+		p.near = p.Query.LinksNear(p.Hier, &p.solidBox[k], p.near[:0])
+		for _, l := range p.near {
+			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: o})
+		}
+	}
+	p.Solver.Solve(p.Poses, p.pairs, p.solids)
 	return nil
 }

@@ -64,15 +64,15 @@ func TestGraspContacts(t *testing.T) {
 	p := graspPipeline(t, 4)
 	frames := runGrasp(t, p, 300)
 	r := rand.New(rand.NewPCG(71, 71))
-	ballHull, _ := p.Scene.Mesh.ObjectHull(1)
+	ballHull, _ := p.Scene.ObjectHull(1)
 	touching, near := 0, 0
 	for f, fr := range frames {
 		for i, c := range fr.Contacts {
 			if i > 0 && (c.Link < fr.Contacts[i-1].Link || (c.Link == fr.Contacts[i-1].Link && c.Object <= fr.Contacts[i-1].Object)) {
 				t.Fatalf("frame %d: contacts out of order", f)
 			}
-			if p.Scene.Mesh.Objects[c.Object] != "ball" {
-				t.Fatalf("frame %d: the hand touched the %s", f, p.Scene.Mesh.Objects[c.Object])
+			if p.Scene.Objects[c.Object] != "ball" {
+				t.Fatalf("frame %d: the hand touched the %s", f, p.Scene.Objects[c.Object])
 			}
 			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || c.Tris < 0 || !c.Exact {
 				t.Fatalf("frame %d: bad contact %+v", f, c)
@@ -140,9 +140,10 @@ func TestFrameAllocatesNothing(t *testing.T) {
 	}
 }
 
-func benchFrame(b *testing.B, caching bool) {
+func benchFrame(b *testing.B, caching, tris bool) {
 	p := graspPipeline(b, 5)
 	p.Solver.Caching = caching
+	p.Solver.CountTris = tris
 	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
 	var samples []devices.Sample
 	for range 300 {
@@ -165,5 +166,30 @@ func benchFrame(b *testing.B, caching bool) {
 
 // BenchmarkFrameGrasp: the whole frame (calibration, pose, CAB refit,
 // traversal, narrow phase) for the hand grasping the ball on the table.
-func BenchmarkFrameGrasp(b *testing.B)        { benchFrame(b, true) }
-func BenchmarkFrameGraspNoCache(b *testing.B) { benchFrame(b, false) }
+func BenchmarkFrameGrasp(b *testing.B)        { benchFrame(b, true, true) }
+func BenchmarkFrameGraspNoCache(b *testing.B) { benchFrame(b, false, true) }
+func BenchmarkFrameGraspNoTris(b *testing.B)  { benchFrame(b, true, false) }
+
+// TestCachingChangesNoAnswer: the per-pair warm start only saves work.
+func TestCachingChangesNoAnswer(t *testing.T) {
+	warm := graspPipeline(t, 4)
+	cold := graspPipeline(t, 4)
+	cold.Solver.Caching = false
+	a, b := runGrasp(t, warm, 300), runGrasp(t, cold, 300)
+	for f := range a {
+		if len(a[f].Contacts) != len(b[f].Contacts) || len(a[f].Near) != len(b[f].Near) {
+			t.Fatalf("frame %d: %d/%d contacts and %d/%d near with and without caching", f, len(a[f].Contacts), len(b[f].Contacts), len(a[f].Near), len(b[f].Near))
+		}
+		for i, c := range a[f].Contacts {
+			d := b[f].Contacts[i]
+			if c.Link != d.Link || c.Object != d.Object || c.Tris != d.Tris || math.Abs(c.Depth-d.Depth) > 1e-9 || c.Normal.Sub(d.Normal).Len() > 1e-6 {
+				t.Fatalf("frame %d: %+v with caching, %+v without", f, c, d)
+			}
+		}
+		for i, n := range a[f].Near {
+			if math.Abs(n.Distance-b[f].Near[i].Distance) > 1e-9 {
+				t.Fatalf("frame %d: near %+v vs %+v", f, n, b[f].Near[i])
+			}
+		}
+	}
+}

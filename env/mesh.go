@@ -87,3 +87,19 @@ func (m *Mesh) dropEmptyObjects() {
 	}
 	m.Objects = names
 }
+
+// Subset returns a mesh of the triangles keep selects, sharing m's
+// vertices and objects, and for each of its triangles the index of the
+// triangle in m.
+func (m *Mesh) Subset(keep func(tri int) bool) (*Mesh, []int32) {
+	s := &Mesh{Verts: m.Verts, Objects: m.Objects, Convex: m.Convex}
+	var orig []int32
+	for i, t := range m.Tris {
+		if keep(i) {
+			s.Tris = append(s.Tris, t)
+			s.Object = append(s.Object, m.Object[i])
+			orig = append(orig, int32(i))
+		}
+	}
+	return s, orig
+}

@@ -11,8 +11,12 @@ import (
 	"github.com/gloved/gloved/geom"
 )
 
-// Pair is a candidate from the traversal: a link and a scene triangle.
+// Pair is a candidate from the traversal: a link and a triangle of a
+// non-convex scene object.
 type Pair struct{ Link, Tri int32 }
+
+// SolidPair is a candidate link near a convex scene object.
+type SolidPair struct{ Link, Object int32 }
 
 // Contact is a link touching a scene object.
 type Contact struct {
@@ -60,6 +64,11 @@ type Solver struct {
 	Proximity float64
 	// Caching turns the per-pair warm start on (the default).
 	Caching bool
+	// CountTris counts, for each contact with a solid object, the object's
+	// triangles the link touches (the default). It is the narrow phase's
+	// most expensive part when links sink deep into finely tessellated
+	// solids.
+	CountTris bool
 
 	Contacts []Contact
 	Near     []Near
@@ -68,10 +77,12 @@ type Solver struct {
 	boxes   []geom.OBB // each link's box in its frame, to skip far triangles
 	scene   *env.Mesh
 	solids  []*Polytope // per object: its hull if convex, else nil
+	trees   []*env.Tree // per convex object: its triangles, to count contacts
 	caches  []Cache     // per (link, object)
 	seen    []bool
 	triVert [3]mgl64.Vec3
 	tri     Polytope
+	stack   []int32
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its
@@ -80,7 +91,7 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	if len(scene.Convex) != len(scene.Objects) {
 		return nil, fmt.Errorf("narrow: scene convexity not detected (call Mesh.DetectConvex)")
 	}
-	s := &Solver{links: links, scene: scene, Caching: true}
+	s := &Solver{links: links, scene: scene, Caching: true, CountTris: true}
 	for _, l := range links {
 		var f geom.Fitter
 		s.boxes = append(s.boxes, f.Fit(l.Verts, nil))
@@ -100,54 +111,89 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 		}
 		s.solids[o] = p
 	}
+	s.trees = make([]*env.Tree, len(scene.Objects))
+	for o := range scene.Objects {
+		if s.solids[o] == nil {
+			continue
+		}
+		sub, _ := scene.Subset(func(i int) bool { return int(scene.Object[i]) == o })
+		t, err := env.Build(sub, env.BuildOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("narrow: object %s: %w", scene.Objects[o], err)
+		}
+		s.trees[o] = t
+	}
 	n := len(links) * len(scene.Objects)
 	s.caches, s.seen = make([]Cache, n), make([]bool, n)
 	s.tri.Verts = s.triVert[:]
 	return s, nil
 }
 
-// Solve computes the frame's contacts and near misses from the candidates
-// (sorted in place) and the link poses. Results are ordered by link, then
+// Solid reports whether object o is handled as a solid.
+func (s *Solver) Solid(o int) bool { return s.solids[o] != nil }
+
+// ObjectTree returns convex object o's own OBBTree (nil for a surface).
+func (s *Solver) ObjectTree(o int) *env.Tree { return s.trees[o] }
+
+// Solve computes the frame's contacts and near misses from the link poses,
+// the candidate triangles of surface objects and the candidate links of
+// solid objects (both sorted in place). Results are ordered by link, then
 // object.
-func (s *Solver) Solve(poses []geom.Transform, cands []Pair) {
+func (s *Solver) Solve(poses []geom.Transform, surface []Pair, solid []SolidPair) {
 	s.Contacts, s.Near = s.Contacts[:0], s.Near[:0]
 	nObj := len(s.scene.Objects)
+	clear(s.seen)
 	key := func(p Pair) int { return int(p.Link)*nObj + int(s.scene.Object[p.Tri]) }
-	slices.SortFunc(cands, func(a, b Pair) int {
+	slices.SortFunc(surface, func(a, b Pair) int {
 		if c := cmp.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Tri, b.Tri)
 	})
-	clear(s.seen)
-	for i := 0; i < len(cands); {
-		k := key(cands[i])
+	for i := 0; i < len(surface); {
+		k := key(surface[i])
 		j := i + 1
-		for j < len(cands) && key(cands[j]) == k {
+		for j < len(surface) && key(surface[j]) == k {
 			j++
 		}
-		l, o := int(cands[i].Link), int(s.scene.Object[cands[i].Tri])
-		s.seen[k] = true
-		if !s.Caching {
-			s.caches[k].Reset()
-		}
+		l, o := int(surface[i].Link), int(s.scene.Object[surface[i].Tri])
+		s.begin(k)
 		link := Shape{P: s.links[l], X: poses[l]}
-		if s.solids[o] != nil {
-			s.solid(&link, l, o, cands[i:j])
-		} else {
-			s.surface(&link, l, o, cands[i:j])
-		}
+		s.surface(&link, l, o, surface[i:j])
 		i = j
+	}
+	for _, p := range solid {
+		l, o := int(p.Link), int(p.Object)
+		if s.solids[o] == nil {
+			continue
+		}
+		s.begin(l*nObj + o)
+		link := Shape{P: s.links[l], X: poses[l]}
+		s.solid(&link, l, o)
 	}
 	for k, seen := range s.seen {
 		if !seen {
 			s.caches[k].Reset()
 		}
 	}
+	slices.SortFunc(s.Contacts, func(a, b Contact) int {
+		return cmp.Compare(a.Link*nObj+a.Object, b.Link*nObj+b.Object)
+	})
+	slices.SortFunc(s.Near, func(a, b Near) int {
+		return cmp.Compare(a.Link*nObj+a.Object, b.Link*nObj+b.Object)
+	})
+}
+
+// begin marks pair k as present this frame.
+func (s *Solver) begin(k int) {
+	s.seen[k] = true
+	if !s.Caching {
+		s.caches[k].Reset()
+	}
 }
 
 // solid handles a link against a convex object.
-func (s *Solver) solid(link *Shape, l, o int, cands []Pair) {
+func (s *Solver) solid(link *Shape, l, o int) {
 	cache := &s.caches[l*len(s.scene.Objects)+o]
 	obj := Shape{P: s.solids[o], X: geom.Identity()}
 	d := Distance(link, &obj, cache)
@@ -159,11 +205,19 @@ func (s *Solver) solid(link *Shape, l, o int, cands []Pair) {
 	}
 	p := Penetration(link, &obj, &d)
 	tris := 0
-	box := s.boxes[l].Transformed(link.X)
-	for _, c := range cands {
-		if geom.TriOBB(s.scene.Triangle(int(c.Tri)), box) && s.touchesTriangle(link, c.Tri) {
-			tris++
-		}
+	if s.CountTris {
+		// Count in the link's frame: the link's support is then a plain
+		// scan, and each triangle moves once.
+		box := s.boxes[l].Transformed(link.X)
+		inv := link.X.Inverse()
+		local := Shape{P: link.P, X: geom.Identity()}
+		tree := s.trees[o]
+		tree.VisitOBB(&box, &s.stack, func(tri int32) bool {
+			if s.touchesTriangle(&local, tree.Mesh.Triangle(int(tri)).Transformed(inv)) {
+				tris++
+			}
+			return true
+		})
 	}
 	s.Contacts = append(s.Contacts, Contact{Link: l, Object: o, Depth: p.Depth, Normal: p.Normal, Point: p.PointB, Tris: tris, Exact: p.Exact})
 }
@@ -175,8 +229,9 @@ func (s *Solver) setTriangle(tri int32) geom.Triangle {
 	return t
 }
 
-func (s *Solver) touchesTriangle(link *Shape, tri int32) bool {
-	s.setTriangle(tri)
+func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
+	s.triVert = t
+	s.tri.measure()
 	sh := Shape{P: &s.tri, X: geom.Identity()}
 	return Intersects(link, &sh)
 }

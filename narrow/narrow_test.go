@@ -159,7 +159,7 @@ func TestNeverNaNAndSymmetric(t *testing.T) {
 		}
 		return randomHull(r, 5+r.IntN(30), scale)
 	}
-	for i := range 20000 {
+	for i := range 100000 {
 		scale := math.Pow(10, float64(r.IntN(13)-6))
 		a, b := shapes(scale), shapes(scale)
 		xa, xb := randTransform(r, scale), randTransform(r, scale)
@@ -246,4 +246,84 @@ func TestIntersectsAgreesWithDistance(t *testing.T) {
 			t.Fatalf("pair %d: Intersects %v, Distance overlap %v (distance %v)", i, got, d.Overlap, d.Distance)
 		}
 	}
+}
+
+// TestCapsuleTipIntoSphere: a capsule-like link (a rod with a pointed
+// tip) enters a tessellated sphere through the middle of one of its faces;
+// the depth is the tip's distance below that face's plane and the way out
+// is the face's normal.
+func TestCapsuleTipIntoSphere(t *testing.T) {
+	sphere := makeHull(icosphere(2))
+	// The face nearest the +z pole direction tilted a little.
+	dir := mgl64.Vec3{0.2, 0.1, 1}.Normalize()
+	best, bi := math.Inf(-1), 0
+	w := sphere.verts
+	for i, f := range sphere.tris {
+		c := w[f[0]].Add(w[f[1]]).Add(w[f[2]]).Mul(1.0 / 3)
+		if d := c.Normalize().Dot(dir); d > best {
+			best, bi = d, i
+		}
+	}
+	f := sphere.tris[bi]
+	a, b, c := w[f[0]], w[f[1]], w[f[2]]
+	n := b.Sub(a).Cross(c.Sub(a)).Normalize()
+	if n.Dot(a) < 0 {
+		n = n.Mul(-1)
+	}
+	centroid := a.Add(b).Add(c).Mul(1.0 / 3)
+	for _, depth := range []float64{1e-6, 1e-3, 0.01} {
+		// Rod along -n, radius 0.01, length 0.5, pointed tip.
+		var pts []mgl64.Vec3
+		u := n.Cross(mgl64.Vec3{1, 0, 0}).Normalize()
+		v := n.Cross(u)
+		for k := range 12 {
+			ang := 2 * math.Pi * float64(k) / 12
+			off := u.Mul(0.01 * math.Cos(ang)).Add(v.Mul(0.01 * math.Sin(ang)))
+			pts = append(pts, n.Mul(0.02).Add(off), n.Mul(0.5).Add(off))
+		}
+		pts = append(pts, mgl64.Vec3{}) // the tip
+		rod := makeHull(pts)
+		tip := centroid.Sub(n.Mul(depth))
+		x := geom.Transform{R: mgl64.Ident3(), T: tip}
+		d, p := query(rod, sphere, x, geom.Identity(), nil)
+		if !d.Overlap || !p.Exact {
+			t.Fatalf("depth %v: overlap %v exact %v", depth, d.Overlap, p.Exact)
+		}
+		if math.Abs(p.Depth-depth) > 1e-9*math.Max(depth, 1e-3) || p.Normal.Sub(n).Len() > 1e-9 {
+			t.Errorf("depth %v: got %v along %v, want along %v", depth, p.Depth, p.Normal, n)
+		}
+		if p.PointA.Sub(tip).Len() > 1e-9 {
+			t.Errorf("depth %v: deepest point %v, want the tip %v", depth, p.PointA, tip)
+		}
+	}
+}
+
+// icosphere returns the vertices of a subdivided icosahedron on the unit
+// sphere.
+func icosphere(level int) []mgl64.Vec3 {
+	g := (1 + math.Sqrt(5)) / 2
+	verts := []mgl64.Vec3{{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0}, {0, -1, g}, {0, 1, g}, {0, -1, -g}, {0, 1, -g}, {g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}}
+	faces := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
+	for range level {
+		var next [][3]int
+		mid := map[[2]int]int{}
+		m := func(a, b int) int {
+			k := [2]int{min(a, b), max(a, b)}
+			if i, ok := mid[k]; ok {
+				return i
+			}
+			verts = append(verts, verts[a].Add(verts[b]).Mul(0.5))
+			mid[k] = len(verts) - 1
+			return len(verts) - 1
+		}
+		for _, f := range faces {
+			ab, bc, ca := m(f[0], f[1]), m(f[1], f[2]), m(f[2], f[0])
+			next = append(next, [3]int{f[0], ab, ca}, [3]int{f[1], bc, ab}, [3]int{f[2], ca, bc}, [3]int{ab, bc, ca})
+		}
+		faces = next
+	}
+	for i := range verts {
+		verts[i] = verts[i].Normalize()
+	}
+	return verts
 }
