@@ -1,8 +1,15 @@
-// Package osc will broadcast each frame's contacts as one OSC bundle and
-// accept wrist poses over OSC, owning its UDP sockets and guarding every
-// decode against hostile input.
+// Package osc is gloved's OSC contract: every frame of every hand goes out
+// as one bundle (split when over MaxPacket) stamped with the glove sample's
+// time, and apps subscribe, unsubscribe and send wrist poses to the
+// daemon's listen address. The daemon owns its UDP sockets; encoding on
+// the hot path is this package's allocation-free Writer, and decoding of
+// what arrives is hypebeast/go-osc behind a guard that counts and drops
+// anything malformed (its Server stops on a bad packet and its Match
+// panics on some patterns, so neither is used; see
+// shared/reference/dependencies.md).
 //
-// Source: the OSC 1.0 message and bundle encoding, through
-// github.com/hypebeast/go-osc (see shared/reference/dependencies.md for its
-// known defects). Nothing is implemented here yet: OSC output is issue #6.
+// Source: the OSC 1.0 specification (messages, bundles, NTP timetags,
+// 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
+// issue #6, documented in the README (units metres and radians, a
+// right-handed Y-up world, float32 on the wire).
 package osc

@@ -1,0 +1,176 @@
+package osc
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// Contact is one touching (link, object) pair of a frame.
+type Contact struct {
+	Link, Object  string
+	Depth         float64
+	Point, Normal mgl64.Vec3
+}
+
+// Near is one link within the proximity band of an object.
+type Near struct {
+	Link, Object string
+	Distance     float64
+	Point        mgl64.Vec3
+}
+
+// Pose is a link's world pose: position and unit quaternion.
+type Pose struct {
+	P mgl64.Vec3
+	Q mgl64.Quat
+}
+
+// Frame is what one hand publishes for one frame. The daemon fills it from
+// buffers it reuses.
+type Frame struct {
+	Seq        int32
+	PipelineMS float64
+	Joints     []float64
+	Links      []Pose
+	Contacts   []Contact
+	Near       []Near
+	Touches    []Touch
+	Status     string // sent when not empty
+}
+
+// Touch is an edge of a (link, object) contact: Begin true when it starts,
+// false when it ends.
+type Touch struct {
+	Link, Object string
+	Begin        bool
+}
+
+// AppendFrame encodes a frame for hand under prefix (e.g. "/gloved") with
+// w, which must have been started with Begin. The messages, in order:
+//
+//	<prefix>/<hand>/frame   i seq, f pipeline ms, i contacts
+//	<prefix>/<hand>/joints  f... joint angles (rad), handmodel.Joint order
+//	<prefix>/<hand>/links   f... px py pz qx qy qz qw per link, handmodel.Link order
+//	<prefix>/<hand>/contact s link, s object, f depth, f f f point, f f f normal (one each)
+//	<prefix>/<hand>/near    s link, s object, f distance, f f f point (one each)
+//	<prefix>/<hand>/touch   s link, s object, i 1 begin / 0 end (one each)
+//	<prefix>/<hand>/status  s state (when f.Status is set)
+func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
+	w.Message(addr.Frame)
+	w.Int(f.Seq)
+	w.Float(f.PipelineMS)
+	w.Int(int32(len(f.Contacts)))
+	w.End()
+	w.Message(addr.Joints)
+	for _, j := range f.Joints {
+		w.Float(j)
+	}
+	w.End()
+	w.Message(addr.Links)
+	for _, p := range f.Links {
+		w.Float(p.P[0])
+		w.Float(p.P[1])
+		w.Float(p.P[2])
+		w.Float(p.Q.V[0])
+		w.Float(p.Q.V[1])
+		w.Float(p.Q.V[2])
+		w.Float(p.Q.W)
+	}
+	w.End()
+	for _, c := range f.Contacts {
+		w.Message(addr.Contact)
+		w.String(c.Link)
+		w.String(c.Object)
+		w.Float(c.Depth)
+		for _, v := range [2]mgl64.Vec3{c.Point, c.Normal} {
+			w.Float(v[0])
+			w.Float(v[1])
+			w.Float(v[2])
+		}
+		w.End()
+	}
+	for _, n := range f.Near {
+		w.Message(addr.Near)
+		w.String(n.Link)
+		w.String(n.Object)
+		w.Float(n.Distance)
+		w.Float(n.Point[0])
+		w.Float(n.Point[1])
+		w.Float(n.Point[2])
+		w.End()
+	}
+	for _, t := range f.Touches {
+		w.Message(addr.Touch)
+		w.String(t.Link)
+		w.String(t.Object)
+		if t.Begin {
+			w.Int(1)
+		} else {
+			w.Int(0)
+		}
+		w.End()
+	}
+	if f.Status != "" {
+		w.Message(addr.Status)
+		w.String(f.Status)
+		w.End()
+	}
+}
+
+// Addresses are one hand's message addresses, built once.
+type Addresses struct {
+	Frame, Joints, Links, Contact, Near, Touch, Status, Wrist string
+}
+
+// HandAddresses returns the addresses of hand under prefix.
+func HandAddresses(prefix, hand string) *Addresses {
+	b := prefix + "/" + hand + "/"
+	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
+		Near: b + "near", Touch: b + "touch", Status: b + "status", Wrist: b + "wrist"}
+}
+
+// TouchTracker turns per-frame contacts into begin/end edges with
+// hysteresis: a touch begins on the first frame with a contact and ends
+// only after EndFrames consecutive frames without one, so a fingertip
+// grazing a surface does not flicker.
+type TouchTracker struct {
+	EndFrames int
+	nObj      int
+	active    []bool
+	miss      []uint16
+	hit       []bool
+}
+
+// Reset sizes the tracker for nLinks x nObjects pairs, all untouched.
+func (t *TouchTracker) Reset(nLinks, nObjects int) {
+	if t.EndFrames <= 0 {
+		t.EndFrames = 3
+	}
+	t.nObj = nObjects
+	n := nLinks * nObjects
+	t.active, t.miss, t.hit = make([]bool, n), make([]uint16, n), make([]bool, n)
+}
+
+// Update takes this frame's touching pairs (link, object indices) and
+// appends the edges to out, naming links and objects by the given names.
+func (t *TouchTracker) Update(touching [][2]int, linkNames, objNames []string, out []Touch) []Touch {
+	clear(t.hit)
+	for _, p := range touching {
+		k := p[0]*t.nObj + p[1]
+		t.hit[k] = true
+		t.miss[k] = 0
+		if !t.active[k] {
+			t.active[k] = true
+			out = append(out, Touch{Link: linkNames[p[0]], Object: objNames[p[1]], Begin: true})
+		}
+	}
+	for k, a := range t.active {
+		if !a || t.hit[k] {
+			continue
+		}
+		t.miss[k]++
+		if int(t.miss[k]) >= t.EndFrames {
+			t.active[k] = false
+			t.miss[k] = 0
+			out = append(out, Touch{Link: linkNames[k/t.nObj], Object: objNames[k%t.nObj], Begin: false})
+		}
+	}
+	return out
+}

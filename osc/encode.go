@@ -1,0 +1,114 @@
+package osc
+
+import (
+	"encoding/binary"
+	"math"
+	"time"
+)
+
+// MaxPacket is the largest datagram a Writer produces: frames larger than
+// this are split into several bundles with the same timetag.
+const MaxPacket = 1400
+
+// Timetag converts a time to an OSC (NTP) timetag: seconds since 1900 in
+// the high 32 bits, the fraction of a second in the low 32.
+func Timetag(t time.Time) uint64 {
+	const ntpEpochOffset = 2208988800 // seconds from 1900 to 1970
+	secs := uint64(t.Unix() + ntpEpochOffset)
+	frac := uint64(t.Nanosecond()) << 32 / 1e9
+	return secs<<32 | frac
+}
+
+// Writer encodes OSC 1.0 messages into bundles without allocating once its
+// buffers have grown: the hot path of every frame. (hypebeast/go-osc, the
+// project's OSC library, decodes what the daemon receives and checks what
+// this writes in the tests; its encoder allocates per message.)
+type Writer struct {
+	packets [][]byte // bundles of the current frame; the buffers are reused
+	n       int      // how many of packets are in use
+	tt      uint64
+	msg     []byte
+	tags    []byte
+	args    []byte
+}
+
+// Begin starts a frame whose bundles carry timetag tt.
+func (w *Writer) Begin(tt uint64) {
+	w.tt, w.n = tt, 0
+}
+
+// Message starts a message to addr; add its arguments with Int, Float and
+// String, then call End.
+func (w *Writer) Message(addr string) {
+	w.msg = appendString(w.msg[:0], addr)
+	w.tags = append(w.tags[:0], ',')
+	w.args = w.args[:0]
+}
+
+// Int adds an int32 argument.
+func (w *Writer) Int(v int32) {
+	w.tags = append(w.tags, 'i')
+	w.args = binary.BigEndian.AppendUint32(w.args, uint32(v))
+}
+
+// Float adds a float32 argument (non-finite values are sent as 0, so that
+// no receiver sees a NaN).
+func (w *Writer) Float(v float64) {
+	f := float32(v)
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		f = 0
+	}
+	w.tags = append(w.tags, 'f')
+	w.args = binary.BigEndian.AppendUint32(w.args, math.Float32bits(f))
+}
+
+// String adds a string argument.
+func (w *Writer) String(s string) {
+	w.tags = append(w.tags, 's')
+	w.args = appendString(w.args, s)
+}
+
+// End finishes the message and adds it to the frame's current bundle, or
+// to a new one when it would not fit in MaxPacket.
+func (w *Writer) End() {
+	w.msg = appendStringBytes(w.msg, w.tags)
+	w.msg = append(w.msg, w.args...)
+	size := 4 + len(w.msg)
+	if w.n == 0 || len(w.packets[w.n-1])+size > MaxPacket {
+		w.newBundle()
+	}
+	p := &w.packets[w.n-1]
+	*p = binary.BigEndian.AppendUint32(*p, uint32(len(w.msg)))
+	*p = append(*p, w.msg...)
+}
+
+func (w *Writer) newBundle() {
+	if w.n == len(w.packets) {
+		w.packets = append(w.packets, make([]byte, 0, MaxPacket))
+	}
+	b := append(w.packets[w.n][:0], "#bundle\x00"...)
+	b = binary.BigEndian.AppendUint64(b, w.tt)
+	w.packets[w.n] = b
+	w.n++
+}
+
+// Packets returns the frame's bundles, valid until the next Begin.
+func (w *Writer) Packets() [][]byte { return w.packets[:w.n] }
+
+// appendString appends s, its 0 terminator and padding to a multiple of 4.
+func appendString(b []byte, s string) []byte {
+	b = append(b, s...)
+	return pad(b, len(s))
+}
+
+func appendStringBytes(b, s []byte) []byte {
+	b = append(b, s...)
+	return pad(b, len(s))
+}
+
+func pad(b []byte, n int) []byte {
+	for k := 4 - n%4; k > 0; k-- {
+		b = append(b, 0)
+	}
+	return b
+}

@@ -1,0 +1,95 @@
+package osc
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+func TestWriterRoundTripsThroughGoOSC(t *testing.T) {
+	var w Writer
+	now := time.Date(2026, 11, 22, 10, 0, 0, 500_000_000, time.UTC)
+	w.Begin(Timetag(now))
+	w.Message("/gloved/right/frame")
+	w.Int(7)
+	w.Float(0.25)
+	w.Int(2)
+	w.End()
+	w.Message("/gloved/right/contact")
+	w.String("index3")
+	w.String("ball")
+	w.Float(0.0125)
+	w.Float(math.NaN())
+	w.End()
+	pk := w.Packets()
+	if len(pk) != 1 {
+		t.Fatalf("%d packets, want 1", len(pk))
+	}
+	p, err := goosc.ParsePacket(string(pk[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := p.(*goosc.Bundle)
+	if !ok || len(b.Messages) != 2 {
+		t.Fatalf("got %T %+v", p, p)
+	}
+	if got := b.Timetag.Time(); got.Sub(now).Abs() > time.Microsecond {
+		t.Errorf("timetag decodes to %v, want %v", got, now)
+	}
+	m := b.Messages[0]
+	if m.Address != "/gloved/right/frame" || m.Arguments[0] != int32(7) || m.Arguments[1] != float32(0.25) || m.Arguments[2] != int32(2) {
+		t.Errorf("frame message %v", m)
+	}
+	c := b.Messages[1]
+	if c.Arguments[0] != "index3" || c.Arguments[1] != "ball" || c.Arguments[2] != float32(0.0125) || c.Arguments[3] != float32(0) {
+		t.Errorf("contact message %v (a NaN must go out as 0)", c)
+	}
+}
+
+func TestWriterSplitsLargeFrames(t *testing.T) {
+	var w Writer
+	w.Begin(1)
+	for i := range 100 {
+		w.Message("/gloved/right/contact")
+		w.String("middle3")
+		w.String("a rather long object name")
+		for range 7 {
+			w.Float(float64(i))
+		}
+		w.End()
+	}
+	total := 0
+	for _, pk := range w.Packets() {
+		if len(pk) > MaxPacket {
+			t.Fatalf("packet of %d bytes", len(pk))
+		}
+		p, err := goosc.ParsePacket(string(pk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(p.(*goosc.Bundle).Messages)
+	}
+	if total != 100 || len(w.Packets()) < 2 {
+		t.Fatalf("%d messages in %d packets", total, len(w.Packets()))
+	}
+}
+
+func TestWriterAllocatesNothing(t *testing.T) {
+	var w Writer
+	frame := func() {
+		w.Begin(42)
+		for range 30 {
+			w.Message("/gloved/right/links")
+			for k := range 40 {
+				w.Float(float64(k))
+			}
+			w.End()
+		}
+	}
+	frame()
+	if n := testing.AllocsPerRun(100, frame); n != 0 {
+		t.Fatalf("%v allocations per frame", n)
+	}
+}
