@@ -175,10 +175,10 @@ func TestTouchHysteresis(t *testing.T) {
 	tt.Reset(2, 2)
 	links, objs := []string{"a", "b"}, []string{"ball", "table"}
 	frames := [][][2]int{
-		{{0, 0}},         // a-ball begins
-		{},               // one miss
-		{{0, 0}},         // back: no edge
-		{}, {}, {},       // three misses: ends
+		{{0, 0}},   // a-ball begins
+		{},         // one miss
+		{{0, 0}},   // back: no edge
+		{}, {}, {}, // three misses: ends
 		{{0, 0}, {1, 1}}, // two begin
 	}
 	var got []Touch
