@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
@@ -33,6 +34,8 @@ type Pipeline struct {
 	// transforms.
 	Angles handmodel.Angles
 	Poses  []geom.Transform
+	// Stages are the last frame's durations of each stage.
+	Stages [NumStages]time.Duration
 	pairs  []narrow.Pair
 	solids []narrow.SolidPair
 	near   []int32
@@ -92,11 +95,14 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 // Frame runs one sample through the pipeline with the hand's wrist at
 // wrist; the results are in p.Solver.Contacts and p.Solver.Near.
 func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
+	t0 := time.Now()
 	if err := p.Cal.Angles(s, &p.Hand.Limits, &p.Angles); err != nil {
 		return err
 	}
 	p.Hand.Pose(&p.Angles, wrist, p.Poses)
+	t1 := time.Now()
 	p.Refit.Refit(p.Poses)
+	t2 := time.Now()
 	p.pairs = p.pairs[:0]
 	if p.Surfaces != nil {
 		p.Query.Run(p.Hier, p.Surfaces)
@@ -111,6 +117,26 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: o})
 		}
 	}
+	t3 := time.Now()
 	p.Solver.Solve(p.Poses, p.pairs, p.solids)
+	t4 := time.Now()
+	p.Stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3)}
 	return nil
 }
+
+// Stage indexes the pipeline's stages.
+type Stage int
+
+// The stages, in order; StageOSC is timed by the daemon.
+const (
+	StagePose     Stage = iota // calibration and forward kinematics
+	StageRefit                 // CAB refit
+	StageTraverse              // hierarchy against the scene
+	StageNarrow                // exact contacts
+	StageOSC                   // encoding and sending the bundle
+	NumStages
+)
+
+var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "osc"}
+
+func (s Stage) String() string { return stageNames[s] }

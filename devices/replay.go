@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +24,8 @@ type Replay struct {
 	hasWrist bool
 	warning  error
 	done     bool
+	closed   atomic.Bool // set by Close, possibly from another goroutine
+	reading  sync.Mutex  // held by Read
 }
 
 var (
@@ -79,7 +83,13 @@ func (r *Replay) Warning() error { return r.warning }
 // Read returns the next recorded sample, ErrEnd after the last good one,
 // or a glove error tail that was recorded (as the live driver would).
 func (r *Replay) Read(s *Sample) error {
+	r.reading.Lock()
+	defer r.reading.Unlock()
 	for {
+		if r.closed.Load() {
+			r.finish()
+			return ErrClosed
+		}
 		if r.done {
 			return ErrEnd
 		}
@@ -97,11 +107,10 @@ func (r *Replay) Read(s *Sample) error {
 		}
 		rec, err := r.rr.Next()
 		if err != nil {
-			r.done = true
 			if err != io.EOF {
 				r.warning = err
 			}
-			r.rr.Close()
+			r.finish()
 			return ErrEnd
 		}
 		switch rec.Kind {
@@ -139,11 +148,22 @@ func (r *Replay) deliver(s *Sample) error {
 	return nil
 }
 
-// Close stops the replay.
+// Close stops the replay: Read then returns ErrClosed. It may be called
+// from another goroutine than Read's: the file is closed here if no Read
+// is running, else by that Read as it returns.
 func (r *Replay) Close() error {
-	if r.done {
-		return nil
+	r.closed.Store(true)
+	if r.reading.TryLock() {
+		r.finish()
+		r.reading.Unlock()
 	}
-	r.done = true
-	return r.rr.Close()
+	return nil
+}
+
+// finish closes the file once (called with reading held).
+func (r *Replay) finish() {
+	if !r.done {
+		r.done = true
+		r.rr.Close()
+	}
 }

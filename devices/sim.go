@@ -3,6 +3,7 @@ package devices
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 )
 
@@ -105,7 +106,7 @@ type SimGlove struct {
 	Fast    bool
 	start   time.Time
 	seq     uint64
-	closed  bool
+	closed  atomic.Bool
 }
 
 var _ Device = (*SimGlove)(nil)
@@ -133,7 +134,7 @@ func (g *SimGlove) GloveInfo() GloveInfo {
 
 // Read returns the next sample, sleeping until its time unless Fast.
 func (g *SimGlove) Read(s *Sample) error {
-	if g.closed {
+	if g.closed.Load() {
 		return ErrClosed
 	}
 	t := time.Duration(g.seq) * g.Period
@@ -165,8 +166,9 @@ func FromSlots(slots *[MaxSensors]uint16, n int, s *Sample) {
 	}
 }
 
-// Close ends the simulation.
+// Close ends the simulation; a Read in progress returns ErrClosed after
+// its sample (Close may be called from another goroutine).
 func (g *SimGlove) Close() error {
-	g.closed = true
+	g.closed.Store(true)
 	return nil
 }

@@ -1,5 +1,7 @@
 // Command gloved is the gloved daemon and its tools in one binary: with no
-// arguments it runs the built-in demo; subcommands load scenes, test them
+// arguments it runs the daemon on its built-in demo configuration (a
+// simulated glove grasping a ball, frames over OSC to 127.0.0.1:9000);
+// subcommands run it on a config, record and replay gloves, load scenes
 // and reproduce the papers' experiments. `gloved help` lists them.
 package main
 
@@ -14,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/gloved/gloved/daemon"
 )
 
 // command is one subcommand: its one-line summary and its entry point.
@@ -25,8 +29,13 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
+		"run": {
+			summary: "the daemon: gloves in, contacts out over OSC, per its config (default: the built-in demo)",
+			usage:   "gloved run [-c FILE] [--check]",
+			run:     runRun,
+		},
 		"demo": {
-			summary: "pose a probe over a built-in table and ball scene and print its contacts (the default)",
+			summary: "run the simulated grasp for 3 s and print the contacts of every tenth frame",
 			usage:   "gloved demo",
 			run:     runDemo,
 		},
@@ -77,7 +86,7 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gloved:", err)
-		if errors.Is(err, errUsage) {
+		if errors.Is(err, errUsage) || errors.Is(err, daemon.ErrConfig) {
 			os.Exit(2)
 		}
 		os.Exit(1)
@@ -85,7 +94,7 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
-	name := "demo"
+	name := "run" // with the built-in demo config
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}

@@ -166,7 +166,7 @@ func TestBenchProximity(t *testing.T) {
 }
 
 func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
-	out, err := gloved(t)
+	out, err := gloved(t, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}

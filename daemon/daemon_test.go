@@ -1,0 +1,267 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/rs/zerolog"
+
+	"github.com/gloved/gloved/devices"
+)
+
+type received struct {
+	mu      sync.Mutex
+	bundles []*goosc.Bundle
+}
+
+func (r *received) all() []*goosc.Bundle {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*goosc.Bundle(nil), r.bundles...)
+}
+
+// listenOSC is the test's receiver: a real UDP socket on loopback.
+func listenOSC(t *testing.T) (*net.UDPConn, *received) {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &received{}
+	go func() {
+		buf := make([]byte, 65536)
+		for {
+			n, _, err := c.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			p, err := goosc.ParsePacket(string(buf[:n]))
+			if err != nil {
+				t.Errorf("the daemon sent an undecodable packet: %v", err)
+				continue
+			}
+			b, ok := p.(*goosc.Bundle)
+			if !ok {
+				t.Errorf("the daemon sent a bare message %v", p)
+				continue
+			}
+			r.mu.Lock()
+			r.bundles = append(r.bundles, b)
+			r.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { c.Close() })
+	return c, r
+}
+
+// TestEndToEndOverAPty: an emulated CyberGlove on a pty (unplugged, then
+// hung up and back), the daemon, and an OSC receiver: every message type
+// arrives and decodes, frames are in order, touches pair up, the status
+// follows the glove, and hostile packets do not stop the daemon.
+func TestEndToEndOverAPty(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "cyberglove")
+	e, err := devices.NewEmulator(devices.EmulatorOpts{Sensors: 22, Right: true,
+		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t+time.Second, s) },
+		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ectx, ecancel := context.WithCancel(context.Background())
+	ready := make(chan string, 4)
+	edone := make(chan error, 1)
+	go func() {
+		edone <- devices.RunEmulator(ectx, e, link, devices.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond}, func(p string) { ready <- p })
+	}()
+	defer func() { ecancel(); <-edone }()
+	<-ready
+	rx, got := listenOSC(t)
+	cfg, err := ParseConfig("e2e.toml", []byte(fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "cyberglove"
+port = %q
+wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
+[scene]
+files = [{ path = "../testdata/scenes/grasp.obj" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+count_tris = false
+`, link, rx.LocalAddr().String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	// Hostile input while it runs.
+	time.Sleep(500 * time.Millisecond)
+	hostile, _ := net.Dial("udp", d.Hub.Addr().String())
+	r := rand.New(rand.NewPCG(91, 91))
+	for range 300 {
+		b := make([]byte, r.IntN(200))
+		for i := range b {
+			b[i] = byte(r.IntN(256))
+		}
+		hostile.Write(b)
+	}
+	hostile.Write([]byte("/foo[\x00\x00\x00,i\x00\x00\x00\x00\x00\x01"))
+	hostile.Close()
+	before := len(got.all())
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+
+	bundles := got.all()
+	statuses := map[string]bool{}
+	lastSeq := int32(-1)
+	frames, contacts := 0, 0
+	open := map[string]int{}
+	var lastTT uint64
+	for _, b := range bundles {
+		for _, m := range b.Messages {
+			switch {
+			case strings.HasSuffix(m.Address, "/frame"):
+				seq := m.Arguments[0].(int32)
+				if seq <= lastSeq {
+					t.Fatalf("frame %d after %d", seq, lastSeq)
+				}
+				if b.Timetag.TimeTag() < lastTT {
+					t.Fatalf("frame %d: timetag went back", seq)
+				}
+				lastSeq, lastTT = seq, b.Timetag.TimeTag()
+				frames++
+			case strings.HasSuffix(m.Address, "/joints"):
+				if len(m.Arguments) != 23 {
+					t.Fatalf("joints with %d values", len(m.Arguments))
+				}
+			case strings.HasSuffix(m.Address, "/links"):
+				if len(m.Arguments) != 16*7 {
+					t.Fatalf("links with %d values", len(m.Arguments))
+				}
+			case strings.HasSuffix(m.Address, "/contact"):
+				if tags, _ := m.TypeTags(); tags != ",ssfffffff" {
+					t.Fatalf("contact tags %s", tags)
+				}
+				contacts++
+			case strings.HasSuffix(m.Address, "/touch"):
+				key := m.Arguments[0].(string) + "/" + m.Arguments[1].(string)
+				if m.Arguments[2].(int32) == 1 {
+					open[key]++
+				} else {
+					open[key]--
+				}
+				if open[key] < 0 || open[key] > 1 {
+					t.Fatalf("touch %s begins and ends out of pairs", key)
+				}
+			case strings.HasSuffix(m.Address, "/status"):
+				statuses[m.Arguments[0].(string)] = true
+			case strings.HasSuffix(m.Address, "/near"):
+			default:
+				t.Fatalf("unexpected message %s", m.Address)
+			}
+		}
+	}
+	if frames < 80 || contacts == 0 {
+		t.Fatalf("%d frames and %d contacts received", frames, contacts)
+	}
+	for _, s := range []string{StatusStreaming, StatusNoGlove, StatusReconnecting} {
+		if !statuses[s] {
+			t.Errorf("status %q never sent (saw %v)", s, statuses)
+		}
+	}
+	if len(bundles) < before+50 {
+		t.Errorf("only %d bundles after the hostile packets (%d before)", len(bundles)-before, before)
+	}
+	if d.Hub.Stats.Malformed.Load() < 100 {
+		t.Errorf("hostile packets uncounted: %d", d.Hub.Stats.Malformed.Load())
+	}
+	t.Logf("%d bundles, %d frames, %d contacts, statuses %v, malformed %d", len(bundles), frames, contacts, statuses, d.Hub.Stats.Malformed.Load())
+}
+
+// TestReplayLoopsAndShutsDownCleanly: a looping replay hand, a sim hand
+// recording its session, a status reader running alongside; on cancel the
+// daemon returns and the recording is complete and readable.
+func TestReplayLoopsAndShutsDownCleanly(t *testing.T) {
+	rx, got := listenOSC(t)
+	rec := filepath.Join(t.TempDir(), "left.glove")
+	cfg, err := ParseConfig("two.toml", []byte(fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "replay"
+recording = "../testdata/recordings/grasp.glove"
+loop = true
+wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
+[[hand]]
+name = "left"
+device = "sim"
+side = "left"
+motion = "pinch"
+recording = %q
+[scene]
+files = [{ path = "../testdata/scenes/grasp.obj" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+`, rec, rx.LocalAddr().String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	for range 20 {
+		time.Sleep(100 * time.Millisecond)
+		d.Snapshot()
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	hands := map[string]int{}
+	for _, b := range got.all() {
+		for _, m := range b.Messages {
+			if strings.HasSuffix(m.Address, "/frame") {
+				hands[strings.Split(m.Address, "/")[2]]++
+			}
+		}
+	}
+	// The shipped recording is 2 s long: a loop shows as more than 200
+	// replayed frames in 2.5 s.
+	if hands["right"] < 200 || hands["left"] < 150 {
+		t.Fatalf("frames per hand %v", hands)
+	}
+	r, err := devices.OpenReplay(rec, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var s devices.Sample
+	for r.Read(&s) == nil {
+		n++
+	}
+	if r.Warning() != nil || n < 150 || r.Header().Hand != "left" {
+		t.Fatalf("recording: %d samples, warning %v, header %+v", n, r.Warning(), r.Header())
+	}
+}
