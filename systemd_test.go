@@ -1,0 +1,40 @@
+package gloved_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSystemdUnitVerifies runs systemd-analyze verify on the shipped unit
+// (with ExecStart pointed at an executable that exists here).
+func TestSystemdUnitVerifies(t *testing.T) {
+	tool, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("systemd-analyze is missing: .ci/run installs Debian's systemd package")
+		}
+		t.Skip("systemd-analyze not installed (apt-get install systemd); CI runs this test")
+	}
+	unit, err := os.ReadFile("systemd/gloved.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=dialout", "ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "RestrictAddressFamilies="} {
+		if !strings.Contains(string(unit), want) {
+			t.Errorf("unit lacks %s", want)
+		}
+	}
+	dir := t.TempDir()
+	patched := strings.ReplaceAll(string(unit), "/usr/local/bin/gloved", "/bin/true")
+	path := filepath.Join(dir, "gloved.service")
+	if err := os.WriteFile(path, []byte(patched), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tool, "verify", path).CombinedOutput()
+	if err != nil || strings.Contains(string(out), "gloved.service:") {
+		t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
