@@ -52,6 +52,8 @@ func Listen(addr, prefix string) (*Hub, error) {
 	if err != nil {
 		return nil, fmt.Errorf("osc: listen on %s: %w", addr, err)
 	}
+	// A larger receive buffer rides out bursts (the kernel may cap it).
+	c.SetReadBuffer(4 << 20)
 	return &Hub{prefix: prefix, conn: c}, nil
 }
 
