@@ -40,6 +40,7 @@ type HandConfig struct {
 	Length      float64   `toml:"length"`      // hand length, m
 	Breadth     float64   `toml:"breadth"`     // hand breadth, m
 	Loop        bool      `toml:"loop"`        // replay: start again at the end
+	Speed       string    `toml:"speed"`       // replay: "1" (real time, default) or "max" (every sample, as fast as frames run)
 }
 
 // SceneConfig lists the scene's files.
@@ -118,6 +119,16 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrConfig, name, err)
 	}
 	return &c, nil
+}
+
+// Normalize fills defaults and checks a Config built in code, as
+// ParseConfig does for a file.
+func (c *Config) Normalize() error {
+	c.defaults()
+	if err := c.check(); err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return nil
 }
 
 func (c *Config) defaults() {
@@ -206,6 +217,9 @@ func (c *Config) check() error {
 		case "replay":
 			if h.Recording == "" {
 				return fmt.Errorf("%s.recording: a replay needs a recording file", key)
+			}
+			if h.Speed != "" && h.Speed != "1" && h.Speed != "max" {
+				return fmt.Errorf("%s.speed = %q: want \"1\" or \"max\"", key, h.Speed)
 			}
 		case "sim":
 			switch h.Motion {

@@ -36,7 +36,7 @@ files = [{ path = "builtin:grasp" }]
 		name, text, says string
 	}{
 		{"unknown key", base + "[frame]\nbudget = 3\n", "unknown key frame.budget"},
-		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nspeed = 2", 1), "unknown key hand.speed"},
+		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nvelocity = 2", 1), "unknown key hand.velocity"},
 		{"syntax", base + "[frame\n", "line 8"},
 		{"no hand", `[scene]`, "no [[hand]]"},
 		{"device", strings.Replace(base, `"sim"`, `"glove9000"`, 1), `hand[0].device = "glove9000"`},

@@ -41,6 +41,12 @@ type Daemon struct {
 
 	stages  [NumStages]prometheus.Observer
 	metrics *http.Server
+	// ExitWhenDone makes Run return once every hand's device has ended
+	// (a replay without loop) and its last frame is out.
+	ExitWhenDone bool
+	// OnFrame, if set, sees every frame's packets after they are sent
+	// (tests hash the stream with it). It runs on the frame loop.
+	OnFrame func(hand string, packets [][]byte)
 }
 
 type frameRate struct {
@@ -52,7 +58,14 @@ type frameRate struct {
 // New builds the daemon: loads the scene, opens the OSC socket and every
 // glove. Errors name what failed; Close releases what was opened.
 func New(cfg *Config, log zerolog.Logger) (d *Daemon, err error) {
-	d = &Daemon{Config: cfg, Log: log, start: time.Now(), budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
+	return NewAt(cfg, log, time.Now())
+}
+
+// NewAt is New with the wall time that glove sample times count from
+// (the OSC timetags): a replay passes its recording's start to make its
+// output reproducible.
+func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err error) {
+	d = &Daemon{Config: cfg, Log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	defer func() {
 		if err != nil {
 			d.Close()
@@ -140,7 +153,7 @@ func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
 		dev = g
 		header = devices.RecordingHeader{Model: "sim", Sensors: sensors, Hand: map[bool]string{true: "right", false: "left"}[right], Source: hc.Motion}
 	case "replay":
-		r, err := devices.OpenReplay(d.Config.Resolve(hc.Recording), true)
+		r, err := devices.OpenReplay(d.Config.Resolve(hc.Recording), hc.Speed != "max")
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +219,9 @@ func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
 	}
 	log := d.Log.With().Str("hand", hc.Name).Logger()
 	log.Info().Str("device", hc.Device).Int("sensors", sensors).Bool("right", right).Msg("glove ready")
-	return newHand(hc, log, pipe, dev, rec, d.Config.OSC.Prefix, wrist, replay), nil
+	h := newHand(hc, log, pipe, dev, rec, d.Config.OSC.Prefix, wrist, replay)
+	h.lossless = replay && hc.Speed == "max"
+	return h, nil
 }
 
 // Run serves until ctx ends: OSC, every hand's reader and frame loop, the
@@ -229,6 +244,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
+			defer close(h.done)
 			for {
 				err := h.read(stop)
 				if errors.Is(err, devices.ErrEnd) && h.cfg.Loop {
@@ -250,6 +266,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.frames(ctx, h)
 		}()
 	}
+	allDone := make(chan struct{})
+	go func() {
+		for _, h := range d.hands {
+			<-h.done
+		}
+		close(allDone)
+	}()
+	var exitDone <-chan struct{}
+	if d.ExitWhenDone {
+		exitDone = allDone
+	}
 	sd.SdNotify(false, sd.SdNotifyReady)
 	d.Log.Info().Str("osc", d.Hub.Addr().String()).Strs("targets", d.Config.OSC.Targets).Int("hands", len(d.hands)).
 		Int("triangles", len(d.Scene.Tris)).Strs("objects", d.Scene.Objects).Msg("gloved running")
@@ -257,6 +284,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
 	case err = <-errs:
+	case <-exitDone:
+		d.drain()
 	}
 	sd.SdNotify(false, sd.SdNotifyStopping)
 	cancel()
@@ -267,6 +296,21 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Wait()
 	d.Close()
 	return err
+}
+
+// drain waits for the frame loops to take their last samples.
+func (d *Daemon) drain() {
+	for _, h := range d.hands {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			h.mu.Lock()
+			fresh := h.fresh
+			h.mu.Unlock()
+			if !fresh && h.frameIdle.Load() {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 }
 
 // rewind reopens a looping replay.
@@ -302,8 +346,10 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 			continue
 		case <-h.ready:
 		}
+		h.frameIdle.Store(false)
 		wrist, status, ok := h.take(&s)
 		if !ok {
+			h.frameIdle.Store(true)
 			continue
 		}
 		t0 := time.Now()
@@ -317,6 +363,9 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 		h.writer.Begin(osc.Timetag(d.start.Add(s.Time)))
 		osc.AppendFrame(&h.writer, h.addr, &h.frame)
 		d.Hub.Send(h.writer.Packets())
+		if d.OnFrame != nil {
+			d.OnFrame(h.cfg.Name, h.writer.Packets())
+		}
 		stages := h.pipe.Stages
 		stages[StageOSC] = time.Since(t1)
 		total := time.Since(t0)
@@ -343,6 +392,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 			sd.SdNotify(false, sd.SdNotifyWatchdog)
 			lastPing = time.Now()
 		}
+		h.frameIdle.Store(true)
 	}
 }
 

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -266,5 +268,70 @@ budget_ms = 100.0
 	}
 	if r.Warning() != nil || n < 150 || r.Header().Hand != "left" {
 		t.Fatalf("recording: %d samples, warning %v, header %+v", n, r.Warning(), r.Header())
+	}
+}
+
+// goldenReplayHash is the hash of the OSC stream of
+// testdata/recordings/grasp.glove replayed at full speed over the built-in
+// scene (status messages left out, as their timing is the wall clock's,
+// and the frame's pipeline milliseconds zeroed).
+const goldenReplayHash = "99f98f080f544605abbf71f05514e8ac5db9d8672cdc70d6d9e2f65491158c0c"
+
+func TestReplayOSCStreamIsGolden(t *testing.T) {
+	hash := func() (string, int) {
+		cfg := &Config{
+			Hands: []HandConfig{{Name: "right", Device: "replay", Recording: "../testdata/recordings/grasp.glove", Speed: "max"}},
+			Scene: SceneConfig{Files: []SceneFile{{Path: "../testdata/scenes/grasp.obj"}}},
+			OSC:   OSCConfig{Listen: "127.0.0.1:0"},
+			Frame: FrameConfig{BudgetMS: 1000},
+		}
+		if err := cfg.Normalize(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewAt(cfg, zerolog.Nop(), time.Unix(1_700_000_000, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.ExitWhenDone = true
+		h := sha256.New()
+		frames := 0
+		d.OnFrame = func(_ string, packets [][]byte) {
+			for _, pk := range packets {
+				p, err := goosc.ParsePacket(string(pk))
+				if err != nil {
+					t.Errorf("undecodable packet: %v", err)
+					return
+				}
+				b := p.(*goosc.Bundle)
+				fmt.Fprintf(h, "bundle %d\n", b.Timetag.TimeTag())
+				for _, m := range b.Messages {
+					if strings.HasSuffix(m.Address, "/status") {
+						continue
+					}
+					if strings.HasSuffix(m.Address, "/frame") {
+						m.Arguments[1] = float32(0)
+						frames++
+					}
+					fmt.Fprintf(h, "%s %v\n", m.Address, m.Arguments)
+				}
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := d.Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return hex.EncodeToString(h.Sum(nil)), frames
+	}
+	first, frames := hash()
+	second, _ := hash()
+	if frames != 201 {
+		t.Fatalf("%d frames replayed, the recording holds 201 samples", frames)
+	}
+	if first != second {
+		t.Fatalf("two replays hash differently: %s, %s", first, second)
+	}
+	if first != goldenReplayHash {
+		t.Fatalf("replay hash %s, golden %s", first, goldenReplayHash)
 	}
 }

@@ -52,6 +52,11 @@ type handRuntime struct {
 	wristSet bool // set by OSC input: overrides the recording's
 	ready    chan struct{}
 	changed  chan struct{} // the status changed: publish it now
+	// lossless: the reader waits for each sample to be processed (replay
+	// at full speed) instead of replacing it.
+	lossless bool
+	consumed chan struct{}
+	done     chan struct{} // closed when the reader has stopped
 
 	// Frame-loop state (frame goroutine only).
 	frame     osc.Frame
@@ -62,11 +67,13 @@ type handRuntime struct {
 	linkNames []string
 	objNames  []string
 	writer    osc.Writer
+	frameIdle atomic.Bool // the frame loop is waiting, not processing
 }
 
 func newHand(cfg HandConfig, log zerolog.Logger, pipe *Pipeline, dev devices.Device, rec *devices.Recorder, prefix string, wrist geom.Transform, replay bool) *handRuntime {
 	h := &handRuntime{cfg: cfg, log: log, dev: dev, rec: rec, pipe: pipe, addr: osc.HandAddresses(prefix, cfg.Name),
-		replay: replay, wrist: wrist, ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming}
+		replay: replay, wrist: wrist, ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
+		consumed: make(chan struct{}, 1), done: make(chan struct{})}
 	if replay {
 		h.status = StatusReplay
 	}
@@ -76,6 +83,7 @@ func newHand(cfg HandConfig, log zerolog.Logger, pipe *Pipeline, dev devices.Dev
 	}
 	h.objNames = pipe.Scene.Objects
 	h.touch.Reset(n, len(h.objNames))
+	h.frameIdle.Store(true)
 	h.frame.Joints = make([]float64, handmodel.NumJoints)
 	h.frame.Links = make([]osc.Pose, n)
 	return h
@@ -137,6 +145,22 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 					h.replayWrist(v)
 				}
 			}
+			for h.lossless {
+				// Wait until the frame loop has taken the previous
+				// sample; a token left from an earlier take is stale,
+				// so look again after each one.
+				h.mu.Lock()
+				waiting := h.fresh
+				h.mu.Unlock()
+				if !waiting {
+					break
+				}
+				select {
+				case <-h.consumed:
+				case <-stop:
+					return nil
+				}
+			}
 			h.mu.Lock()
 			if h.fresh {
 				h.Stats.Dropped.Add(1)
@@ -184,6 +208,10 @@ func (h *handRuntime) take(s *devices.Sample) (geom.Transform, string, bool) {
 		return h.wrist, h.status, false
 	}
 	*s, h.fresh = h.latest, false
+	select {
+	case h.consumed <- struct{}{}:
+	default:
+	}
 	return h.wrist, h.status, true
 }
 

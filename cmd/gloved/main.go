@@ -34,6 +34,11 @@ func commands() map[string]command {
 			usage:   "gloved run [-c FILE] [--check]",
 			run:     runRun,
 		},
+		"replay": {
+			summary: "run a recording through the whole pipeline and OSC, in real time or as fast as possible",
+			usage:   "gloved replay FILE [--speed 1|max] [flags]",
+			run:     runReplay,
+		},
 		"demo": {
 			summary: "run the simulated grasp for 3 s and print the contacts of every tenth frame",
 			usage:   "gloved demo",
