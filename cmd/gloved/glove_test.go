@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/env"
 )
 
@@ -255,4 +258,68 @@ func TestContactsFromSimAndRecording(t *testing.T) {
 	if _, err := gloved(t, "contacts", "--scene", scene); err == nil {
 		t.Error("contacts without a source must be refused")
 	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}
+
+func TestRunAndWatch(t *testing.T) {
+	listen := freePort(t)
+	cfg := filepath.Join(t.TempDir(), "g.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "sim"
+wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
+[scene]
+files = [{ path = %q }]
+[osc]
+listen = %q
+[frame]
+count_tris = false
+[log]
+level = "error"
+`, mustAbs(t, "../../testdata/scenes/grasp.obj"), listen)), 0o644)
+	if out, err := gloved(t, "run", "-c", cfg, "--check"); err != nil || !strings.Contains(out, "config ok: 1 hand(s)") {
+		t.Fatalf("--check: %v %s", err, out)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var out syncBuffer
+		done <- run(context.Background(), []string{"run", "-c", cfg, "--for", "3s", "--status=false"}, &out)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "right: streaming") || !strings.Contains(out, "in ball") {
+		t.Fatalf("watch output:\n%s", out)
+	}
+	// A bad config is a usage-class error naming the key.
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	os.WriteFile(bad, []byte("[[hand]]\nname = \"x\"\ndevice = \"toaster\"\n"), 0o644)
+	_, err = gloved(t, "run", "-c", bad)
+	if err == nil || !errors.Is(err, daemon.ErrConfig) || !strings.Contains(err.Error(), `hand[0].device = "toaster"`) {
+		t.Fatalf("bad config: %v", err)
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -39,6 +39,11 @@ func commands() map[string]command {
 			usage:   "gloved replay FILE [--speed 1|max] [flags]",
 			run:     runReplay,
 		},
+		"watch": {
+			summary: "subscribe to a running daemon and show its contacts live",
+			usage:   "gloved watch [--daemon ADDR]",
+			run:     runWatch,
+		},
 		"demo": {
 			summary: "run the simulated grasp for 3 s and print the contacts of every tenth frame",
 			usage:   "gloved demo",

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sort"
+	"strings"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// watchState is one hand's latest picture.
+type watchState struct {
+	status   string
+	frames   int
+	since    time.Time
+	fps      float64
+	contacts []string
+	near     int
+	touches  []string
+}
+
+func runWatch(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("watch", "gloved watch [--daemon ADDR] [--listen ADDR] [--prefix P] [--for DURATION]", out)
+	daemonAddr := fs.String("daemon", "127.0.0.1:9001", "the daemon's OSC listen address (subscriptions go there)")
+	listen := fs.String("listen", "127.0.0.1:0", "where to receive frames")
+	prefix := fs.String("prefix", "/gloved", "the daemon's OSC prefix")
+	runFor := fs.Duration("for", 0, "stop after this long (0: until Ctrl-C)")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *runFor > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *runFor)
+		defer cancel()
+	}
+	la, err := net.ResolveUDPAddr("udp", *listen)
+	if err != nil {
+		return fmt.Errorf("%w: --listen: %v", errUsage, err)
+	}
+	da, err := net.ResolveUDPAddr("udp", *daemonAddr)
+	if err != nil {
+		return fmt.Errorf("%w: --daemon: %v", errUsage, err)
+	}
+	conn, err := net.ListenUDP("udp", la)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	me := conn.LocalAddr().(*net.UDPAddr)
+	host := me.IP.String()
+	if me.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	subscribe := func(addr string) {
+		b, _ := goosc.NewMessage(*prefix+addr, host, int32(me.Port)).MarshalBinary()
+		conn.WriteToUDP(b, da)
+	}
+	// Subscriptions are repeated every few seconds: a restarted daemon
+	// forgets them.
+	go func() {
+		t := time.NewTicker(3 * time.Second)
+		defer t.Stop()
+		for {
+			subscribe("/subscribe")
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	defer subscribe("/unsubscribe")
+	go func() { <-ctx.Done(); conn.SetReadDeadline(time.Now()) }()
+	fmt.Fprintf(out, "watching %s (subscribed from %s:%d); Ctrl-C stops\n", *daemonAddr, host, me.Port)
+	hands := map[string]*watchState{}
+	buf := make([]byte, 65536)
+	var lastPrint time.Time
+	for ctx.Err() == nil {
+		n, _, err := conn.ReadFromUDP(buf)
+		if err != nil {
+			continue
+		}
+		p, err := goosc.ParsePacket(string(buf[:n]))
+		if err != nil {
+			continue
+		}
+		b, ok := p.(*goosc.Bundle)
+		if !ok {
+			continue
+		}
+		for _, m := range b.Messages {
+			watchMessage(hands, *prefix, m)
+		}
+		if time.Since(lastPrint) >= 100*time.Millisecond {
+			printWatch(out, hands)
+			lastPrint = time.Now()
+		}
+	}
+	printWatch(out, hands)
+	return nil
+}
+
+func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message) {
+	rest, ok := strings.CutPrefix(m.Address, prefix+"/")
+	if !ok {
+		return
+	}
+	hand, kind, ok := strings.Cut(rest, "/")
+	if !ok {
+		return
+	}
+	h := hands[hand]
+	if h == nil {
+		h = &watchState{since: time.Now()}
+		hands[hand] = h
+	}
+	str := func(i int) string {
+		if i < len(m.Arguments) {
+			if s, ok := m.Arguments[i].(string); ok {
+				return s
+			}
+		}
+		return "?"
+	}
+	num := func(i int) float32 {
+		if i < len(m.Arguments) {
+			if f, ok := m.Arguments[i].(float32); ok {
+				return f
+			}
+		}
+		return 0
+	}
+	switch kind {
+	case "frame":
+		h.frames++
+		if el := time.Since(h.since); el >= time.Second {
+			h.fps, h.frames, h.since = float64(h.frames)/el.Seconds(), 0, time.Now()
+		}
+		h.contacts, h.near, h.touches = h.contacts[:0], 0, h.touches[:0]
+	case "contact":
+		h.contacts = append(h.contacts, fmt.Sprintf("%s in %s %.1f mm", str(0), str(1), num(2)*1e3))
+	case "near":
+		h.near++
+	case "touch":
+		edge := "ends"
+		if v, ok := m.Arguments[2].(int32); ok && v == 1 {
+			edge = "begins"
+		}
+		h.touches = append(h.touches, fmt.Sprintf("%s/%s %s", str(0), str(1), edge))
+	case "status":
+		h.status = str(0)
+	}
+}
+
+func printWatch(out io.Writer, hands map[string]*watchState) {
+	names := make([]string, 0, len(hands))
+	for n := range hands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		h := hands[n]
+		line := fmt.Sprintf("%s: %s %.0f fps, %d contacts, %d near", n, h.status, h.fps, len(h.contacts), h.near)
+		if len(h.contacts) > 0 {
+			line += ": " + strings.Join(h.contacts, ", ")
+		}
+		if len(h.touches) > 0 {
+			line += " | touch " + strings.Join(h.touches, ", ")
+		}
+		fmt.Fprintln(out, line)
+	}
+}
