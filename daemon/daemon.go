@@ -298,6 +298,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
+// epoch is the wall time of a hand's Sample.Time zero: the live device's
+// own (so that a timetag is when the sample's bytes arrived), or for a
+// replay the daemon's start (NewAt), which keeps replays reproducible.
+func (d *Daemon) epoch(h *handRuntime) time.Time {
+	if c, ok := h.device().(devices.Clock); ok && !h.replay {
+		return c.Epoch()
+	}
+	return d.start
+}
+
 // drain waits for the frame loops to take their last samples.
 func (d *Daemon) drain() {
 	for _, h := range d.hands {
@@ -360,7 +370,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 		t1 := time.Now()
 		h.build(seq, ms, status, t1)
-		h.writer.Begin(osc.Timetag(d.start.Add(s.Time)))
+		h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
 		osc.AppendFrame(&h.writer, h.addr, &h.frame)
 		d.Hub.Send(h.writer.Packets())
 		if d.OnFrame != nil {

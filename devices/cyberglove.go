@@ -84,6 +84,7 @@ var (
 	_ Device       = (*CyberGlove)(nil)
 	_ Info         = (*CyberGlove)(nil)
 	_ FaultCounter = (*CyberGlove)(nil)
+	_ Clock        = (*CyberGlove)(nil)
 )
 
 // OpenCyberGlove opens the port, stops any stale stream and drains it,
@@ -121,6 +122,9 @@ func OpenCyberGlove(o CyberGloveOpts) (*CyberGlove, error) {
 	g.port = port
 	return g, nil
 }
+
+// Epoch returns when Sample.Time was zero (the driver was opened).
+func (g *CyberGlove) Epoch() time.Time { return g.start }
 
 // GloveInfo returns what the unit reported at the last handshake.
 func (g *CyberGlove) GloveInfo() GloveInfo { return g.info }

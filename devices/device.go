@@ -3,6 +3,7 @@ package devices
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Device is a glove: Read blocks until the next sample and fills s; Close
@@ -16,6 +17,12 @@ type Device interface {
 // Info is the optional ability to describe the glove.
 type Info interface {
 	GloveInfo() GloveInfo
+}
+
+// Clock is the optional ability to say when Sample.Time was zero, so that
+// sample times can be turned into wall-clock times (OSC timetags).
+type Clock interface {
+	Epoch() time.Time
 }
 
 // FaultCounter is the optional ability to report fault counters.

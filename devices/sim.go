@@ -127,6 +127,9 @@ func NewSimGlove(m Motion, sensors int, period time.Duration, fast bool) (*SimGl
 	return &SimGlove{Motion: m, Sensors: sensors, Period: period, Fast: fast, start: time.Now()}, nil
 }
 
+// Epoch returns when Sample.Time was zero.
+func (g *SimGlove) Epoch() time.Time { return g.start }
+
 // GloveInfo describes the simulated glove (a right hand).
 func (g *SimGlove) GloveInfo() GloveInfo {
 	return GloveInfo{Model: "sim", Sensors: g.Sensors, Right: true}
