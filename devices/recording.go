@@ -171,6 +171,7 @@ type RecordingReader struct {
 	r      *bufio.Reader
 	off    int64
 	buf    []byte
+	head   [13]byte // a field, not a local: passed to io.ReadFull it would escape
 	closer io.Closer
 }
 
@@ -226,7 +227,7 @@ func NewRecordingReader(r io.Reader) (*RecordingReader, error) {
 // Next returns the next record, io.EOF at a clean end, or an error wrapping
 // ErrCorrupt that names the byte offset of the damaged record.
 func (rr *RecordingReader) Next() (Record, error) {
-	var head [13]byte
+	head := &rr.head
 	n, err := io.ReadFull(rr.r, head[:])
 	if err == io.EOF {
 		return Record{}, io.EOF

@@ -203,3 +203,21 @@ func TestTouchHysteresis(t *testing.T) {
 		}
 	}
 }
+
+func TestSendAllocatesNothing(t *testing.T) {
+	h, app := startHub(t)
+	if err := h.AddTarget(app.LocalAddr().String()); err != nil {
+		t.Fatal(err)
+	}
+	var w Writer
+	frame := frameFor(1)
+	send := func() {
+		w.Begin(42)
+		AppendFrame(&w, HandAddresses("/gloved", "right"), frame)
+		h.Send(w.Packets())
+	}
+	send()
+	if n := testing.AllocsPerRun(200, send); n != 0 {
+		t.Fatalf("%v allocations per frame sent", n)
+	}
+}

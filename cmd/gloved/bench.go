@@ -17,15 +17,17 @@ import (
 
 func runBench(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: bench needs an experiment: proximity or cab", errUsage)
+		return fmt.Errorf("%w: bench needs an experiment: proximity, cab or pipeline", errUsage)
 	}
 	switch args[0] {
 	case "proximity":
 		return runProximity(ctx, args[1:], out)
 	case "cab":
 		return runBenchCAB(ctx, args[1:], out)
+	case "pipeline":
+		return runBenchPipeline(ctx, args[1:], out)
 	}
-	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab)", errUsage, args[0])
+	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, pipeline)", errUsage, args[0])
 }
 
 // proximityRow is one gap of the parallel-close-proximity experiment.

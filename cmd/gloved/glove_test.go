@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -322,4 +325,124 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestSIGHUPReloadsAndMetricsServe: a running daemon serves Prometheus
+// metrics; rewriting its config and sending SIGHUP switches it to the new
+// one (here: the hand's OSC name changes).
+func TestSIGHUPReloadsAndMetricsServe(t *testing.T) {
+	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rx.Close()
+	metrics := freePortTCP(t)
+	cfg := filepath.Join(t.TempDir(), "g.toml")
+	write := func(hand string) {
+		os.WriteFile(cfg, []byte(fmt.Sprintf(`
+[[hand]]
+name = %q
+device = "sim"
+[scene]
+files = [{ path = %q }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+count_tris = false
+[log]
+level = "error"
+[metrics]
+listen = %q
+`, hand, mustAbs(t, "../../testdata/scenes/grasp.obj"), rx.LocalAddr().String(), metrics)), 0o644)
+	}
+	write("first")
+	done := make(chan error, 1)
+	go func() {
+		var out syncBuffer
+		done <- run(context.Background(), []string{"run", "-c", cfg, "--for", "4s", "--status=false"}, &out)
+	}()
+	seen := func(addr string) bool {
+		buf := make([]byte, 65536)
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+			rx.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+			n, _, err := rx.ReadFrom(buf)
+			if err == nil && bytes.Contains(buf[:n], []byte(addr)) {
+				return true
+			}
+		}
+		return false
+	}
+	if !seen("/gloved/first/frame") {
+		t.Fatal("no frames from the first config")
+	}
+	resp, err := http.Get("http://" + metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, m := range []string{"gloved_frames_total", `gloved_stage_seconds_bucket{stage="narrow"`, "gloved_osc_packets_sent_total", "gloved_serial_bad_frames_total"} {
+		if !bytes.Contains(body, []byte(m)) {
+			t.Errorf("metrics lack %s", m)
+		}
+	}
+	write("second")
+	syscall.Kill(os.Getpid(), syscall.SIGHUP)
+	if !seen("/gloved/second/frame") {
+		t.Fatal("SIGHUP did not switch to the new config")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func freePortTCP(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func TestBenchPipelineAndExport(t *testing.T) {
+	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
+	out, err := gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res pipelineBench
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Frames != 201 || len(res.Stages) != 6 || res.Stages[5].Stage != "total" || !(res.Stages[5].P99US >= res.Stages[5].P50US) {
+		t.Fatalf("bench pipeline: %+v", res)
+	}
+	dir := t.TempDir()
+	if _, err := gloved(t, "export", "--scene", scene, "--recording", rec, "--out", dir); err != nil {
+		t.Fatal(err)
+	}
+	frames, _ := os.ReadFile(filepath.Join(dir, "frames.txt"))
+	lines := strings.Split(strings.TrimSpace(string(frames)), "\n")
+	if len(lines) != 1+201*16 || len(strings.Fields(lines[1])) != 14 {
+		t.Fatalf("frames.txt: %d lines, first %q", len(lines), lines[1])
+	}
+	contacts, _ := os.ReadFile(filepath.Join(dir, "contacts.jsonl"))
+	if n := strings.Count(string(contacts), "\n"); n != 201 {
+		t.Fatalf("contacts.jsonl has %d lines", n)
+	}
+	want, err := gloved(t, "contacts", "--scene", scene, "--recording", rec, "--json")
+	if err != nil || want != string(contacts) {
+		t.Fatalf("contacts.jsonl differs from gloved contacts --json (%v)", err)
+	}
+	link, err := env.Load(filepath.Join(dir, "links", "index3.obj"), env.LoadOptions{})
+	if err != nil || !link.Convex[0] {
+		t.Fatalf("links/index3.obj: %v (convex %v)", err, link.Convex)
+	}
+	sc, err := env.Load(filepath.Join(dir, "scene.obj"), env.LoadOptions{})
+	if err != nil || len(sc.Objects) != 2 || len(sc.Tris) != 524 {
+		t.Fatalf("scene.obj: %v", err)
+	}
 }

@@ -44,6 +44,11 @@ func commands() map[string]command {
 			usage:   "gloved watch [--daemon ADDR]",
 			run:     runWatch,
 		},
+		"export": {
+			summary: "write a session's link geometry, link transforms, scene and contacts in plain formats",
+			usage:   "gloved export --scene FILE (--recording FILE | --sim) --out DIR",
+			run:     runExport,
+		},
 		"demo": {
 			summary: "run the simulated grasp for 3 s and print the contacts of every tenth frame",
 			usage:   "gloved demo",
@@ -80,8 +85,8 @@ func commands() map[string]command {
 			run:     runHand,
 		},
 		"bench": {
-			summary: "reproduce the papers' experiments: `gloved bench proximity`, `gloved bench cab`",
-			usage:   "gloved bench proximity|cab [flags]",
+			summary: "benchmarks: `gloved bench proximity`, `bench cab` (the papers' experiments), `bench pipeline`",
+			usage:   "gloved bench proximity|cab|pipeline [flags]",
 			run:     runBench,
 		},
 	}

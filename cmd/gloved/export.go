@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+)
+
+func quatOf(x geom.Transform) mgl64.Quat { return mgl64.Mat4ToQuat(x.R.Mat4()).Normalize() }
+
+// runExport writes a session in plain formats so that anyone can check
+// gloved's contacts with another collision library: the link-frame convex
+// geometry the narrow phase uses, every link's world transform per frame,
+// the world-space scene, and the contacts.
+func runExport(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) --out DIR [--wrist POSE]", out)
+	var o sessionOpts
+	fs.StringVar(&o.scenes, "scene", "", "scene files, comma-separated")
+	fs.StringVar(&o.recording, "recording", "", "a recording")
+	fs.BoolVar(&o.sim, "sim", false, "the simulated glove instead")
+	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
+	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
+	fs.StringVar(&o.wrist, "wrist", "", "wrist pose (default: the recording's)")
+	fs.Float64Var(&o.proximity, "proximity", 0.01, "near band (m)")
+	dir := fs.String("out", "", "output directory (created)")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *dir == "" {
+		return fmt.Errorf("%w: export needs --out DIR", errUsage)
+	}
+	s, err := openSession(o)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
+		return err
+	}
+	body := s.pipe.Hier.Body
+	for l, link := range body.Links {
+		err := writeFile(filepath.Join(*dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
+			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
+			for _, v := range link.Verts {
+				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
+			}
+			for _, t := range link.Tris {
+				fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	scene := s.scene
+	err = writeFile(filepath.Join(*dir, "scene.obj"), func(w *bufio.Writer) {
+		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
+		for _, v := range scene.Verts {
+			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
+		}
+		cur := int32(-1)
+		for i, t := range scene.Tris {
+			if scene.Object[i] != cur {
+				cur = scene.Object[i]
+				fmt.Fprintf(w, "o %s\n", scene.Objects[cur])
+			}
+			fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	ff, err := os.Create(filepath.Join(*dir, "frames.txt"))
+	if err != nil {
+		return err
+	}
+	defer ff.Close()
+	cf, err := os.Create(filepath.Join(*dir, "contacts.jsonl"))
+	if err != nil {
+		return err
+	}
+	defer cf.Close()
+	fw, cw := bufio.NewWriter(ff), bufio.NewWriter(cf)
+	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
+	enc := json.NewEncoder(cw)
+	frames := 0
+	for ctx.Err() == nil {
+		ok, err := s.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		for l, x := range s.pipe.Poses {
+			r := x.R
+			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.n-1, handmodel.Link(l),
+				r.At(0, 0), r.At(0, 1), r.At(0, 2), x.T[0], r.At(1, 0), r.At(1, 1), r.At(1, 2), x.T[1], r.At(2, 0), r.At(2, 1), r.At(2, 2), x.T[2])
+		}
+		fj := s.frameRecord()
+		if err := enc.Encode(&fj); err != nil {
+			return err
+		}
+		frames++
+	}
+	if err := fw.Flush(); err != nil {
+		return err
+	}
+	if err := cw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
+	return nil
+}
+
+func writeFile(path string, fill func(w *bufio.Writer)) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	fill(w)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
