@@ -33,14 +33,7 @@ type pipelineBench struct {
 // frame over a second pass, once every buffer has grown.
 func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--json]", out)
-	var o sessionOpts
-	fs.StringVar(&o.scenes, "scene", "", "scene files, comma-separated")
-	fs.StringVar(&o.recording, "recording", "", "a recording")
-	fs.BoolVar(&o.sim, "sim", false, "the simulated glove instead")
-	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
-	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
-	fs.StringVar(&o.wrist, "wrist", "", "wrist pose (default: the recording's)")
-	fs.Float64Var(&o.proximity, "proximity", 0.01, "near band (m)")
+	o := addSessionFlags(fs)
 	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if pos, err := parseInterleaved(fs, args); err != nil {
@@ -52,7 +45,7 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	var times [daemon.NumStages + 1][]time.Duration
 	var mallocs uint64
 	for pass := range 2 {
-		s, err := openSession(o)
+		s, err := openSession(*o)
 		if err != nil {
 			return err
 		}

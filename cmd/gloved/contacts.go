@@ -47,22 +47,14 @@ func round9(x float64) float64 {
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--json]", out)
-	var o sessionOpts
-	fs.StringVar(&o.scenes, "scene", "", "scene files (OBJ, STL, glTF), comma-separated")
-	fs.StringVar(&o.recording, "recording", "", "a recording to replay (as fast as possible)")
-	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
-	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
-	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
-	fs.StringVar(&o.wrist, "wrist", "", `wrist pose "qw qx qy qz tx ty tz" (default: the recording's, else the identity)`)
-	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
-	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
+	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	s, err := openSession(o)
+	s, err := openSession(*o)
 	if err != nil {
 		return err
 	}

@@ -23,14 +23,7 @@ func quatOf(x geom.Transform) mgl64.Quat { return mgl64.Mat4ToQuat(x.R.Mat4()).N
 // the world-space scene, and the contacts.
 func runExport(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) --out DIR [--wrist POSE]", out)
-	var o sessionOpts
-	fs.StringVar(&o.scenes, "scene", "", "scene files, comma-separated")
-	fs.StringVar(&o.recording, "recording", "", "a recording")
-	fs.BoolVar(&o.sim, "sim", false, "the simulated glove instead")
-	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
-	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
-	fs.StringVar(&o.wrist, "wrist", "", "wrist pose (default: the recording's)")
-	fs.Float64Var(&o.proximity, "proximity", 0.01, "near band (m)")
+	o := addSessionFlags(fs)
 	dir := fs.String("out", "", "output directory (created)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
@@ -40,7 +33,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if *dir == "" {
 		return fmt.Errorf("%w: export needs --out DIR", errUsage)
 	}
-	s, err := openSession(o)
+	s, err := openSession(*o)
 	if err != nil {
 		return err
 	}

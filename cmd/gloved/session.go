@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -36,6 +37,20 @@ type sessionOpts struct {
 	sim                                           bool
 	frames                                        int
 	proximity                                     float64
+}
+
+// addSessionFlags declares the flags that choose a session.
+func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
+	o := &sessionOpts{}
+	fs.StringVar(&o.scenes, "scene", "", "scene files (OBJ, STL, glTF), comma-separated")
+	fs.StringVar(&o.recording, "recording", "", "a recording to replay (as fast as possible)")
+	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
+	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
+	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
+	fs.StringVar(&o.wrist, "wrist", "", `wrist pose "qw qx qy qz tx ty tz" (default: the recording's, else the identity)`)
+	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
+	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
+	return o
 }
 
 func openSession(o sessionOpts) (*session, error) {
