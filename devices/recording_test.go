@@ -119,7 +119,24 @@ func TestDamagedRecordingReplaysUpToItsLastGoodRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cut := range []int{len(data) - 1, len(data) - 7, len(data) * 2 / 3, len(data) / 2} {
+	// Cut inside records (a cut on a record boundary is a clean, shorter
+	// recording): the last byte, and a few bytes into records a third and
+	// two thirds of the way.
+	rr, err := OpenRecording(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offsets []int
+	for {
+		rec, err := rr.Next()
+		if err != nil {
+			break
+		}
+		offsets = append(offsets, int(rec.Offset))
+	}
+	rr.Close()
+	cuts := []int{len(data) - 1, offsets[len(offsets)/3] + 5, offsets[2*len(offsets)/3] + 15, offsets[len(offsets)/2] + 1}
+	for _, cut := range cuts {
 		p := filepath.Join(dir, "cut.glove")
 		os.WriteFile(p, data[:cut], 0o644)
 		got, r := replayAll(t, p)
