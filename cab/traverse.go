@@ -25,6 +25,18 @@ type SceneQuery struct {
 	// narrow phase's proximity band).
 	Margin float64
 	stack  [][2]int32
+	grown  geom.OBB
+}
+
+// box returns the box of hierarchy reference a, grown by the margin.
+func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB {
+	b := h.Box(a)
+	if q.Margin <= 0 {
+		return b
+	}
+	q.grown = *b
+	q.grown.Half = q.grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
+	return &q.grown
 }
 
 // Run finds every (link, triangle) pair whose link box meets the triangle.
@@ -36,12 +48,7 @@ func (q *SceneQuery) Run(h *Hierarchy, scene *env.Tree) int {
 		p := st[len(st)-1]
 		st = st[:len(st)-1]
 		a, s := p[0], p[1]
-		box := h.Box(a)
-		if q.Margin > 0 {
-			grown := *box
-			grown.Half = grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
-			box = &grown
-		}
+		box := q.box(h, a)
 		q.BoxTests++
 		if tri, ok := env.Leaf(s); ok {
 			if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
@@ -139,12 +146,7 @@ func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32
 	for len(st) > 0 {
 		a := st[len(st)-1][0]
 		st = st[:len(st)-1]
-		b := h.Box(a)
-		if q.Margin > 0 {
-			grown := *b
-			grown.Half = grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
-			b = &grown
-		}
+		b := q.box(h, a)
 		q.BoxTests++
 		if geom.BoxesDisjoint(b, box) {
 			continue

@@ -156,41 +156,41 @@ func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
 // IntersectsTriangle reports whether any triangle of t meets tri (given in
 // t's frame), descending with the caller's stack, which it may grow.
 func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
-	st := append((*stack)[:0], t.Root)
-	defer func() { *stack = st[:0] }()
-	for len(st) > 0 {
-		r := st[len(st)-1]
-		st = st[:len(st)-1]
-		if k, ok := Leaf(r); ok {
-			if geom.TriTri(t.Mesh.Triangle(int(k)), tri) {
-				return true
-			}
-			continue
-		}
-		n := &t.Nodes[r]
-		if geom.TriOBB(tri, n.Box) {
-			st = append(st, n.Child[1], n.Child[0])
-		}
-	}
-	return false
+	hit := false
+	t.visit(stack, func(b *geom.OBB) bool { return geom.TriOBB(tri, *b) }, func(k int32) bool {
+		hit = geom.TriTri(t.Mesh.Triangle(int(k)), tri)
+		return !hit
+	})
+	return hit
 }
 
 // VisitOBB calls fn for every triangle of t that meets box (in t's frame),
 // descending with the caller's stack; fn returns false to stop early.
 func (t *Tree) VisitOBB(box *geom.OBB, stack *[]int32, fn func(tri int32) bool) {
+	t.visit(stack, func(b *geom.OBB) bool { return !geom.BoxesDisjoint(b, box) }, func(k int32) bool {
+		if !geom.TriOBB(t.Mesh.Triangle(int(k)), *box) {
+			return true
+		}
+		return fn(k)
+	})
+}
+
+// visit descends the tree into the nodes whose boxes pass node and calls
+// leaf for each triangle reached, until leaf returns false.
+func (t *Tree) visit(stack *[]int32, node func(*geom.OBB) bool, leaf func(int32) bool) {
 	st := append((*stack)[:0], t.Root)
 	defer func() { *stack = st[:0] }()
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
 		if k, ok := Leaf(r); ok {
-			if geom.TriOBB(t.Mesh.Triangle(int(k)), *box) && !fn(k) {
+			if !leaf(k) {
 				return
 			}
 			continue
 		}
 		n := &t.Nodes[r]
-		if !geom.BoxesDisjoint(&n.Box, box) {
+		if node(&n.Box) {
 			st = append(st, n.Child[1], n.Child[0])
 		}
 	}
