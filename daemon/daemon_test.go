@@ -70,22 +70,14 @@ func listenOSC(t *testing.T) (*net.UDPConn, *received) {
 // follows the glove, and hostile packets do not stop the daemon.
 func TestEndToEndOverAPty(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "cyberglove")
-	e, err := devices.NewEmulator(devices.EmulatorOpts{Sensors: 22, Right: true,
+	startEmulator(t, link, devices.EmulatorOpts{Sensors: 22, Right: true,
 		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t+time.Second, s) },
-		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ectx, ecancel := context.WithCancel(context.Background())
-	ready := make(chan string, 4)
-	edone := make(chan error, 1)
-	go func() {
-		edone <- devices.RunEmulator(ectx, e, link, devices.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond}, func(p string) { ready <- p })
-	}()
-	defer func() { ecancel(); <-edone }()
-	<-ready
+		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond},
+		devices.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
 	rx, got := listenOSC(t)
-	cfg, err := ParseConfig("e2e.toml", []byte(fmt.Sprintf(`
+	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
+	defer cancel()
+	d, done := startDaemon(t, ctx, "e2e.toml", fmt.Sprintf(`
 [[hand]]
 name = "right"
 device = "cyberglove"
@@ -99,18 +91,7 @@ listen = "127.0.0.1:0"
 [frame]
 budget_ms = 100.0
 count_tris = false
-`, link, rx.LocalAddr().String())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
+`, link, rx.LocalAddr().String()))
 	// Hostile input while it runs.
 	time.Sleep(500 * time.Millisecond)
 	hostile, _ := net.Dial("udp", d.Hub.Addr().String())
@@ -205,7 +186,9 @@ count_tris = false
 func TestReplayLoopsAndShutsDownCleanly(t *testing.T) {
 	rx, got := listenOSC(t)
 	rec := filepath.Join(t.TempDir(), "left.glove")
-	cfg, err := ParseConfig("two.toml", []byte(fmt.Sprintf(`
+	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	defer cancel()
+	d, done := startDaemon(t, ctx, "two.toml", fmt.Sprintf(`
 [[hand]]
 name = "right"
 device = "replay"
@@ -225,18 +208,7 @@ targets = [%q]
 listen = "127.0.0.1:0"
 [frame]
 budget_ms = 100.0
-`, rec, rx.LocalAddr().String())))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(cfg, zerolog.Nop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
+`, rec, rx.LocalAddr().String()))
 	for range 20 {
 		time.Sleep(100 * time.Millisecond)
 		d.Snapshot()

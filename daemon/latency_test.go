@@ -13,7 +13,6 @@ import (
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
-	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
 )
@@ -27,22 +26,16 @@ import (
 // and the daemon process's heap allocations per frame in steady state.
 func BenchmarkLatencyPty(b *testing.B) {
 	link := filepath.Join(b.TempDir(), "glove")
-	e, err := devices.NewEmulator(devices.EmulatorOpts{Sensors: 22, Right: true,
-		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t, s) }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ectx, ecancel := context.WithCancel(context.Background())
-	defer ecancel()
-	ready := make(chan string, 1)
-	go devices.RunEmulator(ectx, e, link, devices.Hangup{}, func(p string) { ready <- p })
-	<-ready
+	startEmulator(b, link, devices.EmulatorOpts{Sensors: 22, Right: true,
+		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t, s) }},
+		devices.Hangup{})
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer rx.Close()
-	cfg, err := ParseConfig("lat.toml", []byte(fmt.Sprintf(`
+	ctx, cancel := context.WithCancel(context.Background())
+	_, done := startDaemon(b, ctx, "lat.toml", fmt.Sprintf(`
 [[hand]]
 name = "right"
 device = "cyberglove"
@@ -55,17 +48,7 @@ targets = [%q]
 listen = "127.0.0.1:0"
 [frame]
 count_tris = false
-`, link, rx.LocalAddr().String())))
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := New(cfg, zerolog.Nop())
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
+`, link, rx.LocalAddr().String()))
 	lat := make([]time.Duration, 0, 1<<16)
 	frameAddr := []byte("/gloved/right/frame\x00")
 	buf := make([]byte, 65536)
