@@ -214,6 +214,23 @@ func startEmulator(t *testing.T, o EmulatorOpts, link string, h Hangup) *emulate
 	return em
 }
 
+// open connects the driver to the emulator with the default options as
+// changed by edit (if any); the glove is closed when the test ends.
+func (em *emulated) open(t *testing.T, edit func(*CyberGloveOpts)) *CyberGlove {
+	t.Helper()
+	o := DefaultCyberGloveOpts
+	o.Port = em.path
+	if edit != nil {
+		edit(&o)
+	}
+	g, err := OpenCyberGlove(o)
+	if err != nil {
+		t.Fatalf("opening %s: %v", em.path, err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
 // checkSubsequence asserts every received sample is a record the emulator
 // sent, in order.
 func checkSubsequence(t *testing.T, got, sent [][]byte) {
@@ -236,12 +253,7 @@ func TestDriverAgainstEmulatorOverPTY(t *testing.T) {
 		mode    Mode
 	}{{22, Stream}, {18, Stream}, {22, Poll}, {18, Poll}} {
 		em := startEmulator(t, EmulatorOpts{Sensors: tc.sensors, Right: true}, "", Hangup{})
-		o := DefaultCyberGloveOpts
-		o.Port, o.Mode, o.Period = em.path, tc.mode, 5*time.Millisecond
-		g, err := OpenCyberGlove(o)
-		if err != nil {
-			t.Fatalf("%d sensors mode %d: %v", tc.sensors, tc.mode, err)
-		}
+		g := em.open(t, func(o *CyberGloveOpts) { o.Mode, o.Period = tc.mode, 5*time.Millisecond })
 		var got [][]byte
 		var s Sample
 		for len(got) < 60 {
@@ -267,12 +279,7 @@ func TestDriverAgainstEmulatorOverPTY(t *testing.T) {
 
 func TestDriverSurvivesGarbage(t *testing.T) {
 	em := startEmulator(t, EmulatorOpts{Sensors: 22, Right: true, Garbage: 0.15, Seed: 3}, "", Hangup{})
-	o := DefaultCyberGloveOpts
-	o.Port, o.Period = em.path, 3*time.Millisecond
-	g, err := OpenCyberGlove(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := em.open(t, func(o *CyberGloveOpts) { o.Period = 3 * time.Millisecond })
 	var got [][]byte
 	var s Sample
 	for len(got) < 400 {
@@ -295,13 +302,7 @@ func TestDriverSurvivesGarbage(t *testing.T) {
 
 func TestDriverReportsUnpluggedGlove(t *testing.T) {
 	em := startEmulator(t, EmulatorOpts{Sensors: 22, UnplugAt: 300 * time.Millisecond, UnplugFor: 300 * time.Millisecond}, "", Hangup{})
-	o := DefaultCyberGloveOpts
-	o.Port = em.path
-	g, err := OpenCyberGlove(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := em.open(t, nil)
 	var before, during, after int
 	var s Sample
 	deadline := time.Now().Add(3 * time.Second)
@@ -326,13 +327,7 @@ func TestDriverReportsUnpluggedGlove(t *testing.T) {
 func TestDriverReconnectsAfterHangup(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "glove")
 	em := startEmulator(t, EmulatorOpts{Sensors: 18}, link, Hangup{At: 300 * time.Millisecond, For: 400 * time.Millisecond})
-	o := DefaultCyberGloveOpts
-	o.Port = em.path
-	g, err := OpenCyberGlove(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g := em.open(t, nil)
 	var before, disconnected, after int
 	var s Sample
 	var got [][]byte
@@ -361,12 +356,7 @@ func TestDriverReconnectsAfterHangup(t *testing.T) {
 
 func TestCloseUnblocksRead(t *testing.T) {
 	em := startEmulator(t, EmulatorOpts{Sensors: 22}, "", Hangup{})
-	o := DefaultCyberGloveOpts
-	o.Port, o.Mode = em.path, Poll
-	g, err := OpenCyberGlove(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := em.open(t, func(o *CyberGloveOpts) { o.Mode = Poll })
 	done := make(chan error)
 	go func() {
 		var s Sample

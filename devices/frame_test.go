@@ -200,12 +200,18 @@ func TestParserNeverForgesUnderGarbage(t *testing.T) {
 	}
 }
 
+// cleanStream is n well-formed streamed records of format f.
+func cleanStream(f Format, n int) []byte {
+	var stream []byte
+	for k := range n {
+		stream = append(stream, record('S', f, seqRaw(f.Sensors, byte(k)), 0, 0)...)
+	}
+	return stream
+}
+
 func TestParserAllocatesNothing(t *testing.T) {
 	f := Format{Sensors: 22}
-	var stream []byte
-	for k := range 50 {
-		stream = append(stream, record('S', f, seqRaw(22, byte(k)), 0, 0)...)
-	}
+	stream := cleanStream(f, 50)
 	p := NewParser(f, true, nil)
 	var s Sample
 	allocs := testing.AllocsPerRun(100, func() {
@@ -273,10 +279,7 @@ func FuzzParser(f *testing.F) {
 
 func BenchmarkParser(b *testing.B) {
 	f := Format{Sensors: 22}
-	var stream []byte
-	for k := range 1000 {
-		stream = append(stream, record('S', f, seqRaw(22, byte(k)), 0, 0)...)
-	}
+	stream := cleanStream(f, 1000)
 	p := NewParser(f, true, nil)
 	var s Sample
 	b.ReportAllocs()
