@@ -106,12 +106,6 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err err
 func LoadScene(cfg *Config) (*env.Mesh, error) {
 	scene := &env.Mesh{}
 	for i, f := range cfg.Scene.Files {
-		if f.Path == "builtin:grasp" {
-			m := cab.GraspScene(5)
-			m.DetectConvex()
-			scene.Append(m)
-			continue
-		}
 		opt := env.LoadOptions{Scale: f.Scale, Up: env.Up(f.Up)}
 		if f.Transform != nil {
 			x, err := poseFrom(f.Transform)
@@ -120,7 +114,7 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 			}
 			opt.Transform = &x
 		}
-		m, err := env.Load(cfg.Resolve(f.Path), opt)
+		m, err := LoadSceneFile(cfg.Resolve(f.Path), opt)
 		if err != nil {
 			return nil, fmt.Errorf("scene.files[%d]: %w", i, err)
 		}
@@ -130,6 +124,23 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 		return nil, fmt.Errorf("%w: scene.files: the scene is empty", ErrConfig)
 	}
 	return scene, nil
+}
+
+// BuiltinScene names the shipped scene, a table with a ball on it, in
+// place of a file path.
+const BuiltinScene = "builtin:grasp"
+
+// LoadSceneFile loads one mesh file, or the built-in scene, placed by opt.
+func LoadSceneFile(path string, opt env.LoadOptions) (*env.Mesh, error) {
+	if path != BuiltinScene {
+		return env.Load(path, opt)
+	}
+	m := cab.GraspScene(5)
+	if err := m.Place(opt); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	m.DetectConvex()
+	return m, nil
 }
 
 func poseFrom(v []float64) (geom.Transform, error) {

@@ -62,7 +62,7 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	if len(m.Tris) == 0 {
 		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
 	}
-	if err := m.place(opt); err != nil {
+	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	m.dropEmptyObjects()
@@ -71,8 +71,8 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	return m, nil
 }
 
-// place applies the load options to every vertex.
-func (m *Mesh) place(opt LoadOptions) error {
+// Place applies the load options to every vertex, as Load does.
+func (m *Mesh) Place(opt LoadOptions) error {
 	s := opt.Scale
 	if s == 0 {
 		s = 1

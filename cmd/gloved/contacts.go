@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -60,20 +59,10 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer s.close()
 	enc := json.NewEncoder(out)
-	for ctx.Err() == nil {
-		ok, err := s.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err = s.each(ctx, func() error {
 		fj := s.frameRecord()
 		if *asJSON {
-			if err := enc.Encode(&fj); err != nil {
-				return err
-			}
-			continue
+			return enc.Encode(&fj)
 		}
 		var parts []string
 		for _, c := range fj.Contacts {
@@ -85,10 +74,12 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		if len(parts) == 0 {
 			parts = []string{"-"}
 		}
-		fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, strings.Join(parts, ", "))
+		_, err := fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, strings.Join(parts, ", "))
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	if w := s.warning(); w != nil {
-		fmt.Fprintf(os.Stderr, "gloved: warning: %s: %v\n", o.recording, w)
-	}
+	s.warnDamage()
 	return nil
 }

@@ -88,24 +88,18 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
 	enc := json.NewEncoder(cw)
 	frames := 0
-	for ctx.Err() == nil {
-		ok, err := s.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	err = s.each(ctx, func() error {
 		for l, x := range s.pipe.Poses {
 			r := x.R
 			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.n-1, handmodel.Link(l),
 				r.At(0, 0), r.At(0, 1), r.At(0, 2), x.T[0], r.At(1, 0), r.At(1, 1), r.At(1, 2), x.T[1], r.At(2, 0), r.At(2, 1), r.At(2, 2), x.T[2])
 		}
 		fj := s.frameRecord()
-		if err := enc.Encode(&fj); err != nil {
-			return err
-		}
 		frames++
+		return enc.Encode(&fj)
+	})
+	if err != nil {
+		return err
 	}
 	if err := fw.Flush(); err != nil {
 		return err
@@ -113,6 +107,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := cw.Flush(); err != nil {
 		return err
 	}
+	s.warnDamage()
 	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -90,7 +89,7 @@ func recordedSource(path string) (func(time.Duration, *[devices.MaxSensors]uint1
 		}
 	}
 	if w := r.Warning(); w != nil {
-		fmt.Fprintf(os.Stderr, "gloved: warning: %s: %v; playing the %d samples before it\n", path, w, len(samples))
+		warn("%s: %v; playing the %d samples before it", path, w, len(samples))
 	}
 	if len(samples) == 0 {
 		return nil, 0, fmt.Errorf("%s: no samples to play", path)
@@ -320,7 +319,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	if w := r.Warning(); w != nil {
-		fmt.Fprintf(os.Stderr, "gloved: warning: %s: %v; dumped the samples before it\n", pos[0], w)
+		warn("%s: %v; dumped the samples before it", pos[0], w)
 	}
 	return nil
 }

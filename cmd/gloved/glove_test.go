@@ -169,9 +169,26 @@ func TestDumpOfATruncatedRecordingWarnsAndKeepsTheGoodPart(t *testing.T) {
 	data, _ := os.ReadFile(src)
 	cut := filepath.Join(dir, "cut.glove")
 	os.WriteFile(cut, data[:len(data)-5], 0o644)
+	var said strings.Builder
+	warnings = &said
+	defer func() { warnings = os.Stderr }()
 	part := dumpLines(t, cut)
 	if len(part) != len(whole)-1 {
 		t.Fatalf("truncated dump has %d samples, want %d", len(part), len(whole)-1)
+	}
+	if !strings.Contains(said.String(), "cut.glove") || !strings.Contains(said.String(), "dumped the samples before it") {
+		t.Errorf("dump warned %q", said.String())
+	}
+	said.Reset()
+	out, err := gloved(t, "contacts", "--scene", "builtin:grasp", "--recording", cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, "frame "); n != len(part) {
+		t.Errorf("contacts ran %d frames of the %d intact samples", n, len(part))
+	}
+	if !strings.Contains(said.String(), "cut.glove") {
+		t.Errorf("contacts warned %q", said.String())
 	}
 }
 

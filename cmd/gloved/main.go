@@ -92,6 +92,15 @@ func commands() map[string]command {
 	}
 }
 
+// warnings is where commands say what they worked around (a damaged
+// recording); a variable so that tests can read it.
+var warnings io.Writer = os.Stderr
+
+// warn tells the user of something worked around, without failing.
+func warn(format string, args ...any) {
+	fmt.Fprintf(warnings, "gloved: warning: "+format+"\n", args...)
+}
+
 // errUsage marks an error caused by the command line; main prints usage.
 var errUsage = errors.New("usage")
 

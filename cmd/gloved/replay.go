@@ -21,7 +21,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M]", out)
 	speed := fs.String("speed", "1", `"1": in real time; "max": every sample, as fast as frames run`)
-	scenes := fs.String("scene", "builtin:grasp", "scene files, comma-separated (builtin:grasp is the shipped table with a ball)")
+	scenes := fs.String("scene", daemon.BuiltinScene, "scene files, comma-separated ("+daemon.BuiltinScene+" is the shipped table with a ball)")
 	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
 	var targets stringList
 	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default 127.0.0.1:9000)")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,7 +43,7 @@ type sessionOpts struct {
 // addSessionFlags declares the flags that choose a session.
 func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	o := &sessionOpts{}
-	fs.StringVar(&o.scenes, "scene", "", "scene files (OBJ, STL, glTF), comma-separated")
+	fs.StringVar(&o.scenes, "scene", "", "scene files (OBJ, STL, glTF), comma-separated; "+daemon.BuiltinScene+" is the shipped table with a ball")
 	fs.StringVar(&o.recording, "recording", "", "a recording to replay (as fast as possible)")
 	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
 	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
@@ -59,7 +60,7 @@ func openSession(o sessionOpts) (*session, error) {
 	}
 	s := &session{scene: &env.Mesh{}, frames: o.frames, wrist: geom.Identity(), recPath: o.recording}
 	for _, path := range strings.Split(o.scenes, ",") {
-		m, err := env.Load(path, env.LoadOptions{})
+		m, err := daemon.LoadSceneFile(path, env.LoadOptions{})
 		if err != nil {
 			return nil, err
 		}
@@ -141,12 +142,26 @@ func (s *session) next() (bool, error) {
 	}
 }
 
-// warning is a damaged recording's warning, if any.
-func (s *session) warning() error {
-	if s.replay != nil {
-		return s.replay.Warning()
+// each runs the session's frames, calling fn after each, until the session
+// ends, ctx is done or fn fails.
+func (s *session) each(ctx context.Context, fn func() error) error {
+	for ctx.Err() == nil {
+		ok, err := s.next()
+		if err != nil || !ok {
+			return err
+		}
+		if err := fn(); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// warnDamage tells the user what was wrong with a damaged recording, if it was.
+func (s *session) warnDamage() {
+	if s.replay != nil && s.replay.Warning() != nil {
+		warn("%s: %v; used the frames before it", s.recPath, s.replay.Warning())
+	}
 }
 
 func (s *session) close() { s.dev.Close() }
