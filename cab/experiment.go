@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -188,7 +189,7 @@ func HandExperiment(frames, ballLevel int) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	poseAt := func(glove *devices.SimGlove, out []geom.Transform) error {
+	poseAt := func(glove *sim.Glove, out []geom.Transform) error {
 		var s devices.Sample
 		var q handmodel.Angles
 		if err := glove.Read(&s); err != nil {
@@ -203,7 +204,7 @@ func HandExperiment(frames, ballLevel int) (*Table, error) {
 	poses := make([]geom.Transform, len(body.Links))
 	tab := &Table{Name: "hand grasping a ball on a table", Frames: frames}
 
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	brute := Row{Method: "brute"}
 	var col env.Collider
 	col.FirstContact = true
@@ -229,7 +230,7 @@ func HandExperiment(frames, ballLevel int) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+		glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 		row := Row{Method: string(strat)}
 		var sq SceneQuery
 		hits := make([]int8, len(poses)*len(scene.Objects)) // per (link, object): 0 untested, 1 miss, 2 hit

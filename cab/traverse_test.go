@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -42,7 +43,7 @@ func TestSceneCandidatesHoldEveryContact(t *testing.T) {
 		t.Fatal(err)
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 50*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 50*time.Millisecond, true)
 	r := rand.New(rand.NewPCG(51, 51))
 	poses := make([]geom.Transform, 16)
 	var s devices.Sample
@@ -196,7 +197,7 @@ func BenchmarkSceneQueryHandGrasp100k(b *testing.B) {
 	hand, h := handSetup(b)
 	scene := graspScene(b, 7) // ball of 131,072 triangles plus the table
 	cal, _ := handmodel.DefaultCalibration(22)
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var frames [][]geom.Transform
 	var s devices.Sample
 	var q handmodel.Angles

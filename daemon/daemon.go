@@ -18,6 +18,9 @@ import (
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -149,31 +152,31 @@ func poseFrom(v []float64) (geom.Transform, error) {
 
 func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
 	var dev devices.Device
-	var rec *devices.Recorder
+	var rec *recording.Recorder
 	sensors, right, replay := hc.Sensors, hc.Side != "left", false
-	header := devices.RecordingHeader{}
+	header := recording.Header{}
 	switch hc.Device {
 	case "sim":
 		if sensors == 0 {
 			sensors = 22
 		}
-		g, err := devices.NewSimGlove(devices.Motion(hc.Motion), sensors, 10*time.Millisecond, false)
+		g, err := sim.New(sim.Motion(hc.Motion), sensors, 10*time.Millisecond, false)
 		if err != nil {
 			return nil, err
 		}
 		dev = g
-		header = devices.RecordingHeader{Model: "sim", Sensors: sensors, Hand: map[bool]string{true: "right", false: "left"}[right], Source: hc.Motion}
+		header = recording.Header{Model: "sim", Sensors: sensors, Hand: map[bool]string{true: "right", false: "left"}[right], Source: hc.Motion}
 	case "replay":
-		r, err := devices.OpenReplay(d.Config.Resolve(hc.Recording), hc.Speed != "max")
+		r, err := recording.OpenReplay(d.Config.Resolve(hc.Recording), hc.Speed != "max")
 		if err != nil {
 			return nil, err
 		}
 		h := r.Header()
 		sensors, right, replay, dev = h.Sensors, h.Hand != "left", true, r
 	case "cyberglove":
-		o := devices.DefaultCyberGloveOpts
+		o := cyberglove.DefaultOpts
 		o.Port, o.Baud, o.Sensors = hc.Port, hc.Baud, hc.Sensors
-		var recp **devices.Recorder = &rec
+		var recp **recording.Recorder = &rec
 		o.Tap = func(t time.Duration, b []byte) {
 			if *recp != nil {
 				if err := (*recp).WriteRaw(t, b); err != nil {
@@ -182,13 +185,13 @@ func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
 				}
 			}
 		}
-		g, err := devices.OpenCyberGlove(o)
+		g, err := cyberglove.Open(o)
 		if err != nil {
 			return nil, err
 		}
 		info := g.GloveInfo()
 		sensors, right, dev = info.Sensors, info.Right, g
-		header = devices.RecordingHeader{Model: "cyberglove", Sensors: sensors, Hand: info.Hand(), Mode: "stream", StatusByte: o.StatusByte, Source: hc.Port}
+		header = recording.Header{Model: "cyberglove", Sensors: sensors, Hand: info.Hand(), Mode: "stream", StatusByte: o.StatusByte, Source: hc.Port}
 	}
 	var cal *handmodel.Calibration
 	var err error
@@ -219,7 +222,7 @@ func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
 	}
 	if hc.Recording != "" && hc.Device != "replay" {
 		header.Calibration = cal.Text
-		if rec, err = devices.CreateRecording(d.Config.Resolve(hc.Recording), header); err != nil {
+		if rec, err = recording.Create(d.Config.Resolve(hc.Recording), header); err != nil {
 			dev.Close()
 			return nil, err
 		}
@@ -336,7 +339,7 @@ func (d *Daemon) drain() {
 
 // rewind reopens a looping replay.
 func (d *Daemon) rewind(h *handRuntime) error {
-	r, err := devices.OpenReplay(d.Config.Resolve(h.cfg.Recording), true)
+	r, err := recording.OpenReplay(d.Config.Resolve(h.cfg.Recording), true)
 	if err != nil {
 		return err
 	}

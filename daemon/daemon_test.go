@@ -17,6 +17,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
 )
 
 type received struct {
@@ -70,10 +74,10 @@ func listenOSC(t *testing.T) (*net.UDPConn, *received) {
 // follows the glove, and hostile packets do not stop the daemon.
 func TestEndToEndOverAPty(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "cyberglove")
-	startEmulator(t, link, devices.EmulatorOpts{Sensors: 22, Right: true,
-		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t+time.Second, s) },
-		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond},
-		devices.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
+	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true,
+		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
+		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond}, link,
+		emulator.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
 	rx, got := listenOSC(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
 	defer cancel()
@@ -229,7 +233,7 @@ budget_ms = 100.0
 	if hands["right"] < 200 || hands["left"] < 150 {
 		t.Fatalf("frames per hand %v", hands)
 	}
-	r, err := devices.OpenReplay(rec, false)
+	r, err := recording.OpenReplay(rec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
@@ -38,7 +40,7 @@ type handRuntime struct {
 	cfg    HandConfig
 	log    zerolog.Logger
 	dev    devices.Device
-	rec    *devices.Recorder
+	rec    *recording.Recorder
 	pipe   *Pipeline
 	addr   *osc.Addresses
 	replay bool
@@ -70,7 +72,7 @@ type handRuntime struct {
 	frameIdle atomic.Bool // the frame loop is waiting, not processing
 }
 
-func newHand(cfg HandConfig, log zerolog.Logger, pipe *Pipeline, dev devices.Device, rec *devices.Recorder, prefix string, wrist geom.Transform, replay bool) *handRuntime {
+func newHand(cfg HandConfig, log zerolog.Logger, pipe *Pipeline, dev devices.Device, rec *recording.Recorder, prefix string, wrist geom.Transform, replay bool) *handRuntime {
 	h := &handRuntime{cfg: cfg, log: log, dev: dev, rec: rec, pipe: pipe, addr: osc.HandAddresses(prefix, cfg.Name),
 		replay: replay, wrist: wrist, ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{})}
@@ -133,14 +135,14 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 				h.setStatus(StatusStreaming)
 			}
 			if h.rec != nil {
-				if _, ok := h.device().(*devices.SimGlove); ok {
+				if _, ok := h.device().(*sim.Glove); ok {
 					if err := h.rec.WriteSample(&s); err != nil {
 						h.log.Error().Err(err).Msg("recording stopped")
 						h.rec = nil
 					}
 				}
 			}
-			if r, ok := h.device().(*devices.Replay); ok {
+			if r, ok := h.device().(*recording.Replay); ok {
 				if v, ok := r.Wrist(); ok {
 					h.replayWrist(v)
 				}

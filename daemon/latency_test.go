@@ -15,6 +15,9 @@ import (
 	goosc "github.com/hypebeast/go-osc/osc"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/devices/sim"
 )
 
 // BenchmarkLatencyPty measures glove byte in -> OSC datagram out on the
@@ -26,9 +29,9 @@ import (
 // and the daemon process's heap allocations per frame in steady state.
 func BenchmarkLatencyPty(b *testing.B) {
 	link := filepath.Join(b.TempDir(), "glove")
-	startEmulator(b, link, devices.EmulatorOpts{Sensors: 22, Right: true,
-		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(devices.Grasp, t, s) }},
-		devices.Hangup{})
+	emulatortest.Start(b, emulator.Opts{Sensors: 22, Right: true,
+		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }}, link,
+		emulator.Hangup{})
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		b.Fatal(err)

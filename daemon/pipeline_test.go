@@ -11,6 +11,7 @@ import (
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 )
@@ -36,7 +37,7 @@ type frameOut struct {
 
 func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 	t.Helper()
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var s devices.Sample
 	var out []frameOut
 	for range frames {
@@ -93,7 +94,7 @@ func TestGraspContacts(t *testing.T) {
 	// depth along the normal just clears the ball, and no other direction
 	// tried does it with less.
 	p2 := graspPipeline(t, 4)
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var s devices.Sample
 	checked := 0
 	for range 150 {
@@ -129,7 +130,7 @@ func TestGraspContacts(t *testing.T) {
 func TestFrameAllocatesNothing(t *testing.T) {
 	p := graspPipeline(t, 4)
 	runGrasp(t, p, 150) // grow every buffer through the grasp
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var s devices.Sample
 	allocs := testing.AllocsPerRun(100, func() {
 		glove.Read(&s)
@@ -144,7 +145,7 @@ func benchFrame(b *testing.B, caching, tris bool) {
 	p := graspPipeline(b, 5)
 	p.Solver.Caching = caching
 	p.Solver.CountTris = tris
-	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 10*time.Millisecond, true)
+	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var samples []devices.Sample
 	for range 300 {
 		var s devices.Sample

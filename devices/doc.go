@@ -1,12 +1,16 @@
-// Package devices reads data gloves. A Device fills a caller-owned Sample
-// per call; optional abilities (glove facts, fault counters, raw-byte taps)
-// are separate small interfaces. It holds the CyberGlove serial driver, the
-// record framing it parses with, a glove emulator that answers the protocol
-// on a pseudo-terminal, a deterministic simulated glove, and the recording
-// format with its replay device.
+// Package devices is what the rest of gloved knows of a data glove: the
+// Device interface (Read fills a caller-owned Sample), optional abilities as
+// one-method interfaces (GloveInfo, Clock, FaultCounter), the errors a
+// device reports and which of them are transient, and the sensor layout of
+// the 18- and 22-sensor CyberGlove (slot order, the 18-sensor map).
 //
-// Source: shared/reference/cyberglove-protocol.md (commands, binary record
-// framing, error tails, queries, the CyberGlove III stream), which compiles
-// what public drivers show; where it marks a point unconfirmed, the choice
-// made here is documented beside the code.
+// The devices themselves live in sub-packages, one per concept, in the
+// manner of periph's conn and its drivers: cyberglove (the serial driver
+// and its record framing, with serialtest, a scripted fake port), recording
+// (the file format, the recorder and the replay device), sim (the
+// deterministic simulated glove) and emulator (a unit that answers the
+// protocol on a pseudo-terminal, with emulatortest for tests).
+//
+// Source: shared/reference/cyberglove-protocol.md (sensor order, status
+// byte, error codes).
 package devices

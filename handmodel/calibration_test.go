@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 )
 
 func TestDefaultCalibrationsLoad(t *testing.T) {
@@ -121,8 +122,8 @@ func TestSimulatedGlovePosesSanely(t *testing.T) {
 	h := mustHand(t, DefaultParams)
 	for _, n := range []int{18, 22} {
 		c, _ := DefaultCalibration(n)
-		for _, m := range devices.Motions {
-			g, err := devices.NewSimGlove(m, n, 10*time.Millisecond, true)
+		for _, m := range sim.Motions {
+			g, err := sim.New(m, n, 10*time.Millisecond, true)
 			if err != nil {
 				t.Fatal(err)
 			}

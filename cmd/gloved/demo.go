@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -28,7 +29,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: demo takes no arguments", errUsage)
 	}
-	glove, err := devices.NewSimGlove(devices.Motion(*motion), 22, 10*time.Millisecond, true)
+	glove, err := sim.New(sim.Motion(*motion), 22, 10*time.Millisecond, true)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

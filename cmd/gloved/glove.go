@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -33,18 +37,18 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	o := devices.EmulatorOpts{Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
+	o := emulator.Opts{Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
 	if *unplugAt > 0 {
 		o.UnplugAt, o.UnplugFor = seconds(*unplugAt), seconds(*unplugFor)
 	}
 	what := "simulated " + *motion
 	if *source == "sim" {
-		m := devices.Motion(*motion)
+		m := sim.Motion(*motion)
 		var probe [devices.MaxSensors]uint16
-		if err := devices.SimRaw(m, 0, &probe); err != nil {
+		if err := sim.Raw(m, 0, &probe); err != nil {
 			return fmt.Errorf("%w: --motion: %v", errUsage, err)
 		}
-		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { devices.SimRaw(m, t, s) }
+		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(m, t, s) }
 	} else {
 		src, n, err := recordedSource(*source)
 		if err != nil {
@@ -52,16 +56,16 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 		}
 		o.Source, o.Sensors, what = src, n, "recording "+*source
 	}
-	e, err := devices.NewEmulator(o)
+	e, err := emulator.New(o)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var h devices.Hangup
+	var h emulator.Hangup
 	if *hangupAt > 0 {
-		h = devices.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
+		h = emulator.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
 	}
 	hand := map[bool]string{true: "left", false: "right"}[*left]
-	return devices.RunEmulator(ctx, e, *link, h, func(path string) {
+	return emulator.Run(ctx, e, *link, h, func(path string) {
 		fmt.Fprintf(out, "emulating a %d-sensor %s-hand CyberGlove (%s) on %s", o.Sensors, hand, what, path)
 		if *link != "" {
 			fmt.Fprintf(out, " (linked at %s)", *link)
@@ -73,7 +77,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.
 func recordedSource(path string) (func(time.Duration, *[devices.MaxSensors]uint16), int, error) {
-	r, err := devices.OpenReplay(path, false)
+	r, err := recording.OpenReplay(path, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -142,16 +146,16 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
 	}
 	var dev devices.Device
-	var rec *devices.Recorder
+	var rec *recording.Recorder
 	var recErr error
-	header := devices.RecordingHeader{Source: *port}
+	header := recording.Header{Source: *port}
 	switch *device {
 	case "cyberglove":
-		o := devices.DefaultCyberGloveOpts
+		o := cyberglove.DefaultOpts
 		o.Port, o.Baud, o.Sensors = *port, *baud, *sensors
 		o.Period = time.Duration(float64(time.Second) / *rate)
 		if *poll {
-			o.Mode = devices.Poll
+			o.Mode = cyberglove.Poll
 		}
 		o.Tap = func(t time.Duration, b []byte) {
 			// The open handshake's reset marker comes before the file
@@ -163,7 +167,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 				recErr = err
 			}
 		}
-		g, err := devices.OpenCyberGlove(o)
+		g, err := cyberglove.Open(o)
 		if err != nil {
 			return err
 		}
@@ -178,7 +182,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		header.Calibration = cal.Text
-		if rec, err = devices.CreateRecording(*outPath, header); err != nil {
+		if rec, err = recording.Create(*outPath, header); err != nil {
 			return err
 		}
 	case "sim":
@@ -186,7 +190,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		if n == 0 {
 			n = 22
 		}
-		g, err := devices.NewSimGlove(devices.Motion(*motion), n, time.Duration(float64(time.Second) / *rate), false)
+		g, err := sim.New(sim.Motion(*motion), n, time.Duration(float64(time.Second) / *rate), false)
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -197,7 +201,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		header.Calibration = cal.Text
-		if rec, err = devices.CreateRecording(*outPath, header); err != nil {
+		if rec, err = recording.Create(*outPath, header); err != nil {
 			return err
 		}
 	default:
@@ -277,7 +281,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: dump takes one recording file", errUsage)
 	}
-	r, err := devices.OpenReplay(pos[0], false)
+	r, err := recording.OpenReplay(pos[0], false)
 	if err != nil {
 		return err
 	}

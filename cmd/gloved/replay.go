@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/daemon"
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/recording"
 )
 
 // stringList is a repeatable string flag.
@@ -38,7 +38,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		targets = stringList{"127.0.0.1:9000"}
 	}
 	hc := daemon.HandConfig{Name: "right", Device: "replay", Recording: pos[0], Speed: *speed}
-	r, err := devices.OpenReplay(pos[0], false)
+	r, err := recording.OpenReplay(pos[0], false)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -24,7 +26,7 @@ type session struct {
 	scene      *env.Mesh
 	pipe       *daemon.Pipeline
 	dev        devices.Device
-	replay     *devices.Replay
+	replay     *recording.Replay
 	wrist      geom.Transform
 	fixedWrist bool
 	frames     int // sim: how many to run
@@ -68,13 +70,13 @@ func openSession(o sessionOpts) (*session, error) {
 	}
 	sensors, right, calText := 22, true, ""
 	if o.sim {
-		g, err := devices.NewSimGlove(devices.Motion(o.motion), 22, 10*time.Millisecond, true)
+		g, err := sim.New(sim.Motion(o.motion), 22, 10*time.Millisecond, true)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		s.dev = g
 	} else {
-		r, err := devices.OpenReplay(o.recording, false)
+		r, err := recording.OpenReplay(o.recording, false)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package devices
+package cyberglove
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gloved/gloved/devices"
 )
 
 // Mode is how the driver asks for records.
@@ -22,8 +24,8 @@ const (
 	Poll
 )
 
-// CyberGloveOpts configures the CyberGlove I/II driver.
-type CyberGloveOpts struct {
+// Opts configures the CyberGlove I/II driver.
+type Opts struct {
 	Port    string        // e.g. /dev/ttyUSB0, /dev/cyberglove or an emulator's pty
 	Baud    int           // 115200 on current units; 19200 or 38400 on old ones
 	Sensors int           // 18 or 22; 0 asks the unit (?S)
@@ -46,8 +48,8 @@ type CyberGloveOpts struct {
 	Tap func(t time.Duration, b []byte)
 }
 
-// DefaultCyberGloveOpts are the settings of a current CyberGlove II on USB.
-var DefaultCyberGloveOpts = CyberGloveOpts{
+// DefaultOpts are the settings of a current CyberGlove II on USB.
+var DefaultOpts = Opts{
 	Baud:         115200,
 	Period:       10 * time.Millisecond,
 	Mode:         Stream,
@@ -58,13 +60,13 @@ var DefaultCyberGloveOpts = CyberGloveOpts{
 	MaxBackoff:   2 * time.Second,
 }
 
-// CyberGlove drives a CyberGlove I/II interface unit over a serial line.
-type CyberGlove struct {
-	opts   CyberGloveOpts
+// Glove drives a CyberGlove I/II interface unit over a serial line.
+type Glove struct {
+	opts   Opts
 	start  time.Time
 	parser *Parser
-	faults Faults
-	info   GloveInfo
+	faults devices.Faults
+	info   devices.GloveInfo
 	seq    uint64
 	chunkT time.Duration // arrival time of the last chunk read
 	buf    [256]byte
@@ -81,61 +83,61 @@ type CyberGlove struct {
 }
 
 var (
-	_ Device       = (*CyberGlove)(nil)
-	_ Info         = (*CyberGlove)(nil)
-	_ FaultCounter = (*CyberGlove)(nil)
-	_ Clock        = (*CyberGlove)(nil)
+	_ devices.Device       = (*Glove)(nil)
+	_ devices.Info         = (*Glove)(nil)
+	_ devices.FaultCounter = (*Glove)(nil)
+	_ devices.Clock        = (*Glove)(nil)
 )
 
-// OpenCyberGlove opens the port, stops any stale stream and drains it,
+// Open opens the port, stops any stale stream and drains it,
 // queries the sensor count, glove status and handedness, sets the sample
 // period and status byte, and starts streaming (or readies polling). A
 // glove unplugged from the unit is not an error: Read reports ErrNoGlove
 // until it is back.
-func OpenCyberGlove(o CyberGloveOpts) (*CyberGlove, error) {
+func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
 	if o.Open == nil {
 		o.Open = OpenSerial
 	}
 	if o.Sensors != 0 {
-		if err := (Format{Sensors: o.Sensors}).Validate(); err != nil {
+		if err := devices.CheckSensors(o.Sensors); err != nil {
 			return nil, err
 		}
 	}
 	if o.Period <= 0 || o.Period > 500*time.Millisecond {
-		return nil, fmt.Errorf("devices: sample period %v: want 0 < period <= 500ms", o.Period)
+		return nil, fmt.Errorf("cyberglove: sample period %v: want 0 < period <= 500ms", o.Period)
 	}
 	for _, d := range []*time.Duration{&o.ReadTimeout, &o.ReplyTimeout, &o.MinBackoff, &o.MaxBackoff} {
 		if *d <= 0 {
-			return nil, fmt.Errorf("devices: timeouts and backoffs must be positive: %+v", o)
+			return nil, fmt.Errorf("cyberglove: timeouts and backoffs must be positive: %+v", o)
 		}
 	}
-	g := &CyberGlove{opts: o, start: time.Now(), backoff: o.MinBackoff, statPort: statPort}
+	g := &Glove{opts: o, start: time.Now(), backoff: o.MinBackoff, statPort: statPort}
 	port, err := o.Open(o.Port, o.Baud, o.ReadTimeout)
 	if err != nil {
 		return nil, err
 	}
 	if err := g.handshake(port); err != nil {
 		port.Close()
-		return nil, fmt.Errorf("devices: %s: %w", o.Port, err)
+		return nil, fmt.Errorf("cyberglove: %s: %w", o.Port, err)
 	}
 	g.port = port
 	return g, nil
 }
 
 // Epoch returns when Sample.Time was zero (the driver was opened).
-func (g *CyberGlove) Epoch() time.Time { return g.start }
+func (g *Glove) Epoch() time.Time { return g.start }
 
 // GloveInfo returns what the unit reported at the last handshake.
-func (g *CyberGlove) GloveInfo() GloveInfo { return g.info }
+func (g *Glove) GloveInfo() devices.GloveInfo { return g.info }
 
 // Faults returns the fault counters.
-func (g *CyberGlove) Faults() Faults { return g.faults }
+func (g *Glove) Faults() devices.Faults { return g.faults }
 
-func (g *CyberGlove) now() time.Duration { return time.Since(g.start) }
+func (g *Glove) now() time.Duration { return time.Since(g.start) }
 
 // handshake runs the open sequence on a fresh port.
-func (g *CyberGlove) handshake(p Port) error {
+func (g *Glove) handshake(p Port) error {
 	if _, err := p.Write([]byte{0x03}); err != nil {
 		return fmt.Errorf("stop stream: %w", err)
 	}
@@ -163,7 +165,7 @@ func (g *CyberGlove) handshake(p Port) error {
 	if err != nil {
 		return err
 	}
-	g.info = GloveInfo{Model: "cyberglove", Sensors: sensors, Right: right == 1}
+	g.info = devices.GloveInfo{Model: "cyberglove", Sensors: sensors, Right: right == 1}
 	if g.opts.Mode == Stream {
 		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)
 		if err := g.command(p, 't', fmt.Sprintf("t %d 1\r", w1)); err != nil {
@@ -194,7 +196,7 @@ func (g *CyberGlove) handshake(p Port) error {
 
 // drain reads and discards until the line is quiet for one read timeout,
 // giving up after a second of continuous data.
-func (g *CyberGlove) drain(p Port) error {
+func (g *Glove) drain(p Port) error {
 	deadline := time.Now().Add(time.Second)
 	for time.Now().Before(deadline) {
 		n, err := p.Read(g.buf[:])
@@ -212,7 +214,7 @@ func (g *CyberGlove) drain(p Port) error {
 // readReply reads a reply: exactly size bytes if size > 0 (a query's
 // payload may itself be 0, so its length, not the first 0, ends it), else
 // up to a 0x00 terminator. The terminator is not returned.
-func (g *CyberGlove) readReply(p Port, what string, size int) ([]byte, error) {
+func (g *Glove) readReply(p Port, what string, size int) ([]byte, error) {
 	var reply []byte
 	deadline := time.Now().Add(g.opts.ReplyTimeout)
 	var one [1]byte
@@ -247,7 +249,7 @@ func (g *CyberGlove) readReply(p Port, what string, size int) ([]byte, error) {
 }
 
 // query sends ?X and returns the one-byte payload of '?' 'X' payload 0x00.
-func (g *CyberGlove) query(p Port, x byte) (byte, error) {
+func (g *Glove) query(p Port, x byte) (byte, error) {
 	what := "?" + string(x)
 	if _, err := p.Write([]byte{'?', x}); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
@@ -267,7 +269,7 @@ func (g *CyberGlove) query(p Port, x byte) (byte, error) {
 
 // command sends an ASCII setting and checks its acknowledgement: the
 // command letter, optionally followed by an error tail.
-func (g *CyberGlove) command(p Port, letter byte, cmd string) error {
+func (g *Glove) command(p Port, letter byte, cmd string) error {
 	what := strconv.Quote(cmd)
 	if _, err := p.Write([]byte(cmd)); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -289,10 +291,10 @@ func (g *CyberGlove) command(p Port, letter byte, cmd string) error {
 // which Transient is true (ErrNoGlove or a *GloveError, ErrTimeout,
 // ErrDisconnected) and the next Read carries on; after Close it returns
 // ErrClosed.
-func (g *CyberGlove) Read(s *Sample) error {
+func (g *Glove) Read(s *devices.Sample) error {
 	for {
 		if g.closed.Load() {
-			return ErrClosed
+			return devices.ErrClosed
 		}
 		port := g.currentPort()
 		if port == nil {
@@ -310,23 +312,23 @@ func (g *CyberGlove) Read(s *Sample) error {
 			g.seq++
 			return nil
 		case GotError:
-			var ge *GloveError
+			var ge *devices.GloveError
 			if errors.As(err, &ge) && bytes.IndexByte(ge.Codes, 'g') >= 0 {
 				g.noGlove = true
-				return fmt.Errorf("%w (%v)", ErrNoGlove, err)
+				return fmt.Errorf("%w (%v)", devices.ErrNoGlove, err)
 			}
 			return err
 		}
 		if g.opts.Mode == Poll && g.parser.Buffered() == 0 {
 			if _, err := port.Write([]byte{'G'}); err != nil {
 				g.lost(port, err)
-				return fmt.Errorf("%w: %v", ErrDisconnected, err)
+				return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 			}
 		}
 		n, err := port.Read(g.buf[:])
 		if err != nil && err != io.EOF {
 			g.lost(port, err)
-			return fmt.Errorf("%w: %v", ErrDisconnected, err)
+			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 		if n == 0 {
 			if err := g.idle(port); err != nil {
@@ -347,34 +349,34 @@ func (g *CyberGlove) Read(s *Sample) error {
 // idle handles a read that timed out: the port may be gone (its device node
 // removed), or the stream may have stopped (restart it after three quiet
 // reads).
-func (g *CyberGlove) idle(port Port) error {
+func (g *Glove) idle(port Port) error {
 	g.faults.Timeouts++
 	g.idleReads++
 	if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
 		g.lost(port, err)
-		return fmt.Errorf("%w: %v", ErrDisconnected, err)
+		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 	}
 	if g.idleReads%3 == 0 && g.opts.Mode == Stream {
 		// Some units stop streaming after an error; ask again.
 		if _, err := port.Write([]byte{0x03, 'S'}); err != nil {
 			g.lost(port, err)
-			return fmt.Errorf("%w: %v", ErrDisconnected, err)
+			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 	}
 	if g.noGlove {
-		return ErrNoGlove
+		return devices.ErrNoGlove
 	}
-	return ErrTimeout
+	return devices.ErrTimeout
 }
 
-func (g *CyberGlove) currentPort() Port {
+func (g *Glove) currentPort() Port {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.port
 }
 
 // lost closes a failed port; the next Read reopens it.
-func (g *CyberGlove) lost(port Port, _ error) {
+func (g *Glove) lost(port Port, _ error) {
 	g.mu.Lock()
 	if g.port == port {
 		g.port = nil
@@ -386,12 +388,12 @@ func (g *CyberGlove) lost(port Port, _ error) {
 
 // reopen tries once to reopen and re-handshake the port, waiting out the
 // backoff first. It returns ErrDisconnected while the port stays away.
-func (g *CyberGlove) reopen() error {
+func (g *Glove) reopen() error {
 	if wait := time.Until(g.nextOpen); wait > 0 {
 		time.Sleep(wait)
 	}
 	if g.closed.Load() {
-		return ErrClosed
+		return devices.ErrClosed
 	}
 	port, err := g.opts.Open(g.opts.Port, g.opts.Baud, g.opts.ReadTimeout)
 	if err == nil {
@@ -403,13 +405,13 @@ func (g *CyberGlove) reopen() error {
 		g.faults.OpenFailures++
 		g.nextOpen = time.Now().Add(g.backoff)
 		g.backoff = min(2*g.backoff, g.opts.MaxBackoff)
-		return fmt.Errorf("%w: %v", ErrDisconnected, err)
+		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed.Load() {
 		port.Close()
-		return ErrClosed
+		return devices.ErrClosed
 	}
 	g.port = port
 	g.backoff = g.opts.MinBackoff
@@ -419,7 +421,7 @@ func (g *CyberGlove) reopen() error {
 
 // Close stops the stream and closes the port; a Read in progress returns
 // ErrClosed within one read timeout.
-func (g *CyberGlove) Close() error {
+func (g *Glove) Close() error {
 	if g.closed.Swap(true) {
 		return nil
 	}

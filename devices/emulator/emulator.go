@@ -1,4 +1,4 @@
-package devices
+package emulator
 
 import (
 	"bytes"
@@ -11,15 +11,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 )
 
-// EmulatorOpts configures a glove emulator.
-type EmulatorOpts struct {
+// Opts configures a glove emulator.
+type Opts struct {
 	Sensors int  // 18 or 22
 	Right   bool // handedness reported by ?R
 	// Source fills the 22 sensor slots at time t since the emulator
 	// started; values are clamped to the 8-bit range 1..254.
-	Source func(t time.Duration, slots *[MaxSensors]uint16)
+	Source func(t time.Duration, slots *[devices.MaxSensors]uint16)
 	// Garbage is the probability, per record sent, of a burst of 1-16
 	// garbage bytes inserted before or inside it. Garbage bytes are never
 	// 0x00, 'S' or 'G': those could forge a record (the protocol has no
@@ -35,8 +38,8 @@ type EmulatorOpts struct {
 	OnRecord func(raw []uint16)
 }
 
-// EmulatorStats counts what an emulator did.
-type EmulatorStats struct {
+// Stats counts what an emulator did.
+type Stats struct {
 	Records, ErrorTails, GarbageBursts, Commands int
 }
 
@@ -45,12 +48,12 @@ type EmulatorStats struct {
 // (status byte), d/D (timestamp), streaming S and polling G. Unknown
 // commands get 'e' '?'.
 type Emulator struct {
-	opts  EmulatorOpts
+	opts  Opts
 	start time.Time
 	rng   *rand.Rand
 
 	mu        sync.Mutex
-	stats     EmulatorStats
+	stats     Stats
 	streaming bool
 	period    time.Duration
 	status    bool
@@ -58,22 +61,22 @@ type Emulator struct {
 	pending   []byte
 }
 
-// NewEmulator returns an emulator; its clock starts now.
-func NewEmulator(o EmulatorOpts) (*Emulator, error) {
-	if err := (Format{Sensors: o.Sensors}).Validate(); err != nil {
+// New returns an emulator; its clock starts now.
+func New(o Opts) (*Emulator, error) {
+	if err := devices.CheckSensors(o.Sensors); err != nil {
 		return nil, err
 	}
 	if o.Source == nil {
-		return nil, fmt.Errorf("devices: emulator needs a source of sensor values")
+		return nil, fmt.Errorf("emulator: emulator needs a source of sensor values")
 	}
 	if o.Garbage < 0 || o.Garbage > 1 {
-		return nil, fmt.Errorf("devices: garbage rate %v: want 0..1", o.Garbage)
+		return nil, fmt.Errorf("emulator: garbage rate %v: want 0..1", o.Garbage)
 	}
 	return &Emulator{opts: o, start: time.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)), period: 10 * time.Millisecond}, nil
 }
 
 // Stats returns the counters.
-func (e *Emulator) Stats() EmulatorStats {
+func (e *Emulator) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.stats
@@ -148,7 +151,7 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 			}
 			next = next.Add(period)
 			e.mu.Lock()
-			rec := e.record(headStream)
+			rec := e.record(cyberglove.HeadStream)
 			e.mu.Unlock()
 			if _, err := conn.Write(rec); err != nil {
 				return err
@@ -195,7 +198,7 @@ func (e *Emulator) command(p []byte) (int, []byte) {
 		e.streaming = true
 		return 1, nil
 	case c == 'G':
-		return 1, e.record(headPoll)
+		return 1, e.record(cyberglove.HeadPoll)
 	case c == 'U' || c == 'D' || c == 'F' || c == 'L' || c == 'W' || c == 'Q' || c == 'Y':
 		if len(p) < 2 {
 			return 0, nil
@@ -305,25 +308,17 @@ func (e *Emulator) record(head byte) []byte {
 		e.stats.ErrorTails++
 		return []byte{head, 'e', 'g', 0}
 	}
-	var slots [MaxSensors]uint16
+	var slots [devices.MaxSensors]uint16
 	e.opts.Source(t, &slots)
-	var s Sample
-	FromSlots(&slots, e.opts.Sensors, &s)
-	rec := make([]byte, 0, 40)
-	rec = append(rec, head)
+	var s devices.Sample
+	devices.FromSlots(&slots, e.opts.Sensors, &s)
+	var raw [devices.MaxSensors]byte
 	for i := range s.N {
-		v := min(max(s.Raw[i], 1), 254)
-		s.Raw[i] = v
-		rec = append(rec, byte(v))
+		s.Raw[i] = min(max(s.Raw[i], 1), 254)
+		raw[i] = byte(s.Raw[i])
 	}
-	if e.timestamp {
-		ts := EncodeTimestamp(uint32(t.Milliseconds()))
-		rec = append(rec, ts[:]...)
-	}
-	if e.status {
-		rec = append(rec, byte(StatusGloveIn))
-	}
-	rec = append(rec, 0)
+	f := cyberglove.Format{Sensors: s.N, Timestamp: e.timestamp, Status: e.status}
+	rec := cyberglove.AppendRecord(make([]byte, 0, 40), head, f, raw[:s.N], uint32(t.Milliseconds()), byte(devices.StatusGloveIn))
 	e.stats.Records++
 	if e.opts.OnRecord != nil {
 		e.opts.OnRecord(s.Raw[:s.N])

@@ -1,6 +1,8 @@
-package devices
+package cyberglove
 
-import "fmt"
+import (
+	"github.com/gloved/gloved/devices"
+)
 
 // Format describes the binary records a CyberGlove I/II unit sends.
 type Format struct {
@@ -23,12 +25,7 @@ func (f Format) RecordLen() int {
 }
 
 // Validate reports a sensor count the protocol does not have.
-func (f Format) Validate() error {
-	if f.Sensors != 18 && f.Sensors != 22 {
-		return fmt.Errorf("devices: %d sensors: CyberGlove units have 18 or 22", f.Sensors)
-	}
-	return nil
-}
+func (f Format) Validate() error { return devices.CheckSensors(f.Sensors) }
 
 // Event is what Parser.Next found.
 type Event uint8
@@ -42,11 +39,14 @@ const (
 	GotError
 )
 
+// Record headers: the first byte of a streamed and of a polled record.
 const (
-	headStream = 'S'
-	headPoll   = 'G'
-	parserCap  = 4096
+	HeadStream = 'S'
+	HeadPoll   = 'G'
 )
+
+// parserCap bounds the parser's buffer: a few hundred records.
+const parserCap = 4096
 
 // Parser splits a CyberGlove byte stream into records by their framing:
 // a header byte ('S' streamed or 'G' polled), the sensor bytes (never 0),
@@ -73,19 +73,19 @@ const (
 type Parser struct {
 	Format  Format
 	Confirm bool // require the next header before accepting while unlocked
-	Faults  *Faults
+	Faults  *devices.Faults
 	buf     []byte
 	off     int
 	locked  bool
 	forbid  int // bytes from off at which no record may start
-	errTail GloveError
+	errTail devices.GloveError
 	codes   [2]byte
 }
 
 // NewParser returns a parser for the format. Faults may be nil.
-func NewParser(f Format, confirm bool, faults *Faults) *Parser {
+func NewParser(f Format, confirm bool, faults *devices.Faults) *Parser {
 	if faults == nil {
-		faults = &Faults{}
+		faults = &devices.Faults{}
 	}
 	return &Parser{Format: f, Confirm: confirm, Faults: faults, buf: make([]byte, 0, parserCap)}
 }
@@ -152,12 +152,12 @@ func (p *Parser) reject(window int) {
 	p.skip(1)
 }
 
-func isHeader(b byte) bool { return b == headStream || b == headPoll }
+func isHeader(b byte) bool { return b == HeadStream || b == HeadPoll }
 
 // Next decodes the next record into s (fields Raw, N, GloveTime, Status;
 // the caller sets Time and Seq). On GotError the error is a *GloveError
 // valid until the next call.
-func (p *Parser) Next(s *Sample) (Event, error) {
+func (p *Parser) Next(s *devices.Sample) (Event, error) {
 	for {
 		b := p.buf[p.off:]
 		// Find a header, outside the window after a rejected record.
@@ -244,7 +244,7 @@ func (p *Parser) tailErr(ev Event) error {
 
 // record checks and decodes a data record at the start of b. For a bad
 // record it also returns how many bytes from its start no record may begin.
-func (p *Parser) record(b []byte, s *Sample) (Event, int) {
+func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 	f := p.Format
 	n := f.RecordLen()
 	body := 1 + f.Sensors
@@ -290,7 +290,7 @@ func (p *Parser) record(b []byte, s *Sample) (Event, int) {
 	for k := range f.Sensors {
 		s.Raw[k] = uint16(b[1+k])
 	}
-	for k := f.Sensors; k < MaxSensors; k++ {
+	for k := f.Sensors; k < devices.MaxSensors; k++ {
 		s.Raw[k] = 0
 	}
 	s.GloveTime, s.Status = 0, 0
@@ -300,7 +300,7 @@ func (p *Parser) record(b []byte, s *Sample) (Event, int) {
 		at += 5
 	}
 	if f.Status {
-		s.Status = StatusValid | Status(b[at]&0x07)
+		s.Status = devices.StatusValid | devices.Status(b[at]&0x07)
 	}
 	if !p.locked {
 		p.locked = true
@@ -313,6 +313,22 @@ func (p *Parser) record(b []byte, s *Sample) (Event, int) {
 // decodeTimestamp undoes the zero-avoiding encoding: byte 0 is a flag byte
 // (never 0); bytes 1-4 are a 32-bit count, least significant first, where
 // bit i of the flag (i = 1..4) says byte i was sent as 1 for a true 0.
+// AppendRecord appends one record as a unit sends it: the header byte,
+// the sensor bytes, the timestamp and status byte if the format has them,
+// and the 0 terminator.
+func AppendRecord(b []byte, head byte, f Format, raw []byte, ts uint32, status byte) []byte {
+	b = append(b, head)
+	b = append(b, raw...)
+	if f.Timestamp {
+		t := EncodeTimestamp(ts)
+		b = append(b, t[:]...)
+	}
+	if f.Status {
+		b = append(b, status)
+	}
+	return append(b, 0)
+}
+
 func decodeTimestamp(b []byte) uint32 {
 	flag := b[0]
 	var v uint32

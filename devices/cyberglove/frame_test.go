@@ -1,4 +1,4 @@
-package devices
+package cyberglove
 
 import (
 	"bytes"
@@ -6,19 +6,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gloved/gloved/devices"
 )
 
 // record encodes one record the way a unit sends it.
 func record(head byte, f Format, raw []byte, ts uint32, status byte) []byte {
-	b := append([]byte{head}, raw...)
-	if f.Timestamp {
-		t := EncodeTimestamp(ts)
-		b = append(b, t[:]...)
-	}
-	if f.Status {
-		b = append(b, status)
-	}
-	return append(b, 0)
+	return AppendRecord(nil, head, f, raw, ts, status)
 }
 
 func seqRaw(n int, base byte) []byte {
@@ -33,12 +27,12 @@ type parsed struct {
 	raw  []byte
 	err  string
 	time uint32
-	st   Status
+	st   devices.Status
 }
 
 func parseAll(p *Parser, chunks ...[]byte) []parsed {
 	var out []parsed
-	var s Sample
+	var s devices.Sample
 	for _, c := range chunks {
 		p.Feed(c)
 		for {
@@ -106,7 +100,7 @@ func TestParserFraming(t *testing.T) {
 		{"18 sensors polled", Format{Sensors: 18}, [][]byte{record('G', Format{Sensors: 18}, r1[:18], 0, 0), {'G'}}, []parsed{{raw: r1[:18]}}},
 		{"timestamp and status", Format{Sensors: 22, Timestamp: true, Status: true},
 			[][]byte{record('S', Format{Sensors: 22, Timestamp: true, Status: true}, r1, 70000, 3), {'S'}},
-			[]parsed{{raw: r1, time: 70000, st: StatusValid | StatusGloveIn | StatusSwitch}}},
+			[]parsed{{raw: r1, time: 70000, st: devices.StatusValid | devices.StatusGloveIn | devices.StatusSwitch}}},
 	}
 	for _, tc := range tests {
 		p := NewParser(tc.f, true, nil)
@@ -213,7 +207,7 @@ func TestParserAllocatesNothing(t *testing.T) {
 	f := Format{Sensors: 22}
 	stream := cleanStream(f, 50)
 	p := NewParser(f, true, nil)
-	var s Sample
+	var s devices.Sample
 	allocs := testing.AllocsPerRun(100, func() {
 		p.Feed(stream)
 		for {
@@ -230,10 +224,10 @@ func TestParserAllocatesNothing(t *testing.T) {
 func TestGloveErrorIsTransient(t *testing.T) {
 	p := NewParser(Format{Sensors: 22}, true, nil)
 	p.Feed([]byte("Seg\x00"))
-	var s Sample
+	var s devices.Sample
 	_, err := p.Next(&s)
-	var ge *GloveError
-	if !errors.As(err, &ge) || !Transient(err) || p.Faults.NoGlove != 1 {
+	var ge *devices.GloveError
+	if !errors.As(err, &ge) || !devices.Transient(err) || p.Faults.NoGlove != 1 {
 		t.Fatalf("got %v (faults %+v)", err, *p.Faults)
 	}
 }
@@ -246,7 +240,7 @@ func FuzzParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, opt uint8) {
 		fm := Format{Sensors: 18 + 4*int(opt&1), Timestamp: opt&2 != 0, Status: opt&4 != 0}
 		p := NewParser(fm, opt&8 == 0, nil)
-		var s Sample
+		var s devices.Sample
 		for len(b) > 0 {
 			n := min(len(b), 1+int(opt>>4))
 			p.Feed(b[:n])
@@ -281,7 +275,7 @@ func BenchmarkParser(b *testing.B) {
 	f := Format{Sensors: 22}
 	stream := cleanStream(f, 1000)
 	p := NewParser(f, true, nil)
-	var s Sample
+	var s devices.Sample
 	b.ReportAllocs()
 	b.SetBytes(int64(len(stream)))
 	records := 0

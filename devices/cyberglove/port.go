@@ -1,4 +1,4 @@
-package devices
+package cyberglove
 
 import (
 	"fmt"
@@ -23,11 +23,11 @@ type Opener func(name string, baud int, readTimeout time.Duration) (Port, error)
 // timeout, without which Close would not unblock a Read.
 func OpenSerial(name string, baud int, readTimeout time.Duration) (Port, error) {
 	if readTimeout <= 0 {
-		return nil, fmt.Errorf("devices: %s: a read timeout is required", name)
+		return nil, fmt.Errorf("cyberglove: %s: a read timeout is required", name)
 	}
 	p, err := serial.OpenPort(&serial.Config{Name: name, Baud: baud, ReadTimeout: readTimeout})
 	if err != nil {
-		return nil, fmt.Errorf("devices: open %s at %d baud: %w", name, baud, err)
+		return nil, fmt.Errorf("cyberglove: open %s at %d baud: %w", name, baud, err)
 	}
 	return p, nil
 }

@@ -1,4 +1,4 @@
-package devices
+package recording
 
 import (
 	"bytes"
@@ -8,43 +8,49 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/devices/sim"
 )
 
 // recordLive drives the glove on an emulator for n samples with a recorder
 // on the tap, and returns the samples the live driver returned.
-func recordLive(t *testing.T, path string, n int, garbage float64) []Sample {
+func recordLive(t *testing.T, path string, n int, garbage float64) []devices.Sample {
 	t.Helper()
 	live, _ := recordLiveFrom(t, path, n, garbage)
 	return live
 }
 
-func recordLiveFrom(t *testing.T, path string, n int, garbage float64) ([]Sample, *emulated) {
+func recordLiveFrom(t *testing.T, path string, n int, garbage float64) ([]devices.Sample, *emulatortest.Emulated) {
 	t.Helper()
-	em := startEmulator(t, EmulatorOpts{Sensors: 22, Right: true, Garbage: garbage, Seed: 9}, "", Hangup{})
-	rec, err := CreateRecording(path, RecordingHeader{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: em.path, Calibration: "# none\n"})
+	em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true, Garbage: garbage, Seed: 9}, "", emulator.Hangup{})
+	rec, err := Create(path, Header{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: em.Path, Calibration: "# none\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DefaultCyberGloveOpts
-	o.Port, o.Period = em.path, 4*time.Millisecond
+	o := cyberglove.DefaultOpts
+	o.Port, o.Period = em.Path, 4*time.Millisecond
 	var tapErr error
 	o.Tap = func(at time.Duration, b []byte) {
 		if err := rec.WriteRaw(at, b); err != nil && tapErr == nil {
 			tapErr = err
 		}
 	}
-	g, err := OpenCyberGlove(o)
+	g, err := cyberglove.Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := rec.WriteWrist(0, [7]float64{1, 0, 0, 0, 0.1, 1.2, -0.3}); err != nil {
 		t.Fatal(err)
 	}
-	var live []Sample
-	var s Sample
+	var live []devices.Sample
+	var s devices.Sample
 	for len(live) < n {
 		if err := g.Read(&s); err != nil {
-			if Transient(err) {
+			if devices.Transient(err) {
 				continue
 			}
 			t.Fatal(err)
@@ -58,20 +64,20 @@ func recordLiveFrom(t *testing.T, path string, n int, garbage float64) ([]Sample
 	return live, em
 }
 
-func replayAll(t *testing.T, path string) ([]Sample, *Replay) {
+func replayAll(t *testing.T, path string) ([]devices.Sample, *Replay) {
 	t.Helper()
 	r, err := OpenReplay(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Sample
-	var s Sample
+	var out []devices.Sample
+	var s devices.Sample
 	for {
 		err := r.Read(&s)
-		if errors.Is(err, ErrEnd) {
+		if errors.Is(err, devices.ErrEnd) {
 			return out, r
 		}
-		if err != nil && !Transient(err) {
+		if err != nil && !devices.Transient(err) {
 			t.Fatal(err)
 		}
 		if err == nil {
@@ -88,9 +94,9 @@ func TestRecordingReplaysWhatTheDriverSaw(t *testing.T) {
 	// replays agree to the byte.
 	var raws [][]byte
 	for _, s := range replayed {
-		raws = append(raws, toBytes(s.Sensors()))
+		raws = append(raws, emulatortest.Bytes(s.Sensors()))
 	}
-	checkSubsequence(t, raws, em.records())
+	emulatortest.CheckSubsequence(t, raws, em.Records())
 	if r.Warning() != nil {
 		t.Fatalf("clean recording warned: %v", r.Warning())
 	}
@@ -122,7 +128,7 @@ func TestDamagedRecordingReplaysUpToItsLastGoodRecord(t *testing.T) {
 	// Cut inside records (a cut on a record boundary is a clean, shorter
 	// recording): the last byte, and a few bytes into records a third and
 	// two thirds of the way.
-	rr, err := OpenRecording(path)
+	rr, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,13 +182,13 @@ func TestRecordingRejectsOtherFiles(t *testing.T) {
 
 func TestSampleRecordsRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sim.glove")
-	rec, err := CreateRecording(path, RecordingHeader{Model: "sim", Sensors: 18, Hand: "left"})
+	rec, err := Create(path, Header{Model: "sim", Sensors: 18, Hand: "left"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := NewSimGlove(Pinch, 18, 10*time.Millisecond, true)
-	var want []Sample
-	var s Sample
+	g, _ := sim.New(sim.Pinch, 18, 10*time.Millisecond, true)
+	var want []devices.Sample
+	var s devices.Sample
 	for range 50 {
 		g.Read(&s)
 		rec.WriteSample(&s)
@@ -203,8 +209,8 @@ func TestSampleRecordsRoundTrip(t *testing.T) {
 func FuzzRecordingReader(f *testing.F) {
 	dir := f.TempDir()
 	path := filepath.Join(dir, "seed.glove")
-	rec, _ := CreateRecording(path, RecordingHeader{Model: "sim", Sensors: 22, Hand: "right", Mode: "stream"})
-	rec.WriteRaw(1, record('S', Format{Sensors: 22}, seqRaw(22, 1), 0, 0))
+	rec, _ := Create(path, Header{Model: "sim", Sensors: 22, Hand: "right", Mode: "stream"})
+	rec.WriteRaw(1, cyberglove.AppendRecord(nil, 'S', cyberglove.Format{Sensors: 22}, []byte("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16"), 0, 0))
 	rec.WriteRaw(2, nil)
 	rec.WriteWrist(3, [7]float64{1, 0, 0, 0, 0, 0, 0})
 	rec.Close()
@@ -216,10 +222,10 @@ func FuzzRecordingReader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var s Sample
+		var s devices.Sample
 		for range 10000 {
 			err := r.Read(&s)
-			if errors.Is(err, ErrEnd) {
+			if errors.Is(err, devices.ErrEnd) {
 				return
 			}
 			if err == nil && (s.N != 18 && s.N != 22) {

@@ -1,4 +1,4 @@
-package devices
+package recording
 
 import (
 	"errors"
@@ -7,19 +7,22 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 )
 
 // Replay is a device that plays a recording: raw serial bytes go through
 // the same Parser the live driver uses, so a replay yields the samples the
 // live driver yielded, with the times they arrived.
 type Replay struct {
-	rr       *RecordingReader
-	parser   *Parser
+	rr       *Reader
+	parser   *cyberglove.Parser
 	realTime bool
 	start    time.Time
 	seq      uint64
 	chunkT   time.Duration
-	faults   Faults
+	faults   devices.Faults
 	wrist    [7]float64
 	hasWrist bool
 	warning  error
@@ -29,15 +32,15 @@ type Replay struct {
 }
 
 var (
-	_ Device       = (*Replay)(nil)
-	_ Info         = (*Replay)(nil)
-	_ FaultCounter = (*Replay)(nil)
+	_ devices.Device       = (*Replay)(nil)
+	_ devices.Info         = (*Replay)(nil)
+	_ devices.FaultCounter = (*Replay)(nil)
 )
 
 // OpenReplay opens a recording. With realTime, Read paces samples at their
 // recorded times; otherwise it returns them as fast as they are read.
 func OpenReplay(path string, realTime bool) (*Replay, error) {
-	rr, err := OpenRecording(path)
+	rr, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -46,31 +49,31 @@ func OpenReplay(path string, realTime bool) (*Replay, error) {
 
 // NewReplay plays a recording read from r.
 func NewReplay(r io.Reader, realTime bool) (*Replay, error) {
-	rr, err := NewRecordingReader(r)
+	rr, err := NewReader(r)
 	if err != nil {
-		return nil, fmt.Errorf("devices: %w", err)
+		return nil, fmt.Errorf("recording: %w", err)
 	}
 	return newReplay(rr, realTime), nil
 }
 
-func newReplay(rr *RecordingReader, realTime bool) *Replay {
+func newReplay(rr *Reader, realTime bool) *Replay {
 	h := rr.Header
 	r := &Replay{rr: rr, realTime: realTime, start: time.Now()}
-	r.parser = NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults)
+	r.parser = cyberglove.NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults)
 	return r
 }
 
 // Header returns the recording's header.
-func (r *Replay) Header() RecordingHeader { return r.rr.Header }
+func (r *Replay) Header() Header { return r.rr.Header }
 
 // GloveInfo describes the recorded glove.
-func (r *Replay) GloveInfo() GloveInfo {
+func (r *Replay) GloveInfo() devices.GloveInfo {
 	h := r.rr.Header
-	return GloveInfo{Model: "replay", Sensors: h.Sensors, Right: h.Hand != "left"}
+	return devices.GloveInfo{Model: "replay", Sensors: h.Sensors, Right: h.Hand != "left"}
 }
 
 // Faults returns the parser's counters over the replayed bytes.
-func (r *Replay) Faults() Faults { return r.faults }
+func (r *Replay) Faults() devices.Faults { return r.faults }
 
 // Wrist returns the latest wrist pose recorded at or before the last
 // sample returned.
@@ -82,26 +85,26 @@ func (r *Replay) Warning() error { return r.warning }
 
 // Read returns the next recorded sample, ErrEnd after the last good one,
 // or a glove error tail that was recorded (as the live driver would).
-func (r *Replay) Read(s *Sample) error {
+func (r *Replay) Read(s *devices.Sample) error {
 	r.reading.Lock()
 	defer r.reading.Unlock()
 	for {
 		if r.closed.Load() {
 			r.finish()
-			return ErrClosed
+			return devices.ErrClosed
 		}
 		if r.done {
-			return ErrEnd
+			return devices.ErrEnd
 		}
 		ev, err := r.parser.Next(s)
 		switch ev {
-		case GotSample:
+		case cyberglove.GotSample:
 			s.Time = r.chunkT
 			return r.deliver(s)
-		case GotError:
-			var ge *GloveError
+		case cyberglove.GotError:
+			var ge *devices.GloveError
 			if errors.As(err, &ge) && len(ge.Codes) > 0 && ge.Codes[0] == 'g' {
-				return fmt.Errorf("%w (%v)", ErrNoGlove, err)
+				return fmt.Errorf("%w (%v)", devices.ErrNoGlove, err)
 			}
 			return err
 		}
@@ -111,7 +114,7 @@ func (r *Replay) Read(s *Sample) error {
 				r.warning = err
 			}
 			r.finish()
-			return ErrEnd
+			return devices.ErrEnd
 		}
 		switch rec.Kind {
 		case KindRaw:
@@ -123,13 +126,13 @@ func (r *Replay) Read(s *Sample) error {
 			pose, err := DecodeWrist(rec.Payload)
 			if err != nil {
 				r.done, r.warning = true, fmt.Errorf("record at byte %d: %w", rec.Offset, err)
-				return ErrEnd
+				return devices.ErrEnd
 			}
 			r.wrist, r.hasWrist = pose, true
 		case KindSample:
 			if err := DecodeSample(rec.Payload, s); err != nil {
 				r.done, r.warning = true, fmt.Errorf("record at byte %d: %w", rec.Offset, err)
-				return ErrEnd
+				return devices.ErrEnd
 			}
 			s.Time, s.GloveTime = rec.Time, 0
 			return r.deliver(s)
@@ -137,7 +140,7 @@ func (r *Replay) Read(s *Sample) error {
 	}
 }
 
-func (r *Replay) deliver(s *Sample) error {
+func (r *Replay) deliver(s *devices.Sample) error {
 	s.Seq = r.seq
 	r.seq++
 	if r.realTime {

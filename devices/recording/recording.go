@@ -1,4 +1,4 @@
-package devices
+package recording
 
 import (
 	"bufio"
@@ -11,13 +11,16 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 )
 
 // The recording format (version 1), all integers little-endian:
 //
 //	file   := magic header record*
 //	magic  := "GLOVEREC" u16(version=1)
-//	header := u32(n) n bytes of JSON (RecordingHeader) u32(crc32 of the JSON)
+//	header := u32(n) n bytes of JSON (Header) u32(crc32 of the JSON)
 //	record := u8(kind) i64(t, ns since the recording started) u32(n)
 //	          n bytes of payload u32(crc32 of kind, t, n and payload)
 //
@@ -44,8 +47,8 @@ const (
 	KindWrist  = 'W'
 )
 
-// RecordingHeader describes a recording.
-type RecordingHeader struct {
+// Header describes a recording.
+type Header struct {
 	Format      string `json:"format"` // "gloved-recording"
 	Model       string `json:"model"`  // "cyberglove", "sim"
 	Sensors     int    `json:"sensors"`
@@ -58,13 +61,13 @@ type RecordingHeader struct {
 	Calibration string `json:"calibration"` // the calibration TOML in force
 }
 
-// Format returns the record framing the raw bytes use.
-func (h RecordingHeader) RecordFormat() Format {
-	return Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
+// RecordFormat returns the record framing the raw bytes use.
+func (h Header) RecordFormat() cyberglove.Format {
+	return cyberglove.Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
 }
 
 // ErrCorrupt marks a recording that ends in a damaged or cut-short record.
-var ErrCorrupt = errors.New("devices: recording damaged")
+var ErrCorrupt = errors.New("recording: recording damaged")
 
 // Recorder writes a recording. Every record is flushed as it is written,
 // so a crash loses at most the record being written.
@@ -74,13 +77,13 @@ type Recorder struct {
 	buf []byte
 }
 
-// CreateRecording creates path and writes the header.
-func CreateRecording(path string, h RecordingHeader) (*Recorder, error) {
+// Create creates path and writes the header.
+func Create(path string, h Header) (*Recorder, error) {
 	h.Format = "gloved-recording"
 	if h.Created == "" {
 		h.Created = time.Now().UTC().Format(time.RFC3339)
 	}
-	if err := (Format{Sensors: h.Sensors}).Validate(); err != nil {
+	if err := devices.CheckSensors(h.Sensors); err != nil {
 		return nil, err
 	}
 	js, err := json.Marshal(h)
@@ -89,7 +92,7 @@ func CreateRecording(path string, h RecordingHeader) (*Recorder, error) {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("devices: %w", err)
+		return nil, fmt.Errorf("recording: %w", err)
 	}
 	r := &Recorder{f: f, w: bufio.NewWriter(f)}
 	b := append([]byte(recMagic), 0, 0)
@@ -99,7 +102,7 @@ func CreateRecording(path string, h RecordingHeader) (*Recorder, error) {
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(js))
 	if _, err := r.w.Write(b); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("devices: %s: %w", path, err)
+		return nil, fmt.Errorf("recording: %s: %w", path, err)
 	}
 	return r, r.w.Flush()
 }
@@ -112,7 +115,7 @@ func (r *Recorder) write(kind byte, t time.Duration, payload []byte) error {
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	r.buf = b
 	if _, err := r.w.Write(b); err != nil {
-		return fmt.Errorf("devices: recording: %w", err)
+		return fmt.Errorf("recording: recording: %w", err)
 	}
 	return r.w.Flush()
 }
@@ -127,7 +130,7 @@ func (r *Recorder) WriteRaw(t time.Duration, b []byte) error {
 }
 
 // WriteSample records a sample of a device that has no byte stream.
-func (r *Recorder) WriteSample(s *Sample) error {
+func (r *Recorder) WriteSample(s *devices.Sample) error {
 	p := []byte{byte(s.N)}
 	for _, v := range s.Sensors() {
 		p = binary.LittleEndian.AppendUint16(p, v)
@@ -165,9 +168,9 @@ type Record struct {
 	Offset  int64  // byte offset of the record in the file
 }
 
-// RecordingReader reads a recording record by record.
-type RecordingReader struct {
-	Header RecordingHeader
+// Reader reads a recording record by record.
+type Reader struct {
+	Header Header
 	r      *bufio.Reader
 	off    int64
 	buf    []byte
@@ -175,24 +178,24 @@ type RecordingReader struct {
 	closer io.Closer
 }
 
-// OpenRecording opens path and reads its header.
-func OpenRecording(path string) (*RecordingReader, error) {
+// Open opens path and reads its header.
+func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("devices: %w", err)
+		return nil, fmt.Errorf("recording: %w", err)
 	}
-	rr, err := NewRecordingReader(f)
+	rr, err := NewReader(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("devices: %s: %w", path, err)
+		return nil, fmt.Errorf("recording: %s: %w", path, err)
 	}
 	rr.closer = f
 	return rr, nil
 }
 
-// NewRecordingReader reads the header from r.
-func NewRecordingReader(r io.Reader) (*RecordingReader, error) {
-	rr := &RecordingReader{r: bufio.NewReader(r)}
+// NewReader reads the header from r.
+func NewReader(r io.Reader) (*Reader, error) {
+	rr := &Reader{r: bufio.NewReader(r)}
 	var head [14]byte
 	if _, err := io.ReadFull(rr.r, head[:]); err != nil {
 		return nil, fmt.Errorf("header: %w (not a gloved recording?)", err)
@@ -217,7 +220,7 @@ func NewRecordingReader(r io.Reader) (*RecordingReader, error) {
 	if err := json.Unmarshal(js[:n], &rr.Header); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
 	}
-	if err := (Format{Sensors: rr.Header.Sensors}).Validate(); err != nil {
+	if err := devices.CheckSensors(rr.Header.Sensors); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	rr.off = int64(14 + n + 4)
@@ -226,7 +229,7 @@ func NewRecordingReader(r io.Reader) (*RecordingReader, error) {
 
 // Next returns the next record, io.EOF at a clean end, or an error wrapping
 // ErrCorrupt that names the byte offset of the damaged record.
-func (rr *RecordingReader) Next() (Record, error) {
+func (rr *Reader) Next() (Record, error) {
 	head := &rr.head
 	n, err := io.ReadFull(rr.r, head[:])
 	if err == io.EOF {
@@ -261,7 +264,7 @@ func (rr *RecordingReader) Next() (Record, error) {
 }
 
 // Close closes the underlying file, if the reader opened it.
-func (rr *RecordingReader) Close() error {
+func (rr *Reader) Close() error {
 	if rr.closer != nil {
 		return rr.closer.Close()
 	}
@@ -269,7 +272,7 @@ func (rr *RecordingReader) Close() error {
 }
 
 // DecodeSample decodes a KindSample payload.
-func DecodeSample(p []byte, s *Sample) error {
+func DecodeSample(p []byte, s *devices.Sample) error {
 	if len(p) < 2 {
 		return fmt.Errorf("%w: sample record of %d bytes", ErrCorrupt, len(p))
 	}
@@ -278,11 +281,11 @@ func DecodeSample(p []byte, s *Sample) error {
 		return fmt.Errorf("%w: sample record with %d sensors in %d bytes", ErrCorrupt, n, len(p))
 	}
 	s.N = n
-	s.Raw = [MaxSensors]uint16{}
+	s.Raw = [devices.MaxSensors]uint16{}
 	for i := range n {
 		s.Raw[i] = binary.LittleEndian.Uint16(p[1+2*i:])
 	}
-	s.Status = Status(p[1+2*n])
+	s.Status = devices.Status(p[1+2*n])
 	return nil
 }
 

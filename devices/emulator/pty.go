@@ -1,4 +1,4 @@
-package devices
+package emulator
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type PTY struct {
 func OpenPTY() (*PTY, error) {
 	m, s, err := pty.Open()
 	if err != nil {
-		return nil, fmt.Errorf("devices: open pty: %w", err)
+		return nil, fmt.Errorf("emulator: open pty: %w", err)
 	}
 	t, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
 	if err == nil {
@@ -40,7 +40,7 @@ func OpenPTY() (*PTY, error) {
 	if err != nil {
 		m.Close()
 		s.Close()
-		return nil, fmt.Errorf("devices: pty raw mode: %w", err)
+		return nil, fmt.Errorf("emulator: pty raw mode: %w", err)
 	}
 	return &PTY{Master: m, slave: s, Path: s.Name()}, nil
 }
@@ -56,12 +56,12 @@ type Hangup struct {
 	At, For time.Duration // 0 For: never
 }
 
-// RunEmulator serves e on a pseudo-terminal until ctx ends. It reports each
+// Run serves e on a pseudo-terminal until ctx ends. It reports each
 // slave path on ready (and points the symlink link at it, if link is set,
 // replacing it atomically). With a hangup it closes the pty at h.At, waits
 // h.For and serves a new one, as a USB adapter unplugged and replugged
 // would appear.
-func RunEmulator(ctx context.Context, e *Emulator, link string, h Hangup, ready func(path string)) error {
+func Run(ctx context.Context, e *Emulator, link string, h Hangup, ready func(path string)) error {
 	hungUp := false
 	for {
 		p, err := OpenPTY()
@@ -98,7 +98,7 @@ func RunEmulator(ctx context.Context, e *Emulator, link string, h Hangup, ready 
 			return nil
 		}
 		if err != nil && !hungUp && h.For == 0 {
-			return fmt.Errorf("devices: emulator: %w", err)
+			return fmt.Errorf("emulator: emulator: %w", err)
 		}
 		if h.For > 0 && !hungUp {
 			hungUp = true
@@ -116,11 +116,11 @@ func relink(target, link string) error {
 	tmp := filepath.Join(filepath.Dir(link), "."+filepath.Base(link)+".tmp")
 	os.Remove(tmp)
 	if err := os.Symlink(target, tmp); err != nil {
-		return fmt.Errorf("devices: link %s: %w", link, err)
+		return fmt.Errorf("emulator: link %s: %w", link, err)
 	}
 	if err := os.Rename(tmp, link); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("devices: link %s: %w", link, err)
+		return fmt.Errorf("emulator: link %s: %w", link, err)
 	}
 	return nil
 }

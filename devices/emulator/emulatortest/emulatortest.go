@@ -1,0 +1,122 @@
+// Package emulatortest runs the glove emulator on a pseudo-terminal for
+// tests: it records what the emulator sends, opens the real driver on it,
+// and checks that what a reader received was sent.
+//
+// Source: shared/reference/cyberglove-protocol.md (what the emulator sends).
+package emulatortest
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/sim"
+)
+
+// Emulated is an emulator served on a pseudo-terminal until the test ends.
+type Emulated struct {
+	// Path is the port a driver opens: the pty, or the link if one was given.
+	Path     string
+	Emulator *emulator.Emulator
+	mu       sync.Mutex
+	sent     [][]byte
+}
+
+// Start serves an emulator with options o (source: the simulated grasp if
+// none) on a pty, linked at link if it is not empty, with the hangup h,
+// and returns once the port is ready. The emulator stops when tb ends.
+func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emulated {
+	tb.Helper()
+	em := &Emulated{}
+	next := o.OnRecord
+	o.OnRecord = func(raw []uint16) {
+		em.mu.Lock()
+		em.sent = append(em.sent, Bytes(raw))
+		em.mu.Unlock()
+		if next != nil {
+			next(raw)
+		}
+	}
+	if o.Source == nil {
+		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }
+	}
+	e, err := emulator.New(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	em.Emulator = e
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 4)
+	done := make(chan error, 1)
+	go func() { done <- emulator.Run(ctx, e, link, h, func(p string) { ready <- p }) }()
+	tb.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			tb.Errorf("emulator: %v", err)
+		}
+	})
+	select {
+	case em.Path = <-ready:
+	case err := <-done:
+		tb.Fatalf("emulator: %v", err)
+	}
+	if link != "" {
+		em.Path = link
+	}
+	return em
+}
+
+// Records returns the sensor bytes of every record sent so far, in order.
+func (em *Emulated) Records() [][]byte {
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	return slices.Clone(em.sent)
+}
+
+// Open connects the driver to the emulator with the default options as
+// changed by edit (if any); the glove is closed when the test ends.
+func (em *Emulated) Open(tb testing.TB, edit func(*cyberglove.Opts)) *cyberglove.Glove {
+	tb.Helper()
+	o := cyberglove.DefaultOpts
+	o.Port = em.Path
+	if edit != nil {
+		edit(&o)
+	}
+	g, err := cyberglove.Open(o)
+	if err != nil {
+		tb.Fatalf("opening %s: %v", em.Path, err)
+	}
+	tb.Cleanup(func() { g.Close() })
+	return g
+}
+
+// Bytes returns 8-bit sensor values as bytes, the form records carry.
+func Bytes(v []uint16) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// CheckSubsequence fails the test unless every record in got was sent, in
+// the order sent.
+func CheckSubsequence(tb testing.TB, got, sent [][]byte) {
+	tb.Helper()
+	k := 0
+	for i, g := range got {
+		for k < len(sent) && !bytes.Equal(sent[k], g) {
+			k++
+		}
+		if k == len(sent) {
+			tb.Fatalf("sample %d %v was never sent (or came out of order)", i, g)
+		}
+		k++
+	}
+}

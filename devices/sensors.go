@@ -1,0 +1,55 @@
+package devices
+
+import "fmt"
+
+// Sensor slots of the 22-sensor order (shared/reference/cyberglove-protocol.md).
+const (
+	SensorThumbRoll = iota
+	SensorThumbMCP
+	SensorThumbIP
+	SensorThumbAbduction
+	SensorIndexMCP
+	SensorIndexPIP
+	SensorIndexDIP
+	SensorMiddleMCP
+	SensorMiddlePIP
+	SensorMiddleDIP
+	SensorMiddleIndexAbduction
+	SensorRingMCP
+	SensorRingPIP
+	SensorRingDIP
+	SensorRingMiddleAbduction
+	SensorLittleMCP
+	SensorLittlePIP
+	SensorLittleDIP
+	SensorLittleRingAbduction
+	SensorPalmArch
+	SensorWristPitch
+	SensorWristYaw
+)
+
+// Sensors18 maps the 18-sensor order onto the 22-sensor slots: the 18-sensor
+// glove has no DIP sensors.
+var Sensors18 = [18]int{0, 1, 2, 3, 4, 5, 7, 8, 10, 11, 12, 14, 15, 16, 18, 19, 20, 21}
+
+// CheckSensors reports a sensor count no supported glove has.
+func CheckSensors(n int) error {
+	if n != 18 && n != 22 {
+		return fmt.Errorf("devices: %d sensors: CyberGlove units have 18 or 22", n)
+	}
+	return nil
+}
+
+// FromSlots fills s with the values of a 22-slot array as a glove of n
+// sensors reports them.
+func FromSlots(slots *[MaxSensors]uint16, n int, s *Sample) {
+	s.N = n
+	s.Raw = [MaxSensors]uint16{}
+	if n == 22 {
+		s.Raw = *slots
+		return
+	}
+	for i, k := range Sensors18 {
+		s.Raw[i] = slots[k]
+	}
+}

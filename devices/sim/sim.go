@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+)
+
+// Motion is a deterministic glove motion, for the demo and the emulator.
+type Motion string
+
+const (
+	Grasp Motion = "grasp" // all fingers close around an object and open, 3 s cycle
+	Tap   Motion = "tap"   // the index finger taps at 2 Hz, the others rest
+	Pinch Motion = "pinch" // thumb and index meet and part, 2 s cycle
+)
+
+// Motions lists the simulated motions.
+var Motions = []Motion{Grasp, Tap, Pinch}
+
+// Resting raw values (8-bit) of the simulated glove: flexion sensors read
+// about 40 with the hand flat, abduction and wrist sensors sit mid-scale.
+func restRaw(slot int) float64 {
+	switch slot {
+	case devices.SensorThumbRoll, devices.SensorThumbAbduction, devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction,
+		devices.SensorLittleRingAbduction, devices.SensorWristPitch, devices.SensorWristYaw:
+		return 128
+	case devices.SensorPalmArch:
+		return 60
+	}
+	return 40
+}
+
+// Raw fills raw (22-sensor slot order) with the motion's 8-bit sensor
+// values at time t. It is a pure function of (motion, t).
+func Raw(m Motion, t time.Duration, raw *[devices.MaxSensors]uint16) error {
+	s := t.Seconds()
+	var amount [devices.MaxSensors]float64 // 0 rest .. 1 fully bent
+	switch m {
+	case Grasp:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
+		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+			amount[k] = 0.55 * c
+			amount[k+1] = 0.75 * c
+			amount[k+2] = 0.5 * c
+		}
+		amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP], amount[devices.SensorThumbRoll] = 0.4*c, 0.5*c, 0.35*c
+		amount[devices.SensorPalmArch] = 0.3 * c
+	case Tap:
+		c := math.Max(0, math.Sin(2*math.Pi*2*s))
+		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.45*c, 0.25*c, 0.15*c
+	case Pinch:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
+		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.35*c, 0.45*c, 0.3*c
+		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.6*c, 0.3*c, 0.35*c
+		amount[devices.SensorThumbAbduction] = -0.2 * c
+	default:
+		return fmt.Errorf("sim: unknown motion %q (have grasp, tap, pinch)", m)
+	}
+	for k := range devices.MaxSensors {
+		v := restRaw(k) + amount[k]*200
+		raw[k] = uint16(math.Round(math.Min(254, math.Max(1, v))))
+	}
+	// A slow wrist sway so the hand moves as a whole too.
+	raw[devices.SensorWristPitch] = uint16(128 + math.Round(20*math.Sin(2*math.Pi*s/5)))
+	return nil
+}
+
+// Glove is a simulated glove: it produces the motion's samples at the
+// sample period, in real time or, with Fast, as fast as they are read.
+type Glove struct {
+	Motion  Motion
+	Sensors int // 18 or 22
+	Period  time.Duration
+	Fast    bool
+	start   time.Time
+	seq     uint64
+	closed  atomic.Bool
+}
+
+var _ devices.Device = (*Glove)(nil)
+var _ devices.Info = (*Glove)(nil)
+
+// New returns a simulated glove.
+func New(m Motion, sensors int, period time.Duration, fast bool) (*Glove, error) {
+	if err := devices.CheckSensors(sensors); err != nil {
+		return nil, err
+	}
+	var probe [devices.MaxSensors]uint16
+	if err := Raw(m, 0, &probe); err != nil {
+		return nil, err
+	}
+	if period <= 0 {
+		return nil, fmt.Errorf("sim: sample period %v must be positive", period)
+	}
+	return &Glove{Motion: m, Sensors: sensors, Period: period, Fast: fast, start: time.Now()}, nil
+}
+
+// Epoch returns when Sample.Time was zero.
+func (g *Glove) Epoch() time.Time { return g.start }
+
+// GloveInfo describes the simulated glove (a right hand).
+func (g *Glove) GloveInfo() devices.GloveInfo {
+	return devices.GloveInfo{Model: "sim", Sensors: g.Sensors, Right: true}
+}
+
+// Read returns the next sample, sleeping until its time unless Fast.
+func (g *Glove) Read(s *devices.Sample) error {
+	if g.closed.Load() {
+		return devices.ErrClosed
+	}
+	t := time.Duration(g.seq) * g.Period
+	if !g.Fast {
+		if wait := time.Until(g.start.Add(t)); wait > 0 {
+			time.Sleep(wait)
+		}
+	}
+	var raw [devices.MaxSensors]uint16
+	Raw(g.Motion, t, &raw) // the motion was checked at construction
+	devices.FromSlots(&raw, g.Sensors, s)
+	s.Time, s.Seq = t, g.seq
+	s.Status = devices.StatusValid | devices.StatusGloveIn
+	g.seq++
+	return nil
+}
+
+// Close ends the simulation; a Read in progress returns ErrClosed after
+// its sample (Close may be called from another goroutine).
+func (g *Glove) Close() error {
+	g.closed.Store(true)
+	return nil
+}
