@@ -3,12 +3,13 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gloved/gloved/session"
 )
 
 // Config is the daemon's configuration file (TOML). See configs/*.toml
@@ -25,36 +26,18 @@ type Config struct {
 	Path string `toml:"-"`
 }
 
-// HandConfig is one glove and the hand it drives.
+// HandConfig is one glove and the hand it drives: a name for its OSC
+// addresses, the session.Spec (its keys are the table's keys), and
+// whether a replay loops.
 type HandConfig struct {
-	Name        string    `toml:"name"`        // OSC address segment: /gloved/<name>/...
-	Device      string    `toml:"device"`      // cyberglove | replay | sim
-	Port        string    `toml:"port"`        // cyberglove: serial port
-	Baud        int       `toml:"baud"`        // cyberglove: 115200 by default
-	Sensors     int       `toml:"sensors"`     // 18 or 22 (0: ask the glove; sim: 22)
-	Side        string    `toml:"side"`        // right | left (cyberglove: the glove says)
-	Calibration string    `toml:"calibration"` // calibration file (default: shipped)
-	Recording   string    `toml:"recording"`   // replay: the file to play; cyberglove/sim: record to this file
-	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz
-	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch
-	Length      float64   `toml:"length"`      // hand length, m
-	Breadth     float64   `toml:"breadth"`     // hand breadth, m
-	Loop        bool      `toml:"loop"`        // replay: start again at the end
-	Speed       string    `toml:"speed"`       // replay: "1" (real time, default) or "max" (every sample, as fast as frames run)
+	Name string `toml:"name"` // OSC address segment: /gloved/<name>/...
+	session.Spec
+	Loop bool `toml:"loop"` // replay: start again at the end
 }
 
 // SceneConfig lists the scene's files.
 type SceneConfig struct {
-	Files []SceneFile `toml:"files"`
-}
-
-// SceneFile is one mesh file placed in the world: path ("builtin:grasp"
-// is the shipped table with a ball), then up axis, scale and transform.
-type SceneFile struct {
-	Path      string    `toml:"path"`
-	Scale     float64   `toml:"scale"`
-	Up        string    `toml:"up"`
-	Transform []float64 `toml:"transform"` // qw qx qy qz tx ty tz
+	Files []session.SceneFile `toml:"files"`
 }
 
 // OSCConfig is where frames go and where the daemon listens.
@@ -150,57 +133,42 @@ func (c *Config) defaults() {
 	if c.Log.Format == "" {
 		c.Log.Format = "auto"
 	}
-	for i := range c.Hands {
-		h := &c.Hands[i]
-		if h.Baud == 0 {
-			h.Baud = 115200
-		}
-		if h.Motion == "" {
-			h.Motion = "grasp"
-		}
-		if h.Length == 0 {
-			h.Length = 0.19
-		}
-		if h.Breadth == 0 {
-			h.Breadth = 0.085
-		}
-	}
 }
 
 // Resolve returns p relative to the config's directory.
 func (c *Config) Resolve(p string) string {
-	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "builtin:") || c.Path == "" {
+	if c.Path == "" {
 		return p
 	}
-	return filepath.Join(filepath.Dir(c.Path), p)
+	return session.Resolve(filepath.Dir(c.Path), p)
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func checkPose(key string, v []float64) error {
-	if v == nil {
-		return nil
-	}
-	if len(v) != 7 {
-		return fmt.Errorf("%s: want 7 numbers (qw qx qy qz tx ty tz), got %d", key, len(v))
-	}
-	for _, x := range v {
-		if !finite(x) {
-			return fmt.Errorf("%s: %v is not a finite number", key, x)
-		}
-	}
-	if v[0]*v[0]+v[1]*v[1]+v[2]*v[2]+v[3]*v[3] < 1e-12 {
-		return fmt.Errorf("%s: the quaternion is zero", key)
-	}
-	return nil
+// Spec returns hand i's spec with its paths resolved.
+func (c *Config) Spec(i int) session.Spec {
+	s := c.Hands[i].Spec
+	s.Recording, s.Calibration = c.Resolve(s.Recording), c.Resolve(s.Calibration)
+	return s
 }
 
 func (c *Config) check() error {
+	if err := c.checkHands(); err != nil {
+		return err
+	}
+	for i, f := range c.Scene.Files {
+		if err := f.Check(); err != nil {
+			return fmt.Errorf("scene.files[%d].%w", i, err)
+		}
+	}
+	return c.checkService()
+}
+
+func (c *Config) checkHands() error {
 	if len(c.Hands) == 0 {
 		return fmt.Errorf("no [[hand]]: at least one hand is needed")
 	}
 	names := map[string]bool{}
-	for i, h := range c.Hands {
+	for i := range c.Hands {
+		h := &c.Hands[i]
 		key := fmt.Sprintf("hand[%d]", i)
 		if h.Name == "" || strings.ContainsAny(h.Name, "/ #*,?[]{}") {
 			return fmt.Errorf("%s.name = %q: want a name usable in an OSC address (no spaces or /#*,?[]{})", key, h.Name)
@@ -209,58 +177,15 @@ func (c *Config) check() error {
 			return fmt.Errorf("%s.name = %q: used by another hand", key, h.Name)
 		}
 		names[h.Name] = true
-		switch h.Device {
-		case "cyberglove":
-			if h.Port == "" {
-				return fmt.Errorf("%s.port: a cyberglove needs its serial port", key)
-			}
-		case "replay":
-			if h.Recording == "" {
-				return fmt.Errorf("%s.recording: a replay needs a recording file", key)
-			}
-			if h.Speed != "" && h.Speed != "1" && h.Speed != "max" {
-				return fmt.Errorf("%s.speed = %q: want \"1\" or \"max\"", key, h.Speed)
-			}
-		case "sim":
-			switch h.Motion {
-			case "grasp", "tap", "pinch":
-			default:
-				return fmt.Errorf("%s.motion = %q: want grasp, tap or pinch", key, h.Motion)
-			}
-		default:
-			return fmt.Errorf("%s.device = %q: want cyberglove, replay or sim", key, h.Device)
-		}
-		if h.Sensors != 0 && h.Sensors != 18 && h.Sensors != 22 {
-			return fmt.Errorf("%s.sensors = %d: want 18 or 22", key, h.Sensors)
-		}
-		if h.Side != "" && h.Side != "right" && h.Side != "left" {
-			return fmt.Errorf("%s.side = %q: want right or left", key, h.Side)
-		}
-		if h.Baud <= 0 {
-			return fmt.Errorf("%s.baud = %d: want a positive rate", key, h.Baud)
-		}
-		if !(h.Length >= 0.05 && h.Length <= 0.4) || !(h.Breadth >= 0.02 && h.Breadth <= 0.2) {
-			return fmt.Errorf("%s.length/breadth = %v/%v m: want 0.05-0.4 and 0.02-0.2", key, h.Length, h.Breadth)
-		}
-		if err := checkPose(key+".wrist", h.Wrist); err != nil {
-			return err
+		if err := h.Spec.Normalize(); err != nil {
+			return fmt.Errorf("%s.%w", key, err)
 		}
 	}
-	for i, f := range c.Scene.Files {
-		key := fmt.Sprintf("scene.files[%d]", i)
-		if f.Path == "" {
-			return fmt.Errorf("%s.path: missing", key)
-		}
-		if f.Scale < 0 || !finite(f.Scale) {
-			return fmt.Errorf("%s.scale = %v: want a positive number", key, f.Scale)
-		}
-		if f.Up != "" && f.Up != "y" && f.Up != "z" {
-			return fmt.Errorf("%s.up = %q: want \"y\" or \"z\"", key, f.Up)
-		}
-		if err := checkPose(key+".transform", f.Transform); err != nil {
-			return err
-		}
-	}
+	return nil
+}
+
+// checkService checks the OSC, frame and log settings.
+func (c *Config) checkService() error {
 	if !strings.HasPrefix(c.OSC.Prefix, "/") || strings.ContainsAny(c.OSC.Prefix, " #*,?[]{}") || strings.HasSuffix(c.OSC.Prefix, "/") {
 		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", c.OSC.Prefix)
 	}

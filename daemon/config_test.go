@@ -5,11 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/configs"
-	"github.com/gloved/gloved/env"
-	"github.com/gloved/gloved/geom"
 )
 
 func TestShippedConfigsParse(t *testing.T) {
@@ -66,25 +62,5 @@ files = [{ path = "builtin:grasp" }]
 		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "lab.toml") || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: got %v, want a config error naming lab.toml and saying %q", tc.name, err, tc.says)
 		}
-	}
-}
-
-func TestBuiltinSceneIsPlacedLikeAFile(t *testing.T) {
-	plain, err := LoadSceneFile(BuiltinScene, env.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0, 0, 2}}
-	moved, err := LoadSceneFile(BuiltinScene, env.LoadOptions{Scale: 2, Transform: &x})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range plain.Verts {
-		if want := v.Mul(2).Add(x.T); !moved.Verts[i].ApproxEqual(want) {
-			t.Fatalf("vertex %d at %v, want %v", i, moved.Verts[i], want)
-		}
-	}
-	if _, err := LoadSceneFile(BuiltinScene, env.LoadOptions{Scale: -1}); err == nil || !strings.Contains(err.Error(), BuiltinScene) {
-		t.Errorf("a negative scale gave %v", err)
 	}
 }

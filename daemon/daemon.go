@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -16,15 +17,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 
-	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove"
-	"github.com/gloved/gloved/devices/recording"
-	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/session"
 )
 
 // Daemon wires every configured hand to the scene and to OSC.
@@ -42,7 +39,7 @@ type Daemon struct {
 	nTime int
 	fps   frameRate
 
-	stages  [NumStages]prometheus.Observer
+	stages  [session.NumStages]prometheus.Observer
 	metrics *http.Server
 	// ExitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
@@ -85,8 +82,8 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err err
 			return nil, fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
 		}
 	}
-	for _, hc := range cfg.Hands {
-		h, err := d.openHand(hc)
+	for i, hc := range cfg.Hands {
+		h, err := d.openHand(i)
 		if err != nil {
 			return nil, fmt.Errorf("hand %s: %w", hc.Name, err)
 		}
@@ -107,134 +104,32 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err err
 
 // LoadScene loads the config's scene files (or the built-in scene).
 func LoadScene(cfg *Config) (*env.Mesh, error) {
-	scene := &env.Mesh{}
-	for i, f := range cfg.Scene.Files {
-		opt := env.LoadOptions{Scale: f.Scale, Up: env.Up(f.Up)}
-		if f.Transform != nil {
-			x, err := poseFrom(f.Transform)
-			if err != nil {
-				return nil, fmt.Errorf("%w: scene.files[%d].transform: %v", ErrConfig, i, err)
-			}
-			opt.Transform = &x
-		}
-		m, err := LoadSceneFile(cfg.Resolve(f.Path), opt)
-		if err != nil {
-			return nil, fmt.Errorf("scene.files[%d]: %w", i, err)
-		}
-		scene.Append(m)
+	dir := ""
+	if cfg.Path != "" {
+		dir = filepath.Dir(cfg.Path)
 	}
-	if len(scene.Tris) == 0 {
-		return nil, fmt.Errorf("%w: scene.files: the scene is empty", ErrConfig)
+	m, err := session.LoadScene(cfg.Scene.Files, dir)
+	if err != nil {
+		return nil, fmt.Errorf("scene.%w", err)
 	}
-	return scene, nil
-}
-
-// BuiltinScene names the shipped scene, a table with a ball on it, in
-// place of a file path.
-const BuiltinScene = "builtin:grasp"
-
-// LoadSceneFile loads one mesh file, or the built-in scene, placed by opt.
-func LoadSceneFile(path string, opt env.LoadOptions) (*env.Mesh, error) {
-	if path != BuiltinScene {
-		return env.Load(path, opt)
-	}
-	m := cab.GraspScene(5)
-	if err := m.Place(opt); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	m.DetectConvex()
 	return m, nil
 }
 
-func poseFrom(v []float64) (geom.Transform, error) {
-	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
-}
-
-func (d *Daemon) openHand(hc HandConfig) (*handRuntime, error) {
-	var dev devices.Device
-	var rec *recording.Recorder
-	sensors, right, replay := hc.Sensors, hc.Side != "left", false
-	header := recording.Header{}
-	switch hc.Device {
-	case "sim":
-		if sensors == 0 {
-			sensors = 22
-		}
-		g, err := sim.New(sim.Motion(hc.Motion), sensors, 10*time.Millisecond, false)
-		if err != nil {
-			return nil, err
-		}
-		dev = g
-		header = recording.Header{Model: "sim", Sensors: sensors, Hand: map[bool]string{true: "right", false: "left"}[right], Source: hc.Motion}
-	case "replay":
-		r, err := recording.OpenReplay(d.Config.Resolve(hc.Recording), hc.Speed != "max")
-		if err != nil {
-			return nil, err
-		}
-		h := r.Header()
-		sensors, right, replay, dev = h.Sensors, h.Hand != "left", true, r
-	case "cyberglove":
-		o := cyberglove.DefaultOpts
-		o.Port, o.Baud, o.Sensors = hc.Port, hc.Baud, hc.Sensors
-		var recp **recording.Recorder = &rec
-		o.Tap = func(t time.Duration, b []byte) {
-			if *recp != nil {
-				if err := (*recp).WriteRaw(t, b); err != nil {
-					d.Log.Error().Err(err).Str("hand", hc.Name).Msg("recording stopped")
-					*recp = nil
-				}
-			}
-		}
-		g, err := cyberglove.Open(o)
-		if err != nil {
-			return nil, err
-		}
-		info := g.GloveInfo()
-		sensors, right, dev = info.Sensors, info.Right, g
-		header = recording.Header{Model: "cyberglove", Sensors: sensors, Hand: info.Hand(), Mode: "stream", StatusByte: o.StatusByte, Source: hc.Port}
+// openHand opens hand i's glove and builds its pipeline.
+func (d *Daemon) openHand(i int) (*handRuntime, error) {
+	hc := d.Config.Hands[i]
+	opt := session.PipelineOptions{Proximity: d.Config.Frame.ProximityM}
+	if c := d.Config.Frame.CountTris; c != nil {
+		opt.SkipTris = !*c
 	}
-	var cal *handmodel.Calibration
-	var err error
-	if hc.Calibration != "" {
-		cal, err = handmodel.LoadCalibration(d.Config.Resolve(hc.Calibration))
-		if err == nil && cal.Sensors != sensors {
-			err = fmt.Errorf("%s is for %d sensors, the glove has %d", hc.Calibration, cal.Sensors, sensors)
-		}
-	} else {
-		cal, err = handmodel.DefaultCalibration(sensors)
-	}
+	sess, err := session.Open(d.Config.Spec(i), d.Scene, opt)
 	if err != nil {
-		dev.Close()
 		return nil, err
-	}
-	hand, err := handmodel.New(handmodel.Params{Length: hc.Length, Breadth: hc.Breadth, Right: right})
-	if err != nil {
-		dev.Close()
-		return nil, err
-	}
-	pipe, err := NewPipeline(hand, cal, d.Scene, d.Config.Frame.ProximityM)
-	if err != nil {
-		dev.Close()
-		return nil, err
-	}
-	if d.Config.Frame.CountTris != nil {
-		pipe.Solver.CountTris = *d.Config.Frame.CountTris
-	}
-	if hc.Recording != "" && hc.Device != "replay" {
-		header.Calibration = cal.Text
-		if rec, err = recording.Create(d.Config.Resolve(hc.Recording), header); err != nil {
-			dev.Close()
-			return nil, err
-		}
-	}
-	wrist := geom.Identity()
-	if hc.Wrist != nil {
-		wrist, _ = poseFrom(hc.Wrist) // checked with the config
 	}
 	log := d.Log.With().Str("hand", hc.Name).Logger()
-	log.Info().Str("device", hc.Device).Int("sensors", sensors).Bool("right", right).Msg("glove ready")
-	h := newHand(hc, log, pipe, dev, rec, d.Config.OSC.Prefix, wrist, replay)
-	h.lossless = replay && hc.Speed == "max"
+	log.Info().Str("device", hc.Device).Int("sensors", sess.Info.Sensors).Bool("right", sess.Info.Right).Msg("glove ready")
+	h := newHand(hc, log, sess, d.Config.OSC.Prefix)
+	h.lossless = h.replay && hc.Speed == session.SpeedMax
 	return h, nil
 }
 
@@ -262,7 +157,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			for {
 				err := h.read(stop)
 				if errors.Is(err, devices.ErrEnd) && h.cfg.Loop {
-					if err = d.rewind(h); err == nil {
+					if err = h.sess.Rewind(); err == nil {
 						continue
 					}
 				}
@@ -337,18 +232,6 @@ func (d *Daemon) drain() {
 	}
 }
 
-// rewind reopens a looping replay.
-func (d *Daemon) rewind(h *handRuntime) error {
-	r, err := recording.OpenReplay(d.Config.Resolve(h.cfg.Recording), true)
-	if err != nil {
-		return err
-	}
-	h.mu.Lock()
-	h.dev = r
-	h.mu.Unlock()
-	return nil
-}
-
 // frames is a hand's frame loop.
 func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 	var s devices.Sample
@@ -377,7 +260,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 			continue
 		}
 		t0 := time.Now()
-		if err := h.pipe.Frame(&s, wrist); err != nil {
+		if err := h.sess.Pipeline.Frame(&s, wrist); err != nil {
 			h.log.Error().Err(err).Msg("frame failed")
 			continue
 		}
@@ -390,8 +273,8 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 		if d.OnFrame != nil {
 			d.OnFrame(h.cfg.Name, h.writer.Packets())
 		}
-		stages := h.pipe.Stages
-		stages[StageOSC] = time.Since(t1)
+		stages := h.sess.Pipeline.Stages()
+		stages[session.StageOSC] = time.Since(t1)
 		total := time.Since(t0)
 		seq++
 		h.Stats.Frames.Add(1)
@@ -401,10 +284,10 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 		if total > d.budget {
 			h.Stats.Overruns.Add(1)
 			if time.Since(lastOverrunLog) >= time.Second {
-				slow := Stage(0)
+				slow := session.Stage(0)
 				for k := range stages {
 					if stages[k] > stages[slow] {
-						slow = Stage(k)
+						slow = session.Stage(k)
 					}
 				}
 				h.log.Warn().Dur("frame", total).Dur("budget", d.budget).Str("stage", slow.String()).Dur("stage_time", stages[slow]).
@@ -442,7 +325,7 @@ func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {
 	return h.wrist, h.status, h.fresh
 }
 
-func (d *Daemon) record(total time.Duration, stages [NumStages]time.Duration) {
+func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Duration) {
 	d.mu.Lock()
 	d.times[d.nTime%len(d.times)] = total
 	d.nTime++
@@ -507,12 +390,8 @@ func (d *Daemon) Snapshot() Status {
 // Close releases the devices, recordings, socket and metrics server.
 func (d *Daemon) Close() {
 	for _, h := range d.hands {
-		h.device().Close()
-		if h.rec != nil {
-			if err := h.rec.Close(); err != nil {
-				d.Log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the recording")
-			}
-			h.rec = nil
+		if err := h.sess.Close(); err != nil {
+			d.Log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the glove and its recording")
 		}
 	}
 	if d.Hub != nil {
@@ -531,7 +410,7 @@ func (d *Daemon) startMetrics(addr string) {
 	}, []string{"stage"})
 	reg.MustRegister(hist)
 	for k := range d.stages {
-		d.stages[k] = hist.WithLabelValues(Stage(k).String())
+		d.stages[k] = hist.WithLabelValues(session.Stage(k).String())
 	}
 	counter := func(name, help string, f func() float64) {
 		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))

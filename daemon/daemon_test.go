@@ -21,6 +21,7 @@ import (
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/session"
 )
 
 type received struct {
@@ -256,8 +257,8 @@ const goldenReplayHash = "99f98f080f544605abbf71f05514e8ac5db9d8672cdc70d6d9e2f6
 func TestReplayOSCStreamIsGolden(t *testing.T) {
 	hash := func() (string, int) {
 		cfg := &Config{
-			Hands: []HandConfig{{Name: "right", Device: "replay", Recording: "../testdata/recordings/grasp.glove", Speed: "max"}},
-			Scene: SceneConfig{Files: []SceneFile{{Path: "../testdata/scenes/grasp.obj"}}},
+			Hands: []HandConfig{{Name: "right", Spec: session.Spec{Device: "replay", Recording: "../testdata/recordings/grasp.glove", Speed: "max"}}},
+			Scene: SceneConfig{Files: []session.SceneFile{{Path: "../testdata/scenes/grasp.obj"}}},
 			OSC:   OSCConfig{Listen: "127.0.0.1:0"},
 			Frame: FrameConfig{BudgetMS: 1000},
 		}

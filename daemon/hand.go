@@ -11,11 +11,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/recording"
-	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/session"
 )
 
 // Hand states reported on <prefix>/<hand>/status.
@@ -39,9 +38,7 @@ type HandStats struct {
 type handRuntime struct {
 	cfg    HandConfig
 	log    zerolog.Logger
-	dev    devices.Device
-	rec    *recording.Recorder
-	pipe   *Pipeline
+	sess   *session.Session
 	addr   *osc.Addresses
 	replay bool
 	Stats  HandStats
@@ -51,7 +48,7 @@ type handRuntime struct {
 	fresh    bool
 	status   string
 	wrist    geom.Transform
-	wristSet bool // set by OSC input: overrides the recording's
+	wristSet bool // set by OSC input: overrides the spec's and the recording's
 	ready    chan struct{}
 	changed  chan struct{} // the status changed: publish it now
 	// lossless: the reader waits for each sample to be processed (replay
@@ -72,22 +69,20 @@ type handRuntime struct {
 	frameIdle atomic.Bool // the frame loop is waiting, not processing
 }
 
-func newHand(cfg HandConfig, log zerolog.Logger, pipe *Pipeline, dev devices.Device, rec *recording.Recorder, prefix string, wrist geom.Transform, replay bool) *handRuntime {
-	h := &handRuntime{cfg: cfg, log: log, dev: dev, rec: rec, pipe: pipe, addr: osc.HandAddresses(prefix, cfg.Name),
-		replay: replay, wrist: wrist, ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
+func newHand(cfg HandConfig, log zerolog.Logger, sess *session.Session, prefix string) *handRuntime {
+	h := &handRuntime{cfg: cfg, log: log, sess: sess, addr: osc.HandAddresses(prefix, cfg.Name),
+		replay: sess.Replay() != nil, wrist: sess.Wrist(), ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{})}
-	if replay {
+	if h.replay {
 		h.status = StatusReplay
 	}
-	n := pipe.Hand.NumLinks()
+	n := sess.Pipeline.Hand().NumLinks()
 	for l := range n {
 		h.linkNames = append(h.linkNames, handmodel.Link(l).String())
 	}
-	h.objNames = pipe.Scene.Objects
+	h.objNames = sess.Pipeline.Scene().Objects
 	h.touch.Reset(n, len(h.objNames))
 	h.frameIdle.Store(true)
-	h.frame.Joints = make([]float64, handmodel.NumJoints)
-	h.frame.Links = make([]osc.Pose, n)
 	return h
 }
 
@@ -126,26 +121,16 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 			return nil
 		default:
 		}
-		err := h.device().Read(&s)
+		err := h.sess.Read(&s)
+		if rerr := h.sess.RecordingFailed(); rerr != nil {
+			h.log.Error().Err(rerr).Msg("recording stopped")
+		}
 		switch {
 		case err == nil:
 			if h.replay {
 				h.setStatus(StatusReplay)
 			} else {
 				h.setStatus(StatusStreaming)
-			}
-			if h.rec != nil {
-				if _, ok := h.device().(*sim.Glove); ok {
-					if err := h.rec.WriteSample(&s); err != nil {
-						h.log.Error().Err(err).Msg("recording stopped")
-						h.rec = nil
-					}
-				}
-			}
-			if r, ok := h.device().(*recording.Replay); ok {
-				if v, ok := r.Wrist(); ok {
-					h.replayWrist(v)
-				}
 			}
 			for h.lossless {
 				// Wait until the frame loop has taken the previous
@@ -168,6 +153,9 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 				h.Stats.Dropped.Add(1)
 			}
 			h.latest, h.fresh = s, true
+			if !h.wristSet {
+				h.wrist = h.sess.Wrist()
+			}
 			h.mu.Unlock()
 			select {
 			case h.ready <- struct{}{}:
@@ -191,17 +179,6 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 	}
 }
 
-func (h *handRuntime) replayWrist(v [7]float64) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.wristSet {
-		return
-	}
-	if x, err := geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]}); err == nil {
-		h.wrist = x
-	}
-}
-
 // take returns the newest unprocessed sample, the wrist and the status.
 func (h *handRuntime) take(s *devices.Sample) (geom.Transform, string, bool) {
 	h.mu.Lock()
@@ -219,25 +196,15 @@ func (h *handRuntime) take(s *devices.Sample) (geom.Transform, string, bool) {
 
 // build fills the OSC frame from the pipeline's results.
 func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time) {
-	p := h.pipe
+	p := h.sess.Pipeline
 	f := &h.frame
 	f.Seq, f.PipelineMS = seq, ms
-	for j := range f.Joints {
-		f.Joints[j] = p.Angles[j]
-	}
-	for l, x := range p.Poses {
-		f.Links[l] = osc.Pose{P: x.T, Q: mgl64.Mat4ToQuat(x.R.Mat4()).Normalize()}
-	}
-	f.Contacts, f.Near, f.Touches = f.Contacts[:0], f.Near[:0], f.Touches[:0]
+	p.FillFrame(f)
 	h.touching = h.touching[:0]
-	for _, c := range p.Solver.Contacts {
-		f.Contacts = append(f.Contacts, osc.Contact{Link: h.linkNames[c.Link], Object: h.objNames[c.Object], Depth: c.Depth, Point: c.Point, Normal: c.Normal})
+	for _, c := range p.Contacts() {
 		h.touching = append(h.touching, [2]int{c.Link, c.Object})
 	}
-	for _, n := range p.Solver.Near {
-		f.Near = append(f.Near, osc.Near{Link: h.linkNames[n.Link], Object: h.objNames[n.Object], Distance: n.Distance, Point: n.Point})
-	}
-	f.Touches = h.touch.Update(h.touching, h.linkNames, h.objNames, f.Touches)
+	f.Touches = h.touch.Update(h.touching, h.linkNames, h.objNames, f.Touches[:0])
 	f.Status = ""
 	if status != h.sentState || now.Sub(h.sentAt) >= time.Second {
 		f.Status, h.sentState, h.sentAt = status, status, now
@@ -245,8 +212,4 @@ func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time)
 }
 
 // device returns the hand's current device (a looping replay replaces it).
-func (h *handRuntime) device() devices.Device {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.dev
-}
+func (h *handRuntime) device() devices.Device { return h.sess.Device() }

@@ -237,3 +237,13 @@ func (t *Tree) Bytes() (tree, mesh int) {
 	mesh = len(m.Verts)*int(unsafe.Sizeof(mgl64.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
 	return tree, mesh
 }
+
+// Bounds returns a box holding the whole tree: the root's, or for a
+// single triangle the axis-aligned box of its corners.
+func (t *Tree) Bounds() geom.OBB {
+	if len(t.Nodes) > 0 {
+		return t.Nodes[0].Box
+	}
+	tri := t.Mesh.Triangle(0)
+	return geom.Extents(tri[:], mgl64.Ident3())
+}

@@ -9,9 +9,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gloved/gloved/daemon"
-	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/session"
 )
 
 type stageStats struct {
@@ -42,43 +41,41 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	var res pipelineBench
-	var times [daemon.NumStages + 1][]time.Duration
+	var times [session.NumStages + 1][]time.Duration
 	var mallocs uint64
 	for pass := range 2 {
-		s, err := openSession(*o)
+		s, err := o.open(session.PipelineOptions{SkipTris: *noTris})
 		if err != nil {
 			return err
 		}
-		s.pipe.Solver.CountTris = !*noTris
 		var w osc.Writer
 		addr := osc.HandAddresses("/gloved", "right")
 		var f osc.Frame
-		f.Joints = make([]float64, handmodel.NumJoints)
-		f.Links = make([]osc.Pose, s.pipe.Hand.NumLinks())
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
 		for ctx.Err() == nil {
 			t0 := time.Now()
-			ok, err := s.next()
+			ok, err := s.Next()
 			if err != nil {
-				s.close()
+				s.Close()
 				return err
 			}
 			if !ok {
 				break
 			}
 			t1 := time.Now()
-			fillFrame(&f, s)
+			s.Pipeline.FillFrame(&f)
 			w.Begin(osc.Timetag(t1))
 			osc.AppendFrame(&w, addr, &f)
 			enc := time.Since(t1)
 			if pass == 1 {
-				for k := range daemon.NumStages {
-					times[k] = append(times[k], s.pipe.Stages[k])
+				stages := s.Pipeline.Stages()
+				stages[session.StageOSC] = enc
+				for k, d := range stages {
+					times[k] = append(times[k], d)
 				}
-				times[daemon.StageOSC] = append(times[daemon.StageOSC][:len(times[daemon.StageOSC])-1], enc)
-				times[daemon.NumStages] = append(times[daemon.NumStages], t1.Sub(t0)+enc)
+				times[session.NumStages] = append(times[session.NumStages], t1.Sub(t0)+enc)
 			}
 		}
 		runtime.ReadMemStats(&m1)
@@ -86,14 +83,14 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 			// Room for every frame's times, so that recording them in the
 			// measured pass allocates nothing.
 			for k := range times {
-				times[k] = make([]time.Duration, 0, s.n+1)
+				times[k] = make([]time.Duration, 0, s.Frames+1)
 			}
 		} else {
-			res.Frames = s.n
-			res.FramesPerSec = float64(s.n) / time.Since(start).Seconds()
+			res.Frames = s.Frames
+			res.FramesPerSec = float64(s.Frames) / time.Since(start).Seconds()
 			mallocs = m1.Mallocs - m0.Mallocs
 		}
-		s.close()
+		s.Close()
 	}
 	if res.Frames == 0 {
 		return fmt.Errorf("the session has no frames")
@@ -120,22 +117,3 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 }
 
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
-
-// fillFrame fills an OSC frame from the session's last frame (as the
-// daemon does, without touch tracking).
-func fillFrame(f *osc.Frame, s *session) {
-	p := s.pipe
-	for j := range f.Joints {
-		f.Joints[j] = p.Angles[j]
-	}
-	for l, x := range p.Poses {
-		f.Links[l] = osc.Pose{P: x.T, Q: quatOf(x)}
-	}
-	f.Contacts, f.Near = f.Contacts[:0], f.Near[:0]
-	for _, c := range p.Solver.Contacts {
-		f.Contacts = append(f.Contacts, osc.Contact{Link: handmodel.Link(c.Link).String(), Object: s.scene.Objects[c.Object], Depth: c.Depth, Point: c.Point, Normal: c.Normal})
-	}
-	for _, n := range p.Solver.Near {
-		f.Near = append(f.Near, osc.Near{Link: handmodel.Link(n.Link).String(), Object: s.scene.Objects[n.Object], Distance: n.Distance, Point: n.Point})
-	}
-}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gloved/gloved/session"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -53,14 +55,14 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	s, err := openSession(*o)
+	s, err := o.open(session.PipelineOptions{})
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.Close()
 	enc := json.NewEncoder(out)
-	err = s.each(ctx, func() error {
-		fj := s.frameRecord()
+	err = s.Each(ctx, o.limit(), func() error {
+		fj := frameRecord(s)
 		if *asJSON {
 			return enc.Encode(&fj)
 		}
@@ -80,6 +82,6 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s.warnDamage()
+	warnDamage(s)
 	return nil
 }

@@ -8,15 +8,12 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/cab"
-	"github.com/gloved/gloved/daemon"
-	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/session"
 )
 
-// runDemo is what `go run ./cmd/gloved` does until the live daemon exists:
-// a simulated glove grasps a ball resting on a table. Each frame goes
-// through the whole pipeline (daemon.Pipeline): calibration -> forward
+// runDemo prints the contacts of a simulated glove grasping a ball resting
+// on a table. Each frame goes through the whole pipeline (session.Pipeline): calibration -> forward
 // kinematics -> CAB refit -> traversal against the scene's OBBTree ->
 // narrow phase, and one frame in ten is printed with each link's contact
 // depth or, within 1 cm, its distance.
@@ -29,57 +26,47 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: demo takes no arguments", errUsage)
 	}
-	glove, err := sim.New(sim.Motion(*motion), 22, 10*time.Millisecond, true)
-	if err != nil {
+	start := time.Now()
+	spec := session.Spec{Device: session.DeviceSim, Motion: *motion, Speed: session.SpeedMax, Wrist: session.PoseValues(cab.GraspWrist())}
+	if err := spec.Normalize(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	scene := cab.GraspScene(5)
-	hand, err := handmodel.New(handmodel.DefaultParams)
+	scene, err := session.LoadScene([]session.SceneFile{{Path: session.BuiltinScene}}, "")
 	if err != nil {
 		return err
 	}
-	cal, err := handmodel.DefaultCalibration(22)
+	s, err := session.Open(spec, scene, session.PipelineOptions{Proximity: 0.01})
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	p, err := daemon.NewPipeline(hand, cal, scene, 0.01)
-	if err != nil {
-		return err
-	}
+	defer s.Close()
 	fmt.Fprintf(out, "scene: %d triangles in %v (convex: %v), set up in %.1f ms\n",
 		len(scene.Tris), scene.Objects, scene.Convex, float64(time.Since(start).Microseconds())/1e3)
 	fmt.Fprintf(out, "a simulated %s, 100 frames a second; each line is one frame in ten (depths and distances in mm):\n", *motion)
-	wrist := cab.GraspWrist()
-	var s devices.Sample
 	var total time.Duration
-	for f := range *frames {
-		if err := ctx.Err(); err != nil {
-			return err
+	err = s.Each(ctx, *frames, func() error {
+		dt := s.Pipeline.Stages()
+		frame := dt[session.StagePose] + dt[session.StageRefit] + dt[session.StageTraverse] + dt[session.StageNarrow]
+		total += frame
+		if (s.Frames-1)%10 == 0 {
+			fmt.Fprintf(out, "  t=%.2fs %-70s %7.1f us\n", s.Sample.Time.Seconds(), describeFrame(s.Pipeline), float64(frame.Nanoseconds())/1e3)
 		}
-		if err := glove.Read(&s); err != nil {
-			return err
-		}
-		t0 := time.Now()
-		if err := p.Frame(&s, wrist); err != nil {
-			return err
-		}
-		dt := time.Since(t0)
-		total += dt
-		if f%10 == 0 {
-			fmt.Fprintf(out, "  t=%.2fs %-70s %7.1f us\n", s.Time.Seconds(), describeFrame(p, scene.Objects), float64(dt.Nanoseconds())/1e3)
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "%d frames, %.1f us per frame on average\n", *frames, float64(total.Nanoseconds())/1e3/float64(*frames))
 	return nil
 }
 
-func describeFrame(p *daemon.Pipeline, objects []string) string {
+func describeFrame(p *session.Pipeline) string {
+	objects := p.Scene().Objects
 	var parts []string
-	for _, c := range p.Solver.Contacts {
+	for _, c := range p.Contacts() {
 		parts = append(parts, fmt.Sprintf("%s in %s %.1f", handmodel.Link(c.Link), objects[c.Object], c.Depth*1e3))
 	}
-	for _, n := range p.Solver.Near {
+	for _, n := range p.Near() {
 		parts = append(parts, fmt.Sprintf("%s near %s %.1f", handmodel.Link(n.Link), objects[n.Object], n.Distance*1e3))
 	}
 	if len(parts) == 0 {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gloved/gloved/session"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -33,15 +35,15 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if *dir == "" {
 		return fmt.Errorf("%w: export needs --out DIR", errUsage)
 	}
-	s, err := openSession(*o)
+	s, err := o.open(session.PipelineOptions{})
 	if err != nil {
 		return err
 	}
-	defer s.close()
+	defer s.Close()
 	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
 		return err
 	}
-	body := s.pipe.Hier.Body
+	body := s.Pipeline.Body()
 	for l, link := range body.Links {
 		err := writeFile(filepath.Join(*dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
 			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
@@ -56,7 +58,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	scene := s.scene
+	scene := s.Pipeline.Scene()
 	err = writeFile(filepath.Join(*dir, "scene.obj"), func(w *bufio.Writer) {
 		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
 		for _, v := range scene.Verts {
@@ -88,13 +90,13 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
 	enc := json.NewEncoder(cw)
 	frames := 0
-	err = s.each(ctx, func() error {
-		for l, x := range s.pipe.Poses {
+	err = s.Each(ctx, o.limit(), func() error {
+		for l, x := range s.Pipeline.Poses() {
 			r := x.R
-			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.n-1, handmodel.Link(l),
+			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.Frames-1, handmodel.Link(l),
 				r.At(0, 0), r.At(0, 1), r.At(0, 2), x.T[0], r.At(1, 0), r.At(1, 1), r.At(1, 2), x.T[1], r.At(2, 0), r.At(2, 1), r.At(2, 2), x.T[2])
 		}
-		fj := s.frameRecord()
+		fj := frameRecord(s)
 		frames++
 		return enc.Encode(&fj)
 	})
@@ -107,7 +109,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := cw.Flush(); err != nil {
 		return err
 	}
-	s.warnDamage()
+	warnDamage(s)
 	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
 	return nil
 }

@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/session"
 )
 
 // seconds parses a duration given in seconds (a float) for flags.
@@ -145,102 +145,27 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if !(*rate > 1 && *rate <= 500) {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
 	}
-	var dev devices.Device
-	var rec *recording.Recorder
-	var recErr error
-	header := recording.Header{Source: *port}
-	switch *device {
-	case "cyberglove":
-		o := cyberglove.DefaultOpts
-		o.Port, o.Baud, o.Sensors = *port, *baud, *sensors
-		o.Period = time.Duration(float64(time.Second) / *rate)
-		if *poll {
-			o.Mode = cyberglove.Poll
-		}
-		o.Tap = func(t time.Duration, b []byte) {
-			// The open handshake's reset marker comes before the file
-			// exists; a replay starts with a fresh parser anyway.
-			if rec == nil {
-				return
-			}
-			if err := rec.WriteRaw(t, b); err != nil && recErr == nil {
-				recErr = err
-			}
-		}
-		g, err := cyberglove.Open(o)
-		if err != nil {
-			return err
-		}
-		defer g.Close()
-		info := g.GloveInfo()
-		header.Model, header.Sensors, header.Hand = "cyberglove", info.Sensors, info.Hand()
-		header.Mode = map[bool]string{false: "stream", true: "poll"}[*poll]
-		header.StatusByte = o.StatusByte
-		dev = g
-		cal, err := calibrationFor(*calib, info.Sensors)
-		if err != nil {
-			return err
-		}
-		header.Calibration = cal.Text
-		if rec, err = recording.Create(*outPath, header); err != nil {
-			return err
-		}
-	case "sim":
-		n := *sensors
-		if n == 0 {
-			n = 22
-		}
-		g, err := sim.New(sim.Motion(*motion), n, time.Duration(float64(time.Second) / *rate), false)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		dev = g
-		header.Model, header.Sensors, header.Hand, header.Source = "sim", n, "right", *motion
-		cal, err := calibrationFor(*calib, n)
-		if err != nil {
-			return err
-		}
-		header.Calibration = cal.Text
-		if rec, err = recording.Create(*outPath, header); err != nil {
-			return err
-		}
-	default:
+	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Baud: *baud, Poll: *poll, Motion: *motion,
+		Calibration: *calib, Recording: *outPath, Wrist: wristPose[:], Period: time.Duration(float64(time.Second) / *rate)}
+	if *device != session.DeviceCyberGlove && *device != session.DeviceSim {
 		return fmt.Errorf("%w: --device %q: want cyberglove or sim", errUsage, *device)
 	}
-	if err := rec.WriteWrist(0, wristPose); err != nil {
-		rec.Close()
+	if err := spec.Normalize(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	g, err := session.OpenGlove(spec)
+	if err != nil {
 		return err
 	}
-	deadline := time.Now().Add(seconds(*secs))
-	var s devices.Sample
-	samples, transient := 0, 0
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		err := dev.Read(&s)
-		switch {
-		case err == nil:
-			samples++
-			if *device == "sim" {
-				if err := rec.WriteSample(&s); err != nil {
-					rec.Close()
-					return err
-				}
-			}
-		case devices.Transient(err):
-			transient++
-		default:
-			rec.Close()
-			return err
-		}
-		if recErr != nil {
-			rec.Close()
-			return recErr
-		}
+	samples, transient, err := recordFor(ctx, g, seconds(*secs))
+	if cerr := g.Close(); err == nil {
+		err = cerr
 	}
-	if err := rec.Close(); err != nil {
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "recorded %d samples in %.1f s to %s (%d-sensor %s glove)", samples, *secs, *outPath, header.Sensors, header.Hand)
-	if fc, ok := dev.(devices.FaultCounter); ok {
+	fmt.Fprintf(out, "recorded %d samples in %.1f s to %s (%d-sensor %s glove)", samples, *secs, *outPath, g.Info.Sensors, g.Info.Hand())
+	if fc, ok := g.Device().(devices.FaultCounter); ok {
 		fmt.Fprintf(out, "; faults %+v", fc.Faults())
 	}
 	if transient > 0 {
@@ -250,18 +175,26 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-func calibrationFor(path string, sensors int) (*handmodel.Calibration, error) {
-	if path == "" {
-		return handmodel.DefaultCalibration(sensors)
+// recordFor reads the glove for d, or until ctx ends, counting samples and
+// reads without one; it fails if the recording does.
+func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (samples, transient int, err error) {
+	deadline := time.Now().Add(d)
+	var s devices.Sample
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		err := g.Read(&s)
+		switch {
+		case err == nil:
+			samples++
+		case devices.Transient(err):
+			transient++
+		default:
+			return samples, transient, err
+		}
+		if err := g.RecordingFailed(); err != nil {
+			return samples, transient, err
+		}
 	}
-	c, err := handmodel.LoadCalibration(path)
-	if err != nil {
-		return nil, err
-	}
-	if c.Sensors != sensors {
-		return nil, fmt.Errorf("%s is for %d sensors, the glove has %d", path, c.Sensors, sensors)
-	}
-	return c, nil
+	return samples, transient, nil
 }
 
 type dumpLine struct {
@@ -281,35 +214,26 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: dump takes one recording file", errUsage)
 	}
-	r, err := recording.OpenReplay(pos[0], false)
+	g, err := session.OpenGlove(session.Spec{Device: session.DeviceReplay, Recording: pos[0], Calibration: *calib, Speed: session.SpeedMax})
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	h := r.Header()
-	var cal *handmodel.Calibration
-	switch {
-	case *calib != "":
-		cal, err = calibrationFor(*calib, h.Sensors)
-	case h.Calibration != "":
-		cal, err = handmodel.ParseCalibration(pos[0]+" (stored calibration)", []byte(h.Calibration))
-	default:
-		cal, err = handmodel.DefaultCalibration(h.Sensors)
-	}
-	if err != nil {
-		return err
-	}
+	defer g.Close()
+	cal := g.Cal
 	enc := json.NewEncoder(out)
 	var s devices.Sample
 	var q handmodel.Angles
 	line := dumpLine{Angles: make([]float64, handmodel.NumJoints)}
 	for ctx.Err() == nil {
-		err := r.Read(&s)
+		err := g.Read(&s)
 		if errors.Is(err, devices.ErrEnd) {
 			break
 		}
-		if err != nil {
+		if devices.Transient(err) {
 			continue // a recorded glove error tail: no sample
+		}
+		if err != nil {
+			return err
 		}
 		if err := cal.Angles(&s, &handmodel.DefaultLimits, &q); err != nil {
 			return err
@@ -322,7 +246,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	if w := r.Warning(); w != nil {
+	if w := g.Warning(); w != nil {
 		warn("%s: %v; dumped the samples before it", pos[0], w)
 	}
 	return nil

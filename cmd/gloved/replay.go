@@ -10,6 +10,7 @@ import (
 
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/session"
 )
 
 // stringList is a repeatable string flag.
@@ -21,7 +22,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M]", out)
 	speed := fs.String("speed", "1", `"1": in real time; "max": every sample, as fast as frames run`)
-	scenes := fs.String("scene", daemon.BuiltinScene, "scene files, comma-separated ("+daemon.BuiltinScene+" is the shipped table with a ball)")
+	scenes := fs.String("scene", session.BuiltinScene, "scene files, comma-separated ("+session.BuiltinScene+" is the shipped table with a ball)")
 	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
 	var targets stringList
 	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default 127.0.0.1:9000)")
@@ -37,7 +38,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if len(targets) == 0 {
 		targets = stringList{"127.0.0.1:9000"}
 	}
-	hc := daemon.HandConfig{Name: "right", Device: "replay", Recording: pos[0], Speed: *speed}
+	hc := daemon.HandConfig{Name: "right", Spec: session.Spec{Device: session.DeviceReplay, Recording: pos[0], Speed: *speed}}
 	r, err := recording.OpenReplay(pos[0], false)
 	if err != nil {
 		return err
@@ -55,9 +56,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		hc.Wrist = v[:]
 	}
 	cfg := &daemon.Config{Hands: []daemon.HandConfig{hc}, OSC: daemon.OSCConfig{Targets: targets, Listen: *listen}, Frame: daemon.FrameConfig{ProximityM: *proximity, BudgetMS: 1000}}
-	for _, p := range strings.Split(*scenes, ",") {
-		cfg.Scene.Files = append(cfg.Scene.Files, daemon.SceneFile{Path: p})
-	}
+	cfg.Scene.Files = session.ScenePaths(*scenes)
 	if err := cfg.Normalize(); err != nil {
 		return err
 	}

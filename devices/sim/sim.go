@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +21,9 @@ const (
 
 // Motions lists the simulated motions.
 var Motions = []Motion{Grasp, Tap, Pinch}
+
+// Valid reports whether m is one of the Motions.
+func (m Motion) Valid() bool { return slices.Contains(Motions, m) }
 
 // Resting raw values (8-bit) of the simulated glove: flexion sensors read
 // about 40 with the hand flat, abduction and wrist sensors sit mid-scale.

@@ -1,4 +1,4 @@
-package daemon
+package session
 
 import (
 	"math"
@@ -23,7 +23,7 @@ func graspPipeline(t testing.TB, level int) *Pipeline {
 		t.Fatal(err)
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
-	p, err := NewPipeline(hand, cal, cab.GraspScene(level), 0.01)
+	p, err := NewPipeline(hand, cal, cab.GraspScene(level), PipelineOptions{Proximity: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 		if err := p.Frame(&s, cab.GraspWrist()); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, frameOut{append([]narrow.Contact(nil), p.Solver.Contacts...), append([]narrow.Near(nil), p.Solver.Near...)})
+		out = append(out, frameOut{append([]narrow.Contact(nil), p.solver.Contacts...), append([]narrow.Near(nil), p.solver.Near...)})
 	}
 	return out
 }
@@ -65,15 +65,15 @@ func TestGraspContacts(t *testing.T) {
 	p := graspPipeline(t, 4)
 	frames := runGrasp(t, p, 300)
 	r := rand.New(rand.NewPCG(71, 71))
-	ballHull, _ := p.Scene.ObjectHull(1)
+	ballHull, _ := p.scene.ObjectHull(1)
 	touching, near := 0, 0
 	for f, fr := range frames {
 		for i, c := range fr.Contacts {
 			if i > 0 && (c.Link < fr.Contacts[i-1].Link || (c.Link == fr.Contacts[i-1].Link && c.Object <= fr.Contacts[i-1].Object)) {
 				t.Fatalf("frame %d: contacts out of order", f)
 			}
-			if p.Scene.Objects[c.Object] != "ball" {
-				t.Fatalf("frame %d: the hand touched the %s", f, p.Scene.Objects[c.Object])
+			if p.scene.Objects[c.Object] != "ball" {
+				t.Fatalf("frame %d: the hand touched the %s", f, p.scene.Objects[c.Object])
 			}
 			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || c.Tris < 0 || !c.Exact {
 				t.Fatalf("frame %d: bad contact %+v", f, c)
@@ -100,10 +100,10 @@ func TestGraspContacts(t *testing.T) {
 	for range 150 {
 		glove.Read(&s)
 		p2.Frame(&s, cab.GraspWrist())
-		for _, c := range p2.Solver.Contacts {
+		for _, c := range p2.solver.Contacts {
 			var lv []mgl64.Vec3
-			for _, v := range p2.Hier.Body.Links[c.Link].Verts {
-				lv = append(lv, p2.Poses[c.Link].Apply(v))
+			for _, v := range p2.hier.Body.Links[c.Link].Verts {
+				lv = append(lv, p2.poses[c.Link].Apply(v))
 			}
 			along := support(lv, c.Normal.Mul(-1)) + support(ballHull.Verts, c.Normal)
 			if math.Abs(along-c.Depth) > 1e-9 {
@@ -143,8 +143,8 @@ func TestFrameAllocatesNothing(t *testing.T) {
 
 func benchFrame(b *testing.B, caching, tris bool) {
 	p := graspPipeline(b, 5)
-	p.Solver.Caching = caching
-	p.Solver.CountTris = tris
+	p.solver.Caching = caching
+	p.solver.CountTris = tris
 	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var samples []devices.Sample
 	for range 300 {
@@ -159,7 +159,7 @@ func benchFrame(b *testing.B, caching, tris bool) {
 	i, contacts := 0, 0
 	for b.Loop() {
 		p.Frame(&samples[i%len(samples)], cab.GraspWrist())
-		contacts += len(p.Solver.Contacts)
+		contacts += len(p.solver.Contacts)
 		i++
 	}
 	b.ReportMetric(float64(contacts)/float64(i), "contacts/frame")
@@ -175,7 +175,7 @@ func BenchmarkFrameGraspNoTris(b *testing.B)  { benchFrame(b, true, false) }
 func TestCachingChangesNoAnswer(t *testing.T) {
 	warm := graspPipeline(t, 4)
 	cold := graspPipeline(t, 4)
-	cold.Solver.Caching = false
+	cold.solver.Caching = false
 	a, b := runGrasp(t, warm, 300), runGrasp(t, cold, 300)
 	for f := range a {
 		if len(a[f].Contacts) != len(b[f].Contacts) || len(a[f].Near) != len(b[f].Near) {

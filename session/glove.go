@@ -1,0 +1,234 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// Glove is an open glove: the device, what it is, the calibration for its
+// readings, the wrist pose to use, and the recording it is written to.
+// Read and Wrist belong to one goroutine; Close may come from another.
+type Glove struct {
+	Spec Spec
+	Info devices.GloveInfo
+	Cal  *handmodel.Calibration
+
+	mu     sync.Mutex
+	dev    devices.Device
+	replay *recording.Replay // the device, when playing a recording
+	rec    *recording.Recorder
+	recErr error
+
+	wrist      geom.Transform
+	fixedWrist bool
+}
+
+// OpenGlove opens the glove spec names, loads its calibration and starts
+// its recording, if it has one. Relative paths are the caller's to resolve.
+func OpenGlove(spec Spec) (*Glove, error) {
+	if err := spec.Normalize(); err != nil {
+		return nil, err
+	}
+	g := &Glove{Spec: spec, wrist: geom.Identity()}
+	header, stored, err := g.openDevice()
+	if err != nil {
+		return nil, err
+	}
+	if g.Cal, err = chooseCalibration(spec.Calibration, stored, g.Info.Sensors); err != nil {
+		g.dev.Close()
+		return nil, err
+	}
+	if spec.Wrist != nil {
+		g.wrist, g.fixedWrist = mustPose(spec.Wrist), true
+	}
+	if spec.Recording != "" && spec.Device != DeviceReplay {
+		if err := g.startRecording(header); err != nil {
+			g.dev.Close()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// openDevice opens the device and says what a recording of it stores:
+// its header, and the calibration a replayed recording stored.
+func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
+	spec := &g.Spec
+	switch spec.Device {
+	case DeviceSim:
+		n := spec.Sensors
+		if n == 0 {
+			n = 22
+		}
+		s, err := sim.New(sim.Motion(spec.Motion), n, spec.Period, spec.Speed == SpeedMax)
+		if err != nil {
+			return recording.Header{}, storedCalibration{}, err
+		}
+		g.dev, g.Info = s, devices.GloveInfo{Model: "sim", Sensors: n, Right: spec.Side != "left"}
+		return recording.Header{Model: "sim", Sensors: n, Hand: g.Info.Hand(), Source: spec.Motion}, storedCalibration{}, nil
+	case DeviceReplay:
+		r, err := recording.OpenReplay(spec.Recording, spec.Speed == SpeedRealTime)
+		if err != nil {
+			return recording.Header{}, storedCalibration{}, err
+		}
+		g.dev, g.replay, g.Info = r, r, r.GloveInfo()
+		return r.Header(), storedCalibration{from: spec.Recording, text: r.Header().Calibration}, nil
+	default:
+		o := cyberglove.DefaultOpts
+		o.Port, o.Baud, o.Sensors, o.Period = spec.Port, spec.Baud, spec.Sensors, spec.Period
+		if spec.Poll {
+			o.Mode = cyberglove.Poll
+		}
+		o.Tap = g.tap
+		c, err := cyberglove.Open(o)
+		if err != nil {
+			return recording.Header{}, storedCalibration{}, err
+		}
+		g.dev, g.Info = c, c.GloveInfo()
+		mode := map[bool]string{false: "stream", true: "poll"}[spec.Poll]
+		return recording.Header{Model: "cyberglove", Sensors: g.Info.Sensors, Hand: g.Info.Hand(), Mode: mode, StatusByte: o.StatusByte, Source: spec.Port}, storedCalibration{}, nil
+	}
+}
+
+// startRecording creates the session's recording; from then on the raw
+// serial bytes (or, for the simulation, the samples) go into it.
+func (g *Glove) startRecording(h recording.Header) error {
+	h.Calibration = g.Cal.Text
+	rec, err := recording.Create(g.Spec.Recording, h)
+	if err != nil {
+		return err
+	}
+	if g.fixedWrist {
+		if err := rec.WriteWrist(0, [7]float64(g.Spec.Wrist)); err != nil {
+			rec.Close()
+			return err
+		}
+	}
+	g.mu.Lock()
+	g.rec = rec
+	g.mu.Unlock()
+	return nil
+}
+
+// tap receives the driver's raw reads. The open handshake's bytes come
+// before the recording exists; a replay starts with a fresh parser anyway.
+func (g *Glove) tap(t time.Duration, b []byte) {
+	g.record(func(r *recording.Recorder) error { return r.WriteRaw(t, b) })
+}
+
+// record writes to the recording, if there is one; a failed write stops
+// the recording, and RecordingFailed reports why.
+func (g *Glove) record(write func(*recording.Recorder) error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.rec == nil {
+		return
+	}
+	if err := write(g.rec); err != nil {
+		g.rec.Close()
+		g.rec, g.recErr = nil, fmt.Errorf("recording %s stopped: %w", g.Spec.Recording, err)
+	}
+}
+
+// Read blocks until the next sample and fills s. A simulated sample is
+// written to the recording; a replay's recorded wrist pose is taken up
+// unless the spec fixed the wrist.
+func (g *Glove) Read(s *devices.Sample) error {
+	if err := g.Device().Read(s); err != nil {
+		return err
+	}
+	if g.Spec.Device == DeviceSim {
+		g.record(func(r *recording.Recorder) error { return r.WriteSample(s) })
+	}
+	if r := g.Replay(); r != nil && !g.fixedWrist {
+		if v, ok := r.Wrist(); ok {
+			if x, err := PoseFrom(v[:]); err == nil {
+				g.wrist = x
+			}
+		}
+	}
+	return nil
+}
+
+// Wrist returns the wrist pose as of the last Read: the spec's, else the
+// recording's, else the identity.
+func (g *Glove) Wrist() geom.Transform { return g.wrist }
+
+// Device returns the glove's device (Rewind replaces a replay's).
+func (g *Glove) Device() devices.Device {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.dev
+}
+
+// Replay returns the replay device, or nil for a live or simulated glove.
+func (g *Glove) Replay() *recording.Replay {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.replay
+}
+
+// Warning says what was wrong with a damaged recording being replayed (its
+// samples up to the damage are played), or nil.
+func (g *Glove) Warning() error {
+	if r := g.Replay(); r != nil {
+		return r.Warning()
+	}
+	return nil
+}
+
+// RecordingFailed returns, once, why the recording stopped, if it did.
+func (g *Glove) RecordingFailed() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	err := g.recErr
+	g.recErr = nil
+	return err
+}
+
+// Rewind starts a replay again from its beginning.
+func (g *Glove) Rewind() error {
+	if g.Spec.Device != DeviceReplay {
+		return fmt.Errorf("session: only a replay can be rewound")
+	}
+	r, err := recording.OpenReplay(g.Spec.Recording, g.Spec.Speed == SpeedRealTime)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	old := g.dev
+	g.dev, g.replay = r, r
+	g.mu.Unlock()
+	return old.Close()
+}
+
+// Close closes the device (a Read blocked in another goroutine returns
+// devices.ErrClosed) and then the recording, flushing it.
+func (g *Glove) Close() error {
+	err := g.Device().Close()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.rec != nil {
+		err = errors.Join(err, g.rec.Close())
+		g.rec = nil
+	}
+	return err
+}
+
+// mustPose converts a pose Normalize has checked.
+func mustPose(v []float64) geom.Transform {
+	x, err := PoseFrom(v)
+	if err != nil {
+		panic("session: unchecked pose: " + err.Error())
+	}
+	return x
+}

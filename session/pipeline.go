@@ -1,0 +1,158 @@
+package session
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/narrow"
+)
+
+// PipelineOptions tune the frame pipeline.
+type PipelineOptions struct {
+	// Proximity is the band (m) within which links that do not touch an
+	// object are reported as near; 0 reports none.
+	Proximity float64
+	// SkipTris leaves each contact's count of touched triangles at 0: on
+	// a deep grasp of a finely tessellated object it is most of the frame.
+	SkipTris bool
+}
+
+// Pipeline turns glove samples into contacts. It owns every buffer it
+// uses, so a frame allocates nothing once they have grown.
+type Pipeline struct {
+	hand *handmodel.Hand
+	cal  *handmodel.Calibration
+	// scene is the whole scene; surfaces the OBBTree over the triangles of
+	// its non-convex objects (nil if there are none), whose triangle i is
+	// the scene's surfaceTri[i]. Convex objects are solids: each is tested
+	// as one box against the hand's hierarchy.
+	scene      *env.Mesh
+	surfaces   *env.Tree
+	surfaceTri []int32
+	solidBox   []geom.OBB
+	solidObj   []int32
+	hier       *cab.Hierarchy
+	refit      cab.Refitter
+	query      cab.SceneQuery
+	solver     *narrow.Solver
+
+	angles handmodel.Angles
+	poses  []geom.Transform
+	stages [NumStages]time.Duration
+	pairs  []narrow.Pair
+	solids []narrow.SolidPair
+	near   []int32
+}
+
+// NewPipeline wires a hand, its calibration and a scene (whose objects'
+// convexity is detected here if it was not).
+func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Mesh, o PipelineOptions) (*Pipeline, error) {
+	if !(o.Proximity >= 0) {
+		return nil, fmt.Errorf("session: proximity %v must be >= 0", o.Proximity)
+	}
+	if scene.Convex == nil {
+		scene.DetectConvex()
+	}
+	body, err := cab.HandBody(hand)
+	if err != nil {
+		return nil, err
+	}
+	hier, err := cab.Build(body)
+	if err != nil {
+		return nil, err
+	}
+	refit, err := cab.NewRefitter(cab.CAB, hier)
+	if err != nil {
+		return nil, err
+	}
+	links := make([]*narrow.Polytope, len(body.Links))
+	for i, l := range body.Links {
+		if links[i], err = narrow.NewPolytope(l.Verts, l.Tris); err != nil {
+			return nil, fmt.Errorf("session: link %s: %w", l.Name, err)
+		}
+	}
+	solver, err := narrow.NewSolver(links, scene)
+	if err != nil {
+		return nil, err
+	}
+	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
+	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
+	p.query.Margin = o.Proximity
+	surf, orig := scene.Subset(func(i int) bool { return !solver.Solid(int(scene.Object[i])) })
+	if len(surf.Tris) > 0 {
+		if p.surfaces, err = env.Build(surf, env.BuildOptions{}); err != nil {
+			return nil, err
+		}
+		p.surfaceTri = orig
+	}
+	for o := range scene.Objects {
+		if t := solver.ObjectTree(o); t != nil {
+			p.solidObj = append(p.solidObj, int32(o))
+			p.solidBox = append(p.solidBox, t.Bounds())
+		}
+	}
+	return p, nil
+}
+
+// Frame runs one sample through the pipeline with the hand's wrist at
+// wrist; the results are in Contacts and Near.
+func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
+	t0 := time.Now()
+	if err := p.cal.Angles(s, &p.hand.Limits, &p.angles); err != nil {
+		return err
+	}
+	p.hand.Pose(&p.angles, wrist, p.poses)
+	t1 := time.Now()
+	p.refit.Refit(p.poses)
+	t2 := time.Now()
+	p.pairs = p.pairs[:0]
+	if p.surfaces != nil {
+		p.query.Run(p.hier, p.surfaces)
+		for _, c := range p.query.Pairs {
+			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: p.surfaceTri[c.Tri]})
+		}
+	}
+	p.solids = p.solids[:0]
+	for k, o := range p.solidObj {
+		p.near = p.query.LinksNear(p.hier, &p.solidBox[k], p.near[:0])
+		for _, l := range p.near {
+			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: o})
+		}
+	}
+	t3 := time.Now()
+	p.solver.Solve(p.poses, p.pairs, p.solids)
+	t4 := time.Now()
+	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3)}
+	return nil
+}
+
+// Contacts returns the last frame's contacts, ordered by link then object.
+func (p *Pipeline) Contacts() []narrow.Contact { return p.solver.Contacts }
+
+// Near returns the last frame's links within the proximity band of an
+// object they do not touch.
+func (p *Pipeline) Near() []narrow.Near { return p.solver.Near }
+
+// Angles returns the last frame's joint angles.
+func (p *Pipeline) Angles() *handmodel.Angles { return &p.angles }
+
+// Poses returns the last frame's link transforms (link frame to world).
+func (p *Pipeline) Poses() []geom.Transform { return p.poses }
+
+// Stages returns how long each stage of the last frame took; StageOSC is
+// the caller's to time.
+func (p *Pipeline) Stages() [NumStages]time.Duration { return p.stages }
+
+// Hand returns the hand model.
+func (p *Pipeline) Hand() *handmodel.Hand { return p.hand }
+
+// Body returns the hand's links as the hierarchy bounds them.
+func (p *Pipeline) Body() *cab.Body { return p.hier.Body }
+
+// Scene returns the scene.
+func (p *Pipeline) Scene() *env.Mesh { return p.scene }

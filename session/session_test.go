@@ -1,0 +1,191 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/devices"
+)
+
+// recordSim records n samples of the simulated grasp with spec's
+// calibration and wrist, and returns the file.
+func recordSim(t *testing.T, spec Spec, n int) string {
+	t.Helper()
+	spec.Device, spec.Speed = DeviceSim, SpeedMax
+	spec.Recording = filepath.Join(t.TempDir(), "sim.glove")
+	g, err := OpenGlove(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s devices.Sample
+	for range n {
+		if err := g.Read(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return spec.Recording
+}
+
+// writeCalibration writes the shipped 22-sensor calibration with every
+// gain doubled, so that a test can tell it from the default.
+func writeCalibration(t *testing.T) string {
+	t.Helper()
+	text, err := configs.Files.ReadFile("calibration-22.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "doubled.toml")
+	doubled := strings.ReplaceAll(strings.ReplaceAll(string(text), "gain = 0.0085", "gain = 0.017"), "gain = 0.006", "gain = 0.012")
+	if err := os.WriteFile(path, []byte(doubled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCalibrationComesFromTheFileThenTheRecording: a replay uses the
+// calibration the recording stored unless a file is named, the same for
+// every caller (the daemon used to ignore the stored one).
+func TestCalibrationComesFromTheFileThenTheRecording(t *testing.T) {
+	custom := writeCalibration(t)
+	rec := recordSim(t, Spec{Calibration: custom}, 20)
+	tests := []struct {
+		name, file, want string
+	}{
+		{"stored", "", rec + " (stored calibration)"},
+		{"file wins", filepath.Join("..", "configs", "calibration-22.toml"), filepath.Join("..", "configs", "calibration-22.toml")},
+	}
+	for _, tc := range tests {
+		g, err := OpenGlove(Spec{Device: DeviceReplay, Recording: rec, Calibration: tc.file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Close()
+		if g.Cal.Name != tc.want {
+			t.Errorf("%s: calibration %q, want %q", tc.name, g.Cal.Name, tc.want)
+		}
+	}
+	plain := recordSim(t, Spec{}, 5)
+	g, err := OpenGlove(Spec{Device: DeviceReplay, Recording: plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	if g.Cal.Name != plain+" (stored calibration)" || !strings.Contains(g.Cal.Text, "sensors = 22") {
+		t.Errorf("a recording of the default calibration replays with %q", g.Cal.Name)
+	}
+	if _, err := OpenGlove(Spec{Device: DeviceReplay, Recording: rec, Calibration: filepath.Join("..", "configs", "calibration-18.toml")}); err == nil || !strings.Contains(err.Error(), "is for 18 sensors, the glove has 22") {
+		t.Errorf("an 18-sensor calibration for a 22-sensor recording gave %v", err)
+	}
+}
+
+// TestWristComesFromTheSpecThenTheRecording: a fixed wrist beats the
+// recorded one; without one, the recording's is used.
+func TestWristComesFromTheSpecThenTheRecording(t *testing.T) {
+	recorded := []float64{1, 0, 0, 0, 0.1, 0.9, -0.2}
+	rec := recordSim(t, Spec{Wrist: recorded}, 10)
+	fixed := []float64{0, 0, 1, 0, 1, 2, 3}
+	for _, tc := range []struct {
+		name  string
+		wrist []float64
+		want  mgl64.Vec3
+	}{{"recorded", nil, mgl64.Vec3{0.1, 0.9, -0.2}}, {"fixed", fixed, mgl64.Vec3{1, 2, 3}}} {
+		g, err := OpenGlove(Spec{Device: DeviceReplay, Recording: rec, Wrist: tc.wrist})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s devices.Sample
+		if err := g.Read(&s); err != nil {
+			t.Fatal(err)
+		}
+		g.Close()
+		if got := g.Wrist().T; !got.ApproxEqual(tc.want) {
+			t.Errorf("%s: wrist at %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSpecErrorsNameTheKey: every field that cannot be used is named.
+func TestSpecErrorsNameTheKey(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		says string
+	}{
+		{Spec{Device: "toaster"}, `device = "toaster": want cyberglove, replay or sim`},
+		{Spec{Device: DeviceCyberGlove}, "port: a cyberglove needs its serial port"},
+		{Spec{Device: DeviceReplay}, "recording: a replay needs a recording file"},
+		{Spec{Device: DeviceSim, Motion: "wave"}, `motion = "wave"`},
+		{Spec{Device: DeviceSim, Sensors: 20}, "sensors = 20: want 18 or 22"},
+		{Spec{Device: DeviceSim, Speed: "fast"}, `speed = "fast"`},
+		{Spec{Device: DeviceSim, Side: "middle"}, `side = "middle"`},
+		{Spec{Device: DeviceSim, Length: 3}, "length/breadth = 3/0.085 m"},
+		{Spec{Device: DeviceSim, Wrist: []float64{1, 2}}, "wrist: want 7 numbers"},
+		{Spec{Device: DeviceSim, Wrist: []float64{0, 0, 0, 0, 1, 2, 3}}, "wrist: the quaternion is zero"},
+		{Spec{Device: DeviceCyberGlove, Port: "/dev/x", Baud: -1}, "baud = -1"},
+	}
+	for _, tc := range tests {
+		err := tc.spec.Normalize()
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%+v: got %v, want an error saying %q", tc.spec, err, tc.says)
+		}
+	}
+}
+
+// TestRewindPlaysTheRecordingAgain: a looping replay yields the same
+// samples each time round.
+func TestRewindPlaysTheRecordingAgain(t *testing.T) {
+	rec := recordSim(t, Spec{}, 12)
+	g, err := OpenGlove(Spec{Device: DeviceReplay, Recording: rec, Speed: SpeedMax})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	read := func() []devices.Sample {
+		var out []devices.Sample
+		var s devices.Sample
+		for g.Read(&s) == nil {
+			out = append(out, s)
+		}
+		return out
+	}
+	first := read()
+	if err := g.Rewind(); err != nil {
+		t.Fatal(err)
+	}
+	again := read()
+	if len(first) != 12 || len(again) != 12 || first[11] != again[11] {
+		t.Fatalf("first pass %d samples, second %d", len(first), len(again))
+	}
+}
+
+// TestSessionStepsThroughARecording: Next runs every recorded sample, Each
+// stops at a limit, and a simulated session records what it ran.
+func TestSessionStepsThroughARecording(t *testing.T) {
+	scene, err := LoadScene([]SceneFile{{Path: BuiltinScene}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recordSim(t, Spec{}, 30)
+	s, err := Open(Spec{Device: DeviceReplay, Recording: rec, Speed: SpeedMax}, scene, PipelineOptions{Proximity: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Each(context.Background(), 10, func() error { return nil }); err != nil || s.Frames != 10 {
+		t.Fatalf("Each with a limit of 10 ran %d frames (%v)", s.Frames, err)
+	}
+	if err := s.Each(context.Background(), 0, func() error { return nil }); err != nil || s.Frames != 30 {
+		t.Fatalf("the whole recording ran %d frames of 30 (%v)", s.Frames, err)
+	}
+	if s.Warning() != nil {
+		t.Errorf("an intact recording warned: %v", s.Warning())
+	}
+}

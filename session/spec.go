@@ -1,0 +1,157 @@
+package session
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// The devices a Spec can name.
+const (
+	DeviceCyberGlove = "cyberglove" // a CyberGlove I/II on a serial port
+	DeviceReplay     = "replay"     // a recording played back
+	DeviceSim        = "sim"        // the simulated glove
+)
+
+// Speeds of a replay or simulated glove.
+const (
+	SpeedRealTime = "1"   // samples at the pace they were (or would be) taken
+	SpeedMax      = "max" // every sample, as fast as they are read
+)
+
+// Spec describes one hand: its glove, the calibration that turns the
+// glove's readings into joint angles, the hand's size, and where the
+// session is recorded. The daemon's [[hand]] tables decode into it (the
+// TOML keys are the tags), and the offline commands fill it from flags.
+// Its errors name the key at fault, for the caller to prefix.
+type Spec struct {
+	Device      string    `toml:"device"`      // cyberglove | replay | sim
+	Port        string    `toml:"port"`        // cyberglove: the serial port
+	Baud        int       `toml:"baud"`        // cyberglove: 115200 by default
+	Sensors     int       `toml:"sensors"`     // 18 or 22 (0: the glove says; sim: 22)
+	Side        string    `toml:"side"`        // sim: right | left (a glove and a recording say)
+	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the shipped one)
+	Recording   string    `toml:"recording"`   // replay: the file to play; cyberglove and sim: record the session to this file
+	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz (default: the recording's, else the identity)
+	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch
+	Length      float64   `toml:"length"`      // hand length, m
+	Breadth     float64   `toml:"breadth"`     // hand breadth, m
+	Speed       string    `toml:"speed"`       // replay and sim: "1" (real time, default) or "max"
+	// Period is the sample period of a glove or the simulation (0: 10 ms).
+	Period time.Duration `toml:"-"`
+	// Poll asks a CyberGlove for each record instead of streaming.
+	Poll bool `toml:"-"`
+}
+
+// Default glove settings; the hand's size defaults to
+// handmodel.DefaultParams.
+const (
+	DefaultBaud   = 115200
+	DefaultPeriod = 10 * time.Millisecond
+)
+
+// Normalize fills the defaults and checks the spec.
+func (s *Spec) Normalize() error {
+	if s.Baud == 0 {
+		s.Baud = DefaultBaud
+	}
+	if s.Motion == "" {
+		s.Motion = string(sim.Grasp)
+	}
+	if s.Length == 0 {
+		s.Length = handmodel.DefaultParams.Length
+	}
+	if s.Breadth == 0 {
+		s.Breadth = handmodel.DefaultParams.Breadth
+	}
+	if s.Period == 0 {
+		s.Period = DefaultPeriod
+	}
+	if s.Speed == "" {
+		s.Speed = SpeedRealTime
+	}
+	if err := s.checkDevice(); err != nil {
+		return err
+	}
+	return s.checkHand()
+}
+
+func (s *Spec) checkDevice() error {
+	switch s.Device {
+	case DeviceCyberGlove:
+		if s.Port == "" {
+			return fmt.Errorf("port: a cyberglove needs its serial port")
+		}
+	case DeviceReplay:
+		if s.Recording == "" {
+			return fmt.Errorf("recording: a replay needs a recording file")
+		}
+	case DeviceSim:
+		if !sim.Motion(s.Motion).Valid() {
+			return fmt.Errorf("motion = %q: want grasp, tap or pinch", s.Motion)
+		}
+	default:
+		return fmt.Errorf("device = %q: want cyberglove, replay or sim", s.Device)
+	}
+	if s.Speed != SpeedRealTime && s.Speed != SpeedMax {
+		return fmt.Errorf("speed = %q: want \"1\" or \"max\"", s.Speed)
+	}
+	if s.Sensors != 0 && s.Sensors != 18 && s.Sensors != 22 {
+		return fmt.Errorf("sensors = %d: want 18 or 22", s.Sensors)
+	}
+	if s.Baud <= 0 {
+		return fmt.Errorf("baud = %d: want a positive rate", s.Baud)
+	}
+	if s.Period <= 0 {
+		return fmt.Errorf("period %v: want a positive sample period", s.Period)
+	}
+	return nil
+}
+
+func (s *Spec) checkHand() error {
+	if s.Side != "" && s.Side != "right" && s.Side != "left" {
+		return fmt.Errorf("side = %q: want right or left", s.Side)
+	}
+	if !(s.Length >= 0.05 && s.Length <= 0.4) || !(s.Breadth >= 0.02 && s.Breadth <= 0.2) {
+		return fmt.Errorf("length/breadth = %v/%v m: want 0.05-0.4 and 0.02-0.2", s.Length, s.Breadth)
+	}
+	if s.Wrist != nil {
+		if _, err := PoseFrom(s.Wrist); err != nil {
+			return fmt.Errorf("wrist: %v", err)
+		}
+	}
+	return nil
+}
+
+// PoseFrom checks and converts a pose given as 7 numbers, qw qx qy qz tx
+// ty tz, as config files and flags write it.
+func PoseFrom(v []float64) (geom.Transform, error) {
+	if len(v) != 7 {
+		return geom.Transform{}, fmt.Errorf("want 7 numbers (qw qx qy qz tx ty tz), got %d", len(v))
+	}
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return geom.Transform{}, fmt.Errorf("%v is not a finite number", x)
+		}
+	}
+	if v[0]*v[0]+v[1]*v[1]+v[2]*v[2]+v[3]*v[3] < minQuatNorm2 {
+		return geom.Transform{}, fmt.Errorf("the quaternion is zero")
+	}
+	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
+}
+
+// minQuatNorm2 is the smallest squared quaternion norm taken as a rotation:
+// below it normalising amplifies rounding into an arbitrary rotation.
+const minQuatNorm2 = 1e-12
+
+// PoseValues returns x as the 7 numbers PoseFrom reads.
+func PoseValues(x geom.Transform) []float64 {
+	q := mgl64.Mat4ToQuat(x.R.Mat4()).Normalize()
+	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T[0], x.T[1], x.T[2]}
+}

@@ -1,0 +1,18 @@
+package session
+
+// Stage indexes the pipeline's stages.
+type Stage int
+
+// The stages, in order; StageOSC is timed by whoever sends the frame.
+const (
+	StagePose     Stage = iota // calibration and forward kinematics
+	StageRefit                 // CAB refit
+	StageTraverse              // hierarchy against the scene
+	StageNarrow                // exact contacts
+	StageOSC                   // encoding and sending the bundle
+	NumStages
+)
+
+var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "osc"}
+
+func (s Stage) String() string { return stageNames[s] }
