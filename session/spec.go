@@ -3,6 +3,8 @@ package session
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -144,6 +146,27 @@ func PoseFrom(v []float64) (geom.Transform, error) {
 		return geom.Transform{}, fmt.Errorf("the quaternion is zero")
 	}
 	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
+}
+
+// ParsePose reads a pose written "qw qx qy qz tx ty tz", as on a command
+// line, and checks it as PoseFrom does.
+func ParsePose(s string) ([]float64, error) {
+	fields := strings.Fields(s)
+	if len(fields) != 7 {
+		return nil, fmt.Errorf("want 7 numbers \"qw qx qy qz tx ty tz\", got %d", len(fields))
+	}
+	v := make([]float64, 7)
+	for i, f := range fields {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("number %d %q: not a number", i+1, f)
+		}
+		v[i] = x
+	}
+	if _, err := PoseFrom(v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // minQuatNorm2 is the smallest squared quaternion norm taken as a rotation:

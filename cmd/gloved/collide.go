@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -89,39 +85,6 @@ func writeCollideJSON(out io.Writer, c *env.Collider, buildS [2]float64) error {
 		TriTests int        `json:"tri_tests"`
 		BuildS   [2]float64 `json:"build_s"`
 	}{pairs, c.BoxTests, c.TriTests, buildS})
-}
-
-// parsePose reads "qw qx qy qz tx ty tz".
-func parsePose(s string) (geom.Transform, error) {
-	v, err := parsePoseValues(s)
-	if err != nil {
-		return geom.Transform{}, err
-	}
-	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
-}
-
-// parsePoseValues reads "qw qx qy qz tx ty tz" and returns the numbers with
-// the quaternion normalised; a zero or non-finite pose is an error.
-func parsePoseValues(s string) ([7]float64, error) {
-	var v [7]float64
-	fields := strings.Fields(s)
-	if len(fields) != 7 {
-		return v, fmt.Errorf("want 7 numbers \"qw qx qy qz tx ty tz\", got %d", len(fields))
-	}
-	for i, f := range fields {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return v, fmt.Errorf("number %d %q: not a number", i+1, f)
-		}
-		v[i] = x
-	}
-	q := mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}
-	if _, err := geom.FromQuat(q, mgl64.Vec3{v[4], v[5], v[6]}); err != nil {
-		return v, err
-	}
-	q = q.Normalize()
-	v[0], v[1], v[2], v[3] = q.W, q.V[0], q.V[1], q.V[2]
-	return v, nil
 }
 
 func parseFit(s string) (geom.FitMode, error) {

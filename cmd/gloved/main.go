@@ -8,13 +8,11 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sort"
-	"strings"
 	"syscall"
 
 	"github.com/gloved/gloved/daemon"
@@ -145,33 +143,4 @@ func printHelp(out io.Writer) {
 		fmt.Fprintf(out, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(out, "\nRun `gloved COMMAND -h` for a command's flags.")
-}
-
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments, and returns the positionals.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-func newFlagSet(name, usage string, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s\n", usage)
-		if strings.Contains(usage, "[") {
-			fs.PrintDefaults()
-		}
-	}
-	return fs
 }

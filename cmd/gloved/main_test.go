@@ -120,7 +120,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, true},
 		{[]string{"collide", "only-one.obj"}, "two mesh files, got 1", true},
 		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "1 0 0"}, "want 7 numbers", true},
-		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "0 0 0 0 0 0 0"}, "non-zero finite quaternion", true},
+		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "0 0 0 0 0 0 0"}, "the quaternion is zero", true},
 		{[]string{"collide", "a.obj", "b.obj", "--fit", "sphere"}, `"sphere": want hull`, true},
 		{[]string{"collide", "../../testdata/scenes/missing.obj", "../../testdata/scenes/cube_ascii.stl"}, "missing.obj", false},
 		{[]string{"bench"}, "needs an experiment", true},

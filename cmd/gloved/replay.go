@@ -5,19 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/session"
 )
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M]", out)
@@ -49,11 +42,11 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		hc.Name = "left"
 	}
 	if *wrist != "" {
-		v, err := parsePoseValues(*wrist)
+		v, err := session.ParsePose(*wrist)
 		if err != nil {
 			return fmt.Errorf("%w: --wrist: %v", errUsage, err)
 		}
-		hc.Wrist = v[:]
+		hc.Wrist = v
 	}
 	cfg := &daemon.Config{Hands: []daemon.HandConfig{hc}, OSC: daemon.OSCConfig{Targets: targets, Listen: *listen}, Frame: daemon.FrameConfig{ProximityM: *proximity, BudgetMS: 1000}}
 	cfg.Scene.Files = session.ScenePaths(*scenes)
@@ -65,7 +58,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		epoch = time.Unix(0, 0)
 	}
-	d, err := daemon.NewAt(cfg, newLogger(cfg, os.Stderr), epoch)
+	d, err := daemon.NewAt(cfg, daemon.NewLogger(cfg, os.Stderr), epoch)
 	if err != nil {
 		return err
 	}

@@ -41,11 +41,11 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 		s.Device, s.Recording, s.Motion = session.DeviceSim, "", o.motion
 	}
 	if o.wrist != "" {
-		v, err := parsePoseValues(o.wrist)
+		v, err := session.ParsePose(o.wrist)
 		if err != nil {
 			return s, fmt.Errorf("%w: --wrist: %v", errUsage, err)
 		}
-		s.Wrist = v[:]
+		s.Wrist = v
 	}
 	if err := s.Normalize(); err != nil {
 		return s, fmt.Errorf("%w: %v", errUsage, err)

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
+)
+
+// seconds parses a duration given in seconds (a float) for flags.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func runEmulate(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--hangup-at S] [--hangup-for S] [--seed N]", out)
+	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22")
+	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
+	motion := fs.String("motion", "grasp", "simulated motion: grasp, tap or pinch")
+	left := fs.Bool("left", false, "report a left-hand glove")
+	link := fs.String("link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
+	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes")
+	unplugAt := fs.Float64("unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
+	unplugFor := fs.Float64("unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
+	hangupAt := fs.Float64("hangup-at", 0, "seconds after start at which the port hangs up (as a USB unplug)")
+	hangupFor := fs.Float64("hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
+	seed := fs.Uint64("seed", 1, "seed of the fault injection")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	o := emulator.Opts{Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
+	if *unplugAt > 0 {
+		o.UnplugAt, o.UnplugFor = seconds(*unplugAt), seconds(*unplugFor)
+	}
+	what := "simulated " + *motion
+	if *source == "sim" {
+		m := sim.Motion(*motion)
+		var probe [devices.MaxSensors]uint16
+		if err := sim.Raw(m, 0, &probe); err != nil {
+			return fmt.Errorf("%w: --motion: %v", errUsage, err)
+		}
+		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(m, t, s) }
+	} else {
+		src, n, err := recordedSource(*source)
+		if err != nil {
+			return err
+		}
+		o.Source, o.Sensors, what = src, n, "recording "+*source
+	}
+	e, err := emulator.New(o)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var h emulator.Hangup
+	if *hangupAt > 0 {
+		h = emulator.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
+	}
+	hand := map[bool]string{true: "left", false: "right"}[*left]
+	return emulator.Run(ctx, e, *link, h, func(path string) {
+		fmt.Fprintf(out, "emulating a %d-sensor %s-hand CyberGlove (%s) on %s", o.Sensors, hand, what, path)
+		if *link != "" {
+			fmt.Fprintf(out, " (linked at %s)", *link)
+		}
+		fmt.Fprintln(out)
+	})
+}
+
+// recordedSource loads a recording's samples and plays their values in a
+// loop by time.
+func recordedSource(path string) (func(time.Duration, *[devices.MaxSensors]uint16), int, error) {
+	r, err := recording.OpenReplay(path, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	var samples []devices.Sample
+	var s devices.Sample
+	for {
+		err := r.Read(&s)
+		if errors.Is(err, devices.ErrEnd) {
+			break
+		}
+		if err == nil {
+			samples = append(samples, s)
+		}
+	}
+	if w := r.Warning(); w != nil {
+		warn("%s: %v; playing the %d samples before it", path, w, len(samples))
+	}
+	if len(samples) == 0 {
+		return nil, 0, fmt.Errorf("%s: no samples to play", path)
+	}
+	n := samples[0].N
+	span := samples[len(samples)-1].Time + 10*time.Millisecond
+	return func(t time.Duration, slots *[devices.MaxSensors]uint16) {
+		t %= span
+		i := 0
+		for i+1 < len(samples) && samples[i+1].Time <= t {
+			i++
+		}
+		*slots = [devices.MaxSensors]uint16{}
+		if n == 22 {
+			copy(slots[:], samples[i].Raw[:22])
+			return
+		}
+		for k, slot := range devices.Sensors18 {
+			slots[slot] = samples[i].Raw[k]
+		}
+	}, n, nil
+}

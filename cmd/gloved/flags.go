@@ -1,0 +1,56 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/session"
+)
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, and returns the positionals.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name, usage string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: %s\n", usage)
+		if strings.Contains(usage, "[") {
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// parsePose reads a pose flag, "qw qx qy qz tx ty tz".
+func parsePose(s string) (geom.Transform, error) {
+	v, err := session.ParsePose(s)
+	if err != nil {
+		return geom.Transform{}, err
+	}
+	return session.PoseFrom(v)
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/session"
+)
+
+func runRecord(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("record", "gloved record --device cyberglove|sim [--port PATH] [--sensors N] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
+	device := fs.String("device", "cyberglove", "cyberglove or sim")
+	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
+	sensors := fs.Int("sensors", 0, "18 or 22 (0: ask the unit; the simulator defaults to 22)")
+	baud := fs.Int("baud", 115200, "baud rate")
+	rate := fs.Float64("rate", 100, "samples per second when streaming")
+	poll := fs.Bool("poll", false, "poll each record with G instead of streaming")
+	motion := fs.String("motion", "grasp", "the simulator's motion: grasp, tap or pinch")
+	calib := fs.String("calibration", "", "calibration file to store with the recording (default: the shipped one for the sensor count)")
+	wrist := fs.String("wrist", "1 0 0 0 0 0 0", "fixed wrist pose to store: qw qx qy qz tx ty tz")
+	secs := fs.Float64("seconds", 0, "how long to record")
+	outPath := fs.String("o", "", "recording file to write")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *outPath == "" || !(*secs > 0) {
+		return fmt.Errorf("%w: record needs --seconds S (> 0) and -o FILE", errUsage)
+	}
+	wristPose, err := session.ParsePose(*wrist)
+	if err != nil {
+		return fmt.Errorf("%w: --wrist: %v", errUsage, err)
+	}
+	if !(*rate > 1 && *rate <= 500) {
+		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
+	}
+	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Baud: *baud, Poll: *poll, Motion: *motion,
+		Calibration: *calib, Recording: *outPath, Wrist: wristPose, Period: time.Duration(float64(time.Second) / *rate)}
+	if *device != session.DeviceCyberGlove && *device != session.DeviceSim {
+		return fmt.Errorf("%w: --device %q: want cyberglove or sim", errUsage, *device)
+	}
+	if err := spec.Normalize(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	g, err := session.OpenGlove(spec)
+	if err != nil {
+		return err
+	}
+	samples, transient, err := recordFor(ctx, g, seconds(*secs))
+	if cerr := g.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "recorded %d samples in %.1f s to %s (%d-sensor %s glove)", samples, *secs, *outPath, g.Info.Sensors, g.Info.Hand())
+	if fc, ok := g.Device().(devices.FaultCounter); ok {
+		fmt.Fprintf(out, "; faults %+v", fc.Faults())
+	}
+	if transient > 0 {
+		fmt.Fprintf(out, "; %d reads without a sample", transient)
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+// recordFor reads the glove for d, or until ctx ends, counting samples and
+// reads without one; it fails if the recording does.
+func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (samples, transient int, err error) {
+	deadline := time.Now().Add(d)
+	var s devices.Sample
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		err := g.Read(&s)
+		switch {
+		case err == nil:
+			samples++
+		case devices.Transient(err):
+			transient++
+		default:
+			return samples, transient, err
+		}
+		if err := g.RecordingFailed(); err != nil {
+			return samples, transient, err
+		}
+	}
+	return samples, transient, nil
+}
