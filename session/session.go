@@ -46,13 +46,13 @@ func Open(spec Spec, scene *env.Mesh, o PipelineOptions) (*Session, error) {
 // passed over.
 func (s *Session) Next() (bool, error) {
 	for {
-		err := s.Read(&s.Sample)
-		switch {
-		case errors.Is(err, devices.ErrEnd):
-			return false, nil
-		case devices.Transient(err):
-			continue
-		case err != nil:
+		if err := s.Read(&s.Sample); err != nil {
+			if errors.Is(err, devices.ErrEnd) {
+				return false, nil
+			}
+			if devices.Transient(err) {
+				continue
+			}
 			return false, err
 		}
 		if err := s.Pipeline.Frame(&s.Sample, s.Wrist()); err != nil {

@@ -189,3 +189,25 @@ func TestSessionStepsThroughARecording(t *testing.T) {
 		t.Errorf("an intact recording warned: %v", s.Warning())
 	}
 }
+
+// TestNextAllocatesNothing: stepping a replayed session through the
+// pipeline allocates nothing once its buffers have grown.
+func TestNextAllocatesNothing(t *testing.T) {
+	scene, err := LoadScene([]SceneFile{{Path: "../testdata/scenes/grasp.obj"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Spec{Device: DeviceReplay, Recording: "../testdata/recordings/grasp.glove", Speed: SpeedMax}, scene, PipelineOptions{Proximity: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for range 100 { // through the grasp, growing every buffer
+		if _, err := s.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if allocs := testing.AllocsPerRun(50, func() { s.Next() }); allocs != 0 {
+		t.Fatalf("%v allocations per frame", allocs)
+	}
+}

@@ -41,56 +41,33 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	var res pipelineBench
-	var times [session.NumStages + 1][]time.Duration
+	var times stageTimes
 	var mallocs uint64
 	for pass := range 2 {
 		s, err := o.open(session.PipelineOptions{SkipTris: *noTris})
 		if err != nil {
 			return err
 		}
-		var w osc.Writer
-		addr := osc.HandAddresses("/gloved", "right")
-		var f osc.Frame
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		start := time.Now()
-		for ctx.Err() == nil {
-			t0 := time.Now()
-			ok, err := s.Next()
-			if err != nil {
-				s.Close()
-				return err
-			}
-			if !ok {
-				break
-			}
-			t1 := time.Now()
-			s.Pipeline.FillFrame(&f)
-			w.Begin(osc.Timetag(t1))
-			osc.AppendFrame(&w, addr, &f)
-			enc := time.Since(t1)
-			if pass == 1 {
-				stages := s.Pipeline.Stages()
-				stages[session.StageOSC] = enc
-				for k, d := range stages {
-					times[k] = append(times[k], d)
-				}
-				times[session.NumStages] = append(times[session.NumStages], t1.Sub(t0)+enc)
-			}
-		}
-		runtime.ReadMemStats(&m1)
-		if pass == 0 {
+		measured := pass == 1
+		if measured {
 			// Room for every frame's times, so that recording them in the
 			// measured pass allocates nothing.
 			for k := range times {
-				times[k] = make([]time.Duration, 0, s.Frames+1)
+				times[k] = make([]time.Duration, 0, res.Frames+1)
 			}
-		} else {
-			res.Frames = s.Frames
-			res.FramesPerSec = float64(s.Frames) / time.Since(start).Seconds()
-			mallocs = m1.Mallocs - m0.Mallocs
 		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		start := time.Now()
+		err = benchPass(ctx, s, o.limit(), &times, measured)
+		runtime.ReadMemStats(&m1)
+		res.Frames = s.Frames
+		res.FramesPerSec = float64(s.Frames) / time.Since(start).Seconds()
+		mallocs = m1.Mallocs - m0.Mallocs
 		s.Close()
+		if err != nil {
+			return err
+		}
 	}
 	if res.Frames == 0 {
 		return fmt.Errorf("the session has no frames")
@@ -112,6 +89,38 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "  %-9s %9s %9s %9s   (microseconds)\n", "stage", "p50", "p99", "max")
 	for _, st := range res.Stages {
 		fmt.Fprintf(out, "  %-9s %9.1f %9.1f %9.1f\n", st.Stage, st.P50US, st.P99US, st.MaxUS)
+	}
+	return nil
+}
+
+// stageTimes holds each stage's time per frame, and the total's last.
+type stageTimes [session.NumStages + 1][]time.Duration
+
+// benchPass runs the session's frames, encoding each frame's OSC bundle,
+// and (if measured) appends every stage's time to times.
+func benchPass(ctx context.Context, s *session.Session, limit int, times *stageTimes, measured bool) error {
+	var w osc.Writer
+	addr := osc.HandAddresses("/gloved", "right")
+	var f osc.Frame
+	for ctx.Err() == nil && (limit == 0 || s.Frames < limit) {
+		t0 := time.Now()
+		ok, err := s.Next()
+		if err != nil || !ok {
+			return err
+		}
+		t1 := time.Now()
+		s.Pipeline.FillFrame(&f)
+		w.Begin(osc.Timetag(t1))
+		osc.AppendFrame(&w, addr, &f)
+		enc := time.Since(t1)
+		if measured {
+			stages := s.Pipeline.Stages()
+			stages[session.StageOSC] = enc
+			for k, d := range stages {
+				times[k] = append(times[k], d)
+			}
+			times[session.NumStages] = append(times[session.NumStages], t1.Sub(t0)+enc)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/session"
 
 	"bufio"
@@ -11,13 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/go-gl/mathgl/mgl64"
-
-	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
-
-func quatOf(x geom.Transform) mgl64.Quat { return mgl64.Mat4ToQuat(x.R.Mat4()).Normalize() }
 
 // runExport writes a session in plain formats so that anyone can check
 // gloved's contacts with another collision library: the link-frame convex
@@ -43,9 +40,27 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
 		return err
 	}
-	body := s.Pipeline.Body()
+	body, scene := s.Pipeline.Body(), s.Pipeline.Scene()
+	if err := writeLinks(*dir, body); err != nil {
+		return err
+	}
+	if err := writeSceneOBJ(filepath.Join(*dir, "scene.obj"), scene); err != nil {
+		return err
+	}
+	frames, err := exportFrames(ctx, s, o.limit(), *dir)
+	if err != nil {
+		return err
+	}
+	warnDamage(s)
+	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
+	return nil
+}
+
+// writeLinks writes each link's convex geometry, in its link frame, as
+// DIR/links/NAME.obj.
+func writeLinks(dir string, body *cab.Body) error {
 	for l, link := range body.Links {
-		err := writeFile(filepath.Join(*dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
+		err := writeFile(filepath.Join(dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
 			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
 			for _, v := range link.Verts {
 				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
@@ -58,8 +73,12 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	scene := s.Pipeline.Scene()
-	err = writeFile(filepath.Join(*dir, "scene.obj"), func(w *bufio.Writer) {
+	return nil
+}
+
+// writeSceneOBJ writes the world-space scene, one OBJ object per scene object.
+func writeSceneOBJ(path string, scene *env.Mesh) error {
+	return writeFile(path, func(w *bufio.Writer) {
 		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
 		for _, v := range scene.Verts {
 			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
@@ -73,24 +92,26 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
 		}
 	})
+}
+
+// exportFrames runs the session, writing every link's transform per frame
+// to DIR/frames.txt and the contacts to DIR/contacts.jsonl.
+func exportFrames(ctx context.Context, s *session.Session, limit int, dir string) (int, error) {
+	ff, err := os.Create(filepath.Join(dir, "frames.txt"))
 	if err != nil {
-		return err
-	}
-	ff, err := os.Create(filepath.Join(*dir, "frames.txt"))
-	if err != nil {
-		return err
+		return 0, err
 	}
 	defer ff.Close()
-	cf, err := os.Create(filepath.Join(*dir, "contacts.jsonl"))
+	cf, err := os.Create(filepath.Join(dir, "contacts.jsonl"))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer cf.Close()
 	fw, cw := bufio.NewWriter(ff), bufio.NewWriter(cf)
 	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
 	enc := json.NewEncoder(cw)
 	frames := 0
-	err = s.Each(ctx, o.limit(), func() error {
+	err = s.Each(ctx, limit, func() error {
 		for l, x := range s.Pipeline.Poses() {
 			r := x.R
 			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.Frames-1, handmodel.Link(l),
@@ -101,17 +122,15 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 		return enc.Encode(&fj)
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := fw.Flush(); err != nil {
-		return err
+		return 0, err
 	}
 	if err := cw.Flush(); err != nil {
-		return err
+		return 0, err
 	}
-	warnDamage(s)
-	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
-	return nil
+	return frames, nil
 }
 
 func writeFile(path string, fill func(w *bufio.Writer)) error {

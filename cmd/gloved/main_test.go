@@ -15,6 +15,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/experiments"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -140,7 +141,7 @@ func TestBenchProximity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res proximityResult
+	var res experiments.ProximityResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

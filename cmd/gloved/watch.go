@@ -61,23 +61,32 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 		b, _ := goosc.NewMessage(*prefix+addr, host, int32(me.Port)).MarshalBinary()
 		conn.WriteToUDP(b, da)
 	}
-	// Subscriptions are repeated every few seconds: a restarted daemon
-	// forgets them.
-	go func() {
-		t := time.NewTicker(3 * time.Second)
-		defer t.Stop()
-		for {
-			subscribe("/subscribe")
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
+	go renew(ctx, func() { subscribe("/subscribe") })
 	defer subscribe("/unsubscribe")
 	go func() { <-ctx.Done(); conn.SetReadDeadline(time.Now()) }()
 	fmt.Fprintf(out, "watching %s (subscribed from %s:%d); Ctrl-C stops\n", *daemonAddr, host, me.Port)
+	watchLoop(ctx, conn, *prefix, out)
+	return nil
+}
+
+// renew subscribes now and every few seconds until ctx ends: a restarted
+// daemon forgets its subscribers.
+func renew(ctx context.Context, subscribe func()) {
+	t := time.NewTicker(3 * time.Second)
+	defer t.Stop()
+	for {
+		subscribe()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// watchLoop shows what arrives on conn until ctx ends, at most ten times a
+// second.
+func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Writer) {
 	hands := map[string]*watchState{}
 	buf := make([]byte, 65536)
 	var lastPrint time.Time
@@ -95,7 +104,7 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 			continue
 		}
 		for _, m := range b.Messages {
-			watchMessage(hands, *prefix, m)
+			watchMessage(hands, prefix, m)
 		}
 		if time.Since(lastPrint) >= 100*time.Millisecond {
 			printWatch(out, hands)
@@ -103,7 +112,6 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	printWatch(out, hands)
-	return nil
 }
 
 func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message) {
@@ -149,7 +157,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 		h.near++
 	case "touch":
 		edge := "ends"
-		if v, ok := m.Arguments[2].(int32); ok && v == 1 {
+		if len(m.Arguments) > 2 && m.Arguments[2] == int32(1) {
 			edge = "begins"
 		}
 		h.touches = append(h.touches, fmt.Sprintf("%s/%s %s", str(0), str(1), edge))
