@@ -4,22 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"sync"
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
-	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
@@ -47,12 +43,6 @@ type Daemon struct {
 	// OnFrame, if set, sees every frame's packets after they are sent
 	// (tests hash the stream with it). It runs on the frame loop.
 	OnFrame func(hand string, packets [][]byte)
-}
-
-type frameRate struct {
-	count int
-	since time.Time
-	value float64
 }
 
 // New builds the daemon: loads the scene, opens the OSC socket and every
@@ -207,16 +197,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
-// epoch is the wall time of a hand's Sample.Time zero: the live device's
-// own (so that a timetag is when the sample's bytes arrived), or for a
-// replay the daemon's start (NewAt), which keeps replays reproducible.
-func (d *Daemon) epoch(h *handRuntime) time.Time {
-	if c, ok := h.device().(devices.Clock); ok && !h.replay {
-		return c.Epoch()
-	}
-	return d.start
-}
-
 // drain waits for the frame loops to take their last samples.
 func (d *Daemon) drain() {
 	for _, h := range d.hands {
@@ -232,161 +212,6 @@ func (d *Daemon) drain() {
 	}
 }
 
-// frames is a hand's frame loop.
-func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
-	var s devices.Sample
-	var seq int32
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	watchdog, _ := sd.SdWatchdogEnabled(false)
-	var lastPing time.Time
-	var lastOverrunLog time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			d.publishStatus(h, false)
-			continue
-		case <-h.changed:
-			d.publishStatus(h, true)
-			continue
-		case <-h.ready:
-		}
-		h.frameIdle.Store(false)
-		wrist, status, ok := h.take(&s)
-		if !ok {
-			h.frameIdle.Store(true)
-			continue
-		}
-		t0 := time.Now()
-		if err := h.sess.Pipeline.Frame(&s, wrist); err != nil {
-			h.log.Error().Err(err).Msg("frame failed")
-			continue
-		}
-		ms := float64(time.Since(t0).Nanoseconds()) / 1e6
-		t1 := time.Now()
-		h.build(seq, ms, status, t1)
-		h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
-		osc.AppendFrame(&h.writer, h.addr, &h.frame)
-		d.Hub.Send(h.writer.Packets())
-		if d.OnFrame != nil {
-			d.OnFrame(h.cfg.Name, h.writer.Packets())
-		}
-		stages := h.sess.Pipeline.Stages()
-		stages[session.StageOSC] = time.Since(t1)
-		total := time.Since(t0)
-		seq++
-		h.Stats.Frames.Add(1)
-		h.Stats.Contacts.Add(uint64(len(h.frame.Contacts)))
-		h.Stats.Touching.Store(int32(len(h.frame.Contacts)))
-		d.record(total, stages)
-		if total > d.budget {
-			h.Stats.Overruns.Add(1)
-			if time.Since(lastOverrunLog) >= time.Second {
-				slow := session.Stage(0)
-				for k := range stages {
-					if stages[k] > stages[slow] {
-						slow = session.Stage(k)
-					}
-				}
-				h.log.Warn().Dur("frame", total).Dur("budget", d.budget).Str("stage", slow.String()).Dur("stage_time", stages[slow]).
-					Uint64("overruns", h.Stats.Overruns.Load()).Msg("frame over budget")
-				lastOverrunLog = time.Now()
-			}
-		}
-		if watchdog > 0 && time.Since(lastPing) >= watchdog/2 {
-			sd.SdNotify(false, sd.SdNotifyWatchdog)
-			lastPing = time.Now()
-		}
-		h.frameIdle.Store(true)
-	}
-}
-
-// publishStatus sends a status-only bundle when the status changed (or
-// now is set) or a second has passed without one: the status reaches apps
-// even when no sample arrives (no glove, reconnecting).
-func (d *Daemon) publishStatus(h *handRuntime, now bool) {
-	_, status, _ := h.peekStatus()
-	if !now && status == h.sentState && time.Since(h.sentAt) < time.Second {
-		return
-	}
-	h.writer.Begin(osc.Timetag(time.Now()))
-	h.writer.Message(h.addr.Status)
-	h.writer.String(status)
-	h.writer.End()
-	h.sentState, h.sentAt = status, time.Now()
-	d.Hub.Send(h.writer.Packets())
-}
-
-func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.wrist, h.status, h.fresh
-}
-
-func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Duration) {
-	d.mu.Lock()
-	d.times[d.nTime%len(d.times)] = total
-	d.nTime++
-	now := time.Now()
-	if d.fps.since.IsZero() {
-		d.fps.since = now
-	}
-	d.fps.count++
-	if el := now.Sub(d.fps.since); el >= time.Second {
-		d.fps.value = float64(d.fps.count) / el.Seconds()
-		d.fps.count, d.fps.since = 0, now
-	}
-	d.mu.Unlock()
-	for k, o := range d.stages {
-		if o != nil {
-			o.Observe(stages[k].Seconds())
-		}
-	}
-}
-
-// Status is a snapshot for a live status line.
-type Status struct {
-	FPS           float64
-	P50, P99      time.Duration
-	Contacts      int
-	Frames        uint64
-	Overruns      uint64
-	Dropped       uint64
-	DeviceErrors  uint64
-	Subscribers   int
-	OSCMalformed  uint64
-	OSCSentErrors uint64
-	Hands         map[string]string // name -> status
-}
-
-// Snapshot returns the current status.
-func (d *Daemon) Snapshot() Status {
-	d.mu.Lock()
-	n := min(d.nTime, len(d.times))
-	ts := slices.Clone(d.times[:n])
-	st := Status{FPS: d.fps.value, Hands: map[string]string{}}
-	d.mu.Unlock()
-	slices.Sort(ts)
-	if n > 0 {
-		st.P50, st.P99 = ts[n/2], ts[int(math.Ceil(0.99*float64(n)))-1]
-	}
-	for _, h := range d.hands {
-		_, s, _ := h.peekStatus()
-		st.Hands[h.cfg.Name] = s
-		st.Contacts += int(h.Stats.Touching.Load())
-		st.Frames += h.Stats.Frames.Load()
-		st.Overruns += h.Stats.Overruns.Load()
-		st.Dropped += h.Stats.Dropped.Load()
-		st.DeviceErrors += h.Stats.DeviceErrors.Load()
-	}
-	st.Subscribers = len(d.Hub.Subscribers())
-	st.OSCMalformed = d.Hub.Stats.Malformed.Load()
-	st.OSCSentErrors = d.Hub.Stats.SendErrors.Load()
-	return st
-}
-
 // Close releases the devices, recordings, socket and metrics server.
 func (d *Daemon) Close() {
 	for _, h := range d.hands {
@@ -400,62 +225,4 @@ func (d *Daemon) Close() {
 	if d.metrics != nil {
 		d.metrics.Close()
 	}
-}
-
-func (d *Daemon) startMetrics(addr string) {
-	reg := prometheus.NewRegistry()
-	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "gloved_stage_seconds", Help: "Time per frame stage.",
-		Buckets: prometheus.ExponentialBuckets(1e-6, 2, 16),
-	}, []string{"stage"})
-	reg.MustRegister(hist)
-	for k := range d.stages {
-		d.stages[k] = hist.WithLabelValues(session.Stage(k).String())
-	}
-	counter := func(name, help string, f func() float64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
-	}
-	sum := func(get func(h *handRuntime) uint64) func() float64 {
-		return func() float64 {
-			t := uint64(0)
-			for _, h := range d.hands {
-				t += get(h)
-			}
-			return float64(t)
-		}
-	}
-	counter("gloved_frames_total", "Frames processed.", sum(func(h *handRuntime) uint64 { return h.Stats.Frames.Load() }))
-	counter("gloved_overruns_total", "Frames over budget.", sum(func(h *handRuntime) uint64 { return h.Stats.Overruns.Load() }))
-	counter("gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() }))
-	counter("gloved_contacts_total", "Contacts published.", sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() }))
-	counter("gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() }))
-	for _, f := range []struct {
-		name string
-		get  func(devices.Faults) uint64
-	}{
-		{"bad_frames", func(f devices.Faults) uint64 { return f.BadFrames }},
-		{"resyncs", func(f devices.Faults) uint64 { return f.Resyncs }},
-		{"reconnects", func(f devices.Faults) uint64 { return f.Reconnects }},
-		{"no_glove", func(f devices.Faults) uint64 { return f.NoGlove }},
-		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
-	} {
-		counter("gloved_serial_"+f.name+"_total", "Serial faults: "+f.name+".", sum(func(h *handRuntime) uint64 {
-			if fc, ok := h.device().(devices.FaultCounter); ok {
-				return f.get(fc.Faults())
-			}
-			return 0
-		}))
-	}
-	counter("gloved_osc_packets_sent_total", "OSC packets sent.", func() float64 { return float64(d.Hub.Stats.PacketsSent.Load()) })
-	counter("gloved_osc_send_errors_total", "OSC send errors.", func() float64 { return float64(d.Hub.Stats.SendErrors.Load()) })
-	counter("gloved_osc_packets_received_total", "OSC packets received.", func() float64 { return float64(d.Hub.Stats.PacketsReceived.Load()) })
-	counter("gloved_osc_malformed_total", "Malformed OSC packets dropped.", func() float64 { return float64(d.Hub.Stats.Malformed.Load()) })
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := d.metrics.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.Log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
-		}
-	}()
 }

@@ -58,15 +58,16 @@ type handRuntime struct {
 	done     chan struct{} // closed when the reader has stopped
 
 	// Frame-loop state (frame goroutine only).
-	frame     osc.Frame
-	touching  [][2]int
-	touch     osc.TouchTracker
-	sentState string
-	sentAt    time.Time
-	linkNames []string
-	objNames  []string
-	writer    osc.Writer
-	frameIdle atomic.Bool // the frame loop is waiting, not processing
+	frame          osc.Frame
+	touching       [][2]int
+	touch          osc.TouchTracker
+	sentState      string
+	sentAt         time.Time
+	linkNames      []string
+	objNames       []string
+	writer         osc.Writer
+	frameIdle      atomic.Bool // the frame loop is waiting, not processing
+	lastOverrunLog time.Time
 }
 
 func newHand(cfg HandConfig, log zerolog.Logger, sess *session.Session, prefix string) *handRuntime {

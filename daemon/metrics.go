@@ -1,0 +1,141 @@
+package daemon
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/session"
+)
+
+type frameRate struct {
+	count int
+	since time.Time
+	value float64
+}
+
+func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Duration) {
+	d.mu.Lock()
+	d.times[d.nTime%len(d.times)] = total
+	d.nTime++
+	now := time.Now()
+	if d.fps.since.IsZero() {
+		d.fps.since = now
+	}
+	d.fps.count++
+	if el := now.Sub(d.fps.since); el >= time.Second {
+		d.fps.value = float64(d.fps.count) / el.Seconds()
+		d.fps.count, d.fps.since = 0, now
+	}
+	d.mu.Unlock()
+	for k, o := range d.stages {
+		if o != nil {
+			o.Observe(stages[k].Seconds())
+		}
+	}
+}
+
+// Status is a snapshot for a live status line.
+type Status struct {
+	FPS           float64
+	P50, P99      time.Duration
+	Contacts      int
+	Frames        uint64
+	Overruns      uint64
+	Dropped       uint64
+	DeviceErrors  uint64
+	Subscribers   int
+	OSCMalformed  uint64
+	OSCSentErrors uint64
+	Hands         map[string]string // name -> status
+}
+
+// Snapshot returns the current status.
+func (d *Daemon) Snapshot() Status {
+	d.mu.Lock()
+	n := min(d.nTime, len(d.times))
+	ts := slices.Clone(d.times[:n])
+	st := Status{FPS: d.fps.value, Hands: map[string]string{}}
+	d.mu.Unlock()
+	slices.Sort(ts)
+	if n > 0 {
+		st.P50, st.P99 = ts[n/2], ts[int(math.Ceil(0.99*float64(n)))-1]
+	}
+	for _, h := range d.hands {
+		_, s, _ := h.peekStatus()
+		st.Hands[h.cfg.Name] = s
+		st.Contacts += int(h.Stats.Touching.Load())
+		st.Frames += h.Stats.Frames.Load()
+		st.Overruns += h.Stats.Overruns.Load()
+		st.Dropped += h.Stats.Dropped.Load()
+		st.DeviceErrors += h.Stats.DeviceErrors.Load()
+	}
+	st.Subscribers = len(d.Hub.Subscribers())
+	st.OSCMalformed = d.Hub.Stats.Malformed.Load()
+	st.OSCSentErrors = d.Hub.Stats.SendErrors.Load()
+	return st
+}
+
+func (d *Daemon) startMetrics(addr string) {
+	reg := prometheus.NewRegistry()
+	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "gloved_stage_seconds", Help: "Time per frame stage.",
+		Buckets: prometheus.ExponentialBuckets(1e-6, 2, 16),
+	}, []string{"stage"})
+	reg.MustRegister(hist)
+	for k := range d.stages {
+		d.stages[k] = hist.WithLabelValues(session.Stage(k).String())
+	}
+	counter := func(name, help string, f func() float64) {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
+	}
+	sum := func(get func(h *handRuntime) uint64) func() float64 {
+		return func() float64 {
+			t := uint64(0)
+			for _, h := range d.hands {
+				t += get(h)
+			}
+			return float64(t)
+		}
+	}
+	counter("gloved_frames_total", "Frames processed.", sum(func(h *handRuntime) uint64 { return h.Stats.Frames.Load() }))
+	counter("gloved_overruns_total", "Frames over budget.", sum(func(h *handRuntime) uint64 { return h.Stats.Overruns.Load() }))
+	counter("gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() }))
+	counter("gloved_contacts_total", "Contacts published.", sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() }))
+	counter("gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() }))
+	for _, f := range []struct {
+		name string
+		get  func(devices.Faults) uint64
+	}{
+		{"bad_frames", func(f devices.Faults) uint64 { return f.BadFrames }},
+		{"resyncs", func(f devices.Faults) uint64 { return f.Resyncs }},
+		{"reconnects", func(f devices.Faults) uint64 { return f.Reconnects }},
+		{"no_glove", func(f devices.Faults) uint64 { return f.NoGlove }},
+		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
+	} {
+		counter("gloved_serial_"+f.name+"_total", "Serial faults: "+f.name+".", sum(func(h *handRuntime) uint64 {
+			if fc, ok := h.device().(devices.FaultCounter); ok {
+				return f.get(fc.Faults())
+			}
+			return 0
+		}))
+	}
+	counter("gloved_osc_packets_sent_total", "OSC packets sent.", func() float64 { return float64(d.Hub.Stats.PacketsSent.Load()) })
+	counter("gloved_osc_send_errors_total", "OSC send errors.", func() float64 { return float64(d.Hub.Stats.SendErrors.Load()) })
+	counter("gloved_osc_packets_received_total", "OSC packets received.", func() float64 { return float64(d.Hub.Stats.PacketsReceived.Load()) })
+	counter("gloved_osc_malformed_total", "Malformed OSC packets dropped.", func() float64 { return float64(d.Hub.Stats.Malformed.Load()) })
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := d.metrics.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.Log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
+		}
+	}()
+}
