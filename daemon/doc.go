@@ -1,10 +1,10 @@
-// Package daemon is the gloved service: the per-frame pipeline
-// (pipeline.go: glove sample -> calibration -> forward kinematics -> CAB
-// refit of the hand's box hierarchy -> traversal against the scene's
-// OBBTree -> narrow phase), the configuration file (config.go), and the
-// daemon that runs one pipeline per configured hand, event-driven by its
-// glove, within a frame budget, publishing every frame over OSC, with
-// logging, metrics and systemd notifications (daemon.go, hand.go).
+// Package daemon is the gloved service: the configuration file (config.go),
+// the daemon that runs one session.Session per configured hand (hand.go:
+// a reader keeps the newest sample; frames.go: the frame loop, event-driven
+// by its glove, within a frame budget, publishing every frame over OSC),
+// Prometheus metrics and the status snapshot (metrics.go), and the service
+// around it: logging, the built-in demo config, reload on SIGHUP
+// (service.go). The per-frame pipeline itself is package session's.
 //
 // Sources: the pipeline of shared/seeds/cab-articulated-obb-update.txt
 // (section 3.2: update the hierarchy, test it, run the exact query on each
