@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/session"
 )
 
@@ -81,20 +80,8 @@ func LoadConfig(path string) (*Config, error) {
 // anchors relative paths.
 func ParseConfig(name string, text []byte) (*Config, error) {
 	var c Config
-	md, err := toml.Decode(string(text), &c)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%w: %s: line %d: %s", ErrConfig, name, pe.Position.Line, pe.Message)
-		}
-		return nil, fmt.Errorf("%w: %s: %v", ErrConfig, name, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("%w: %s: unknown key %s", ErrConfig, name, strings.Join(keys, ", "))
+	if err := configs.Decode(name, text, &c); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	c.Path = name
 	c.defaults()

@@ -1,14 +1,10 @@
 package handmodel
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
 	"sort"
-	"strings"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/devices"
@@ -89,20 +85,8 @@ func LoadCalibration(path string) (*Calibration, error) {
 // increase are all errors naming the key.
 func ParseCalibration(name string, text []byte) (*Calibration, error) {
 	var c Calibration
-	md, err := toml.Decode(string(text), &c)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("handmodel: %s: line %d: %s", name, pe.Position.Line, pe.Message)
-		}
-		return nil, fmt.Errorf("handmodel: %s: %w", name, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return nil, fmt.Errorf("handmodel: %s: unknown key %s", name, strings.Join(keys, ", "))
+	if err := configs.Decode(name, text, &c); err != nil {
+		return nil, fmt.Errorf("handmodel: %w", err)
 	}
 	c.Name, c.Text = name, string(text)
 	if err := c.validate(); err != nil {
