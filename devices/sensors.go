@@ -53,3 +53,16 @@ func FromSlots(slots *[MaxSensors]uint16, n int, s *Sample) {
 		s.Raw[i] = slots[k]
 	}
 }
+
+// Slots fills slots with s's values in the 22-sensor slot order, the
+// inverse of FromSlots; an 18-sensor glove's DIP slots are 0.
+func (s *Sample) Slots(slots *[MaxSensors]uint16) {
+	*slots = [MaxSensors]uint16{}
+	if s.N == 22 {
+		*slots = s.Raw
+		return
+	}
+	for k, slot := range Sensors18 {
+		slots[slot] = s.Raw[k]
+	}
+}

@@ -73,7 +73,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.
-func recordedSource(path string) (func(time.Duration, *[devices.MaxSensors]uint16), int, error) {
+func recordedSource(path string) (emulator.Source, int, error) {
 	r, err := recording.OpenReplay(path, false)
 	if err != nil {
 		return nil, 0, err
@@ -92,24 +92,9 @@ func recordedSource(path string) (func(time.Duration, *[devices.MaxSensors]uint1
 	if w := r.Warning(); w != nil {
 		warn("%s: %v; playing the %d samples before it", path, w, len(samples))
 	}
-	if len(samples) == 0 {
-		return nil, 0, fmt.Errorf("%s: no samples to play", path)
+	src, err := emulator.LoopSamples(samples, 10*time.Millisecond)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
 	}
-	n := samples[0].N
-	span := samples[len(samples)-1].Time + 10*time.Millisecond
-	return func(t time.Duration, slots *[devices.MaxSensors]uint16) {
-		t %= span
-		i := 0
-		for i+1 < len(samples) && samples[i+1].Time <= t {
-			i++
-		}
-		*slots = [devices.MaxSensors]uint16{}
-		if n == 22 {
-			copy(slots[:], samples[i].Raw[:22])
-			return
-		}
-		for k, slot := range devices.Sensors18 {
-			slots[slot] = samples[i].Raw[k]
-		}
-	}, n, nil
+	return src, samples[0].N, nil
 }

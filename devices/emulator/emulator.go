@@ -22,7 +22,7 @@ type Opts struct {
 	Right   bool // handedness reported by ?R
 	// Source fills the 22 sensor slots at time t since the emulator
 	// started; values are clamped to the 8-bit range 1..254.
-	Source func(t time.Duration, slots *[devices.MaxSensors]uint16)
+	Source Source
 	// Garbage is the probability, per record sent, of a burst of 1-16
 	// garbage bytes inserted before or inside it. Garbage bytes are never
 	// 0x00, 'S' or 'G': those could forge a record (the protocol has no

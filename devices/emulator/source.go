@@ -1,0 +1,28 @@
+package emulator
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+)
+
+// Source fills the 22 sensor slots at time t since the emulator started.
+type Source = func(t time.Duration, slots *[devices.MaxSensors]uint16)
+
+// LoopSamples is a source that plays samples (of one sensor count, in time
+// order) by their times, over and over, one sample period after the last.
+func LoopSamples(samples []devices.Sample, period time.Duration) (Source, error) {
+	if len(samples) == 0 {
+		return nil, errors.New("emulator: no samples to play")
+	}
+	span := samples[len(samples)-1].Time + period
+	return func(t time.Duration, slots *[devices.MaxSensors]uint16) {
+		t %= span
+		i := 0
+		for i+1 < len(samples) && samples[i+1].Time <= t {
+			i++
+		}
+		samples[i].Slots(slots)
+	}, nil
+}
