@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
@@ -47,35 +48,45 @@ type Daemon struct {
 
 // New builds the daemon: loads the scene, opens the OSC socket and every
 // glove. Errors name what failed; Close releases what was opened.
-func New(cfg *Config, log zerolog.Logger) (d *Daemon, err error) {
+func New(cfg *Config, log zerolog.Logger) (*Daemon, error) {
 	return NewAt(cfg, log, time.Now())
 }
 
 // NewAt is New with the wall time that glove sample times count from
 // (the OSC timetags): a replay passes its recording's start to make its
 // output reproducible.
-func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err error) {
-	d = &Daemon{Config: cfg, Log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
-	defer func() {
-		if err != nil {
-			d.Close()
-		}
-	}()
-	if d.Scene, err = LoadScene(cfg); err != nil {
+func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
+	d := &Daemon{Config: cfg, Log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
+	if err := d.open(); err != nil {
+		d.Close()
 		return nil, err
 	}
+	return d, nil
+}
+
+// open loads the scene, opens the OSC socket and every hand; what it
+// opened before a failure, Close releases.
+func (d *Daemon) open() error {
+	cfg := d.Config
+	var err error
+	if d.Scene, err = LoadScene(cfg); err != nil {
+		return err
+	}
 	if d.Hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
-		return nil, err
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("osc.listen = %q: the port is in use (another gloved, or another OSC app?): choose a free port for osc.listen", cfg.OSC.Listen)
+		}
+		return fmt.Errorf("osc.listen = %q: %w", cfg.OSC.Listen, err)
 	}
 	for _, t := range cfg.OSC.Targets {
 		if err := d.Hub.AddTarget(t); err != nil {
-			return nil, fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+			return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
 		}
 	}
 	for i, hc := range cfg.Hands {
 		h, err := d.openHand(i)
 		if err != nil {
-			return nil, fmt.Errorf("hand %s: %w", hc.Name, err)
+			return fmt.Errorf("hand %s: %w", hc.Name, err)
 		}
 		d.hands = append(d.hands, h)
 	}
@@ -89,7 +100,7 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (d *Daemon, err err
 	if cfg.Metrics.Listen != "" {
 		d.startMetrics(cfg.Metrics.Listen)
 	}
-	return d, nil
+	return nil
 }
 
 // LoadScene loads the config's scene files (or the built-in scene).
@@ -100,7 +111,7 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 	}
 	m, err := session.LoadScene(cfg.Scene.Files, dir)
 	if err != nil {
-		return nil, fmt.Errorf("scene.%w", err)
+		return nil, fmt.Errorf("scene: %w", err)
 	}
 	return m, nil
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+	dir  string
+}
+
+// binary builds the gloved binary once for the test run and returns its
+// path: error paths are tried as a user meets them, exit code included.
+func binary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "gloved-bin-")
+		if built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "gloved")
+		out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+		if err != nil {
+			built.err = errors.New(string(out))
+		}
+	})
+	if built.err != nil {
+		t.Fatalf("building gloved: %v", built.err)
+	}
+	return built.path
+}
+
+// result is what a run of the binary showed the user.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runBinary runs the binary with args for at most d.
+func runBinary(t *testing.T, d time.Duration, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("running gloved %v: %v", args, err)
+	}
+	return r
+}
+
+// oneLine fails unless the run ended with the code and one line on
+// standard error that says each of says, and no stack trace.
+func (r result) oneLine(t *testing.T, code int, says ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if r.code != code || len(lines) != 1 || strings.Contains(r.stderr, "goroutine") || strings.Contains(r.stderr, "panic") {
+		t.Fatalf("exit %d, want %d; stderr (want one line):\n%s", r.code, code, r.stderr)
+	}
+	for _, s := range says {
+		if !strings.Contains(lines[0], s) {
+			t.Errorf("%q does not say %q", lines[0], s)
+		}
+	}
+}
