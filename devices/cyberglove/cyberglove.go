@@ -65,7 +65,7 @@ type Glove struct {
 	opts   Opts
 	start  time.Time
 	parser *Parser
-	faults devices.Faults
+	faults devices.FaultLog
 	info   devices.GloveInfo
 	seq    uint64
 	chunkT time.Duration // arrival time of the last chunk read
@@ -122,6 +122,7 @@ func Open(o Opts) (*Glove, error) {
 		return nil, fmt.Errorf("cyberglove: %s: %w", o.Port, err)
 	}
 	g.port = port
+	g.faults.Publish()
 	return g, nil
 }
 
@@ -131,8 +132,9 @@ func (g *Glove) Epoch() time.Time { return g.start }
 // GloveInfo returns what the unit reported at the last handshake.
 func (g *Glove) GloveInfo() devices.GloveInfo { return g.info }
 
-// Faults returns the fault counters.
-func (g *Glove) Faults() devices.Faults { return g.faults }
+// Faults returns the fault counters as of the last Read; any goroutine
+// may call it.
+func (g *Glove) Faults() devices.Faults { return g.faults.Load() }
 
 func (g *Glove) now() time.Duration { return time.Since(g.start) }
 
@@ -180,7 +182,7 @@ func (g *Glove) handshake(p Port) error {
 		return err
 	}
 	if g.parser == nil || g.parser.Format != f {
-		g.parser = NewParser(f, g.opts.Mode == Stream, &g.faults)
+		g.parser = NewParser(f, g.opts.Mode == Stream, &g.faults.Counts)
 	}
 	g.parser.Reset()
 	if g.opts.Tap != nil {
@@ -206,7 +208,7 @@ func (g *Glove) drain(p Port) error {
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("drain: %w", err)
 		}
-		g.faults.SkippedBytes += uint64(n)
+		g.faults.Counts.SkippedBytes += uint64(n)
 	}
 	return errors.New("drain: the unit kept sending after ^C")
 }
@@ -292,6 +294,7 @@ func (g *Glove) command(p Port, letter byte, cmd string) error {
 // ErrDisconnected) and the next Read carries on; after Close it returns
 // ErrClosed.
 func (g *Glove) Read(s *devices.Sample) error {
+	defer g.faults.Publish()
 	for {
 		if g.closed.Load() {
 			return devices.ErrClosed
@@ -350,7 +353,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 // removed), or the stream may have stopped (restart it after three quiet
 // reads).
 func (g *Glove) idle(port Port) error {
-	g.faults.Timeouts++
+	g.faults.Counts.Timeouts++
 	g.idleReads++
 	if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
 		g.lost(port, err)
@@ -402,7 +405,7 @@ func (g *Glove) reopen() error {
 		}
 	}
 	if err != nil {
-		g.faults.OpenFailures++
+		g.faults.Counts.OpenFailures++
 		g.nextOpen = time.Now().Add(g.backoff)
 		g.backoff = min(2*g.backoff, g.opts.MaxBackoff)
 		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
@@ -415,7 +418,7 @@ func (g *Glove) reopen() error {
 	}
 	g.port = port
 	g.backoff = g.opts.MinBackoff
-	g.faults.Reconnects++
+	g.faults.Counts.Reconnects++
 	return nil
 }
 

@@ -144,3 +144,37 @@ func TestCloseUnblocksRead(t *testing.T) {
 		t.Fatal("Read did not return after Close")
 	}
 }
+
+// TestFaultsMayBeReadWhileStreaming: a metrics scrape reads the counters
+// from another goroutine while the driver counts (run with -race), and
+// sees them grow.
+func TestFaultsMayBeReadWhileStreaming(t *testing.T) {
+	em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true, Garbage: 0.2, Seed: 5}, "", emulator.Hangup{})
+	g := em.Open(t, func(o *cyberglove.Opts) { o.Period = 3 * time.Millisecond })
+	stop := make(chan struct{})
+	scraped := make(chan devices.Faults)
+	go func() {
+		var last devices.Faults
+		for {
+			select {
+			case <-stop:
+				scraped <- last
+				return
+			default:
+				last = g.Faults()
+			}
+		}
+	}()
+	var s devices.Sample
+	for n := 0; n < 150; {
+		if err := g.Read(&s); err == nil {
+			n++
+		} else if !devices.Transient(err) {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	if f := <-scraped; f.BadFrames == 0 {
+		t.Errorf("the scrape never saw a bad frame under 20%% garbage: %+v", f)
+	}
+}

@@ -234,3 +234,28 @@ func FuzzRecordingReader(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayFaultsMayBeReadWhilePlaying: as for the live driver, a metrics
+// scrape may read a replay's counters while it plays (run with -race).
+func TestReplayFaultsMayBeReadWhilePlaying(t *testing.T) {
+	r, err := OpenReplay("../../testdata/recordings/grasp.glove", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var s devices.Sample
+		for !errors.Is(r.Read(&s), devices.ErrEnd) {
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+			r.Faults()
+		}
+	}
+}

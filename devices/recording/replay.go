@@ -22,7 +22,7 @@ type Replay struct {
 	start    time.Time
 	seq      uint64
 	chunkT   time.Duration
-	faults   devices.Faults
+	faults   devices.FaultLog
 	wrist    [7]float64
 	hasWrist bool
 	warning  error
@@ -59,7 +59,7 @@ func NewReplay(r io.Reader, realTime bool) (*Replay, error) {
 func newReplay(rr *Reader, realTime bool) *Replay {
 	h := rr.Header
 	r := &Replay{rr: rr, realTime: realTime, start: time.Now()}
-	r.parser = cyberglove.NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults)
+	r.parser = cyberglove.NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults.Counts)
 	return r
 }
 
@@ -72,8 +72,9 @@ func (r *Replay) GloveInfo() devices.GloveInfo {
 	return devices.GloveInfo{Model: "replay", Sensors: h.Sensors, Right: h.Hand != "left"}
 }
 
-// Faults returns the parser's counters over the replayed bytes.
-func (r *Replay) Faults() devices.Faults { return r.faults }
+// Faults returns the parser's counters over the replayed bytes, as of the
+// last Read; any goroutine may call it.
+func (r *Replay) Faults() devices.Faults { return r.faults.Load() }
 
 // Wrist returns the latest wrist pose recorded at or before the last
 // sample returned.
@@ -88,6 +89,7 @@ func (r *Replay) Warning() error { return r.warning }
 func (r *Replay) Read(s *devices.Sample) error {
 	r.reading.Lock()
 	defer r.reading.Unlock()
+	defer r.faults.Publish()
 	for {
 		if r.closed.Load() {
 			r.finish()
