@@ -49,6 +49,7 @@ type OSCConfig struct {
 // FrameConfig sets the frame budget and the proximity band.
 type FrameConfig struct {
 	BudgetMS   float64 `toml:"budget_ms"`
+	StallMS    float64 `toml:"stall_ms"` // a connected glove silent this long is reported stalled
 	ProximityM float64 `toml:"proximity_m"`
 	CountTris  *bool   `toml:"count_tris"`
 }
@@ -107,6 +108,9 @@ func (c *Config) defaults() {
 	}
 	if c.OSC.Prefix == "" {
 		c.OSC.Prefix = "/gloved"
+	}
+	if c.Frame.StallMS == 0 {
+		c.Frame.StallMS = 1000
 	}
 	if c.Frame.BudgetMS == 0 {
 		c.Frame.BudgetMS = 5
@@ -175,6 +179,9 @@ func (c *Config) checkHands() error {
 func (c *Config) checkService() error {
 	if !strings.HasPrefix(c.OSC.Prefix, "/") || strings.ContainsAny(c.OSC.Prefix, " #*,?[]{}") || strings.HasSuffix(c.OSC.Prefix, "/") {
 		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", c.OSC.Prefix)
+	}
+	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {
+		return fmt.Errorf("frame.stall_ms = %v: want 50 to 60000", c.Frame.StallMS)
 	}
 	if !(c.Frame.BudgetMS > 0 && c.Frame.BudgetMS <= 1000) {
 		return fmt.Errorf("frame.budget_ms = %v: want 0 < budget <= 1000", c.Frame.BudgetMS)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,8 +37,9 @@ type Daemon struct {
 	nTime int
 	fps   frameRate
 
-	stages  [session.NumStages]prometheus.Observer
-	metrics *http.Server
+	stages        [session.NumStages]prometheus.Observer
+	watchdogPings atomic.Uint64
+	metrics       *http.Server
 	// ExitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
 	ExitWhenDone bool
@@ -116,21 +118,26 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 	return m, nil
 }
 
-// openHand opens hand i's glove and builds its pipeline.
+// openHand prepares hand i. A replay or a simulation opens now (a bad
+// recording or calibration is a startup error); a glove opens in its
+// reader, which retries while it is absent, once its calibration has been
+// checked here.
 func (d *Daemon) openHand(i int) (*handRuntime, error) {
-	hc := d.Config.Hands[i]
+	hc, spec := d.Config.Hands[i], d.Config.Spec(i)
 	opt := session.PipelineOptions{Proximity: d.Config.Frame.ProximityM}
 	if c := d.Config.Frame.CountTris; c != nil {
 		opt.SkipTris = !*c
 	}
-	sess, err := session.Open(d.Config.Spec(i), d.Scene, opt)
+	log := d.Log.With().Str("hand", hc.Name).Logger()
+	h := newHand(hc, spec, d.Scene, opt, log, d.Config.OSC.Prefix, time.Duration(d.Config.Frame.StallMS*float64(time.Millisecond)))
+	if spec.Device == session.DeviceCyberGlove {
+		return h, session.Check(spec)
+	}
+	s, err := session.Open(spec, d.Scene, opt)
 	if err != nil {
 		return nil, err
 	}
-	log := d.Log.With().Str("hand", hc.Name).Logger()
-	log.Info().Str("device", hc.Device).Int("sensors", sess.Info.Sensors).Bool("right", sess.Info.Right).Msg("glove ready")
-	h := newHand(hc, log, sess, d.Config.OSC.Prefix)
-	h.lossless = h.replay && hc.Speed == session.SpeedMax
+	h.attach(s)
 	return h, nil
 }
 
@@ -155,20 +162,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer close(h.done)
-			for {
-				err := h.read(stop)
-				if errors.Is(err, devices.ErrEnd) && h.cfg.Loop {
-					if err = h.sess.Rewind(); err == nil {
-						continue
-					}
-				}
-				if err != nil && !errors.Is(err, devices.ErrEnd) {
-					errs <- err
-				}
-				if errors.Is(err, devices.ErrEnd) {
-					h.log.Info().Msg("recording played to its end")
-				}
-				return
+			if err := h.serve(stop); err != nil && !errors.Is(err, devices.ErrEnd) {
+				errs <- err
 			}
 		}()
 		go func() {
@@ -187,6 +182,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.ExitWhenDone {
 		exitDone = allDone
 	}
+	if every := watchdogInterval(); every > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.liveness(ctx, every)
+		}()
+	}
 	sd.SdNotify(false, sd.SdNotifyReady)
 	d.Log.Info().Str("osc", d.Hub.Addr().String()).Strs("targets", d.Config.OSC.Targets).Int("hands", len(d.hands)).
 		Int("triangles", len(d.Scene.Tris)).Strs("objects", d.Scene.Objects).Msg("gloved running")
@@ -201,7 +203,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	cancel()
 	close(stop)
 	for _, h := range d.hands {
-		h.device().Close()
+		if dev := h.device(); dev != nil {
+			dev.Close()
+		}
 	}
 	wg.Wait()
 	d.Close()
@@ -215,7 +219,7 @@ func (d *Daemon) drain() {
 			h.mu.Lock()
 			fresh := h.fresh
 			h.mu.Unlock()
-			if !fresh && h.frameIdle.Load() {
+			if !fresh && h.busySince.Load() == 0 {
 				break
 			}
 			time.Sleep(time.Millisecond)
@@ -226,7 +230,11 @@ func (d *Daemon) drain() {
 // Close releases the devices, recordings, socket and metrics server.
 func (d *Daemon) Close() {
 	for _, h := range d.hands {
-		if err := h.sess.Close(); err != nil {
+		s := h.session()
+		if s == nil {
+			continue
+		}
+		if err := s.Close(); err != nil {
 			d.Log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the glove and its recording")
 		}
 	}

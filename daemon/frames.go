@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	sd "github.com/coreos/go-systemd/v22/daemon"
-
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
@@ -30,8 +28,6 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 	var seq int32
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	watchdog, _ := sd.SdWatchdogEnabled(false)
-	var lastPing time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -44,7 +40,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 			continue
 		case <-h.ready:
 		}
-		h.frameIdle.Store(false)
+		h.busySince.Store(time.Now().UnixNano())
 		if wrist, status, ok := h.take(&s); ok {
 			if err := d.frame(h, &s, wrist, status, seq); err != nil {
 				h.log.Error().Err(err).Msg("frame failed")
@@ -52,11 +48,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 				seq++
 			}
 		}
-		if watchdog > 0 && time.Since(lastPing) >= watchdog/2 {
-			sd.SdNotify(false, sd.SdNotifyWatchdog)
-			lastPing = time.Now()
-		}
-		h.frameIdle.Store(true)
+		h.busySince.Store(0)
 	}
 }
 

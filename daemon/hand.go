@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
@@ -23,11 +23,12 @@ const (
 	StatusNoGlove      = "no-glove"
 	StatusReconnecting = "reconnecting"
 	StatusReplay       = "replay"
+	StatusStalled      = "stalled" // the glove is connected but has sent nothing for frame.stall_ms
 )
 
 // HandStats counts one hand's frames and faults.
 type HandStats struct {
-	Frames, Dropped, Overruns, Contacts, DeviceErrors atomic.Uint64
+	Frames, Dropped, Overruns, Contacts, DeviceErrors, Stalls atomic.Uint64
 	// Touching is the last frame's number of contacts.
 	Touching atomic.Int32
 }
@@ -37,13 +38,19 @@ type HandStats struct {
 // never queued).
 type handRuntime struct {
 	cfg    HandConfig
+	spec   session.Spec // paths resolved
+	scene  *env.Mesh
+	opt    session.PipelineOptions
 	log    zerolog.Logger
-	sess   *session.Session
 	addr   *osc.Addresses
 	replay bool
-	Stats  HandStats
+	// stallAfter is how long a connected glove may send nothing before
+	// the hand is reported stalled.
+	stallAfter time.Duration
+	Stats      HandStats
 
 	mu       sync.Mutex
+	sess     *session.Session // nil until the glove has opened
 	latest   devices.Sample
 	fresh    bool
 	status   string
@@ -58,33 +65,62 @@ type handRuntime struct {
 	done     chan struct{} // closed when the reader has stopped
 
 	// Frame-loop state (frame goroutine only).
-	frame          osc.Frame
-	touching       [][2]int
-	touch          osc.TouchTracker
-	sentState      string
-	sentAt         time.Time
-	linkNames      []string
-	objNames       []string
-	writer         osc.Writer
-	frameIdle      atomic.Bool // the frame loop is waiting, not processing
+	frame     osc.Frame
+	touching  [][2]int
+	touch     osc.TouchTracker
+	sentState string
+	sentAt    time.Time
+	linkNames []string
+	objNames  []string
+	writer    osc.Writer
+	// busySince is when the frame loop took its current sample (Unix ns),
+	// 0 while it waits: the watchdog's measure of a wedged loop.
+	busySince      atomic.Int64
 	lastOverrunLog time.Time
 }
 
-func newHand(cfg HandConfig, log zerolog.Logger, sess *session.Session, prefix string) *handRuntime {
-	h := &handRuntime{cfg: cfg, log: log, sess: sess, addr: osc.HandAddresses(prefix, cfg.Name),
-		replay: sess.Replay() != nil, wrist: sess.Wrist(), ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
+// newHand prepares a hand; its session is opened by attach (at once for
+// a replay or a simulation, by the reader while a glove is absent).
+func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.PipelineOptions, log zerolog.Logger, prefix string, stallAfter time.Duration) *handRuntime {
+	h := &handRuntime{cfg: cfg, spec: spec, scene: scene, opt: opt, log: log, addr: osc.HandAddresses(prefix, cfg.Name),
+		replay: spec.Device == session.DeviceReplay, stallAfter: stallAfter, wrist: geom.Identity(),
+		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{})}
-	if h.replay {
+	switch spec.Device {
+	case session.DeviceReplay:
 		h.status = StatusReplay
+	case session.DeviceCyberGlove:
+		h.status = StatusNoGlove
 	}
-	n := sess.Pipeline.Hand().NumLinks()
+	h.lossless = h.replay && spec.Speed == session.SpeedMax
+	n := handmodel.FingerLinks
 	for l := range n {
 		h.linkNames = append(h.linkNames, handmodel.Link(l).String())
 	}
-	h.objNames = sess.Pipeline.Scene().Objects
+	h.objNames = scene.Objects
 	h.touch.Reset(n, len(h.objNames))
-	h.frameIdle.Store(true)
 	return h
+}
+
+// attach gives the hand its opened session.
+func (h *handRuntime) attach(s *session.Session) {
+	if n := s.Pipeline.Hand().NumLinks(); n != len(h.linkNames) {
+		panic(fmt.Sprintf("daemon: a hand of %d links, %d expected", n, len(h.linkNames)))
+	}
+	h.mu.Lock()
+	h.sess = s
+	if !h.wristSet {
+		h.wrist = s.Wrist()
+	}
+	h.mu.Unlock()
+	h.log.Info().Str("device", h.spec.Device).Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).Msg("glove ready")
+}
+
+// session returns the hand's session, or nil while its glove is absent.
+func (h *handRuntime) session() *session.Session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sess
 }
 
 // setWrist is the OSC wrist input.
@@ -98,7 +134,9 @@ func (h *handRuntime) setWrist(p mgl64.Vec3, q mgl64.Quat) {
 	h.mu.Unlock()
 }
 
-func (h *handRuntime) setStatus(s string) {
+// setStatus sets the hand's status and reports whether it changed; a
+// change is logged and published at once.
+func (h *handRuntime) setStatus(s string) bool {
 	h.mu.Lock()
 	changed := h.status != s
 	h.status = s
@@ -110,74 +148,7 @@ func (h *handRuntime) setStatus(s string) {
 		default:
 		}
 	}
-}
-
-// read runs until stop is closed: each sample replaces the previous
-// unprocessed one and wakes the frame loop.
-func (h *handRuntime) read(stop <-chan struct{}) error {
-	var s devices.Sample
-	for {
-		select {
-		case <-stop:
-			return nil
-		default:
-		}
-		err := h.sess.Read(&s)
-		if rerr := h.sess.RecordingFailed(); rerr != nil {
-			h.log.Error().Err(rerr).Msg("recording stopped")
-		}
-		switch {
-		case err == nil:
-			if h.replay {
-				h.setStatus(StatusReplay)
-			} else {
-				h.setStatus(StatusStreaming)
-			}
-			for h.lossless {
-				// Wait until the frame loop has taken the previous
-				// sample; a token left from an earlier take is stale,
-				// so look again after each one.
-				h.mu.Lock()
-				waiting := h.fresh
-				h.mu.Unlock()
-				if !waiting {
-					break
-				}
-				select {
-				case <-h.consumed:
-				case <-stop:
-					return nil
-				}
-			}
-			h.mu.Lock()
-			if h.fresh {
-				h.Stats.Dropped.Add(1)
-			}
-			h.latest, h.fresh = s, true
-			if !h.wristSet {
-				h.wrist = h.sess.Wrist()
-			}
-			h.mu.Unlock()
-			select {
-			case h.ready <- struct{}{}:
-			default:
-			}
-		case errors.Is(err, devices.ErrClosed):
-			return nil
-		case errors.Is(err, devices.ErrEnd):
-			return err
-		case errors.Is(err, devices.ErrNoGlove):
-			h.Stats.DeviceErrors.Add(1)
-			h.setStatus(StatusNoGlove)
-		case errors.Is(err, devices.ErrDisconnected):
-			h.Stats.DeviceErrors.Add(1)
-			h.setStatus(StatusReconnecting)
-		case devices.Transient(err):
-			h.Stats.DeviceErrors.Add(1)
-		default:
-			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
-		}
-	}
+	return changed
 }
 
 // take returns the newest unprocessed sample, the wrist and the status.
@@ -197,7 +168,7 @@ func (h *handRuntime) take(s *devices.Sample) (geom.Transform, string, bool) {
 
 // build fills the OSC frame from the pipeline's results.
 func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time) {
-	p := h.sess.Pipeline
+	p := h.session().Pipeline
 	f := &h.frame
 	f.Seq, f.PipelineMS = seq, ms
 	p.FillFrame(f)
@@ -212,5 +183,11 @@ func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time)
 	}
 }
 
-// device returns the hand's current device (a looping replay replaces it).
-func (h *handRuntime) device() devices.Device { return h.sess.Device() }
+// device returns the hand's current device (a looping replay replaces
+// it), or nil while the glove is absent.
+func (h *handRuntime) device() devices.Device {
+	if s := h.session(); s != nil {
+		return s.Device()
+	}
+	return nil
+}

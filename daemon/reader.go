@@ -1,0 +1,157 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/session"
+)
+
+// Retry pacing while a glove is absent at start, and how often the reason
+// is logged again.
+const (
+	openRetryMin = 100 * time.Millisecond
+	openRetryMax = 2 * time.Second
+	openLogEvery = 30 * time.Second
+)
+
+// serve is a hand's reader goroutine: it opens the glove, retrying while
+// it is absent (status no-glove), then keeps the newest sample for the
+// frame loop until stop is closed. A looping replay starts again at its
+// end. It returns ErrEnd when a replay has played to its end.
+func (h *handRuntime) serve(stop <-chan struct{}) error {
+	if h.session() == nil && !h.open(stop) {
+		return nil
+	}
+	for {
+		err := h.read(stop)
+		if !errors.Is(err, devices.ErrEnd) {
+			return err
+		}
+		s := h.session()
+		if w := s.Warning(); w != nil {
+			h.log.Warn().Err(w).Msg("the recording is damaged: played the samples before the damage")
+		}
+		if !h.cfg.Loop {
+			h.log.Info().Msg("recording played to its end")
+			return err
+		}
+		if err := s.Rewind(); err != nil {
+			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
+		}
+	}
+}
+
+// open opens the hand's session, retrying with backoff until it opens or
+// stop is closed (false). Each failure counts as a device error; its
+// reason is logged when it changes, and every openLogEvery.
+func (h *handRuntime) open(stop <-chan struct{}) bool {
+	wait := openRetryMin
+	var said string
+	var saidAt time.Time
+	for {
+		s, err := session.Open(h.spec, h.scene, h.opt)
+		if err == nil {
+			h.attach(s)
+			return true
+		}
+		h.Stats.DeviceErrors.Add(1)
+		h.setStatus(StatusNoGlove)
+		if err.Error() != said || time.Since(saidAt) >= openLogEvery {
+			h.log.Warn().Err(err).Str("port", h.spec.Port).Msg("glove not available: is it plugged in and powered? retrying")
+			said, saidAt = err.Error(), time.Now()
+		}
+		select {
+		case <-stop:
+			return false
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, openRetryMax)
+	}
+}
+
+// read runs until stop is closed: each sample replaces the previous
+// unprocessed one and wakes the frame loop.
+func (h *handRuntime) read(stop <-chan struct{}) error {
+	sess := h.session()
+	var s devices.Sample
+	lastSample := time.Now()
+	for {
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+		err := sess.Read(&s)
+		if rerr := sess.RecordingFailed(); rerr != nil {
+			h.log.Error().Err(rerr).Msg("recording stopped")
+		}
+		if err == nil {
+			lastSample = time.Now()
+			if !h.deliver(&s, sess, stop) {
+				return nil
+			}
+			continue
+		}
+		switch {
+		case errors.Is(err, devices.ErrClosed):
+			return nil
+		case errors.Is(err, devices.ErrEnd):
+			return err
+		case errors.Is(err, devices.ErrNoGlove):
+			h.setStatus(StatusNoGlove)
+		case errors.Is(err, devices.ErrDisconnected):
+			h.setStatus(StatusReconnecting)
+		case errors.Is(err, devices.ErrTimeout):
+			if time.Since(lastSample) >= h.stallAfter && h.setStatus(StatusStalled) {
+				h.Stats.Stalls.Add(1)
+			}
+		case !devices.Transient(err):
+			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
+		}
+		h.Stats.DeviceErrors.Add(1)
+	}
+}
+
+// deliver hands a sample to the frame loop: it replaces an unprocessed one
+// or, lossless, waits for the frame loop to take it. False if stop closed
+// while waiting.
+func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-chan struct{}) bool {
+	if h.replay {
+		h.setStatus(StatusReplay)
+	} else {
+		h.setStatus(StatusStreaming)
+	}
+	for h.lossless {
+		// Wait until the frame loop has taken the previous sample; a
+		// token left from an earlier take is stale, so look again after
+		// each one.
+		h.mu.Lock()
+		waiting := h.fresh
+		h.mu.Unlock()
+		if !waiting {
+			break
+		}
+		select {
+		case <-h.consumed:
+		case <-stop:
+			return false
+		}
+	}
+	h.mu.Lock()
+	if h.fresh {
+		h.Stats.Dropped.Add(1)
+	}
+	h.latest, h.fresh = *s, true
+	if !h.wristSet {
+		h.wrist = sess.Wrist()
+	}
+	h.mu.Unlock()
+	select {
+	case h.ready <- struct{}{}:
+	default:
+	}
+	return true
+}
