@@ -40,6 +40,7 @@ type epaFace struct {
 
 // epa is the expanding polytope's fixed-size state.
 type epa struct {
+	tol   float64 // epaRelTol·size: the gap that ends the expansion
 	v     [epaMaxVerts]vertex
 	nv    int
 	f     [epaMaxFaces]epaFace
@@ -67,15 +68,15 @@ func Penetration(a, b *Shape, d *DistanceResult) PenetrationResult {
 		r := PenetrationResult{Normal: n.Normalize().Mul(-1), PointA: p, PointB: p, Exact: true}
 		return q.worldResult(r)
 	}
-	tol := epaRelTol * q.size
+	e.tol = epaRelTol * q.size
 	for iter := 0; ; iter++ {
 		fi := e.closest()
 		f := &e.f[fi]
 		w := q.support(f.n, e.v[f.v[0]].ia, e.v[f.v[0]].ib)
 		gap := w.w.Dot(f.n) - f.d
 		known := e.hasVertex(w.ia, w.ib)
-		if gap <= tol || known || e.nv == epaMaxVerts || iter >= epaMaxIters {
-			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), gap <= tol || known))
+		if gap <= e.tol || known || e.nv == epaMaxVerts || iter >= epaMaxIters {
+			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), gap <= e.tol || known))
 		}
 		if !e.expand(w) {
 			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), false))
@@ -111,9 +112,11 @@ func (e *epa) result(fi int, upper float64, exact bool) PenetrationResult {
 		depth = upper
 	}
 	depth = math.Max(depth, 0)
-	// Barycentric weights of the origin's projection on the face.
-	p := f.n.Mul(f.d)
-	a, b, c := e.v[f.v[0]], e.v[f.v[1]], e.v[f.v[2]]
+	// Barycentric weights of the origin's projection on the face that
+	// holds it.
+	g := &e.f[e.witnessFace(fi)]
+	p := g.n.Mul(g.d)
+	a, b, c := e.v[g.v[0]], e.v[g.v[1]], e.v[g.v[2]]
 	l := barycentric(p, a.w, b.w, c.w)
 	pa := a.a.Mul(l[0]).Add(b.a.Mul(l[1])).Add(c.a.Mul(l[2]))
 	pb := a.b.Mul(l[0]).Add(b.b.Mul(l[1])).Add(c.b.Mul(l[2]))
@@ -238,4 +241,40 @@ func (e *epa) expand(w vertex) bool {
 		}
 	}
 	return true
+}
+
+// witnessFace returns the face whose weights give the contact points: fi,
+// unless the origin's projection falls outside it and a coplanar face
+// holds it. Where an edge of A crosses an edge of B, A - B has a
+// parallelogram facet that the polytope splits into triangles at the same
+// distance; rounding alone picks which is nearest, and weights clamped
+// into the wrong one give points on the right edges that do not face
+// each other.
+func (e *epa) witnessFace(fi int) int {
+	f := &e.f[fi]
+	best, bi := e.inside(fi), fi
+	if best >= -insideTol {
+		return fi
+	}
+	for i := range e.nf {
+		g := &e.f[i]
+		if !g.live || i == fi || math.Abs(g.d-f.d) > e.tol || g.n.Sub(f.n).LenSqr() > sq(coplanarTol) {
+			continue
+		}
+		if m := e.inside(i); m > best {
+			best, bi = m, i
+		}
+	}
+	return bi
+}
+
+// inside returns the smallest weight of the origin's projection on face
+// i in that triangle: negative when it falls outside.
+func (e *epa) inside(i int) float64 {
+	f := &e.f[i]
+	v, w, ok := weights(f.n.Mul(f.d), e.v[f.v[0]].w, e.v[f.v[1]].w, e.v[f.v[2]].w)
+	if !ok {
+		return math.Inf(-1)
+	}
+	return min(1-v-w, v, w)
 }

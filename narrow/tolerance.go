@@ -41,6 +41,15 @@ const (
 	// and dividing by them would overflow.
 	minDen = 1e-300
 
+	// insideTol is how far below zero a barycentric weight may fall, from
+	// rounding, for its point to count as inside the triangle.
+	insideTol = 1e-12
+
+	// coplanarTol is how far apart the unit normals of two EPA faces may be
+	// for them to lie in one plane: triangles of one facet differ only by
+	// rounding, and distinct facets of a hull by far more.
+	coplanarTol = 1e-9
+
 	// worldPad is the fraction of a shape's distance from the world
 	// origin added to its size: queries run in world coordinates, which
 	// round at 1e-16 of their magnitude, and with overlapTol it keeps the
