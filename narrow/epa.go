@@ -52,9 +52,10 @@ type epa struct {
 // the expanding polytope algorithm, starting from the tetrahedron GJK ended
 // with (or one grown around the origin when GJK stopped on a lower
 // simplex, as touching shapes make it); d is Distance's answer for the
-// same a and b. Like Distance it reads the shapes only and allocates
-// nothing: the polytope lives in fixed arrays, and running out of them
-// yields a conservative, flagged answer rather than a wrong one.
+// same a and b. Like Distance it works in a's frame, reads the shapes
+// only and allocates nothing: the polytope lives in fixed arrays, and
+// running out of them yields a conservative, flagged answer rather than a
+// wrong one.
 func Penetration(a, b *Shape, d *DistanceResult) PenetrationResult {
 	q := newPair(a, b)
 	var e epa

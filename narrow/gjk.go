@@ -29,7 +29,8 @@ type DistanceResult struct {
 const gjkMaxIters = 64
 
 // Distance runs GJK between a and b, warm-started from and updating cache
-// (which may be nil). It reads the shapes only and allocates nothing.
+// (which may be nil). It works in a's frame, reads the shapes only and
+// allocates nothing.
 func Distance(a, b *Shape, cache *Cache) DistanceResult {
 	q := newPair(a, b)
 	s := q.startSimplex(cache)

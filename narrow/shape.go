@@ -27,36 +27,44 @@ type vertex struct {
 	ia, ib  int32
 }
 
-// pair is one query's view of two shapes: their polytopes and poses, and
-// the size that scales the tolerances, computed once per query. The
-// query's frame is the world's.
+// pair is one query's view of two shapes from A's frame, after Box2D v3's
+// b2ShapeDistance: A's polytope as stored, B's through rel = A⁻¹·B,
+// composed once per query. Every point a query computes is then relative
+// to A, so its rounding follows the shapes' own size and not their
+// distance from the world origin; answers go back to the world once, at
+// the end. The query's frame is A's.
 type pair struct {
-	a, b   *Polytope
-	xa, xb geom.Transform
-	// size is the sum of the shapes' radii, padded by a little of their
-	// distance from the world origin (rounding grows with coordinates).
+	a, b *Polytope
+	xa   geom.Transform // A's pose: A's frame to the world
+	rel  geom.Transform // B's frame to A's
+	back mgl64.Mat3     // rel.R transposed: A's directions into B's frame
+	// size is the sum of the shapes' radii, the scale of the tolerances.
 	size float64
 }
 
-// newPair prepares a query between a and b.
+// newPair composes B's pose relative to A's. The translations are
+// subtracted before rotating (as b2InvMulTransforms does) so that shapes
+// near each other but far from the world origin lose no precision.
 func newPair(a, b *Shape) pair {
+	rt := a.X.R.Transpose()
+	rel := geom.Transform{R: rt.Mul3(b.X.R), T: rt.Mul3x1(b.X.T.Sub(a.X.T))}
 	return pair{
-		a: a.P, b: b.P, xa: a.X, xb: b.X,
-		size: a.P.size() + a.X.T.Len()*worldPad + (b.P.size() + b.X.T.Len()*worldPad),
+		a: a.P, b: b.P, xa: a.X, rel: rel, back: rel.R.Transpose(),
+		size: a.P.size() + b.P.size(),
 	}
 }
 
 // support returns the vertex of A - B furthest along d: A's support along
 // d less B's along -d, each climb starting at its hint.
 func (q *pair) support(d mgl64.Vec3, ha, hb int32) vertex {
-	ia := q.a.Support(q.xa.R.Transpose().Mul3x1(d), ha)
-	ib := q.b.Support(q.xb.R.Transpose().Mul3x1(d.Mul(-1)), hb)
+	ia := q.a.Support(d, ha)
+	ib := q.b.Support(q.back.Mul3x1(d.Mul(-1)), hb)
 	return q.vertex(ia, ib)
 }
 
 // vertex returns the vertex of A - B made by A's vertex ia and B's ib.
 func (q *pair) vertex(ia, ib int32) vertex {
-	pa, pb := q.xa.Apply(q.a.Verts[ia]), q.xb.Apply(q.b.Verts[ib])
+	pa, pb := q.a.Verts[ia], q.rel.Apply(q.b.Verts[ib])
 	return vertex{w: pa.Sub(pb), a: pa, b: pb, ia: ia, ib: ib}
 }
 
@@ -66,10 +74,10 @@ func (q *pair) valid(ia, ib int32) bool {
 }
 
 // centers returns the direction from A's origin to B's.
-func (q *pair) centers() mgl64.Vec3 { return q.xb.T.Sub(q.xa.T) }
+func (q *pair) centers() mgl64.Vec3 { return q.rel.T }
 
 // world returns the world point of p, a point of the query.
-func (q *pair) world(p mgl64.Vec3) mgl64.Vec3 { return p }
+func (q *pair) world(p mgl64.Vec3) mgl64.Vec3 { return q.xa.Apply(p) }
 
 // worldDir returns the world direction of d, a direction of the query.
-func (q *pair) worldDir(d mgl64.Vec3) mgl64.Vec3 { return d }
+func (q *pair) worldDir(d mgl64.Vec3) mgl64.Vec3 { return q.xa.Rotate(d) }

@@ -1,10 +1,12 @@
 package narrow
 
-// The narrow phase's numerical tolerances. Every length tolerance is
-// relative to the size of the shapes (pair.size), so that the answers do
-// not depend on the units. Each value leaves several orders of magnitude
-// between rounding noise below it and any distance a hand could resolve
-// above it.
+// The narrow phase's numerical tolerances. Queries run in shape A's frame
+// (see pair), so no coordinate carries the shapes' distance from the world
+// origin: rounding is about 1e-16 of the size of the shapes themselves,
+// the sum of their radii about their own origins, and every length
+// tolerance is relative to that size. Each value leaves several orders of
+// magnitude between rounding noise below it and any distance a hand could
+// resolve above it.
 const (
 	// gjkRelTol ends GJK when a new support point would shrink |v|² by
 	// less than this fraction of it: about 4500 ulps, above the rounding
@@ -49,12 +51,6 @@ const (
 	// for them to lie in one plane: triangles of one facet differ only by
 	// rounding, and distinct facets of a hull by far more.
 	coplanarTol = 1e-9
-
-	// worldPad is the fraction of a shape's distance from the world
-	// origin added to its size: queries run in world coordinates, which
-	// round at 1e-16 of their magnitude, and with overlapTol it keeps the
-	// touching tolerance ten times above that.
-	worldPad = 1e-3
 )
 
 func sq(x float64) float64 { return x * x }
