@@ -36,7 +36,11 @@
 // shapes), faces are oriented by an interior point, the polytope lives in
 // fixed arrays, and when they run out or the iteration cap is hit the
 // answer is the upper bound along the best direction: a real separating
-// translation, flagged inexact, never NaN. The tests compare depth and
-// normal against a slow exact reference (the minimum over every face
-// normal and edge-edge cross product of both shapes) to 1e-9.
+// translation, flagged inexact, never NaN. The contact points are weighed
+// on the face that holds the origin's projection: where an edge crosses an
+// edge, the nearest facet is a parallelogram split into coplanar
+// triangles, and the other one would give points that do not face each
+// other. The tests compare depth and normal against a slow exact reference
+// (the minimum over every face normal and edge-edge cross product of both
+// shapes) to 1e-9, and check that the points are Depth apart along Normal.
 package narrow
