@@ -22,10 +22,13 @@ type PenetrationResult struct {
 	Exact bool
 }
 
+// The expanding polytope's fixed room. A polytope of n vertices around
+// the origin has at most 2n - 4 faces; the iteration cap allows each
+// vertex two tries.
 const (
 	epaMaxVerts = 64
 	epaMaxFaces = 2 * epaMaxVerts
-	epaRelTol   = 1e-10
+	epaMaxIters = 2 * epaMaxVerts
 )
 
 type epaFace struct {
@@ -37,6 +40,7 @@ type epaFace struct {
 
 // epa is the expanding polytope's fixed-size state.
 type epa struct {
+	tol   float64 // epaRelTol·size: the gap that ends the expansion
 	v     [epaMaxVerts]vertex
 	nv    int
 	f     [epaMaxFaces]epaFace
@@ -47,40 +51,49 @@ type epa struct {
 // Penetration computes the penetration depth of two overlapping shapes by
 // the expanding polytope algorithm, starting from the tetrahedron GJK ended
 // with (or one grown around the origin when GJK stopped on a lower
-// simplex, as touching shapes make it). It allocates nothing: the polytope
-// lives in fixed arrays, and running out of them yields a conservative,
-// flagged answer rather than a wrong one.
+// simplex, as touching shapes make it); d is Distance's answer for the
+// same a and b. Like Distance it works in a's frame, reads the shapes
+// only and allocates nothing: the polytope lives in fixed arrays, and
+// running out of them yields a conservative, flagged answer rather than a
+// wrong one.
 func Penetration(a, b *Shape, d *DistanceResult) PenetrationResult {
+	q := newPair(a, b)
 	var e epa
-	size := shapeSize(a) + shapeSize(b)
-	if !e.start(a, b, &d.simplex, size) {
+	if !e.start(&q, &d.simplex) {
 		// The difference is flat around the origin: the shapes only touch.
-		n := b.X.T.Sub(a.X.T)
+		n := q.centers()
 		if n.LenSqr() == 0 {
 			n = mgl64.Vec3{0, 0, 1}
 		}
-		n = n.Normalize().Mul(-1)
 		p, _ := d.simplex.witnesses()
-		return PenetrationResult{Normal: n, PointA: p, PointB: p, Exact: true}
+		r := PenetrationResult{Normal: n.Normalize().Mul(-1), PointA: p, PointB: p, Exact: true}
+		return q.worldResult(r)
 	}
-	tol := epaRelTol * size
+	e.tol = epaRelTol * q.size
 	for iter := 0; ; iter++ {
 		fi := e.closest()
 		f := &e.f[fi]
-		pa, ia := a.support(f.n, e.v[f.v[0]].ia)
-		pb, ib := b.support(f.n.Mul(-1), e.v[f.v[0]].ib)
-		w := pa.Sub(pb)
-		gap := w.Dot(f.n) - f.d
-		if gap <= tol || e.nv == epaMaxVerts || iter >= 2*epaMaxVerts || e.hasVertex(ia, ib) {
-			exact := gap <= tol || e.hasVertex(ia, ib)
-			return e.result(fi, math.Max(w.Dot(f.n), f.d), exact)
+		w := q.support(f.n, e.v[f.v[0]].ia, e.v[f.v[0]].ib)
+		gap := w.w.Dot(f.n) - f.d
+		known := e.hasVertex(w.ia, w.ib)
+		if gap <= e.tol || known || e.nv == epaMaxVerts || iter >= epaMaxIters {
+			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), gap <= e.tol || known))
 		}
-		if !e.expand(vertex{w: w, a: pa, b: pb, ia: ia, ib: ib}) {
-			return e.result(fi, math.Max(w.Dot(f.n), f.d), false)
+		if !e.expand(w) {
+			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), false))
 		}
 	}
 }
 
+// worldResult returns r, found in the query's frame, in the world.
+func (q *pair) worldResult(r PenetrationResult) PenetrationResult {
+	r.Normal = q.worldDir(r.Normal)
+	r.PointA, r.PointB = q.world(r.PointA), q.world(r.PointB)
+	return r
+}
+
+// hasVertex reports whether the polytope holds the vertex made by A's
+// vertex ia and B's ib: EPA meeting it again has converged.
 func (e *epa) hasVertex(ia, ib int32) bool {
 	for k := range e.nv {
 		if e.v[k].ia == ia && e.v[k].ib == ib {
@@ -100,9 +113,11 @@ func (e *epa) result(fi int, upper float64, exact bool) PenetrationResult {
 		depth = upper
 	}
 	depth = math.Max(depth, 0)
-	// Barycentric weights of the origin's projection on the face.
-	p := f.n.Mul(f.d)
-	a, b, c := e.v[f.v[0]], e.v[f.v[1]], e.v[f.v[2]]
+	// Barycentric weights of the origin's projection on the face that
+	// holds it.
+	g := &e.f[e.witnessFace(fi)]
+	p := g.n.Mul(g.d)
+	a, b, c := e.v[g.v[0]], e.v[g.v[1]], e.v[g.v[2]]
 	l := barycentric(p, a.w, b.w, c.w)
 	pa := a.a.Mul(l[0]).Add(b.a.Mul(l[1])).Add(c.a.Mul(l[2]))
 	pb := a.b.Mul(l[0]).Add(b.b.Mul(l[1])).Add(c.b.Mul(l[2]))
@@ -112,20 +127,28 @@ func (e *epa) result(fi int, upper float64, exact bool) PenetrationResult {
 // barycentric returns p's weights in triangle (a, b, c), clamped to the
 // triangle and never NaN.
 func barycentric(p, a, b, c mgl64.Vec3) [3]float64 {
-	v0, v1, v2 := b.Sub(a), c.Sub(a), p.Sub(a)
-	d00, d01, d11 := v0.Dot(v0), v0.Dot(v1), v1.Dot(v1)
-	d20, d21 := v2.Dot(v0), v2.Dot(v1)
-	den := d00*d11 - d01*d01
-	if !(math.Abs(den) > 1e-300) {
+	v, w, ok := weights(p, a, b, c)
+	if !ok {
 		return [3]float64{1, 0, 0}
 	}
-	v := (d11*d20 - d01*d21) / den
-	w := (d00*d21 - d01*d20) / den
 	v, w = math.Max(0, v), math.Max(0, w)
 	if s := v + w; s > 1 {
 		v, w = v/s, w/s
 	}
 	return [3]float64{1 - v - w, v, w}
+}
+
+// weights returns the weights of b and c for p in the plane of triangle
+// (a, b, c), unclamped; ok is false for a triangle with no area.
+func weights(p, a, b, c mgl64.Vec3) (v, w float64, ok bool) {
+	v0, v1, v2 := b.Sub(a), c.Sub(a), p.Sub(a)
+	d00, d01, d11 := v0.Dot(v0), v0.Dot(v1), v1.Dot(v1)
+	d20, d21 := v2.Dot(v0), v2.Dot(v1)
+	den := d00*d11 - d01*d01
+	if !(math.Abs(den) > minDen) {
+		return 0, 0, false
+	}
+	return (d11*d20 - d01*d21) / den, (d00*d21 - d01*d20) / den, true
 }
 
 // closest returns the live face nearest the origin.
@@ -161,101 +184,6 @@ func (e *epa) addFace(i, j, k int8, inner *mgl64.Vec3) bool {
 	e.f[e.nf] = epaFace{v: [3]int8{i, j, k}, n: n, d: math.Max(n.Dot(a), 0), live: true}
 	e.nf++
 	return true
-}
-
-func (e *epa) centroid() mgl64.Vec3 {
-	var c mgl64.Vec3
-	for k := range e.nv {
-		c = c.Add(e.v[k].w)
-	}
-	return c.Mul(1 / float64(e.nv))
-}
-
-// start builds the initial tetrahedron around the origin from GJK's
-// simplex, growing a lower simplex with supports along directions normal
-// to it. It reports false when no solid tetrahedron exists (the Minkowski
-// difference is flat where the origin is).
-func (e *epa) start(a, b *Shape, s *simplex, size float64) bool {
-	e.nv = 0
-	for k := range s.count {
-		e.v[e.nv] = s.v[k]
-		e.nv++
-	}
-	add := func(d mgl64.Vec3) bool {
-		pa, ia := a.support(d, 0)
-		pb, ib := b.support(d.Mul(-1), 0)
-		w := pa.Sub(pb)
-		for k := range e.nv {
-			if e.v[k].w.Sub(w).LenSqr() <= sq(1e-12*size) {
-				return false
-			}
-		}
-		e.v[e.nv] = vertex{w: w, a: pa, b: pb, ia: ia, ib: ib}
-		e.nv++
-		return true
-	}
-	axes := [3]mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	for e.nv < 4 {
-		grown := false
-		var dirs [6]mgl64.Vec3
-		switch e.nv {
-		case 1:
-			for k, x := range axes {
-				dirs[2*k], dirs[2*k+1] = x, x.Mul(-1)
-			}
-		case 2:
-			ab := e.v[1].w.Sub(e.v[0].w)
-			u := ab.Cross(axes[minAxis(ab)]).Normalize()
-			v := ab.Cross(u).Normalize()
-			dirs = [6]mgl64.Vec3{u, u.Mul(-1), v, v.Mul(-1), u.Add(v), u.Add(v).Mul(-1)}
-		case 3:
-			n := e.v[1].w.Sub(e.v[0].w).Cross(e.v[2].w.Sub(e.v[0].w))
-			if n.LenSqr() == 0 {
-				e.nv = 2
-				continue
-			}
-			n = n.Normalize()
-			dirs = [6]mgl64.Vec3{n, n.Mul(-1), n, n.Mul(-1), n, n.Mul(-1)}
-		}
-		for _, d := range dirs {
-			if e.nv < 4 && d.LenSqr() > 0 && add(d) {
-				grown = true
-				if e.nv == 3 {
-					break
-				}
-			}
-		}
-		if !grown {
-			return false
-		}
-	}
-	// A tetrahedron of non-zero volume.
-	v0, v1, v2, v3 := e.v[0].w, e.v[1].w, e.v[2].w, e.v[3].w
-	vol := v1.Sub(v0).Cross(v2.Sub(v0)).Dot(v3.Sub(v0))
-	if math.Abs(vol) <= 1e-15*size*size*size {
-		return false
-	}
-	// Faces turned away from the centroid, which is strictly inside; GJK
-	// found the origin inside too (up to rounding, which the clamp of
-	// the plane distances absorbs).
-	e.nf = 0
-	c := e.centroid()
-	for _, f := range [4][3]int8{{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}} {
-		if !e.addFace(f[0], f[1], f[2], &c) {
-			return false
-		}
-	}
-	return true
-}
-
-func minAxis(v mgl64.Vec3) int {
-	k := 0
-	for i := 1; i < 3; i++ {
-		if math.Abs(v[i]) < math.Abs(v[k]) {
-			k = i
-		}
-	}
-	return k
 }
 
 // expand adds w: faces that see it are removed and the hole's rim (the
@@ -314,4 +242,40 @@ func (e *epa) expand(w vertex) bool {
 		}
 	}
 	return true
+}
+
+// witnessFace returns the face whose weights give the contact points: fi,
+// unless the origin's projection falls outside it and a coplanar face
+// holds it. Where an edge of A crosses an edge of B, A - B has a
+// parallelogram facet that the polytope splits into triangles at the same
+// distance; rounding alone picks which is nearest, and weights clamped
+// into the wrong one give points on the right edges that do not face
+// each other.
+func (e *epa) witnessFace(fi int) int {
+	f := &e.f[fi]
+	best, bi := e.inside(fi), fi
+	if best >= -insideTol {
+		return fi
+	}
+	for i := range e.nf {
+		g := &e.f[i]
+		if !g.live || i == fi || math.Abs(g.d-f.d) > e.tol || g.n.Sub(f.n).LenSqr() > sq(coplanarTol) {
+			continue
+		}
+		if m := e.inside(i); m > best {
+			best, bi = m, i
+		}
+	}
+	return bi
+}
+
+// inside returns the smallest weight of the origin's projection on face
+// i in that triangle: negative when it falls outside.
+func (e *epa) inside(i int) float64 {
+	f := &e.f[i]
+	v, w, ok := weights(f.n.Mul(f.d), e.v[f.v[0]].w, e.v[f.v[1]].w, e.v[f.v[2]].w)
+	if !ok {
+		return math.Inf(-1)
+	}
+	return min(1-v-w, v, w)
 }

@@ -12,6 +12,11 @@ import (
 // polytopes carry vertex adjacency (from their hull's edges) so that the
 // support mapping can hill-climb from the previous answer instead of
 // scanning every vertex.
+//
+// Everything a query needs is computed by NewPolytope, and queries only
+// read a polytope, so one may be shared by goroutines. Its vertices must
+// not change after NewPolytope. A Polytope written as a literal works too,
+// but measures its radius on every query.
 type Polytope struct {
 	Verts  []mgl64.Vec3
 	adj    [][]int32 // nil: scan all vertices
@@ -84,11 +89,25 @@ func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 	return cur
 }
 
-// measure records the polytope's radius about its frame's origin.
-func (p *Polytope) measure() {
+// measure records the polytope's radius about its frame's origin. Only
+// the polytope's owner calls it: NewPolytope, or the solver rewriting its
+// scratch triangle.
+func (p *Polytope) measure() { p.radius = radiusOf(p.Verts) }
+
+// size returns the polytope's radius about its frame's origin, the scale
+// of a query's tolerances, without writing to p.
+func (p *Polytope) size() float64 {
+	if p.radius == 0 {
+		return radiusOf(p.Verts) // a literal Polytope, or one point at the origin
+	}
+	return p.radius
+}
+
+// radiusOf returns the largest |v|.
+func radiusOf(verts []mgl64.Vec3) float64 {
 	m := 0.0
-	for _, v := range p.Verts {
+	for _, v := range verts {
 		m = max(m, v.LenSqr())
 	}
-	p.radius = math.Sqrt(m)
+	return math.Sqrt(m)
 }
