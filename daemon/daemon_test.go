@@ -287,6 +287,9 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 					return
 				}
 				b := p.(*goosc.Bundle)
+				if len(b.Messages) == 1 && strings.HasSuffix(b.Messages[0].Address, "/status") {
+					continue // a status bundle: stamped by the wall clock
+				}
 				fmt.Fprintf(h, "bundle %d\n", b.Timetag.TimeTag())
 				for _, m := range b.Messages {
 					if strings.HasSuffix(m.Address, "/status") {

@@ -28,6 +28,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 	var seq int32
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	d.publishStatus(h, true) // apps hear the hand's state before its first frame
 	for {
 		select {
 		case <-ctx.Done():

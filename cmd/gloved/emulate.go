@@ -17,7 +17,7 @@ import (
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--hangup-at S] [--hangup-for S] [--seed N]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N]", out)
 	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22")
 	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
 	motion := fs.String("motion", "grasp", "simulated motion: grasp, tap or pinch")
@@ -26,6 +26,8 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes")
 	unplugAt := fs.Float64("unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
 	unplugFor := fs.Float64("unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
+	silentAt := fs.Float64("silent-at", 0, "seconds after start at which the unit goes silent (no records, no replies), as a hung unit")
+	silentFor := fs.Float64("silent-for", 2, "seconds the unit stays silent (with --silent-at)")
 	hangupAt := fs.Float64("hangup-at", 0, "seconds after start at which the port hangs up (as a USB unplug)")
 	hangupFor := fs.Float64("hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
 	seed := fs.Uint64("seed", 1, "seed of the fault injection")
@@ -37,6 +39,9 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	o := emulator.Opts{Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
 	if *unplugAt > 0 {
 		o.UnplugAt, o.UnplugFor = seconds(*unplugAt), seconds(*unplugFor)
+	}
+	if *silentAt > 0 {
+		o.SilentAt, o.SilentFor = seconds(*silentAt), seconds(*silentFor)
 	}
 	what := "simulated " + *motion
 	if *source == "sim" {

@@ -33,6 +33,10 @@ type Opts struct {
 	// UnplugAt and UnplugFor unplug the glove from the unit for a while:
 	// records become 'e' 'g' error tails and ?G reports it missing.
 	UnplugAt, UnplugFor time.Duration
+	// SilentAt and SilentFor make the unit go silent for a while, as a hung
+	// unit or a stopped process: no records, no replies; commands sent
+	// meanwhile are lost.
+	SilentAt, SilentFor time.Duration
 	// OnRecord, if set, is called with every record's sensor values as
 	// sent (after clamping), in order: tests compare against it.
 	OnRecord func(raw []uint16)
@@ -88,6 +92,10 @@ func (e *Emulator) unplugged(t time.Duration) bool {
 	return e.opts.UnplugFor > 0 && t >= e.opts.UnplugAt && t < e.opts.UnplugAt+e.opts.UnplugFor
 }
 
+func (e *Emulator) silent(t time.Duration) bool {
+	return e.opts.SilentFor > 0 && t >= e.opts.SilentAt && t < e.opts.SilentAt+e.opts.SilentFor
+}
+
 // Serve answers commands read from conn and streams records to it until
 // ctx is done or conn fails. It returns nil when ctx ends.
 func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
@@ -139,6 +147,9 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 		case err := <-rerr:
 			return err
 		case b := <-in:
+			if e.silent(e.now()) {
+				continue
+			}
 			out := e.handle(b)
 			if len(out) > 0 {
 				if _, err := conn.Write(out); err != nil {
@@ -150,6 +161,9 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 				continue
 			}
 			next = next.Add(period)
+			if e.silent(e.now()) {
+				continue
+			}
 			e.mu.Lock()
 			rec := e.record(cyberglove.HeadStream)
 			e.mu.Unlock()

@@ -1,0 +1,205 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+)
+
+// notifications is a fake systemd: the NOTIFY_SOCKET the daemon writes to,
+// with a watchdog of the given timeout, and what arrived when.
+type notifications struct {
+	mu   sync.Mutex
+	msgs []string
+	at   []time.Time
+}
+
+func fakeSystemd(t *testing.T, watchdog time.Duration) *notifications {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "notify")
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	t.Setenv("NOTIFY_SOCKET", path)
+	t.Setenv("WATCHDOG_USEC", fmt.Sprint(watchdog.Microseconds()))
+	n := &notifications{}
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			k, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			n.mu.Lock()
+			n.msgs, n.at = append(n.msgs, string(buf[:k])), append(n.at, time.Now())
+			n.mu.Unlock()
+		}
+	}()
+	return n
+}
+
+// pings returns the watchdog pings received between from and to, and the
+// longest gap between consecutive ones (or from the window's edges).
+func (n *notifications) pings(from, to time.Time) (count int, gap time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	last := from
+	for i, m := range n.msgs {
+		if m != "WATCHDOG=1" || n.at[i].Before(from) || n.at[i].After(to) {
+			continue
+		}
+		count++
+		gap = max(gap, n.at[i].Sub(last))
+		last = n.at[i]
+	}
+	return count, max(gap, to.Sub(last))
+}
+
+// statusesOf returns hand's statuses on the wire in order, repeats folded.
+func statusesOf(bundles []*goosc.Bundle, hand string) []string {
+	var out []string
+	for _, b := range bundles {
+		for _, m := range b.Messages {
+			if m.Address == "/gloved/"+hand+"/status" && len(m.Arguments) == 1 {
+				s, _ := m.Arguments[0].(string)
+				if len(out) == 0 || out[len(out)-1] != s {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// framesOf counts hand's frames on the wire.
+func framesOf(bundles []*goosc.Bundle, hand string) int {
+	n := 0
+	for _, b := range bundles {
+		for _, m := range b.Messages {
+			if m.Address == "/gloved/"+hand+"/frame" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// waitFor polls cond every 20 ms for up to d.
+func waitFor(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
+// TestGloveAbsentAtStartIsWaitedFor: a daemon whose left glove is not
+// plugged in starts anyway, runs its right hand, reports the left one
+// no-glove and keeps the watchdog fed; when the glove appears, the left
+// hand streams.
+func TestGloveAbsentAtStartIsWaitedFor(t *testing.T) {
+	sd := fakeSystemd(t, 200*time.Millisecond)
+	link := filepath.Join(t.TempDir(), "left-glove")
+	rx, got := listenOSC(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, done := startDaemon(t, ctx, "absent.toml", fmt.Sprintf(`
+[[hand]]
+name = "left"
+device = "cyberglove"
+port = %q
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+count_tris = false
+`, link, rx.LocalAddr().String()))
+	start := time.Now() // the daemon is built; Run starts its watchdog loop now
+	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 50 }) {
+		t.Fatalf("the right hand ran %d frames while the left glove was absent", framesOf(got.all(), "right"))
+	}
+	absentUntil := time.Now()
+	if s := statusesOf(got.all(), "left"); len(s) == 0 || s[len(s)-1] != StatusNoGlove {
+		t.Fatalf("left hand statuses %v while its glove is absent, want %s", s, StatusNoGlove)
+	}
+	if n, gap := sd.pings(start.Add(100*time.Millisecond), absentUntil); n < 4 || gap > 250*time.Millisecond {
+		t.Fatalf("watchdog: %d pings, longest gap %v, while the glove was absent (timeout 200ms)", n, gap)
+	}
+	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: false}, link, emulator.Hangup{})
+	if !waitFor(5*time.Second, func() bool { return framesOf(got.all(), "left") > 20 }) {
+		t.Fatalf("left hand: %d frames after its glove appeared; statuses %v", framesOf(got.all(), "left"), statusesOf(got.all(), "left"))
+	}
+	if s := statusesOf(got.all(), "left"); s[len(s)-1] != StatusStreaming {
+		t.Errorf("left statuses %v, want to end streaming", s)
+	}
+	if d.hands[0].Stats.DeviceErrors.Load() == 0 {
+		t.Error("the failed opens were not counted as device errors")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSilentGloveIsReportedStalled: a unit that stops sending is reported
+// stalled after frame.stall_ms, streaming again when it resumes, and the
+// watchdog is fed throughout.
+func TestSilentGloveIsReportedStalled(t *testing.T) {
+	sd := fakeSystemd(t, 200*time.Millisecond)
+	link := filepath.Join(t.TempDir(), "glove")
+	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true, SilentAt: 800 * time.Millisecond, SilentFor: 1500 * time.Millisecond}, link, emulator.Hangup{})
+	rx, got := listenOSC(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, done := startDaemon(t, ctx, "silent.toml", fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "cyberglove"
+port = %q
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+stall_ms = 300.0
+count_tris = false
+`, link, rx.LocalAddr().String()))
+	start := time.Now()
+	want := []string{StatusStreaming, StatusStalled, StatusStreaming}
+	if !waitFor(6*time.Second, func() bool {
+		return strings.Contains(strings.Join(statusesOf(got.all(), "right"), ","), strings.Join(want, ","))
+	}) {
+		t.Fatalf("statuses %v, want %v in them", statusesOf(got.all(), "right"), want)
+	}
+	if n, gap := sd.pings(start.Add(100*time.Millisecond), time.Now()); n < 8 || gap > 250*time.Millisecond {
+		t.Fatalf("watchdog: %d pings, longest gap %v (timeout 200ms)", n, gap)
+	}
+	if d.hands[0].Stats.Stalls.Load() == 0 {
+		t.Error("the stall was not counted")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
