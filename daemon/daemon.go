@@ -40,6 +40,8 @@ type Daemon struct {
 	stages        [session.NumStages]prometheus.Observer
 	watchdogPings atomic.Uint64
 	metrics       *http.Server
+	// keepHub leaves the OSC hub open at Close: a reload hands it on.
+	keepHub bool
 	// ExitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
 	ExitWhenDone bool
@@ -58,33 +60,55 @@ func New(cfg *Config, log zerolog.Logger) (*Daemon, error) {
 // (the OSC timetags): a replay passes its recording's start to make its
 // output reproducible.
 func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
+	return newDaemon(cfg, log, epoch, nil)
+}
+
+// newDaemon builds a daemon, taking over what a reload carries (c may be
+// nil): the OSC hub, with its subscribers, and the wrist poses set over
+// OSC.
+func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{Config: cfg, Log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
+	if c != nil {
+		d.Hub, d.Scene = c.hub, c.scene
+	}
 	if err := d.open(); err != nil {
+		d.keepHub = c != nil && c.hub != nil // the caller may still use it
 		d.Close()
 		return nil, err
+	}
+	if c != nil {
+		c.restore(d)
 	}
 	return d, nil
 }
 
-// open loads the scene, opens the OSC socket and every hand; what it
-// opened before a failure, Close releases.
+// open loads the scene, opens the OSC socket (unless one was carried
+// over) and every hand; what it opened before a failure, Close releases.
 func (d *Daemon) open() error {
 	cfg := d.Config
 	var err error
-	if d.Scene, err = LoadScene(cfg); err != nil {
-		return err
-	}
-	if d.Hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("osc.listen = %q: the port is in use (another gloved, or another OSC app?): choose a free port for osc.listen", cfg.OSC.Listen)
-		}
-		return fmt.Errorf("osc.listen = %q: %w", cfg.OSC.Listen, err)
-	}
-	for _, t := range cfg.OSC.Targets {
-		if err := d.Hub.AddTarget(t); err != nil {
-			return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+	if d.Scene == nil {
+		if d.Scene, err = LoadScene(cfg); err != nil {
+			return err
 		}
 	}
+	if d.Hub == nil {
+		if d.Hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return fmt.Errorf("osc.listen = %q: the port is in use (another gloved, or another OSC app?): choose a free port for osc.listen", cfg.OSC.Listen)
+			}
+			return fmt.Errorf("osc.listen = %q: %w", cfg.OSC.Listen, err)
+		}
+	}
+	if err := d.Hub.SetTargets(cfg.OSC.Targets); err != nil {
+		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+	}
+	return d.openHands()
+}
+
+// openHands opens every hand and wires the OSC wrist input to them.
+func (d *Daemon) openHands() error {
+	cfg := d.Config
 	for i, hc := range cfg.Hands {
 		h, err := d.openHand(i)
 		if err != nil {
@@ -238,7 +262,7 @@ func (d *Daemon) Close() {
 			d.Log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the glove and its recording")
 		}
 	}
-	if d.Hub != nil {
+	if d.Hub != nil && !d.keepHub {
 		d.Hub.Close()
 	}
 	if d.metrics != nil {

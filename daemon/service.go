@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/env"
 )
 
 // LoadConfigOrDemo reads the config file at path, or with no path the
@@ -56,56 +58,94 @@ type Service struct {
 	Tick func(*Daemon)
 }
 
-// Run serves until ctx ends or the daemon fails. A reload whose config
-// does not parse is logged and the running daemon kept.
+// Run serves until ctx ends or the daemon fails. A reload validates the
+// new config first (Config.Validate) and keeps the running daemon on any
+// failure; a valid one replaces it, keeping the OSC socket and its
+// subscribers (when the listen address and prefix are unchanged) and the
+// wrist poses set over OSC. Recordings are closed whole and never
+// truncated (recording.Create keeps an earlier file).
 func (s *Service) Run(ctx context.Context) error {
 	cfg, err := LoadConfigOrDemo(s.Path)
 	if err != nil {
 		return err
 	}
+	d, err := New(cfg, NewLogger(cfg, s.Log))
+	if err != nil {
+		return err
+	}
 	for {
-		log := NewLogger(cfg, s.Log)
-		d, err := New(cfg, log)
-		if err != nil {
-			return err
-		}
-		next, err := s.serve(ctx, d, log)
-		if next == nil || ctx.Err() != nil {
+		next, err := s.serve(ctx, d)
+		if next == nil {
 			if errors.Is(err, context.Canceled) {
 				err = nil
 			}
 			return err
 		}
-		cfg = next
+		d = next
 	}
 }
 
-// serve runs d until it ends (its error) or a reload asks for a new config.
-func (s *Service) serve(ctx context.Context, d *Daemon, log zerolog.Logger) (*Config, error) {
+// serve runs d until it ends (nil and its error) or a reload replaces it
+// (the new daemon).
+func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
 	done := make(chan error, 1)
 	go func() { done <- d.Run(rctx) }()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	var next *Config
 	for {
 		select {
 		case err := <-done:
-			return next, err
+			return nil, err
 		case <-s.Reload:
-			c, err := LoadConfigOrDemo(s.Path)
-			if err != nil {
-				log.Error().Err(err).Msg("SIGHUP: config not reloaded")
+			next, scene := s.reloadable(d.Log)
+			if next == nil {
 				continue
 			}
-			log.Info().Msg("SIGHUP: reloading the config")
-			next = c
+			c := d.handoff(next)
+			c.scene = scene
 			stop()
+			<-done
+			return s.replace(d, next, c)
 		case <-tick.C:
 			if s.Tick != nil {
 				s.Tick(d)
 			}
 		}
 	}
+}
+
+// reloadable reads and validates the config again; nil (logged) if it
+// cannot replace the running one.
+func (s *Service) reloadable(log zerolog.Logger) (*Config, *env.Mesh) {
+	next, err := LoadConfigOrDemo(s.Path)
+	if err == nil {
+		var scene *env.Mesh
+		if scene, err = next.Validate(); err == nil {
+			log.Info().Msg("SIGHUP: reloading the config")
+			return next, scene
+		}
+	}
+	log.Error().Err(err).Msg("SIGHUP: config not reloaded; the running one goes on")
+	return nil, nil
+}
+
+// replace starts the daemon of next in place of the stopped old one; if it
+// cannot start, the old config starts again.
+func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error) {
+	d, err := newDaemon(next, NewLogger(next, s.Log), time.Now(), c)
+	if err == nil {
+		return d, nil
+	}
+	old.Log.Error().Err(err).Msg("SIGHUP: the new config did not start; back to the previous one")
+	c.scene = old.Scene
+	d, rerr := newDaemon(old.Config, old.Log, time.Now(), c)
+	if rerr != nil {
+		if c.hub != nil {
+			c.hub.Close()
+		}
+		return nil, fmt.Errorf("reload: %v; the previous config did not restart either: %w", err, rerr)
+	}
+	return d, nil
 }

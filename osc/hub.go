@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
@@ -62,19 +63,46 @@ func (h *Hub) Addr() net.Addr { return h.conn.LocalAddr() }
 
 // AddTarget adds a fixed destination ("127.0.0.1:9000").
 func (h *Hub) AddTarget(addr string) error {
-	ap, err := netip.ParseAddrPort(addr)
+	ap, err := resolveTarget(addr)
 	if err != nil {
-		ua, rerr := net.ResolveUDPAddr("udp", addr)
-		if rerr != nil {
-			return fmt.Errorf("osc: target %q: %w", addr, err)
-		}
-		ap = ua.AddrPort()
+		return err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.static = append(h.static, ap)
 	h.rebuild()
 	return nil
+}
+
+// SetTargets replaces the fixed destinations (a reload); subscribers stay.
+// On an error none is changed.
+func (h *Hub) SetTargets(addrs []string) error {
+	static := make([]netip.AddrPort, 0, len(addrs))
+	for _, a := range addrs {
+		ap, err := resolveTarget(a)
+		if err != nil {
+			return err
+		}
+		static = append(static, ap)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.static = static
+	h.rebuild()
+	return nil
+}
+
+// resolveTarget reads "host:port", resolving a host name.
+func resolveTarget(addr string) (netip.AddrPort, error) {
+	ap, err := netip.ParseAddrPort(addr)
+	if err == nil {
+		return ap, nil
+	}
+	ua, rerr := net.ResolveUDPAddr("udp", addr)
+	if rerr != nil {
+		return netip.AddrPort{}, fmt.Errorf("osc: target %q: %w", addr, rerr)
+	}
+	return ua.AddrPort(), nil
 }
 
 func (h *Hub) rebuild() {
@@ -106,11 +134,11 @@ func (h *Hub) Send(packets [][]byte) {
 }
 
 // Serve receives until ctx ends or the hub is closed.
+// The socket stays open when ctx ends (a reload hands the hub on); Close
+// closes it.
 func (h *Hub) Serve(ctx context.Context) error {
-	go func() {
-		<-ctx.Done()
-		h.conn.Close()
-	}()
+	h.conn.SetReadDeadline(time.Time{})
+	defer context.AfterFunc(ctx, func() { h.conn.SetReadDeadline(time.Now()) })()
 	buf := make([]byte, 65536)
 	for {
 		n, _, err := h.conn.ReadFromUDPAddrPort(buf)

@@ -17,7 +17,7 @@ import (
 func runRun(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("run", "gloved run [-c FILE] [--check] [--status] [--for DURATION]", out)
 	path := fs.String("c", "", "config file (default: the built-in demo, configs/demo.toml)")
-	check := fs.Bool("check", false, "validate the config (and load its scene and calibrations), then exit")
+	check := fs.Bool("check", false, "validate the config without opening a glove (scene, calibrations, recordings, addresses), then exit")
 	status := fs.Bool("status", isatty.IsTerminal(os.Stdout.Fd()), "print a live status line every second")
 	runFor := fs.Duration("for", 0, "stop after this long (0: run until SIGINT/SIGTERM)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
@@ -30,7 +30,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		scene, err := daemon.LoadScene(cfg)
+		scene, err := cfg.Validate()
 		if err != nil {
 			return err
 		}

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -77,7 +80,8 @@ type Recorder struct {
 	buf []byte
 }
 
-// Create creates path and writes the header.
+// Create creates path and writes the header. A recording already at path
+// is kept, renamed NAME.1.EXT (or the first free number).
 func Create(path string, h Header) (*Recorder, error) {
 	h.Format = "gloved-recording"
 	if h.Created == "" {
@@ -90,7 +94,7 @@ func Create(path string, h Header) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Create(path)
+	f, err := createKeeping(path)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
@@ -105,6 +109,26 @@ func Create(path string, h Header) (*Recorder, error) {
 		return nil, fmt.Errorf("recording: %s: %w", path, err)
 	}
 	return r, r.w.Flush()
+}
+
+// createKeeping creates path, first moving a non-empty file already there
+// to the first free NAME.N.EXT (N = 1, 2, ...): a recording is never
+// truncated, by a second session, a restart or a reload.
+func createKeeping(path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		ext := filepath.Ext(path)
+		base := strings.TrimSuffix(path, ext)
+		for n := 1; ; n++ {
+			kept := fmt.Sprintf("%s.%d%s", base, n, ext)
+			if _, err := os.Lstat(kept); errors.Is(err, fs.ErrNotExist) {
+				if err := os.Rename(path, kept); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
 func (r *Recorder) write(kind byte, t time.Duration, payload []byte) error {

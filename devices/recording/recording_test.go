@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,6 +257,37 @@ func TestReplayFaultsMayBeReadWhilePlaying(t *testing.T) {
 			return
 		default:
 			r.Faults()
+		}
+	}
+}
+
+// TestCreateNeverTruncates: a second recording to the same path keeps the
+// first as NAME.1.glove, a third keeps the second as NAME.2.glove.
+func TestCreateNeverTruncates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.glove")
+	sizes := map[string]int64{}
+	for i, n := range []int{5, 9, 3} {
+		rec, err := Create(path, Header{Model: "sim", Sensors: 22, Hand: "right"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
+		var s devices.Sample
+		for range n {
+			g.Read(&s)
+			rec.WriteSample(&s)
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(path)
+		sizes[fmt.Sprint(i)] = fi.Size()
+	}
+	dir := filepath.Dir(path)
+	for name, want := range map[string]int64{"session.1.glove": sizes["0"], "session.2.glove": sizes["1"], "session.glove": sizes["2"]} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || fi.Size() != want {
+			t.Errorf("%s: %v, size %v, want %d", name, err, fi, want)
 		}
 	}
 }

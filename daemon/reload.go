@@ -1,0 +1,44 @@
+package daemon
+
+import (
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/osc"
+)
+
+// carried is what a reload hands from the running daemon to the next: the
+// OSC hub, when the next config listens where this one does (subscribers
+// and the socket stay), and the wrist poses set over OSC, by hand name.
+type carried struct {
+	hub    *osc.Hub
+	wrists map[string]geom.Transform
+	scene  *env.Mesh // the next config's scene, loaded when it was validated
+}
+
+// handoff prepares a reload to next: what carries over, and the hub kept
+// open when this daemon closes. Call it before stopping the daemon.
+func (d *Daemon) handoff(next *Config) *carried {
+	c := &carried{wrists: map[string]geom.Transform{}}
+	for _, h := range d.hands {
+		h.mu.Lock()
+		if h.wristSet {
+			c.wrists[h.cfg.Name] = h.wrist
+		}
+		h.mu.Unlock()
+	}
+	if next.OSC.Listen == d.Config.OSC.Listen && next.OSC.Prefix == d.Config.OSC.Prefix {
+		c.hub, d.keepHub = d.Hub, true
+	}
+	return c
+}
+
+// restore gives the new daemon's hands the wrist poses set over OSC.
+func (c *carried) restore(d *Daemon) {
+	for _, h := range d.hands {
+		if x, ok := c.wrists[h.cfg.Name]; ok {
+			h.mu.Lock()
+			h.wrist, h.wristSet = x, true
+			h.mu.Unlock()
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/recording"
+)
+
+// freeUDPPort returns a loopback port nothing listens on (now).
+func freeUDPPort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}
+
+// palmAt reports whether the last frame of hand in bundles has its palm
+// at p (the links message's first position).
+func lastPalm(bundles []*goosc.Bundle, hand string) ([3]float32, bool) {
+	for i := len(bundles) - 1; i >= 0; i-- {
+		for _, m := range bundles[i].Messages {
+			if m.Address == "/gloved/"+hand+"/links" && len(m.Arguments) >= 3 {
+				return [3]float32{m.Arguments[0].(float32), m.Arguments[1].(float32), m.Arguments[2].(float32)}, true
+			}
+		}
+	}
+	return [3]float32{}, false
+}
+
+// TestReloadKeepsTheRunningDaemonAndItsState: a config that does not parse
+// or does not load leaves the running daemon as it was; a good one
+// replaces it, and the subscriber, the wrist pose set over OSC and the
+// recording so far all survive.
+func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath, rec, listen := filepath.Join(dir, "g.toml"), filepath.Join(dir, "session.glove"), freeUDPPort(t)
+	write := func(extra string) {
+		text := fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "sim"
+recording = %q
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = %q
+[frame]
+budget_ms = 100.0
+count_tris = false
+[log]
+level = "error"
+%s`, rec, listen, extra)
+		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	reload := make(chan os.Signal, 1)
+	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+
+	sub, got := listenOSC(t)
+	ctl, err := net.Dial("udp", listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	send := func(m *goosc.Message) {
+		b, _ := m.MarshalBinary()
+		ctl.Write(b)
+	}
+	me := sub.LocalAddr().(*net.UDPAddr)
+	framesAfter := func(n int) bool {
+		return waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > n })
+	}
+	if !waitFor(3*time.Second, func() bool {
+		send(goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(me.Port)))
+		return framesOf(got.all(), "right") > 10
+	}) {
+		t.Fatal("the subscriber received no frames")
+	}
+	send(goosc.NewMessage("/gloved/right/wrist", float32(0.25), float32(1.5), float32(-0.5), float32(0), float32(0), float32(0), float32(1)))
+	if !waitFor(2*time.Second, func() bool { p, _ := lastPalm(got.all(), "right"); return p == [3]float32{0.25, 1.5, -0.5} }) {
+		t.Fatal("the wrist set over OSC did not move the palm")
+	}
+
+	for _, bad := range []struct{ name, extra string }{
+		{"does not parse", "[frame\n"},
+		{"does not load", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n"},
+	} {
+		write(bad.extra)
+		n := framesOf(got.all(), "right")
+		reload <- syscall.SIGHUP
+		time.Sleep(300 * time.Millisecond)
+		if !framesAfter(n + 30) {
+			t.Fatalf("a config that %s stopped the daemon", bad.name)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("a config that %s ended the service: %v", bad.name, err)
+		default:
+		}
+	}
+
+	write("format = \"json\"\n") // in [log]: a change that parses and loads
+	n := framesOf(got.all(), "right")
+	reload <- syscall.SIGHUP
+	if !framesAfter(n + 50) {
+		t.Fatal("after a good reload the subscriber received no frames: the subscription was lost")
+	}
+	if p, _ := lastPalm(got.all(), "right"); p != [3]float32{0.25, 1.5, -0.5} {
+		t.Errorf("after the reload the palm is at %v: the wrist set over OSC was lost", p)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// The session before the reload is kept whole beside the new one.
+	for _, path := range []string{filepath.Join(dir, "session.1.glove"), rec} {
+		r, err := recording.OpenReplay(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		var s devices.Sample
+		for r.Read(&s) == nil {
+			k++
+		}
+		if r.Warning() != nil || k < 20 {
+			t.Errorf("%s: %d samples, warning %v", path, k, r.Warning())
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package daemon
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/session"
+)
+
+// Validate checks what can be checked of a parsed config without opening a
+// glove or a socket: the scene loads, every hand's files (session.Check:
+// calibrations, a replay's recording, where a session is recorded), and
+// the OSC and metrics addresses resolve to usable ports. `gloved run
+// --check` runs it, and a reload runs it before it touches the running
+// daemon. It returns the scene it loaded.
+func (c *Config) Validate() (*env.Mesh, error) {
+	scene, err := LoadScene(c)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range c.Hands {
+		if err := session.Check(c.Spec(i)); err != nil {
+			return nil, fmt.Errorf("hand[%d] (%s).%w", i, h.Name, err)
+		}
+	}
+	if err := c.checkAddresses(); err != nil {
+		return nil, err
+	}
+	return scene, nil
+}
+
+// checkAddresses resolves the OSC listen address and targets and the
+// metrics address.
+func (c *Config) checkAddresses() error {
+	if _, err := net.ResolveUDPAddr("udp", c.OSC.Listen); err != nil {
+		return fmt.Errorf("osc.listen = %q: %v", c.OSC.Listen, err)
+	}
+	for i, t := range c.OSC.Targets {
+		ua, err := net.ResolveUDPAddr("udp", t)
+		if err != nil {
+			return fmt.Errorf("osc.targets[%d] = %q: %v", i, t, err)
+		}
+		if ua.Port == 0 {
+			return fmt.Errorf("osc.targets[%d] = %q: a target needs a port", i, t)
+		}
+	}
+	if a := c.Metrics.Listen; a != "" {
+		if _, err := net.ResolveTCPAddr("tcp", a); err != nil {
+			return fmt.Errorf("metrics.listen = %q: %v", a, err)
+		}
+	}
+	return nil
+}
