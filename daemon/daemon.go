@@ -124,7 +124,7 @@ func (d *Daemon) openHands() error {
 		}
 	}
 	if cfg.Metrics.Listen != "" {
-		d.startMetrics(cfg.Metrics.Listen)
+		return d.startMetrics(cfg.Metrics.Listen)
 	}
 	return nil
 }

@@ -113,6 +113,10 @@ func (h *handRuntime) attach(s *session.Session) {
 		h.wrist = s.Wrist()
 	}
 	h.mu.Unlock()
+}
+
+// logReady says the hand's glove is open.
+func (h *handRuntime) logReady(s *session.Session) {
 	h.log.Info().Str("device", h.spec.Device).Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).Msg("glove ready")
 }
 

@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -82,7 +85,14 @@ func (d *Daemon) Snapshot() Status {
 	return st
 }
 
-func (d *Daemon) startMetrics(addr string) {
+func (d *Daemon) startMetrics(addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("metrics.listen = %q: the port is in use: choose a free port for metrics.listen", addr)
+		}
+		return fmt.Errorf("metrics.listen = %q: %w", addr, err)
+	}
 	reg := prometheus.NewRegistry()
 	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "gloved_stage_seconds", Help: "Time per frame stage.",
@@ -134,8 +144,9 @@ func (d *Daemon) startMetrics(addr string) {
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
-		if err := d.metrics.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := d.metrics.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.Log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
 		}
 	}()
+	return nil
 }

@@ -22,7 +22,9 @@ const (
 // frame loop until stop is closed. A looping replay starts again at its
 // end. It returns ErrEnd when a replay has played to its end.
 func (h *handRuntime) serve(stop <-chan struct{}) error {
-	if h.session() == nil && !h.open(stop) {
+	if s := h.session(); s != nil {
+		h.logReady(s)
+	} else if !h.open(stop) {
 		return nil
 	}
 	for {
@@ -55,6 +57,7 @@ func (h *handRuntime) open(stop <-chan struct{}) bool {
 		s, err := session.Open(h.spec, h.scene, h.opt)
 		if err == nil {
 			h.attach(s)
+			h.logReady(s)
 			return true
 		}
 		h.Stats.DeviceErrors.Add(1)

@@ -32,7 +32,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		}
 		scene, err := cfg.Validate()
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
 		}
 		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v\n", len(cfg.Hands), len(scene.Tris), scene.Objects)
 		return nil

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,11 +51,53 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 		{"config malformed", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[frame]\nbudget_ms = -1.0\n"), 2, []string{"frame.budget_ms"}},
 		{"OSC port in use", writeConfig(t, busy.LocalAddr().String(), "builtin:grasp", ""), 1, []string{"osc.listen", "in use", "choose a free port"}},
 		{"scene file missing", writeConfig(t, "127.0.0.1:0", "no-such-scene.obj", ""), 1, []string{"no-such-scene.obj"}},
+		{"metrics port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n", busyTCP(t))), 1, []string{"metrics.listen", "in use"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runBinary(t, 20*time.Second, "run", "-c", tc.config, "--status=false", "--for", "3s")
 			r.oneLine(t, tc.code, tc.says...)
 		})
+	}
+}
+
+// busyTCP returns a loopback TCP address something listens on until the
+// test ends.
+func busyTCP(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().String()
+}
+
+// TestCheckRejectsWhatRunCannotStart: --check validates everything that
+// can be validated without opening the glove, so a config it passes is
+// one run can start.
+func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, config string
+		says         []string
+	}{
+		{"listen port out of range", writeConfig(t, "127.0.0.1:70000", "builtin:grasp", ""), []string{"osc.listen", "70000"}},
+		{"listen without a port", writeConfig(t, "127.0.0.1", "builtin:grasp", ""), []string{"osc.listen"}},
+		{"target port out of range", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "targets = [\"127.0.0.1:99999\"]\n"), []string{"osc.targets"}},
+		{"metrics address", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[metrics]\nlisten = \"127.0.0.1:http-ish\"\n"), []string{"metrics.listen"}},
+		{"recording is a directory", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = "+fmt.Sprintf("%q", dir)+"\n"), []string{"hand[1] (left).recording", "is a directory"}},
+		{"recording cannot be written", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = \"/proc/gloved.glove\"\n"), []string{"hand[1] (left).recording", "cannot write"}},
+		{"calibration missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = \"/dev/null-glove\"\ncalibration = \"no-such-cal.toml\"\n"), []string{"hand[1] (left).calibration", "no-such-cal.toml"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runBinary(t, 20*time.Second, "run", "-c", tc.config, "--check")
+			r.oneLine(t, 2, tc.says...)
+		})
+	}
+	ok := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", ""), "--check")
+	if ok.code != 0 || !strings.Contains(ok.stdout, "config ok") {
+		t.Fatalf("a good config: exit %d, %s %s", ok.code, ok.stdout, ok.stderr)
 	}
 }
