@@ -203,3 +203,37 @@ count_tris = false
 		t.Fatal(err)
 	}
 }
+
+// TestLoopingReplayAtMaxSpeedStaysFast: every pass of a looping replay at
+// speed "max" runs as fast as frames go (it used to fall back to real time
+// after the first pass: 100 frames a second).
+func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
+	rx, got := listenOSC(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, done := startDaemon(t, ctx, "loop.toml", fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "replay"
+recording = "../testdata/recordings/grasp.glove"
+speed = "max"
+loop = true
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+count_tris = false
+`, rx.LocalAddr().String()))
+	// Five passes of the 2-second recording in 3 s: real time would give
+	// one and a half.
+	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 5*201 }) {
+		t.Fatalf("%d frames in 3 s of a looping replay at full speed", framesOf(got.all(), "right"))
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
