@@ -1,0 +1,157 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/devices/recording"
+)
+
+// fault is one way a glove misbehaves, and what the daemon must show for it.
+type fault struct {
+	name     string
+	opts     emulator.Opts
+	hang     emulator.Hangup
+	statuses []string // on the wire, in this order (others may come between)
+	count    func(devices.Faults, *HandStats) uint64
+	// lost bounds the records the emulator sent that the recording may
+	// miss besides the one in flight at shutdown (garbage: those it hit).
+	lost int
+}
+
+// TestFaultCampaign: an emulated glove on a pty, with each fault, and the
+// daemon recording its session. For each: the statuses on the wire, the
+// watchdog fed throughout, the fault counted, and the recording holding
+// the records the emulator sent.
+func TestFaultCampaign(t *testing.T) {
+	if raceEnabled {
+		t.Skip("asserts timing (statuses, watchdog gaps); the race detector slows the pipeline several times: run without -race")
+	}
+	at, span := 900*time.Millisecond, 500*time.Millisecond
+	faults := []fault{
+		{name: "garbage 1%", opts: emulator.Opts{Garbage: 0.01, Seed: 11}, statuses: []string{StatusStreaming},
+			count: func(f devices.Faults, _ *HandStats) uint64 { return f.BadFrames }, lost: 1 << 20},
+		{name: "garbage 5%", opts: emulator.Opts{Garbage: 0.05, Seed: 12}, statuses: []string{StatusStreaming},
+			count: func(f devices.Faults, _ *HandStats) uint64 { return f.BadFrames }, lost: 1 << 20},
+		{name: "glove unplugged from the unit", opts: emulator.Opts{UnplugAt: at, UnplugFor: span}, statuses: []string{StatusStreaming, StatusNoGlove, StatusStreaming},
+			count: func(f devices.Faults, _ *HandStats) uint64 { return f.NoGlove }},
+		// The unit streams into the re-created port before the driver has
+		// reopened it (backoff 100 ms, then 200 ms...): the reopening
+		// handshake drains those records, live and in the recording alike.
+		{name: "port hung up", hang: emulator.Hangup{At: at, For: span}, statuses: []string{StatusStreaming, StatusReconnecting, StatusStreaming},
+			count: func(f devices.Faults, _ *HandStats) uint64 { return f.Reconnects }, lost: 40},
+		{name: "unit silent", opts: emulator.Opts{SilentAt: at, SilentFor: 2 * span}, statuses: []string{StatusStreaming, StatusStalled, StatusStreaming},
+			count: func(_ devices.Faults, s *HandStats) uint64 { return s.Stalls.Load() }},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) { runFault(t, f) })
+	}
+}
+
+func runFault(t *testing.T, f fault) {
+	sd := fakeSystemd(t, 200*time.Millisecond)
+	dir := t.TempDir()
+	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
+	f.opts.Sensors, f.opts.Right = 22, true
+	rx, got := listenOSC(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	d, done := startDaemon(t, ctx, "fault.toml", fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "cyberglove"
+port = %q
+recording = %q
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+stall_ms = 300.0
+count_tris = false
+`, link, rec, rx.LocalAddr().String()))
+	// The glove comes after the daemon (which waits for it): the fault's
+	// time counts from here.
+	start := time.Now()
+	em := emulatortest.Start(t, f.opts, link, f.hang)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := statusesOf(got.all(), "right"); !inOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
+		t.Errorf("statuses %v, want %v in that order", s, f.statuses)
+	}
+	if n, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond)); n < 20 || gap > 250*time.Millisecond {
+		t.Errorf("watchdog: %d pings, longest gap %v (timeout 200ms)", n, gap)
+	}
+	h := d.hands[0]
+	faults := h.device().(devices.FaultCounter).Faults()
+	if f.count(faults, &h.Stats) == 0 {
+		t.Errorf("the fault was not counted: faults %+v, stalls %d", faults, h.Stats.Stalls.Load())
+	}
+	checkRecording(t, rec, em.Records(), f.lost)
+	t.Logf("%d frames; faults %+v; device errors %d", h.Stats.Frames.Load(), faults, h.Stats.DeviceErrors.Load())
+}
+
+// inOrder reports whether want occurs in got in order.
+func inOrder(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+// checkRecording replays rec and compares its samples with the records the
+// emulator sent: every sample was sent, in order, and at most lost sent
+// records are missing besides one after the last sample (the record in
+// flight when the daemon stopped).
+func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) {
+	t.Helper()
+	r, err := recording.OpenReplay(rec, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var s devices.Sample
+	k, missed := 0, 0
+	n := 0
+	for {
+		err := r.Read(&s)
+		if err != nil && !devices.Transient(err) {
+			break
+		}
+		if err != nil {
+			continue
+		}
+		n++
+		b := emulatortest.Bytes(s.Sensors())
+		for k < len(sent) && !bytes.Equal(sent[k], b) {
+			k++
+			missed++
+		}
+		if k == len(sent) {
+			t.Fatalf("recorded sample %d was never sent", n)
+		}
+		k++
+	}
+	if r.Warning() != nil {
+		t.Errorf("the recording is damaged: %v", r.Warning())
+	}
+	if tail := len(sent) - k; missed+max(0, tail-1) > lost {
+		t.Errorf("%d samples recorded of %d sent: %d missed before the last, %d after (want at most %d besides one in flight)", n, len(sent), missed, tail, lost)
+	}
+	if n < 50 {
+		t.Errorf("only %d samples recorded", n)
+	}
+}
