@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/sim"
+)
+
+// countFrames counts frame bundles arriving on c until it is closed.
+func countFrames(c *net.UDPConn, n *int) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 65536)
+		for {
+			k, _, err := c.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if bytes.Contains(buf[:k], []byte("/frame\x00")) {
+				*n++
+			}
+		}
+	}()
+	return done
+}
+
+// checkSimRecording replays a recording of the simulated grasp: every
+// sample is the simulation's at its sequence number, numbered from 0
+// without gaps; it returns how many there are.
+func checkSimRecording(t *testing.T, path string) int {
+	t.Helper()
+	r, err := recording.OpenReplay(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var s devices.Sample
+	var want [devices.MaxSensors]uint16
+	n := 0
+	for r.Read(&s) == nil {
+		sim.Raw(sim.Grasp, time.Duration(s.Seq)*10*time.Millisecond, &want)
+		var got [devices.MaxSensors]uint16
+		s.Slots(&got)
+		if s.Seq != uint64(n) || got != want {
+			t.Fatalf("recorded sample %d (seq %d) is not the simulation's", n, s.Seq)
+		}
+		n++
+	}
+	return n
+}
+
+// TestDiskFullStopsOnlyTheRecording: when the recording cannot grow (a
+// file size limit, as a full disk), the daemon says so once and goes on
+// publishing frames; the recording holds complete samples up to there.
+func TestDiskFullStopsOnlyTheRecording(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) is not installed: cannot limit the file size")
+	}
+	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := 0
+	counted := countFrames(rx, &frames)
+	rec := filepath.Join(t.TempDir(), "session.glove")
+	cfg := simConfig(t, "127.0.0.1:0", rx.LocalAddr().String(), rec)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "prlimit", "--fsize=10000", binary(t), "run", "-c", cfg, "--for", "2.5s", "--status=false")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the daemon failed: %v\n%s", err, stderr.String())
+	}
+	rx.Close()
+	<-counted
+	if !strings.Contains(stderr.String(), "recording stopped") || !strings.Contains(stderr.String(), "file too large") {
+		t.Errorf("the daemon did not say the recording stopped:\n%s", stderr.String())
+	}
+	if frames < 150 {
+		t.Errorf("%d frames published in 2.5 s: the full disk stopped more than the recording", frames)
+	}
+	if n := checkSimRecording(t, rec); n < 50 {
+		t.Errorf("%d samples recorded before the disk was full", n)
+	}
+}
+
+// TestSIGTERMUnderASubscribeFlood: the daemon stops cleanly on SIGTERM
+// while datagrams pour into its control port, and its recording is whole.
+func TestSIGTERMUnderASubscribeFlood(t *testing.T) {
+	listen := freeUDP(t)
+	rec := filepath.Join(t.TempDir(), "session.glove")
+	cfg := simConfig(t, listen, "", rec)
+	cmd := exec.Command(binary(t), "run", "-c", cfg, "--status=false")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	flood, err := net.Dial("udp", listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer flood.Close()
+	time.Sleep(700 * time.Millisecond)
+	sent := 0
+	for i := range 3000 {
+		b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(20000+i%5000)).MarshalBinary()
+		flood.Write(b)
+		sent++
+		if i == 1500 {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+		if i%50 == 49 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		if err != nil {
+			t.Fatalf("exit %v after SIGTERM under %d datagrams:\n%s", err, sent, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the daemon did not stop within 5 s of SIGTERM")
+	}
+	if n := checkSimRecording(t, rec); n < 30 {
+		t.Errorf("%d samples recorded", n)
+	}
+}
+
+// freeUDP returns a loopback UDP address nothing listens on (now).
+func freeUDP(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}
+
+// simConfig writes a config of one simulated hand recording to rec, on the
+// built-in scene, listening at listen and sending to target (if any).
+func simConfig(t *testing.T, listen, target, rec string) string {
+	t.Helper()
+	targets := "[]"
+	if target != "" {
+		targets = fmt.Sprintf("[%q]", target)
+	}
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	text := fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "sim"
+recording = %q
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = %q
+targets = %s
+[frame]
+count_tris = false
+`, rec, listen, targets)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
