@@ -133,7 +133,7 @@ func finiteBox(b *geom.OBB) bool {
 			return false
 		}
 	}
-	return geom.Finite(b.Center) && geom.Finite(b.Half)
+	return geom.Finite3(b.Center) && geom.Finite3(b.Half)
 }
 
 func rod(center, dir mgl64.Vec3, length, thick float64) geom.OBB {

@@ -78,7 +78,7 @@ func hullGeometry(pts []mgl64.Vec3) (g LinkGeometry, err error) {
 	}
 	in := make([]r3.Vector, len(pts))
 	for i, p := range pts {
-		if !geom.Finite(p) {
+		if !geom.Finite3(p) {
 			return g, fmt.Errorf("point %d %v is not finite", i, p)
 		}
 		in[i] = r3.Vector{X: p[0], Y: p[1], Z: p[2]}
