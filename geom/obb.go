@@ -25,6 +25,30 @@ func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
 // which box to descend.
 func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
 
+// LongestAxis returns the index of the largest half-extent, the first of
+// equal ones.
+func (b OBB) LongestAxis() int {
+	k := 0
+	if b.Half[1] > b.Half[k] {
+		k = 1
+	}
+	if b.Half[2] > b.Half[k] {
+		k = 2
+	}
+	return k
+}
+
+// ProjectedRadius returns the half-length of the box's shadow on direction
+// a, Σ Half_k |a·Axis_k|, in units of |a| (a need not be normalised). The
+// receiver is a pointer because refits call it in their inner loop and the
+// call is not inlined: copying the box would cost a tenth of a CAB refit.
+func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
+	x := &b.Axes
+	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
+		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
+		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
+}
+
 // Corners writes the eight corners of the box into c.
 func (b OBB) Corners(c *[8]mgl64.Vec3) {
 	e0 := b.Axis(0).Mul(b.Half[0])
