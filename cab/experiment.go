@@ -3,8 +3,6 @@ package cab
 import (
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -166,7 +164,7 @@ func HandExperiment(frames, ballLevel int) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	scene := GraspScene(ballLevel)
+	scene := env.GraspScene(ballLevel)
 	tree, err := env.Build(scene, env.BuildOptions{})
 	if err != nil {
 		return nil, err
@@ -197,7 +195,7 @@ func HandExperiment(frames, ballLevel int) (*Table, error) {
 		if err := cal.Angles(&s, &hand.Limits, &q); err != nil {
 			return err
 		}
-		hand.Pose(&q, GraspWrist(), out)
+		hand.Pose(&q, env.GraspWrist(), out)
 		return nil
 	}
 	poses := make([]geom.Transform, len(body.Links))
@@ -291,19 +289,4 @@ func (e *Exact) LinkSurface(l int, pose geom.Transform, obj *env.Tree, col *env.
 		return !inside
 	})
 	return inside
-}
-
-// GraspScene is the table with a 6 cm ball on it (objects "table" and
-// "ball"); the ball has 8·4^level triangles.
-func GraspScene(ballLevel int) *env.Mesh {
-	scene := env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
-	scene.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, ballLevel))
-	return scene
-}
-
-// GraspWrist places the default hand palm down over GraspScene's ball, so
-// that the simulated grasp closes the fingers around it.
-func GraspWrist() geom.Transform {
-	w, _ := geom.FromQuat(mgl64.QuatRotate(-mgl64.DegToRad(90), mgl64.Vec3{1, 0, 0}), mgl64.Vec3{0, 0.91, 0.10})
-	return w
 }

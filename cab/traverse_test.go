@@ -18,7 +18,7 @@ import (
 // enough for brute force in tests.
 func graspScene(t testing.TB, level int) *env.Tree {
 	t.Helper()
-	tree, err := env.Build(GraspScene(level), env.BuildOptions{})
+	tree, err := env.Build(env.GraspScene(level), env.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func graspScene(t testing.TB, level int) *env.Tree {
 
 // graspWrist places the hand palm down over the ball (as the demo does).
 func graspWrist(r *rand.Rand) geom.Transform {
-	w := GraspWrist()
+	w := env.GraspWrist()
 	if r != nil {
 		w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
 	}

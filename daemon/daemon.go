@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 
-	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -135,7 +134,7 @@ func LoadSceneFile(path string, opt env.LoadOptions) (*env.Mesh, error) {
 	if path != BuiltinScene {
 		return env.Load(path, opt)
 	}
-	m := cab.GraspScene(5)
+	m := env.GraspScene(5)
 	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

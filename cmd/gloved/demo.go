@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -32,7 +32,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	scene := cab.GraspScene(5)
+	scene := env.GraspScene(5)
 	hand, err := handmodel.New(handmodel.DefaultParams)
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "scene: %d triangles in %v (convex: %v), set up in %.1f ms\n",
 		len(scene.Tris), scene.Objects, scene.Convex, float64(time.Since(start).Microseconds())/1e3)
 	fmt.Fprintf(out, "a simulated %s, 100 frames a second; each line is one frame in ten (depths and distances in mm):\n", *motion)
-	wrist := cab.GraspWrist()
+	wrist := env.GraspWrist()
 	var s devices.Sample
 	var total time.Duration
 	for f := range *frames {
