@@ -32,6 +32,13 @@ type Body struct {
 	Links []Link
 }
 
+// Adjacent reports whether links x and y share a joint, one being the
+// other's parent (self tests skip such pairs, which touch by construction).
+// For a HandBody it is the hand's handmodel.Hand.Adjacent.
+func (b *Body) Adjacent(x, y int32) bool {
+	return b.Links[x].Parent == int(y) || b.Links[y].Parent == int(x)
+}
+
 // NewLink makes a link from a mesh, fitting its rest box by the hull
 // covariance.
 func NewLink(name string, parent int, verts []mgl64.Vec3, tris [][3]int32, convex bool) (Link, error) {

@@ -71,6 +71,27 @@ func TestHandHierarchyShape(t *testing.T) {
 	}
 }
 
+// TestHandBodyAdjacency: a hand body's links share a joint exactly when
+// the hand's do.
+func TestHandBodyAdjacency(t *testing.T) {
+	hand, h := handSetup(t)
+	pairs := 0
+	for x := range h.Body.Links {
+		for y := range h.Body.Links {
+			want := hand.Adjacent(handmodel.Link(x), handmodel.Link(y))
+			if got := h.Body.Adjacent(int32(x), int32(y)); got != want {
+				t.Errorf("links %d, %d: got %v, want %v", x, y, got, want)
+			}
+			if want {
+				pairs++
+			}
+		}
+	}
+	if pairs != 2*15 {
+		t.Errorf("%d ordered adjacent pairs, want 30 (15 joints)", pairs)
+	}
+}
+
 func TestChainHierarchyIsBalanced(t *testing.T) {
 	body, err := experiments.ChainBody("c", 16, experiments.LinkShape{Length: 3, Thickness: 1})
 	if err != nil {

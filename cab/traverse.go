@@ -40,60 +40,53 @@ func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB {
 // The hierarchy's boxes must be refitted for the frame.
 func (q *SceneQuery) Run(h *Hierarchy, scene *env.Tree) int {
 	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	st := append(q.stack[:0], [2]int32{h.Root, scene.Root})
-	for len(st) > 0 {
-		p := st[len(st)-1]
-		st = st[:len(st)-1]
-		a, s := p[0], p[1]
-		box := q.box(h, a)
-		q.BoxTests++
-		if tri, ok := env.Leaf(s); ok {
-			if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
-				continue
-			}
-			if a < 0 {
-				q.Pairs = append(q.Pairs, LinkTri{^a, tri})
-				continue
-			}
-			ch := h.Nodes[a].Child
-			st = append(st, [2]int32{ch[1], s}, [2]int32{ch[0], s})
-			continue
+	env.DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (env.Step, [2]int32) { return q.step(h, scene, a, s) })
+	return len(q.Pairs)
+}
+
+// step tests hierarchy reference a against scene reference s: a box or a
+// triangle, which is its own leaf.
+func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, [2]int32) {
+	box := q.box(h, a)
+	q.BoxTests++
+	var sceneBox *geom.OBB
+	if tri, ok := env.Leaf(s); ok {
+		if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
+			return env.Prune, [2]int32{}
 		}
-		sn := &scene.Nodes[s]
-		if geom.BoxesDisjoint(box, &sn.Box) {
-			continue
+		if a < 0 {
+			q.Pairs = append(q.Pairs, LinkTri{^a, tri})
+			return env.Prune, [2]int32{}
 		}
-		if a < 0 || sn.Box.Size() > box.Size() {
-			st = append(st, [2]int32{a, sn.Child[1]}, [2]int32{a, sn.Child[0]})
-		} else {
-			ch := h.Nodes[a].Child
-			st = append(st, [2]int32{ch[1], s}, [2]int32{ch[0], s})
+	} else {
+		sceneBox = &scene.Nodes[s].Box
+		if geom.BoxesDisjoint(box, sceneBox) {
+			return env.Prune, [2]int32{}
 		}
 	}
-	q.stack = st
-	return len(q.Pairs)
+	if a < 0 {
+		box = nil // a link's box is a leaf
+	}
+	if geom.SplitFirst(box, sceneBox) {
+		return env.SplitA, h.Nodes[a].Child
+	}
+	return env.SplitB, scene.Nodes[s].Child
 }
 
 // LinksNear appends to out the links whose leaf boxes, grown by margin,
 // meet box, descending the hierarchy with the query's stack, and returns
 // it. It is the broad phase for a scene object treated as one solid.
 func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32 {
-	st := append(q.stack[:0], [2]int32{h.Root, 0})
-	for len(st) > 0 {
-		a := st[len(st)-1][0]
-		st = st[:len(st)-1]
-		b := q.box(h, a)
+	env.DescendPairs(&q.stack, h.Root, 0, func(a, _ int32) (env.Step, [2]int32) {
 		q.BoxTests++
-		if geom.BoxesDisjoint(b, box) {
-			continue
+		if geom.BoxesDisjoint(q.box(h, a), box) {
+			return env.Prune, [2]int32{}
 		}
 		if a < 0 {
 			out = append(out, ^a)
-			continue
+			return env.Prune, [2]int32{}
 		}
-		ch := h.Nodes[a].Child
-		st = append(st, [2]int32{ch[1], 0}, [2]int32{ch[0], 0})
-	}
-	q.stack = st
+		return env.SplitA, h.Nodes[a].Child
+	})
 	return out
 }

@@ -49,6 +49,12 @@ func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
 		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
 }
 
+// SplitFirst is the rule of a descent of two box trees together: split the
+// first box rather than the second when it is at least as large (by Size)
+// or the second is a leaf. A leaf, which is never split, is passed as nil;
+// a and b are not both leaves.
+func SplitFirst(a, b *OBB) bool { return a != nil && (b == nil || a.Size() >= b.Size()) }
+
 // Corners writes the eight corners of the box into c.
 func (b OBB) Corners(c *[8]mgl64.Vec3) {
 	e0 := b.Axis(0).Mul(b.Half[0])

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -37,34 +38,39 @@ func (q *BodyQuery) Self(h *cab.Hierarchy) int {
 	return len(q.Pairs)
 }
 
+// descend adds the overlapping leaf pairs under references ra of a and rb
+// of b.
 func (q *BodyQuery) descend(a, b *cab.Hierarchy, ra, rb int32, self bool) {
-	st := append(q.stack[:0], [2]int32{ra, rb})
-	for len(st) > 0 {
-		p := st[len(st)-1]
-		st = st[:len(st)-1]
-		x, y := p[0], p[1]
+	env.DescendPairs(&q.stack, ra, rb, func(x, y int32) (env.Step, [2]int32) {
 		bx, by := a.Box(x), b.Box(y)
 		q.BoxTests++
 		if geom.BoxesDisjoint(bx, by) {
-			continue
+			return env.Prune, [2]int32{}
 		}
 		switch {
 		case x < 0 && y < 0:
-			la, lb := ^x, ^y
-			if self {
-				if q.SkipAdjacent && (a.Body.Links[la].Parent == int(lb) || a.Body.Links[lb].Parent == int(la)) {
-					continue
-				}
-				la, lb = min(la, lb), max(la, lb)
-			}
-			q.Pairs = append(q.Pairs, LinkPair{la, lb})
-		case y < 0 || (x >= 0 && bx.Size() >= by.Size()):
-			ch := a.Nodes[x].Child
-			st = append(st, [2]int32{ch[1], y}, [2]int32{ch[0], y})
-		default:
-			ch := b.Nodes[y].Child
-			st = append(st, [2]int32{x, ch[1]}, [2]int32{x, ch[0]})
+			q.add(a, ^x, ^y, self)
+			return env.Prune, [2]int32{}
+		case x < 0:
+			bx = nil // links are leaves
+		case y < 0:
+			by = nil
 		}
+		if geom.SplitFirst(bx, by) {
+			return env.SplitA, a.Nodes[x].Child
+		}
+		return env.SplitB, b.Nodes[y].Child
+	})
+}
+
+// add records the pair of links la of a and lb of b; in a self test, in
+// order, unless they are adjacent and SkipAdjacent is set.
+func (q *BodyQuery) add(a *cab.Hierarchy, la, lb int32, self bool) {
+	if self {
+		if q.SkipAdjacent && a.Body.Adjacent(la, lb) {
+			return
+		}
+		la, lb = min(la, lb), max(la, lb)
 	}
-	q.stack = st
+	q.Pairs = append(q.Pairs, LinkPair{la, lb})
 }

@@ -74,3 +74,24 @@ func TestChainCandidatesHoldEveryContact(t *testing.T) {
 		t.Logf("%s %+v: %d cross contacts, %d self contacts over 150 frames", tc.m, tc.s, cross, self)
 	}
 }
+
+func TestBodyQueryReuseAllocatesNothing(t *testing.T) {
+	s := LinkShape{Length: 6, Thickness: 1}
+	ha, hb, _, _ := chainsSetup(t, s)
+	pa, pb := make([]geom.Transform, 8), make([]geom.Transform, 8)
+	TwoChainPoses(Braid, s, 8, 0, make([][2]float64, 8), make([][2]float64, 8), pa, pb)
+	for _, x := range []struct {
+		h *cab.Hierarchy
+		p []geom.Transform
+	}{{ha, pa}, {hb, pb}} {
+		ref, _ := cab.NewRefitter(cab.CAB, x.h)
+		ref.Refit(x.p)
+	}
+	q := BodyQuery{SkipAdjacent: true}
+	if q.Run(ha, hb)+q.Self(ha) == 0 {
+		t.Fatal("the braided chains have no candidate pair")
+	}
+	if n := testing.AllocsPerRun(20, func() { q.Run(ha, hb); q.Self(ha) }); n != 0 {
+		t.Fatalf("%v allocations per query after warm-up", n)
+	}
+}
