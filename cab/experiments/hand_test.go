@@ -15,51 +15,22 @@ import (
 	"github.com/gloved/gloved/handmodel"
 )
 
-func handSetup(t testing.TB) (*handmodel.Hand, *cab.Hierarchy) {
-	t.Helper()
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := cab.HandBody(hand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := cab.Build(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hand, h
-}
-
-// graspScene is the table-and-ball scene of the hand experiment, coarse
-// enough for brute force in tests.
-func graspScene(t testing.TB, level int) *env.Tree {
-	t.Helper()
-	tree, err := env.Build(env.GraspScene(level), env.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tree
-}
-
-// graspWrist places the hand palm down over the ball (as the demo does).
+// graspWrist places the hand palm down over the ball (as the demo does),
+// moved by up to 3 cm along each axis.
 func graspWrist(r *rand.Rand) geom.Transform {
 	w := env.GraspWrist()
-	if r != nil {
-		w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
-	}
+	w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
 	return w
 }
 
+// TestSceneCandidatesHoldEveryContact: every (link, triangle) pair that
+// meets exactly is a candidate of the scene query, for every strategy.
 func TestSceneCandidatesHoldEveryContact(t *testing.T) {
-	hand, h := handSetup(t)
-	scene := graspScene(t, 3)
-	exact, err := NewExact(h.Body)
+	rig, err := newHandRig(3) // a ball coarse enough for brute force
 	if err != nil {
 		t.Fatal(err)
 	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, h, exact, scene, cal := rig.hand, rig.h, rig.exact, rig.tree, rig.cal
 	glove, _ := devices.NewSimGlove(devices.Grasp, 22, 50*time.Millisecond, true)
 	r := rand.New(rand.NewPCG(51, 51))
 	poses := make([]geom.Transform, 16)
