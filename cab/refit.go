@@ -124,9 +124,7 @@ func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
 // majorAxis returns a box's longest axis scaled by its full length,
 // pointing from j toward the box center, and that length.
 func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
-	a, h := b.MajorAxis()
-	l := 2 * h
-	a = a.Mul(l)
+	a, l := b.MajorAxis()
 	if a.Dot(b.Center.Sub(j)) < 0 {
 		a = mgl64.Vec3{-a[0], -a[1], -a[2]}
 	}

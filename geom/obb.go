@@ -26,7 +26,8 @@ func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
 func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
 
 // MajorAxis returns the box's longest axis (the first of equally long ones)
-// and its half-extent.
+// scaled to the box's full length along it, and that length, 2·Half_k: the
+// segment that spans the box.
 //
 // MajorAxis and ProjectedRadius take a pointer: refits call them in their
 // inner loop, and a value receiver copies the box even when the call is
@@ -39,7 +40,8 @@ func (b *OBB) MajorAxis() (mgl64.Vec3, float64) {
 	if b.Half[2] > b.Half[k] {
 		k = 2
 	}
-	return mgl64.Vec3{b.Axes[3*k], b.Axes[3*k+1], b.Axes[3*k+2]}, b.Half[k]
+	l := 2 * b.Half[k]
+	return mgl64.Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}, l
 }
 
 // ProjectedRadius returns the half-length of the box's shadow on direction

@@ -19,9 +19,10 @@ func TestMajorAxis(t *testing.T) {
 	}
 	for _, tc := range tests {
 		b := OBB{Axes: rot, Half: tc.half}
-		a, h := b.MajorAxis()
-		if a != rot.Col(tc.want) || h != tc.half[tc.want] {
-			t.Errorf("half %v: got %v, %v; want axis %d %v, %v", tc.half, a, h, tc.want, rot.Col(tc.want), tc.half[tc.want])
+		l := 2 * tc.half[tc.want]
+		want := rot.Col(tc.want).Mul(l)
+		if a, got := b.MajorAxis(); a != want || got != l {
+			t.Errorf("half %v: got %v, %v; want axis %d scaled, %v, %v", tc.half, a, got, tc.want, want, l)
 		}
 	}
 }
