@@ -23,8 +23,9 @@ type Hull struct {
 
 // ConvexHull returns the convex hull of pts (quickhull-go), its faces
 // turned to point away from the vertices' centroid: the library's "ccw"
-// winding is clockwise seen from outside by this package's convention, and
-// is not reliable on near-degenerate input.
+// winding is clockwise seen from outside by this package's convention. It
+// fails, with an error wrapping ErrNoHull, for fewer than four points, a
+// non-finite point, flat input, and input the library panics on.
 func ConvexHull(pts []mgl64.Vec3) (Hull, error) {
 	if len(pts) < 4 {
 		return Hull{}, fmt.Errorf("geom: %w: %d points, want at least 4", ErrNoHull, len(pts))
