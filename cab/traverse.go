@@ -65,7 +65,7 @@ func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, 
 		}
 	}
 	if a < 0 {
-		box = nil // a link's box is a leaf
+		box = nil // a link is a leaf: never split
 	}
 	if geom.SplitFirst(box, sceneBox) {
 		return env.SplitA, h.Nodes[a].Child
@@ -77,6 +77,7 @@ func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, 
 // meet box, descending the hierarchy with the query's stack, and returns
 // it. It is the broad phase for a scene object treated as one solid.
 func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32 {
+	// box is the fixed second member of every pair, never split.
 	env.DescendPairs(&q.stack, h.Root, 0, func(a, _ int32) (env.Step, [2]int32) {
 		q.BoxTests++
 		if geom.BoxesDisjoint(q.box(h, a), box) {

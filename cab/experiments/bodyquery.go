@@ -52,7 +52,7 @@ func (q *BodyQuery) descend(a, b *cab.Hierarchy, ra, rb int32, self bool) {
 			q.add(a, ^x, ^y, self)
 			return env.Prune, [2]int32{}
 		case x < 0:
-			bx = nil // links are leaves
+			bx = nil // a link is a leaf: never split
 		case y < 0:
 			by = nil
 		}
