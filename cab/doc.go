@@ -1,11 +1,12 @@
 // Package cab keeps a binary OBB hierarchy over an articulated body (a hand,
 // a chain) up to date every frame and tests it against the static scene's
-// OBBTree or against another body's hierarchy.
+// OBBTree.
 //
 // Source: G. Schmidl, M. Walker, M. C. Lin (the CAB paper,
 // shared/seeds/cab-articulated-obb-update.txt): section 3.2.1, equations
-// 1-4, the parent-box rule this package calls CAB, and the experiments of
-// tables 1-5 that `gloved bench cab` reproduces. The AABB+ and AABB*
+// 1-4, the parent-box rule this package calls CAB. The experiments of
+// section 4 (tables 1-5), which `gloved bench cab` prints, are package
+// cab/experiments. The AABB+ and AABB*
 // strategies it is compared with are those of J. Lander, "When Two Hearts
 // Collide" (shared/seeds/aabb-lander.txt): boxes from all transformed
 // vertices, and from the 8 transformed corners of the rest box.

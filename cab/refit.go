@@ -124,15 +124,7 @@ func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
 // majorAxis returns a box's longest axis scaled by its full length,
 // pointing from j toward the box center, and that length.
 func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
-	k := 0
-	if b.Half[1] > b.Half[k] {
-		k = 1
-	}
-	if b.Half[2] > b.Half[k] {
-		k = 2
-	}
-	l := 2 * b.Half[k]
-	a := mgl64.Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}
+	a, l := b.MajorAxis()
 	if a.Dot(b.Center.Sub(j)) < 0 {
 		a = mgl64.Vec3{-a[0], -a[1], -a[2]}
 	}
@@ -146,8 +138,8 @@ func Enclose(out, b1, b2 *geom.OBB, axes *mgl64.Mat3) {
 	var mid, half mgl64.Vec3
 	for i := range 3 {
 		a := mgl64.Vec3{axes[3*i], axes[3*i+1], axes[3*i+2]}
-		c1, r1 := a.Dot(b1.Center), projRadius(b1, a)
-		c2, r2 := a.Dot(b2.Center), projRadius(b2, a)
+		c1, r1 := a.Dot(b1.Center), b1.ProjectedRadius(a)
+		c2, r2 := a.Dot(b2.Center), b2.ProjectedRadius(a)
 		lo, hi := c1-r1, c1+r1
 		if v := c2 - r2; v < lo {
 			lo = v
@@ -160,13 +152,6 @@ func Enclose(out, b1, b2 *geom.OBB, axes *mgl64.Mat3) {
 	out.Axes = *axes
 	out.Center = axes.Mul3x1(mid)
 	out.Half = half
-}
-
-func projRadius(b *geom.OBB, a mgl64.Vec3) float64 {
-	x := &b.Axes
-	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
-		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
-		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
 }
 
 // covRefit is the OBB strategy: each node's axes are the eigenvectors of

@@ -1,4 +1,4 @@
-package cab
+package cab_test
 
 import (
 	"math"
@@ -7,21 +7,23 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/cab/experiments"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
-func handSetup(t testing.TB) (*handmodel.Hand, *Hierarchy) {
+func handSetup(t testing.TB) (*handmodel.Hand, *cab.Hierarchy) {
 	t.Helper()
 	hand, err := handmodel.New(handmodel.DefaultParams)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := HandBody(hand)
+	body, err := cab.HandBody(hand)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := Build(body)
+	h, err := cab.Build(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +71,33 @@ func TestHandHierarchyShape(t *testing.T) {
 	}
 }
 
+// TestHandBodyAdjacency: a hand body's links share a joint exactly when
+// the hand's do.
+func TestHandBodyAdjacency(t *testing.T) {
+	hand, h := handSetup(t)
+	pairs := 0
+	for x := range h.Body.Links {
+		for y := range h.Body.Links {
+			want := hand.Adjacent(handmodel.Link(x), handmodel.Link(y))
+			if got := h.Body.Adjacent(int32(x), int32(y)); got != want {
+				t.Errorf("links %d, %d: got %v, want %v", x, y, got, want)
+			}
+			if want {
+				pairs++
+			}
+		}
+	}
+	if pairs != 2*15 {
+		t.Errorf("%d ordered adjacent pairs, want 30 (15 joints)", pairs)
+	}
+}
+
 func TestChainHierarchyIsBalanced(t *testing.T) {
-	body, err := ChainBody("c", 16, LinkShape{Length: 3, Thickness: 1})
+	body, err := experiments.ChainBody("c", 16, experiments.LinkShape{Length: 3, Thickness: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := Build(body)
+	h, err := cab.Build(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,13 +111,13 @@ func TestChainHierarchyIsBalanced(t *testing.T) {
 func TestEveryStrategyBoundsItsGeometry(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 41))
 	hand, h := handSetup(t)
-	chainBody, _ := ChainBody("c", 16, LinkShape{Length: 6, Thickness: 1, Dented: true})
-	ch, _ := Build(chainBody)
+	chainBody, _ := experiments.ChainBody("c", 16, experiments.LinkShape{Length: 6, Thickness: 1, Dented: true})
+	ch, _ := cab.Build(chainBody)
 	poses := make([]geom.Transform, 17)
 	bend := make([][2]float64, 16)
-	for _, s := range Strategies {
-		for _, hh := range []*Hierarchy{h, ch} {
-			ref, err := NewRefitter(s, hh)
+	for _, s := range cab.Strategies {
+		for _, hh := range []*cab.Hierarchy{h, ch} {
+			ref, err := cab.NewRefitter(s, hh)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +128,7 @@ func TestEveryStrategyBoundsItsGeometry(t *testing.T) {
 					for i := range bend {
 						bend[i] = [2]float64{(r.Float64() - 0.5) * 2 * math.Pi, (r.Float64() - 0.5) * 2 * math.Pi}
 					}
-					ChainPose(6, geom.Transform{R: mgl64.Ident3()}, bend, poses)
+					experiments.ChainPose(6, geom.Transform{R: mgl64.Ident3()}, bend, poses)
 				}
 				ref.Refit(poses)
 				for k := int32(-int32(len(hh.Body.Links))); k < int32(len(hh.Nodes)); k++ {
@@ -133,7 +156,7 @@ func finiteBox(b *geom.OBB) bool {
 			return false
 		}
 	}
-	return geom.Finite(b.Center) && geom.Finite(b.Half)
+	return geom.Finite3(b.Center) && geom.Finite3(b.Half)
 }
 
 func rod(center, dir mgl64.Vec3, length, thick float64) geom.OBB {
@@ -164,7 +187,7 @@ func TestMergeCABSpecialCases(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var p geom.OBB
-		MergeCAB(&p, &tc.b1, &tc.b2, j)
+		cab.MergeCAB(&p, &tc.b1, &tc.b2, j)
 		if !finiteBox(&p) || math.Abs(p.Axes.Det()-1) > 1e-9 {
 			t.Errorf("%s: bad parent %+v", tc.name, p)
 			continue
@@ -193,8 +216,8 @@ func TestRefitAllocatesNothing(t *testing.T) {
 	hand, h := handSetup(t)
 	poses := make([]geom.Transform, 16)
 	randomHandPose(rand.New(rand.NewPCG(1, 2)), hand, poses)
-	for _, s := range Strategies {
-		ref, _ := NewRefitter(s, h)
+	for _, s := range cab.Strategies {
+		ref, _ := cab.NewRefitter(s, h)
 		if n := testing.AllocsPerRun(50, func() { ref.Refit(poses) }); n != 0 {
 			t.Errorf("%s: %v allocations per refit", s, n)
 		}
@@ -205,8 +228,8 @@ func BenchmarkRefitHand(b *testing.B) {
 	hand, h := handSetup(b)
 	poses := make([]geom.Transform, 16)
 	randomHandPose(rand.New(rand.NewPCG(1, 2)), hand, poses)
-	for _, s := range Strategies {
-		ref, _ := NewRefitter(s, h)
+	for _, s := range cab.Strategies {
+		ref, _ := cab.NewRefitter(s, h)
 		b.Run(string(s), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

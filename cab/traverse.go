@@ -11,9 +11,6 @@ import (
 // (the link's leaf box, the triangle itself) overlap.
 type LinkTri struct{ Link, Tri int32 }
 
-// LinkPair is a candidate pair of links (of two bodies, or of one).
-type LinkPair struct{ A, B int32 }
-
 // SceneQuery descends a refitted hierarchy and the scene's OBBTree
 // together. It owns its stack and pair list: reused across frames it
 // allocates nothing once they have grown.
@@ -43,121 +40,54 @@ func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB {
 // The hierarchy's boxes must be refitted for the frame.
 func (q *SceneQuery) Run(h *Hierarchy, scene *env.Tree) int {
 	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	st := append(q.stack[:0], [2]int32{h.Root, scene.Root})
-	for len(st) > 0 {
-		p := st[len(st)-1]
-		st = st[:len(st)-1]
-		a, s := p[0], p[1]
-		box := q.box(h, a)
-		q.BoxTests++
-		if tri, ok := env.Leaf(s); ok {
-			if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
-				continue
-			}
-			if a < 0 {
-				q.Pairs = append(q.Pairs, LinkTri{^a, tri})
-				continue
-			}
-			ch := h.Nodes[a].Child
-			st = append(st, [2]int32{ch[1], s}, [2]int32{ch[0], s})
-			continue
-		}
-		sn := &scene.Nodes[s]
-		if geom.BoxesDisjoint(box, &sn.Box) {
-			continue
-		}
-		if a < 0 || sn.Box.Size() > box.Size() {
-			st = append(st, [2]int32{a, sn.Child[1]}, [2]int32{a, sn.Child[0]})
-		} else {
-			ch := h.Nodes[a].Child
-			st = append(st, [2]int32{ch[1], s}, [2]int32{ch[0], s})
-		}
-	}
-	q.stack = st
+	env.DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (env.Step, [2]int32) { return q.step(h, scene, a, s) })
 	return len(q.Pairs)
 }
 
-// BodyQuery descends two refitted hierarchies together (two hands, two
-// chains), or one against itself.
-type BodyQuery struct {
-	Pairs    []LinkPair
-	BoxTests int
-	// SkipAdjacent leaves out pairs of links joined by a joint (which
-	// touch at the joint by construction) in self tests.
-	SkipAdjacent bool
-	stack        [][2]int32
-}
-
-// Run finds every (link of a, link of b) pair whose leaf boxes overlap.
-func (q *BodyQuery) Run(a, b *Hierarchy) int {
-	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	q.descend(a, b, a.Root, b.Root, false)
-	return len(q.Pairs)
-}
-
-// Self finds every pair of distinct links of h whose leaf boxes overlap,
-// each pair once with A < B: for every internal node, its two subtrees
-// against each other.
-func (q *BodyQuery) Self(h *Hierarchy) int {
-	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	for _, n := range h.Nodes {
-		q.descend(h, h, n.Child[0], n.Child[1], true)
-	}
-	return len(q.Pairs)
-}
-
-func (q *BodyQuery) descend(a, b *Hierarchy, ra, rb int32, self bool) {
-	st := append(q.stack[:0], [2]int32{ra, rb})
-	for len(st) > 0 {
-		p := st[len(st)-1]
-		st = st[:len(st)-1]
-		x, y := p[0], p[1]
-		bx, by := a.Box(x), b.Box(y)
-		q.BoxTests++
-		if geom.BoxesDisjoint(bx, by) {
-			continue
+// step tests hierarchy reference a against scene reference s: a box or a
+// triangle, which is its own leaf.
+func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, [2]int32) {
+	box := q.box(h, a)
+	q.BoxTests++
+	var sceneBox *geom.OBB
+	if tri, ok := env.Leaf(s); ok {
+		if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
+			return env.Prune, [2]int32{}
 		}
-		switch {
-		case x < 0 && y < 0:
-			la, lb := ^x, ^y
-			if self {
-				if q.SkipAdjacent && (a.Body.Links[la].Parent == int(lb) || a.Body.Links[lb].Parent == int(la)) {
-					continue
-				}
-				la, lb = min(la, lb), max(la, lb)
-			}
-			q.Pairs = append(q.Pairs, LinkPair{la, lb})
-		case y < 0 || (x >= 0 && bx.Size() >= by.Size()):
-			ch := a.Nodes[x].Child
-			st = append(st, [2]int32{ch[1], y}, [2]int32{ch[0], y})
-		default:
-			ch := b.Nodes[y].Child
-			st = append(st, [2]int32{x, ch[1]}, [2]int32{x, ch[0]})
+		if a < 0 {
+			q.Pairs = append(q.Pairs, LinkTri{^a, tri})
+			return env.Prune, [2]int32{}
+		}
+	} else {
+		sceneBox = &scene.Nodes[s].Box
+		if geom.BoxesDisjoint(box, sceneBox) {
+			return env.Prune, [2]int32{}
 		}
 	}
-	q.stack = st
+	if a < 0 {
+		box = nil // a link is a leaf: never split
+	}
+	if geom.SplitFirst(box, sceneBox) {
+		return env.SplitA, h.Nodes[a].Child
+	}
+	return env.SplitB, scene.Nodes[s].Child
 }
 
 // LinksNear appends to out the links whose leaf boxes, grown by margin,
 // meet box, descending the hierarchy with the query's stack, and returns
 // it. It is the broad phase for a scene object treated as one solid.
 func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32 {
-	st := append(q.stack[:0], [2]int32{h.Root, 0})
-	for len(st) > 0 {
-		a := st[len(st)-1][0]
-		st = st[:len(st)-1]
-		b := q.box(h, a)
+	// box is the fixed second member of every pair, never split.
+	env.DescendPairs(&q.stack, h.Root, 0, func(a, _ int32) (env.Step, [2]int32) {
 		q.BoxTests++
-		if geom.BoxesDisjoint(b, box) {
-			continue
+		if geom.BoxesDisjoint(q.box(h, a), box) {
+			return env.Prune, [2]int32{}
 		}
 		if a < 0 {
 			out = append(out, ^a)
-			continue
+			return env.Prune, [2]int32{}
 		}
-		ch := h.Nodes[a].Child
-		st = append(st, [2]int32{ch[1], 0}, [2]int32{ch[0], 0})
-	}
-	q.stack = st
+		return env.SplitA, h.Nodes[a].Child
+	})
 	return out
 }

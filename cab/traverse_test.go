@@ -1,4 +1,4 @@
-package cab
+package cab_test
 
 import (
 	"math/rand/v2"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
@@ -15,181 +16,137 @@ import (
 	"github.com/gloved/gloved/handmodel"
 )
 
-// graspScene is the table-and-ball scene of the hand experiment, coarse
-// enough for brute force in tests.
+// graspScene is the table-and-ball scene of the hand experiment.
 func graspScene(t testing.TB, level int) *env.Tree {
 	t.Helper()
-	tree, err := env.Build(GraspScene(level), env.BuildOptions{})
+	tree, err := env.Build(env.GraspScene(level), env.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tree
 }
 
-// graspWrist places the hand palm down over the ball (as the demo does).
-func graspWrist(r *rand.Rand) geom.Transform {
-	w := GraspWrist()
-	if r != nil {
-		w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
+// graspPose poses the hand at random joint angles with the wrist within
+// 3 cm of the grasp over the ball, so that many links meet the scene.
+func graspPose(r *rand.Rand, hand *handmodel.Hand, out []geom.Transform) {
+	var q handmodel.Angles
+	for j := range q {
+		lim := hand.Limits[j]
+		q[j] = lim.Min + r.Float64()*(lim.Max-lim.Min)
 	}
-	return w
+	w := env.GraspWrist()
+	w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
+	hand.Pose(&q, w, out)
 }
 
-func TestSceneCandidatesHoldEveryContact(t *testing.T) {
+// ballBox is the box of GraspScene's ball.
+var ballBox = geom.OBB{Center: mgl64.Vec3{0, 0.78, 0.01}, Axes: mgl64.Ident3(), Half: mgl64.Vec3{0.06, 0.06, 0.06}}
+
+// grown returns b grown by m in every direction.
+func grown(b geom.OBB, m float64) geom.OBB {
+	b.Half = b.Half.Add(mgl64.Vec3{m, m, m})
+	return b
+}
+
+// TestSceneQueryEqualsBruteForce: for every strategy, the descent finds
+// exactly the (link, triangle) pairs whose leaf box meets the triangle
+// when tested one by one, in a deterministic order.
+func TestSceneQueryEqualsBruteForce(t *testing.T) {
 	hand, h := handSetup(t)
 	scene := graspScene(t, 3)
-	exact, err := NewExact(h.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
-	glove, _ := sim.New(sim.Grasp, 22, 50*time.Millisecond, true)
-	r := rand.New(rand.NewPCG(51, 51))
+	r := rand.New(rand.NewPCG(52, 52))
 	poses := make([]geom.Transform, 16)
-	var s devices.Sample
-	var q handmodel.Angles
-	var sq SceneQuery
-	contacts := 0
+	var sq cab.SceneQuery
+	total := 0
 	for frame := range 40 {
-		glove.Read(&s)
-		cal.Angles(&s, &hand.Limits, &q)
-		hand.Pose(&q, graspWrist(r), poses)
-		var truth []LinkTri
-		for l := range 16 {
-			for k := range scene.Mesh.Tris {
-				if exact.LinkTriangle(l, poses[l], scene.Mesh.Triangle(k)) {
-					truth = append(truth, LinkTri{int32(l), int32(k)})
-				}
-			}
-		}
-		contacts += len(truth)
-		for _, strat := range Strategies {
-			ref, _ := NewRefitter(strat, h)
+		graspPose(r, hand, poses)
+		for _, s := range cab.Strategies {
+			ref, _ := cab.NewRefitter(s, h)
 			ref.Refit(poses)
+			var want []cab.LinkTri
+			for l := range h.Leaves {
+				for k := range scene.Mesh.Tris {
+					if geom.TriOBB(scene.Mesh.Triangle(k), h.Leaves[l]) {
+						want = append(want, cab.LinkTri{Link: int32(l), Tri: int32(k)})
+					}
+				}
+			}
 			sq.Run(h, scene)
-			for _, p := range truth {
-				if !slices.Contains(sq.Pairs, p) {
-					t.Fatalf("frame %d %s: contact %+v missing from %d candidates", frame, strat, p, len(sq.Pairs))
+			got := slices.Clone(sq.Pairs)
+			slices.SortFunc(got, func(a, b cab.LinkTri) int {
+				if a.Link != b.Link {
+					return int(a.Link - b.Link)
+				}
+				return int(a.Tri - b.Tri)
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("frame %d %s: %d pairs, brute force %d", frame, s, len(got), len(want))
+			}
+			total += len(want)
+		}
+	}
+	if total < 500 {
+		t.Fatalf("only %d pairs over the workload", total)
+	}
+}
+
+// TestLinksNearEqualsBruteForce: without a margin the links near a box are
+// those whose leaf boxes meet it; with one, at least those, and only links
+// whose grown leaf box meets it.
+func TestLinksNearEqualsBruteForce(t *testing.T) {
+	hand, h := handSetup(t)
+	r := rand.New(rand.NewPCG(53, 53))
+	poses := make([]geom.Transform, 16)
+	ball := ballBox
+	near := 0
+	for frame := range 200 {
+		graspPose(r, hand, poses)
+		ref, _ := cab.NewRefitter(cab.CAB, h)
+		ref.Refit(poses)
+		for _, margin := range []float64{0, 0.01} {
+			sq := cab.SceneQuery{Margin: margin}
+			got := sq.LinksNear(h, &ball, nil)
+			for l := range h.Leaves {
+				in := slices.Contains(got, int32(l))
+				touching := !geom.BoxesDisjoint(&h.Leaves[l], &ball)
+				g := grown(h.Leaves[l], margin)
+				if (touching && !in) || (in && geom.BoxesDisjoint(&g, &ball)) {
+					t.Fatalf("frame %d margin %v: link %d near %v, box touching %v", frame, margin, l, in, touching)
 				}
 			}
+			near += len(got)
 		}
 	}
-	if contacts < 100 {
-		t.Fatalf("only %d contacts in the workload", contacts)
+	if near < 100 {
+		t.Fatalf("only %d links near the ball over the workload", near)
 	}
 }
 
-func chainsSetup(t testing.TB, s LinkShape) (*Hierarchy, *Hierarchy, *Exact, *Exact) {
-	t.Helper()
-	ba, _ := ChainBody("a", 8, s)
-	bb, _ := ChainBody("b", 8, s)
-	ha, _ := Build(ba)
-	hb, _ := Build(bb)
-	ea, err := NewExact(ba)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eb, _ := NewExact(bb)
-	return ha, hb, ea, eb
-}
-
-func TestChainCandidatesHoldEveryContact(t *testing.T) {
-	for _, tc := range []struct {
-		m Motion
-		s LinkShape
-	}{{Wave, LinkShape{Length: 3, Thickness: 1}}, {Wave, LinkShape{Length: 6, Thickness: 1, Dented: true}}, {Braid, LinkShape{Length: 6, Thickness: 1}}} {
-		ha, hb, ea, eb := chainsSetup(t, tc.s)
-		pa, pb := make([]geom.Transform, 8), make([]geom.Transform, 8)
-		ba, bb := make([][2]float64, 8), make([][2]float64, 8)
-		var bq BodyQuery
-		bq.SkipAdjacent = true
-		cross, self := 0, 0
-		for frame := range 150 {
-			TwoChainPoses(tc.m, tc.s, 8, float64(frame)*0.05, ba, bb, pa, pb)
-			for _, strat := range Strategies {
-				ra, _ := NewRefitter(strat, ha)
-				rb, _ := NewRefitter(strat, hb)
-				ra.Refit(pa)
-				rb.Refit(pb)
-				bq.Run(ha, hb)
-				for i := range 8 {
-					for j := range 8 {
-						if ea.LinkLink(i, pa[i], eb, j, pb[j]) {
-							if strat == CAB {
-								cross++
-							}
-							if !slices.Contains(bq.Pairs, LinkPair{int32(i), int32(j)}) {
-								t.Fatalf("%s %+v frame %d %s: links %d,%d touch but are no candidate", tc.m, tc.s, frame, strat, i, j)
-							}
-						}
-					}
-				}
-				bq.Self(ha)
-				for i := range 8 {
-					for j := i + 2; j < 8; j++ {
-						if ea.LinkLink(i, pa[i], ea, j, pa[j]) {
-							if strat == CAB {
-								self++
-							}
-							if !slices.Contains(bq.Pairs, LinkPair{int32(i), int32(j)}) {
-								t.Fatalf("%s frame %d %s: self pair %d,%d touches but is no candidate", tc.m, frame, strat, i, j)
-							}
-						}
-					}
-				}
-			}
-		}
-		if cross < 5 {
-			t.Errorf("%s %+v: only %d chain-to-chain contacts: the motion does not bring the chains together", tc.m, tc.s, cross)
-		}
-		t.Logf("%s %+v: %d cross contacts, %d self contacts over 150 frames", tc.m, tc.s, cross, self)
-	}
-}
-
-func TestExactQueries(t *testing.T) {
-	body, _ := ChainBody("r", 1, LinkShape{Length: 6, Thickness: 1})
-	dented, _ := ChainBody("d", 1, LinkShape{Length: 6, Thickness: 1, Dented: true})
-	e, _ := NewExact(body)
-	ed, _ := NewExact(dented)
-	id := geom.Identity()
-	tests := []struct {
-		name string
-		tri  geom.Triangle
-		want bool
-	}{
-		{"crossing", geom.Triangle{{-2, 3, -2}, {2, 3, -2}, {0, 3, 2}}, true},
-		{"far", geom.Triangle{{-2, 9, -2}, {2, 9, -2}, {0, 9, 2}}, false},
-		{"inside the solid", geom.Triangle{{0, 3, 0}, {0.1, 3, 0}, {0, 3.1, 0}}, true},
-		{"beside it", geom.Triangle{{0.6, 3, -1}, {0.6, 3.5, 1}, {0.6, 2.5, 1}}, false},
-	}
-	for _, tc := range tests {
-		if got := e.LinkTriangle(0, id, tc.tri); got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+func TestSceneQueryReuseAllocatesNothing(t *testing.T) {
+	hand, h := handSetup(t)
+	scene := graspScene(t, 5)
+	r := rand.New(rand.NewPCG(54, 54))
+	poses := make([]geom.Transform, 16)
+	ref, _ := cab.NewRefitter(cab.CAB, h)
+	sq := cab.SceneQuery{Margin: 0.01}
+	ball := &ballBox
+	var near []int32
+	for range 100 { // a pose with candidates
+		graspPose(r, hand, poses)
+		ref.Refit(poses)
+		near = sq.LinksNear(h, ball, near[:0])
+		if sq.Run(h, scene) > 0 && len(near) > 0 {
+			break
 		}
 	}
-	// Inside the dent of the non-convex link is outside its solid.
-	inDent := geom.Triangle{{0, 3, 0.4}, {0.02, 3, 0.4}, {0, 3.02, 0.4}}
-	if ed.LinkTriangle(0, id, inDent) {
-		t.Error("a triangle in the dent is not inside the dented link")
+	if len(sq.Pairs) == 0 || len(near) == 0 {
+		t.Fatal("the workload has no candidate")
 	}
-	if !ed.LinkTriangle(0, id, geom.Triangle{{0, 3, -0.2}, {0.02, 3, -0.2}, {0, 3.02, -0.2}}) {
-		t.Error("a triangle in the dented link's solid part is inside it")
-	}
-	// Two links: crossing, apart, and one wholly inside the other.
-	big, _ := ChainBody("big", 1, LinkShape{Length: 6, Thickness: 3})
-	eb, _ := NewExact(big)
-	small := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0, 2, 0}}
-	small.R = mgl64.HomogRotate3DZ(0.1).Mat3()
-	if !eb.LinkLink(0, id, e, 0, geom.Transform{R: mgl64.HomogRotate3DX(1.5).Mat3(), T: mgl64.Vec3{0, 3, -3}}) {
-		t.Error("crossing links")
-	}
-	if eb.LinkLink(0, id, e, 0, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{5, 0, 0}}) {
-		t.Error("links apart")
-	}
-	tiny, _ := ChainBody("tiny", 1, LinkShape{Length: 1, Thickness: 0.3})
-	et, _ := NewExact(tiny)
-	if !eb.LinkLink(0, id, et, 0, small) || !et.LinkLink(0, small, eb, 0, id) {
-		t.Error("a link inside another meets it, both ways")
+	if n := testing.AllocsPerRun(20, func() {
+		sq.Run(h, scene)
+		near = sq.LinksNear(h, ball, near[:0])
+	}); n != 0 {
+		t.Fatalf("%v allocations per query after warm-up", n)
 	}
 }
 
@@ -205,11 +162,11 @@ func BenchmarkSceneQueryHandGrasp100k(b *testing.B) {
 		glove.Read(&s)
 		cal.Angles(&s, &hand.Limits, &q)
 		p := make([]geom.Transform, 16)
-		hand.Pose(&q, graspWrist(nil), p)
+		hand.Pose(&q, env.GraspWrist(), p)
 		frames = append(frames, p)
 	}
-	ref, _ := NewRefitter(CAB, h)
-	var sq SceneQuery
+	ref, _ := cab.NewRefitter(cab.CAB, h)
+	var sq cab.SceneQuery
 	b.ReportAllocs()
 	i := 0
 	pairs := 0

@@ -49,49 +49,7 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 		c.stack = make([][2]int32, 0, need)
 	}
 	c.place(b, pose)
-	st := append(c.stack[:0], [2]int32{a.Root, b.Root})
-	for len(st) > 0 {
-		p := st[len(st)-1]
-		st = st[:len(st)-1]
-		ra, rb := p[0], p[1]
-		ta, aLeaf := Leaf(ra)
-		tb, bLeaf := Leaf(rb)
-		switch {
-		case aLeaf && bLeaf:
-			c.TriTests++
-			if geom.TriTri(a.Mesh.Triangle(int(ta)), c.placedTri(tb)) {
-				c.Pairs = append(c.Pairs, [2]int32{ta, tb})
-				if c.FirstContact {
-					st = st[:0]
-				}
-			}
-			continue
-		case aLeaf:
-			c.BoxTests++
-			if !geom.TriOBB(a.Mesh.Triangle(int(ta)), *c.placedBox(rb)) {
-				continue
-			}
-		case bLeaf:
-			c.BoxTests++
-			if !geom.TriOBB(c.placedTri(tb), a.Nodes[ra].Box) {
-				continue
-			}
-		default:
-			c.BoxTests++
-			if geom.BoxesDisjoint(&a.Nodes[ra].Box, c.placedBox(rb)) {
-				continue
-			}
-		}
-		// Descend the larger box; a triangle is never split.
-		if bLeaf || (!aLeaf && a.Nodes[ra].Box.Size() >= b.Nodes[rb].Box.Size()) {
-			ch := a.Nodes[ra].Child
-			st = append(st, [2]int32{ch[1], rb}, [2]int32{ch[0], rb})
-		} else {
-			ch := b.Nodes[rb].Child
-			st = append(st, [2]int32{ra, ch[1]}, [2]int32{ra, ch[0]})
-		}
-	}
-	c.stack = st
+	DescendPairs(&c.stack, a.Root, b.Root, func(ra, rb int32) (Step, [2]int32) { return c.step(a, b, ra, rb) })
 	slices.SortFunc(c.Pairs, func(x, y [2]int32) int {
 		if d := cmp.Compare(x[0], y[0]); d != 0 {
 			return d
@@ -99,6 +57,47 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 		return cmp.Compare(x[1], y[1])
 	})
 	return len(c.Pairs)
+}
+
+// step tests one pair of references of a and b: two triangles, a triangle
+// and a box, or two boxes. Triangles are their own leaves and never split.
+func (c *Collider) step(a, b *Tree, ra, rb int32) (Step, [2]int32) {
+	ta, aLeaf := Leaf(ra)
+	tb, bLeaf := Leaf(rb)
+	var boxA, boxB *geom.OBB
+	switch {
+	case aLeaf && bLeaf:
+		c.TriTests++
+		if geom.TriTri(a.Mesh.Triangle(int(ta)), c.placedTri(tb)) {
+			c.Pairs = append(c.Pairs, [2]int32{ta, tb})
+			if c.FirstContact {
+				return Stop, [2]int32{}
+			}
+		}
+		return Prune, [2]int32{}
+	case aLeaf:
+		c.BoxTests++
+		boxB = c.placedBox(rb)
+		if !geom.TriOBB(a.Mesh.Triangle(int(ta)), *boxB) {
+			return Prune, [2]int32{}
+		}
+	case bLeaf:
+		c.BoxTests++
+		boxA = &a.Nodes[ra].Box
+		if !geom.TriOBB(c.placedTri(tb), *boxA) {
+			return Prune, [2]int32{}
+		}
+	default:
+		c.BoxTests++
+		boxA, boxB = &a.Nodes[ra].Box, c.placedBox(rb)
+		if geom.BoxesDisjoint(boxA, boxB) {
+			return Prune, [2]int32{}
+		}
+	}
+	if geom.SplitFirst(boxA, boxB) {
+		return SplitA, a.Nodes[ra].Child
+	}
+	return SplitB, b.Nodes[rb].Child
 }
 
 // place readies the per-query cache of B's placed boxes and triangles.

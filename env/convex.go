@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/golang/geo/r3"
-	quickhull "github.com/markus-wa/quickhull-go/v2"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // convexTol is the relative tolerance within which an object's mesh must
@@ -14,14 +14,12 @@ import (
 const convexTol = 1e-6
 
 // Hull is an object's convex hull: vertices and outward triangles.
-type Hull struct {
-	Verts []mgl64.Vec3
-	Tris  [][3]int32
-}
+type Hull = geom.Hull
 
-// ObjectHull returns the convex hull of object o's vertices.
+// ObjectHull returns the convex hull of object o's vertices, and false when
+// they have none (geom.ConvexHull fails).
 func (m *Mesh) ObjectHull(o int) (Hull, bool) {
-	var pts []r3.Vector
+	var pts []mgl64.Vec3
 	seen := map[int32]bool{}
 	for i, t := range m.Tris {
 		if int(m.Object[i]) != o {
@@ -30,44 +28,12 @@ func (m *Mesh) ObjectHull(o int) (Hull, bool) {
 		for _, v := range t {
 			if !seen[v] {
 				seen[v] = true
-				p := m.Verts[v]
-				pts = append(pts, r3.Vector{X: p[0], Y: p[1], Z: p[2]})
+				pts = append(pts, m.Verts[v])
 			}
 		}
 	}
-	return hullOf(pts)
-}
-
-func hullOf(pts []r3.Vector) (h Hull, ok bool) {
-	if len(pts) < 4 {
-		return h, false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	qh := new(quickhull.QuickHull).ConvexHull(pts, true, false, 0)
-	if len(qh.Indices) < 12 {
-		return h, false
-	}
-	for _, v := range qh.Vertices {
-		h.Verts = append(h.Verts, mgl64.Vec3{v.X, v.Y, v.Z})
-	}
-	var c mgl64.Vec3
-	for _, v := range h.Verts {
-		c = c.Add(v)
-	}
-	c = c.Mul(1 / float64(len(h.Verts)))
-	for i := 0; i+2 < len(qh.Indices); i += 3 {
-		t := [3]int32{int32(qh.Indices[i]), int32(qh.Indices[i+1]), int32(qh.Indices[i+2])}
-		a, b, d := h.Verts[t[0]], h.Verts[t[1]], h.Verts[t[2]]
-		if b.Sub(a).Cross(d.Sub(a)).Dot(a.Sub(c)) < 0 {
-			t[1], t[2] = t[2], t[1]
-		}
-		h.Tris = append(h.Tris, t)
-	}
-	return h, true
+	h, err := geom.ConvexHull(pts)
+	return h, err == nil
 }
 
 // areaVolume returns the total area and the absolute enclosed volume

@@ -1,6 +1,7 @@
 // Package env is the static scene: meshes loaded from OBJ, STL and glTF
-// files, and the OBBTree built over their triangles, tested against another
-// OBBTree (or, in package cab, a refitted hand hierarchy).
+// files (or the built-in demo scene, GraspScene), and the OBBTree built over
+// their triangles, tested against another OBBTree (or, in package cab, a
+// refitted hand hierarchy).
 //
 // Source: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
 // Structure for Rapid Interference Detection", SIGGRAPH 1996

@@ -117,7 +117,7 @@ func (m *Mesh) addPrimitive(doc *gltf.Document, p *gltf.Primitive, world mgl64.M
 	for i, v := range pos {
 		w := world.Mul4x1(mgl64.Vec4{float64(v[0]), float64(v[1]), float64(v[2]), 1})
 		x := mgl64.Vec3{w[0], w[1], w[2]}
-		if !geom.Finite(x) {
+		if !geom.Finite3(x) {
 			return fmt.Errorf("POSITION %d %v: %w", i, v, ErrNonFinite)
 		}
 		m.Verts = append(m.Verts, x)

@@ -77,7 +77,7 @@ func (m *Mesh) Place(opt LoadOptions) error {
 	if s == 0 {
 		s = 1
 	}
-	if !(s > 0) || !geom.Finite(mgl64.Vec3{s}) {
+	if !(s > 0) || !geom.Finite(s) {
 		return fmt.Errorf("scale %v: must be a positive finite number", opt.Scale)
 	}
 	var up mgl64.Mat3
@@ -95,7 +95,7 @@ func (m *Mesh) Place(opt LoadOptions) error {
 	}
 	for i, v := range m.Verts {
 		w := x.Apply(up.Mul3x1(v).Mul(s))
-		if !geom.Finite(w) {
+		if !geom.Finite3(w) {
 			return fmt.Errorf("vertex %d %v: %w after scale and transform", i+1, v, ErrNonFinite)
 		}
 		m.Verts[i] = w

@@ -181,7 +181,7 @@ func FuzzReadOBJ(f *testing.F) {
 			return
 		}
 		for _, v := range m.Verts {
-			if !geom.Finite(v) {
+			if !geom.Finite3(v) {
 				t.Fatalf("non-finite vertex %v", v)
 			}
 		}

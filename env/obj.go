@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // The OBJ reader is written here rather than taken from a library: the Go
@@ -105,7 +106,7 @@ func parseOBJVertex(f []string) (mgl64.Vec3, error) {
 		if err != nil {
 			return mgl64.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
 		}
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !geom.Finite(x) {
 			return mgl64.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
 		}
 		c[i] = x
@@ -114,10 +115,8 @@ func parseOBJVertex(f []string) (mgl64.Vec3, error) {
 		return mgl64.Vec3{}, fmt.Errorf("weight w is 0")
 	}
 	v := mgl64.Vec3{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return mgl64.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
-		}
+	if !geom.Finite3(v) {
+		return mgl64.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
 	}
 	return v, nil
 }

@@ -31,7 +31,7 @@ func loadSTL(path string) (*Mesh, error) {
 		var tri [3]int32
 		for k, v := range t.Vertices {
 			p := mgl64.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}
-			if !geom.Finite(p) {
+			if !geom.Finite3(p) {
 				return nil, fmt.Errorf("env: %s: facet %d corner %d %v: %w", path, ti+1, k+1, v, ErrNonFinite)
 			}
 			i, ok := weld[v]

@@ -50,11 +50,7 @@ func (m *SurfaceMoments) Covariance() (mgl64.Vec3, Sym3) {
 // PointCovariance returns the mean and covariance of a point set, the
 // last-resort statistic for input with no area at all.
 func PointCovariance(pts []mgl64.Vec3) (mgl64.Vec3, Sym3) {
-	var mu mgl64.Vec3
-	for _, p := range pts {
-		mu = mu.Add(p)
-	}
-	mu = mu.Mul(1 / float64(len(pts)))
+	mu := mean(pts)
 	var c Sym3
 	for _, p := range pts {
 		d := p.Sub(mu)

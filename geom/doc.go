@@ -1,7 +1,7 @@
 // Package geom is the geometry kernel shared by every collision structure in
 // gloved: rigid transforms, oriented and axis-aligned boxes, the 15-axis
 // separating-axis box test, triangle overlap tests, a symmetric 3x3 eigen
-// solver and the covariance OBB fit.
+// solver, convex hulls and the covariance OBB fit.
 //
 // Sources: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
 // Structure for Rapid Interference Detection", SIGGRAPH 1996

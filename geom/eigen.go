@@ -23,7 +23,7 @@ func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
 	a := [3][3]float64{{m[0], m[1], m[2]}, {m[1], m[3], m[4]}, {m[2], m[4], m[5]}}
 	v := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	for _, x := range m {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !Finite(x) {
 			return mgl64.Vec3{}, mgl64.Ident3()
 		}
 	}

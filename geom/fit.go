@@ -106,35 +106,33 @@ func (f *Fitter) orient(pts []mgl64.Vec3, tris [][3]int32, o mgl64.Vec3) mgl64.M
 // hullAxes orients by the hull surface's covariance. It declines (ok=false)
 // when the points are flat, since a hull needs three dimensions, or when the
 // hull library fails on the input.
-func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (axes mgl64.Mat3, ok bool) {
+func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (mgl64.Mat3, bool) {
 	_, pc := PointCovariance(pts)
 	vals, _ := pc.Eigen()
 	if !(vals[2] > flatRatio*vals[0]) {
-		return axes, false
+		return mgl64.Mat3{}, false
 	}
 	f.buf = f.buf[:0]
 	for _, p := range pts {
 		d := p.Sub(o)
 		f.buf = append(f.buf, r3.Vector{X: d[0], Y: d[1], Z: d[2]})
 	}
-	defer func() {
-		if recover() != nil {
-			f.Stats.HullFailures++
-			ok = false
-		}
-	}()
-	hull := f.qh.ConvexHull(f.buf, true, true, 0)
+	hull, err := quickHull(&f.qh, f.buf, true)
+	if err != nil {
+		f.Stats.HullFailures++
+		return mgl64.Mat3{}, false
+	}
 	var m SurfaceMoments
 	v := hull.Vertices
 	for i := 0; i+2 < len(hull.Indices); i += 3 {
 		p, q, r := v[hull.Indices[i]], v[hull.Indices[i+1]], v[hull.Indices[i+2]]
 		m.Add(mgl64.Vec3{p.X, p.Y, p.Z}, mgl64.Vec3{q.X, q.Y, q.Z}, mgl64.Vec3{r.X, r.Y, r.Z})
 	}
-	if len(hull.Indices) < 12 || !(m.Area > 0) {
+	if !(m.Area > 0) {
 		f.Stats.HullFailures++
-		return axes, false
+		return mgl64.Mat3{}, false
 	}
 	_, c := m.Covariance()
-	_, axes = c.Eigen()
+	_, axes := c.Eigen()
 	return axes, true
 }

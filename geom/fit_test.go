@@ -14,7 +14,7 @@ func finiteBox(b OBB) bool {
 			return false
 		}
 	}
-	return Finite(b.Center) && Finite(b.Half)
+	return Finite3(b.Center) && Finite3(b.Half)
 }
 
 func orthonormal(m mgl64.Mat3) bool {

@@ -25,6 +25,40 @@ func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
 // which box to descend.
 func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
 
+// MajorAxis returns the box's longest axis (the first of equally long ones)
+// scaled to the box's full length along it, and that length, 2·Half_k: the
+// segment that spans the box.
+//
+// MajorAxis and ProjectedRadius take a pointer: refits call them in their
+// inner loop, and a value receiver copies the box even when the call is
+// inlined, which made the CAB refit 12% slower.
+func (b *OBB) MajorAxis() (mgl64.Vec3, float64) {
+	k := 0
+	if b.Half[1] > b.Half[k] {
+		k = 1
+	}
+	if b.Half[2] > b.Half[k] {
+		k = 2
+	}
+	l := 2 * b.Half[k]
+	return mgl64.Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}, l
+}
+
+// ProjectedRadius returns the half-length of the box's shadow on direction
+// a, Σ Half_k |a·Axis_k|, in units of |a| (a need not be normalised).
+func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
+	x := &b.Axes
+	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
+		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
+		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
+}
+
+// SplitFirst is the rule of a descent of two box trees together: split the
+// first box rather than the second when it is at least as large (by Size)
+// or the second is a leaf. A leaf, which is never split, is passed as nil;
+// a and b are not both leaves.
+func SplitFirst(a, b *OBB) bool { return a != nil && (b == nil || a.Size() >= b.Size()) }
+
 // Corners writes the eight corners of the box into c.
 func (b OBB) Corners(c *[8]mgl64.Vec3) {
 	e0 := b.Axis(0).Mul(b.Half[0])

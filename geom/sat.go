@@ -12,15 +12,36 @@ import (
 // is therefore conservative by at most SATEpsilon times the boxes' extents.
 const SATEpsilon = 1e-9
 
-// Disjoint is the 15-axis separating-axis test in Gottschalk's form (section
+// BoxesDisjoint reports whether two boxes given in one frame are apart
+// (touching counts as meeting). It forms B's placement in A's frame,
+// R = Aᵀ·B and T = Aᵀ·(c_B - c_A), unrolled, and runs disjoint on it. The
+// boxes are passed by pointer: copying them costs a third of the test.
+func BoxesDisjoint(a, b *OBB) bool {
+	x, y := &a.Axes, &b.Axes
+	var r mgl64.Mat3
+	for j := range 3 {
+		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
+		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
+		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
+		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
+	}
+	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
+	t := mgl64.Vec3{
+		x[0]*d0 + x[1]*d1 + x[2]*d2,
+		x[3]*d0 + x[4]*d1 + x[5]*d2,
+		x[6]*d0 + x[7]*d1 + x[8]*d2,
+	}
+	return disjoint(&r, &t, &a.Half, &b.Half)
+}
+
+// disjoint is the 15-axis separating-axis test in Gottschalk's form (section
 // 5): box B is placed relative to box A by rotation r (column j is B's axis j
 // in A's frame) and translation t (B's center in A's frame); a and b are the
 // half-extents. It reports true when a separating axis exists, testing A's
 // three face axes, B's three, then the nine edge cross products, and
 // returning at the first separating axis. Zero half-extents (degenerate,
-// zero-thickness boxes) need no special case. The inputs are passed by
-// pointer: copying them costs a third of the test.
-func Disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
+// zero-thickness boxes) need no special case.
+func disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
 	// Row-major locals: R[i][j] = r[3*j+i].
 	r00, r10, r20 := r[0], r[1], r[2]
 	r01, r11, r21 := r[3], r[4], r[5]
@@ -82,35 +103,4 @@ func Disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
 		return true
 	}
 	return false
-}
-
-// Relative returns the rotation and translation that place b in a's frame,
-// the inputs of Disjoint.
-func Relative(a, b OBB) (mgl64.Mat3, mgl64.Vec3) {
-	at := a.Axes.Transpose()
-	return at.Mul3(b.Axes), at.Mul3x1(b.Center.Sub(a.Center))
-}
-
-// Overlap reports whether two boxes given in the same frame intersect
-// (touching counts as intersecting).
-func Overlap(a, b OBB) bool { return !BoxesDisjoint(&a, &b) }
-
-// BoxesDisjoint runs Disjoint on two boxes given in one frame, forming
-// R = Aᵀ·B and T = Aᵀ·(c_B - c_A) unrolled.
-func BoxesDisjoint(a, b *OBB) bool {
-	x, y := &a.Axes, &b.Axes
-	var r mgl64.Mat3
-	for j := range 3 {
-		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
-		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
-		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
-		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
-	}
-	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
-	t := mgl64.Vec3{
-		x[0]*d0 + x[1]*d1 + x[2]*d2,
-		x[3]*d0 + x[4]*d1 + x[5]*d2,
-		x[6]*d0 + x[7]*d1 + x[8]*d2,
-	}
-	return Disjoint(&r, &t, &a.Half, &b.Half)
 }

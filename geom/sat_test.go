@@ -7,6 +7,15 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// overlap is the box test as the tests state it: the boxes meet.
+func overlap(a, b OBB) bool { return !BoxesDisjoint(&a, &b) }
+
+// relative places b in a's frame: the inputs of disjoint.
+func relative(a, b OBB) (mgl64.Mat3, mgl64.Vec3) {
+	at := a.Axes.Transpose()
+	return at.Mul3(b.Axes), at.Mul3x1(b.Center.Sub(a.Center))
+}
+
 func zeroExtents(b OBB) int {
 	n := 0
 	for _, h := range b.Half {
@@ -42,7 +51,7 @@ func TestOverlapMatchesVertexEnumeration(t *testing.T) {
 			b.Half = mgl64.Vec3{0.5, 0.25 * float64(r.IntN(3)), 0.5}
 		}
 		hs = boxHalfspaces(b, boxHalfspaces(a, hs[:0]))
-		got := Overlap(a, b)
+		got := overlap(a, b)
 		exact := feasible(hs, 0, 1e-12)
 		if exact && !got {
 			t.Fatalf("pair %d: boxes intersect but the test found a separating axis\nA=%+v\nB=%+v", i, a, b)
@@ -69,8 +78,8 @@ func TestOverlapSymmetricAndFrameInvariant(t *testing.T) {
 	for i := range 20_000 {
 		a, b := randBox(r, randRotation(r)), randBox(r, randRotation(r))
 		x := Transform{R: randRotation(r), T: randVec(r, 10)}
-		got := Overlap(a, b)
-		if Overlap(b, a) != got {
+		got := overlap(a, b)
+		if overlap(b, a) != got {
 			t.Fatalf("pair %d: Overlap(a,b)=%v but Overlap(b,a)=%v", i, got, !got)
 		}
 		var hs []halfspace
@@ -79,7 +88,7 @@ func TestOverlapSymmetricAndFrameInvariant(t *testing.T) {
 		if feasible(hs, 1e-6, 0) != feasible(hs, -1e-6, 0) {
 			continue
 		}
-		if Overlap(a.Transformed(x), b.Transformed(x)) != got {
+		if overlap(a.Transformed(x), b.Transformed(x)) != got {
 			t.Fatalf("pair %d: answer changed under a rigid motion", i)
 		}
 	}
@@ -104,7 +113,7 @@ func TestDisjointAnalytic(t *testing.T) {
 		{"parallel rectangles apart", OBB{Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 0}}, OBB{Center: mgl64.Vec3{0, 0, 1e-3}, Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 0}}, false},
 	}
 	for _, tc := range tests {
-		if got := Overlap(tc.a, tc.b); got != tc.want {
+		if got := overlap(tc.a, tc.b); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -116,8 +125,8 @@ func benchPairs(seed uint64, kind string) ([]mgl64.Mat3, []mgl64.Vec3, []mgl64.V
 	rs, ts, as, bs := make([]mgl64.Mat3, 0, n), make([]mgl64.Vec3, 0, n), make([]mgl64.Vec3, 0, n), make([]mgl64.Vec3, 0, n)
 	for len(rs) < n {
 		a, b := randBox(r, randRotation(r)), randBox(r, randRotation(r))
-		rr, tt := Relative(a, b)
-		d := Disjoint(&rr, &tt, &a.Half, &b.Half)
+		rr, tt := relative(a, b)
+		d := disjoint(&rr, &tt, &a.Half, &b.Half)
 		if (kind == "disjoint" && !d) || (kind == "overlap" && d) {
 			continue
 		}
@@ -134,7 +143,7 @@ func benchDisjoint(b *testing.B, kind string) {
 	i := 0
 	for b.Loop() {
 		k := i & 1023
-		sinkBool = Disjoint(&rs[k], &ts[k], &as[k], &bs[k])
+		sinkBool = disjoint(&rs[k], &ts[k], &as[k], &bs[k])
 		i++
 	}
 }

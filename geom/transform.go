@@ -20,11 +20,18 @@ func Identity() Transform { return Transform{R: mgl64.Ident3()} }
 // translating by t. A zero or non-finite quaternion is an error.
 func FromQuat(q mgl64.Quat, t mgl64.Vec3) (Transform, error) {
 	n := q.Len()
-	if !(n > 0) || math.IsInf(n, 0) || !finite3(t) {
+	if !(n > 0) || !Finite(n) || !Finite3(t) {
 		return Transform{}, fmt.Errorf("geom: pose needs a non-zero finite quaternion and a finite translation, got q=%v t=%v", q, t)
 	}
 	q = q.Scale(1 / n)
 	return Transform{R: q.Mat4().Mat3(), T: t}, nil
+}
+
+// FromPose returns the transform of a pose written as seven numbers,
+// qw qx qy qz tx ty tz (as recordings, configuration files and the command
+// line write it), with FromQuat's normalisation and errors.
+func FromPose(v [7]float64) (Transform, error) {
+	return FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
 }
 
 // Apply returns R p + T.
@@ -44,14 +51,8 @@ func (x Transform) Inverse() Transform {
 	return Transform{R: rt, T: rt.Mul3x1(x.T).Mul(-1)}
 }
 
-func finite3(v mgl64.Vec3) bool {
-	for _, c := range v {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return false
-		}
-	}
-	return true
-}
+// Finite reports whether x is neither NaN nor infinite.
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// Finite reports whether every coordinate of v is a finite number.
-func Finite(v mgl64.Vec3) bool { return finite3(v) }
+// Finite3 reports whether every coordinate of v is finite.
+func Finite3(v mgl64.Vec3) bool { return Finite(v[0]) && Finite(v[1]) && Finite(v[2]) }

@@ -8,6 +8,25 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+func TestFinite(t *testing.T) {
+	tests := []struct {
+		x    float64
+		want bool
+	}{
+		{0, true}, {-1e308, true}, {math.SmallestNonzeroFloat64, true},
+		{math.NaN(), false}, {math.Inf(1), false}, {math.Inf(-1), false},
+	}
+	for _, tc := range tests {
+		if got := Finite(tc.x); got != tc.want {
+			t.Errorf("Finite(%v): got %v, want %v", tc.x, got, tc.want)
+		}
+		v := mgl64.Vec3{1, tc.x, 2}
+		if got := Finite3(v); got != tc.want {
+			t.Errorf("Finite3(%v): got %v, want %v", v, got, tc.want)
+		}
+	}
+}
+
 func TestTransformComposeAndInvert(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 15))
 	for range 1000 {
@@ -44,6 +63,38 @@ func TestFromQuat(t *testing.T) {
 	} {
 		if _, err := FromQuat(bad.q, bad.t); err == nil {
 			t.Errorf("FromQuat(%v, %v): want an error", bad.q, bad.t)
+		}
+	}
+}
+
+// TestFromPose: the seven numbers are qw qx qy qz tx ty tz, the quaternion
+// need not be unit, and bad poses are FromQuat's errors.
+func TestFromPose(t *testing.T) {
+	s := math.Sqrt(0.5)
+	tests := []struct {
+		name string
+		v    [7]float64
+		p    mgl64.Vec3 // a point, and where the pose puts it
+		want mgl64.Vec3
+	}{
+		{"identity", [7]float64{1, 0, 0, 0, 0, 0, 0}, mgl64.Vec3{1, 2, 3}, mgl64.Vec3{1, 2, 3}},
+		{"translation only", [7]float64{2, 0, 0, 0, 1, 2, 3}, mgl64.Vec3{}, mgl64.Vec3{1, 2, 3}},
+		{"90° about z", [7]float64{s, 0, 0, s, 0, 0, 0}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, 1, 0}},
+		{"180° about x, then up", [7]float64{0, 3, 0, 0, 0, 1, 0}, mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 0, 0}},
+	}
+	for _, tc := range tests {
+		x, err := FromPose(tc.v)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := x.Apply(tc.p); got.Sub(tc.want).Len() > 1e-12 {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, bad := range [][7]float64{{}, {math.NaN(), 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, math.Inf(1), 0}} {
+		if _, err := FromPose(bad); err == nil {
+			t.Errorf("FromPose(%v): want an error", bad)
 		}
 	}
 }

@@ -2,12 +2,12 @@ package handmodel
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"sort"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/geom"
 )
 
 // SensorNames22 names the 22 sensors in the glove's order; an 18-sensor
@@ -108,14 +108,14 @@ func (c *Calibration) validate() error {
 		if s.Name != want {
 			return fmt.Errorf("sensor[%d].name = %q: sensor %d of a %d-sensor glove is %q", i, s.Name, i+1, c.Sensors, want)
 		}
-		if !finite(s.Offset) || !finite(s.Gain) {
+		if !geom.Finite(s.Offset) || !geom.Finite(s.Gain) {
 			return fmt.Errorf("sensor[%d] (%s): offset and gain must be finite numbers", i, s.Name)
 		}
 		if len(s.Table) == 1 {
 			return fmt.Errorf("sensor[%d].table (%s): a table needs at least two points", i, s.Name)
 		}
 		for k, p := range s.Table {
-			if !finite(p[0]) || !finite(p[1]) {
+			if !geom.Finite(p[0]) || !geom.Finite(p[1]) {
 				return fmt.Errorf("sensor[%d].table[%d] (%s): not a finite number", i, k, s.Name)
 			}
 			if k > 0 && !(p[0] > s.Table[k-1][0]) {
@@ -125,8 +125,6 @@ func (c *Calibration) validate() error {
 	}
 	return nil
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Angles turns a sample into joint angles, clamped to lim: calibrated
 // sensor angles are mapped to joints (DIP synthesised as 2/3 of PIP on an

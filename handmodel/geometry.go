@@ -6,8 +6,6 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/golang/geo/r3"
-	quickhull "github.com/markus-wa/quickhull-go/v2"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -71,56 +69,18 @@ func mirrorPoints(pts []mgl64.Vec3) []mgl64.Vec3 {
 	return out
 }
 
-// hullGeometry returns the convex hull of pts as a mesh with its OBB.
-func hullGeometry(pts []mgl64.Vec3) (g LinkGeometry, err error) {
-	if len(pts) < 4 {
-		return g, fmt.Errorf("a link needs at least 4 points, got %d", len(pts))
+// hullGeometry returns the convex hull of pts as a mesh with its OBB. The
+// hull must be solid: a flat link has no inside to collide with.
+func hullGeometry(pts []mgl64.Vec3) (LinkGeometry, error) {
+	h, err := geom.ConvexHull(pts)
+	if err != nil {
+		return LinkGeometry{}, err
 	}
-	in := make([]r3.Vector, len(pts))
-	for i, p := range pts {
-		if !geom.Finite(p) {
-			return g, fmt.Errorf("point %d %v is not finite", i, p)
-		}
-		in[i] = r3.Vector{X: p[0], Y: p[1], Z: p[2]}
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("convex hull failed: %v", r)
-		}
-	}()
-	hull := new(quickhull.QuickHull).ConvexHull(in, true, false, 0)
-	if len(hull.Indices) < 12 {
-		return g, fmt.Errorf("the points are flat: no solid hull")
-	}
-	for _, v := range hull.Vertices {
-		g.Verts = append(g.Verts, mgl64.Vec3{v.X, v.Y, v.Z})
-	}
-	for i := 0; i+2 < len(hull.Indices); i += 3 {
-		g.Tris = append(g.Tris, [3]int32{int32(hull.Indices[i]), int32(hull.Indices[i+1]), int32(hull.Indices[i+2])})
-	}
-	// quickhull's "ccw" winding is clockwise seen from outside by our
-	// convention; make every face point away from the centroid.
-	var c mgl64.Vec3
-	for _, v := range g.Verts {
-		c = c.Add(v)
-	}
-	c = c.Mul(1 / float64(len(g.Verts)))
-	vol, size := 0.0, 0.0
-	for i, t := range g.Tris {
-		a, b, d := g.Verts[t[0]], g.Verts[t[1]], g.Verts[t[2]]
-		v := b.Sub(a).Cross(d.Sub(a)).Dot(a.Sub(c))
-		if v < 0 {
-			g.Tris[i] = [3]int32{t[0], t[2], t[1]}
-		}
-		vol += math.Abs(v) / 6
-		size = max(size, a.Sub(c).Len())
-	}
-	if !(vol > 1e-9*size*size*size) {
-		return LinkGeometry{}, fmt.Errorf("the points are flat: no solid hull")
+	if !h.Solid() {
+		return LinkGeometry{}, fmt.Errorf("the points are flat: %w", geom.ErrNoHull)
 	}
 	f := geom.Fitter{Mode: geom.FitHull}
-	g.Box = f.Fit(g.Verts, g.Tris)
-	return g, nil
+	return LinkGeometry{Verts: h.Verts, Tris: h.Tris, Box: f.Fit(h.Verts, h.Tris)}, nil
 }
 
 // SetLinkMesh replaces link l's shape with the convex hull of verts (in the

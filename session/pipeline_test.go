@@ -9,9 +9,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 )
@@ -23,7 +23,7 @@ func graspPipeline(t testing.TB, level int) *Pipeline {
 		t.Fatal(err)
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
-	p, err := NewPipeline(hand, cal, cab.GraspScene(level), PipelineOptions{Proximity: 0.01})
+	p, err := NewPipeline(hand, cal, env.GraspScene(level), PipelineOptions{Proximity: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 	var out []frameOut
 	for range frames {
 		glove.Read(&s)
-		if err := p.Frame(&s, cab.GraspWrist()); err != nil {
+		if err := p.Frame(&s, env.GraspWrist()); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, frameOut{append([]narrow.Contact(nil), p.solver.Contacts...), append([]narrow.Near(nil), p.solver.Near...)})
@@ -99,7 +99,7 @@ func TestGraspContacts(t *testing.T) {
 	checked := 0
 	for range 150 {
 		glove.Read(&s)
-		p2.Frame(&s, cab.GraspWrist())
+		p2.Frame(&s, env.GraspWrist())
 		for _, c := range p2.solver.Contacts {
 			var lv []mgl64.Vec3
 			for _, v := range p2.hier.Body.Links[c.Link].Verts {
@@ -134,7 +134,7 @@ func TestFrameAllocatesNothing(t *testing.T) {
 	var s devices.Sample
 	allocs := testing.AllocsPerRun(100, func() {
 		glove.Read(&s)
-		p.Frame(&s, cab.GraspWrist())
+		p.Frame(&s, env.GraspWrist())
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per frame", allocs)
@@ -153,12 +153,12 @@ func benchFrame(b *testing.B, caching, tris bool) {
 		samples = append(samples, s)
 	}
 	for i := range samples { // warm up every buffer
-		p.Frame(&samples[i], cab.GraspWrist())
+		p.Frame(&samples[i], env.GraspWrist())
 	}
 	b.ReportAllocs()
 	i, contacts := 0, 0
 	for b.Loop() {
-		p.Frame(&samples[i%len(samples)], cab.GraspWrist())
+		p.Frame(&samples[i%len(samples)], env.GraspWrist())
 		contacts += len(p.solver.Contacts)
 		i++
 	}

@@ -2,12 +2,11 @@ package session
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
-	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 // BuiltinScene names the shipped scene, a table with a ball on it, in
@@ -29,7 +28,7 @@ func (f SceneFile) Check() error {
 	if f.Path == "" {
 		return fmt.Errorf("path: missing")
 	}
-	if !(f.Scale >= 0) || math.IsInf(f.Scale, 1) {
+	if !(f.Scale >= 0) || !geom.Finite(f.Scale) {
 		return fmt.Errorf("scale = %v: want a positive number", f.Scale)
 	}
 	if f.Up != "" && f.Up != "y" && f.Up != "z" {
@@ -93,7 +92,7 @@ func (f SceneFile) load(dir string) (*env.Mesh, error) {
 	if path != BuiltinScene {
 		return env.Load(path, opt)
 	}
-	m := cab.GraspScene(5)
+	m := env.GraspScene(5)
 	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

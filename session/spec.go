@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -138,14 +137,14 @@ func PoseFrom(v []float64) (geom.Transform, error) {
 		return geom.Transform{}, fmt.Errorf("want 7 numbers (qw qx qy qz tx ty tz), got %d", len(v))
 	}
 	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !geom.Finite(x) {
 			return geom.Transform{}, fmt.Errorf("%v is not a finite number", x)
 		}
 	}
 	if v[0]*v[0]+v[1]*v[1]+v[2]*v[2]+v[3]*v[3] < minQuatNorm2 {
 		return geom.Transform{}, fmt.Errorf("the quaternion is zero")
 	}
-	return geom.FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
+	return geom.FromPose([7]float64(v))
 }
 
 // ParsePose reads a pose written "qw qx qy qz tx ty tz", as on a command

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/cab/experiments"
 )
 
 // paperUpdateRatio is the CAB paper's t[upd] OBB / CAB per table (tables
@@ -18,20 +18,20 @@ var paperUpdateRatio = []float64{2.31, 2.31, 2.31, 2.35, 2.21}
 
 type cabExperiment struct {
 	title string
-	run   func(frames int) (*cab.Table, error)
+	run   func(frames int) (*experiments.Table, error)
 }
 
 func cabExperiments() []cabExperiment {
-	chain := func(name string, m cab.Motion, s cab.LinkShape) func(int) (*cab.Table, error) {
-		return func(frames int) (*cab.Table, error) { return cab.ChainExperiment(name, m, s, frames) }
+	chain := func(name string, m experiments.Motion, s experiments.LinkShape) func(int) (*experiments.Table, error) {
+		return func(frames int) (*experiments.Table, error) { return experiments.ChainExperiment(name, m, s, frames) }
 	}
 	return []cabExperiment{
-		{"Table 1: two chains of 8 convex links, length:thickness 3:1, wave motion", chain("convex 3:1", cab.Wave, cab.LinkShape{Length: 3, Thickness: 1})},
-		{"Table 2: two chains of 8 convex links, 6:1, wave motion", chain("convex 6:1", cab.Wave, cab.LinkShape{Length: 6, Thickness: 1})},
-		{"Table 3: two chains of 8 non-convex (dented) links, 6:1, wave motion", chain("dented 6:1", cab.Wave, cab.LinkShape{Length: 6, Thickness: 1, Dented: true})},
-		{"Table 4: two chains of 8 convex links, 6:1, braided", chain("braided 6:1", cab.Braid, cab.LinkShape{Length: 6, Thickness: 1})},
-		{"Table 5: the hand (simulated glove) grasping a ball on a table", func(frames int) (*cab.Table, error) {
-			return cab.HandExperiment(frames, 5)
+		{"Table 1: two chains of 8 convex links, length:thickness 3:1, wave motion", chain("convex 3:1", experiments.Wave, experiments.LinkShape{Length: 3, Thickness: 1})},
+		{"Table 2: two chains of 8 convex links, 6:1, wave motion", chain("convex 6:1", experiments.Wave, experiments.LinkShape{Length: 6, Thickness: 1})},
+		{"Table 3: two chains of 8 non-convex (dented) links, 6:1, wave motion", chain("dented 6:1", experiments.Wave, experiments.LinkShape{Length: 6, Thickness: 1, Dented: true})},
+		{"Table 4: two chains of 8 convex links, 6:1, braided", chain("braided 6:1", experiments.Braid, experiments.LinkShape{Length: 6, Thickness: 1})},
+		{"Table 5: the hand (simulated glove) grasping a ball on a table", func(frames int) (*experiments.Table, error) {
+			return experiments.HandExperiment(frames, 5)
 		}},
 	}
 }
@@ -49,7 +49,7 @@ func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
 	if *frames < 10 {
 		return fmt.Errorf("%w: --frames %d: want at least 10", errUsage, *frames)
 	}
-	var tables []*cab.Table
+	var tables []*experiments.Table
 	for i, e := range cabExperiments() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -78,22 +78,22 @@ func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if *asJSON {
 		return json.NewEncoder(out).Encode(struct {
-			Tables []*cab.Table `json:"tables"`
+			Tables []*experiments.Table `json:"tables"`
 		}{tables})
 	}
 	return nil
 }
 
-func rowOf(t *cab.Table, method string) cab.Row {
+func rowOf(t *experiments.Table, method string) experiments.Row {
 	for _, r := range t.Rows {
 		if r.Method == method {
 			return r
 		}
 	}
-	return cab.Row{}
+	return experiments.Row{}
 }
 
-func printCABTable(out io.Writer, t *cab.Table, paperRatio float64) {
+func printCABTable(out io.Writer, t *experiments.Table, paperRatio float64) {
 	fmt.Fprintf(out, "%s, %d frames (times in seconds, cumulative)\n", t.Name, t.Frames)
 	fmt.Fprintf(out, "  %-12s %9s %9s %9s %9s %9s %9s %11s\n", "", "#coll", "#false", "t[query]", "t[upd]", "t[test]", "t[total]", "box tests")
 	for _, r := range t.Rows {
@@ -110,7 +110,7 @@ func printCABTable(out io.Writer, t *cab.Table, paperRatio float64) {
 }
 
 // writeCABPlot draws t[total] per method, a group of bars per table.
-func writeCABPlot(path string, tables []*cab.Table) error {
+func writeCABPlot(path string, tables []*experiments.Table) error {
 	methods := []string{"AABB+", "AABB*", "OBB", "OBB-corners", "CAB"}
 	colors := []string{"#9467bd", "#8c564b", "#1f77b4", "#7f7f7f", "#d62728"}
 	const w, h, left, bottom, top = 900, 420, 70, 70, 40

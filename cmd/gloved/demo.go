@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/session"
 )
@@ -27,7 +27,7 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: demo takes no arguments", errUsage)
 	}
 	start := time.Now()
-	spec := session.Spec{Device: session.DeviceSim, Motion: *motion, Speed: session.SpeedMax, Wrist: session.PoseValues(cab.GraspWrist())}
+	spec := session.Spec{Device: session.DeviceSim, Motion: *motion, Speed: session.SpeedMax, Wrist: session.PoseValues(env.GraspWrist())}
 	if err := spec.Normalize(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

@@ -1,6 +1,10 @@
-package cab
+package experiments
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gloved/gloved/cab"
+)
 
 // TestExperimentsCountAlike: OBB and CAB share their leaves, so their
 // query counts are identical (the paper's observation); brute force runs
@@ -39,7 +43,7 @@ func TestExperimentsCountAlike(t *testing.T) {
 		if rows["OBB"].Coll != rows["CAB"].Coll || rows["OBB"].False != rows["CAB"].False {
 			t.Errorf("%s: OBB %d/%d and CAB %d/%d counts differ", tab.Name, rows["OBB"].Coll, rows["OBB"].False, rows["CAB"].Coll, rows["CAB"].False)
 		}
-		for _, s := range Strategies {
+		for _, s := range cab.Strategies {
 			r := rows[string(s)]
 			if r.Coll-r.False != trueHits {
 				t.Errorf("%s %s: %d true queries, brute force %d", tab.Name, s, r.Coll-r.False, trueHits)

@@ -1,4 +1,4 @@
-package cab
+package experiments
 
 import (
 	"fmt"
@@ -6,18 +6,19 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
 
 // Exact answers the exact boolean query for candidate pairs: do the link's
-// solid and the triangle (or the other link's solid) share a point? It is
-// the stand-in for the narrow phase until that exists: surfaces are tested
-// with each link's own OBBTree, and containment without a surface crossing
-// by a point-inside test (face planes for convex links, the winding number
-// for others).
+// solid and the triangle (or the other link's solid) share a point? It
+// stands in for the paper's SWIFT++ queries: surfaces are tested with each
+// link's own OBBTree, and containment without a surface crossing by a
+// point-inside test (face planes for convex links, the winding number for
+// others).
 type Exact struct {
-	Body   *Body
+	Body   *cab.Body
 	trees  []*env.Tree
 	stack  []int32
 	col    env.Collider
@@ -30,13 +31,13 @@ type plane struct {
 }
 
 // NewExact prepares the per-link trees of a body.
-func NewExact(b *Body) (*Exact, error) {
+func NewExact(b *cab.Body) (*Exact, error) {
 	e := &Exact{Body: b, col: env.Collider{FirstContact: true}}
 	for i, l := range b.Links {
 		m := &env.Mesh{Verts: l.Verts, Tris: l.Tris, Object: make([]int32, len(l.Tris)), Objects: []string{l.Name}}
 		t, err := env.Build(m, env.BuildOptions{Workers: 1})
 		if err != nil {
-			return nil, fmt.Errorf("cab: link %d: %w", i, err)
+			return nil, fmt.Errorf("experiments: link %d: %w", i, err)
 		}
 		e.trees = append(e.trees, t)
 		var ps []plane
@@ -111,4 +112,22 @@ func (e *Exact) LinkLink(la int, pa geom.Transform, f *Exact, lb int, pb geom.Tr
 	}
 	va := e.Body.Links[la].Verts[0]
 	return f.inside(lb, rel.Inverse().Apply(va))
+}
+
+// LinkSurface reports whether link l placed by pose meets the surface of
+// a scene object (its own tree): the surfaces cross, or an object triangle
+// lies inside the link. A link wholly inside a closed object does not
+// count: the scene is triangles here; solid objects are the narrow phase's.
+func (e *Exact) LinkSurface(l int, pose geom.Transform, obj *env.Tree, col *env.Collider) bool {
+	if col.Collide(obj, e.trees[l], pose) > 0 {
+		return true
+	}
+	box := e.Body.Links[l].Box.Transformed(pose)
+	inv := pose.Inverse()
+	inside := false
+	obj.VisitOBB(&box, &e.stack, func(tri int32) bool {
+		inside = e.inside(l, inv.Apply(obj.Mesh.Triangle(int(tri))[0]))
+		return !inside
+	})
+	return inside
 }

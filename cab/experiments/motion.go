@@ -1,4 +1,4 @@
-package cab
+package experiments
 
 import (
 	"math"
