@@ -52,11 +52,26 @@ type Touch struct {
 //	<prefix>/<hand>/near    s link, s object, f distance, f f f point (one each)
 //	<prefix>/<hand>/touch   s link, s object, i 1 begin / 0 end (one each)
 //	<prefix>/<hand>/status  s state (when f.Status is set)
+//
+// No NaN or infinity is written: a contact or near entry holding one is
+// left out (the frame's contact count counts only those sent), and a frame
+// whose timing, joints or link poses hold one is not written at all (its
+// Seq is missing from the stream). Each is counted in w.NonFinite.
 func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
+	if !f.finite() {
+		w.drop()
+		return
+	}
+	contacts := int32(0)
+	for i := range f.Contacts {
+		if f.Contacts[i].finite() {
+			contacts++
+		}
+	}
 	w.Message(addr.Frame)
 	w.Int(f.Seq)
 	w.Float(f.PipelineMS)
-	w.Int(int32(len(f.Contacts)))
+	w.Int(contacts)
 	w.End()
 	w.Message(addr.Joints)
 	for _, j := range f.Joints {
@@ -75,6 +90,10 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 	}
 	w.End()
 	for _, c := range f.Contacts {
+		if !c.finite() {
+			w.drop()
+			continue
+		}
 		w.Message(addr.Contact)
 		w.String(c.Link)
 		w.String(c.Object)
@@ -87,6 +106,10 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.End()
 	}
 	for _, n := range f.Near {
+		if !n.finite() {
+			w.drop()
+			continue
+		}
 		w.Message(addr.Near)
 		w.String(n.Link)
 		w.String(n.Object)
