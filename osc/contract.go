@@ -62,6 +62,28 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.drop()
 		return
 	}
+	appendPoses(w, addr, f)
+	appendContacts(w, addr, f)
+	for _, t := range f.Touches {
+		w.Message(addr.Touch)
+		w.String(t.Link)
+		w.String(t.Object)
+		if t.Begin {
+			w.Int(1)
+		} else {
+			w.Int(0)
+		}
+		w.End()
+	}
+	if f.Status != "" {
+		w.Message(addr.Status)
+		w.String(f.Status)
+		w.End()
+	}
+}
+
+// appendPoses writes the frame, joints and links messages.
+func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	contacts := int32(0)
 	for i := range f.Contacts {
 		if f.Contacts[i].finite() {
@@ -80,16 +102,18 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 	w.End()
 	w.Message(addr.Links)
 	for _, p := range f.Links {
-		w.Float(p.P[0])
-		w.Float(p.P[1])
-		w.Float(p.P[2])
-		w.Float(p.Q.V[0])
-		w.Float(p.Q.V[1])
-		w.Float(p.Q.V[2])
+		w.vec(p.P)
+		w.vec(p.Q.V)
 		w.Float(p.Q.W)
 	}
 	w.End()
-	for _, c := range f.Contacts {
+}
+
+// appendContacts writes the contact and near messages that are finite
+// and counts the others.
+func appendContacts(w *Writer, addr *Addresses, f *Frame) {
+	for i := range f.Contacts {
+		c := &f.Contacts[i]
 		if !c.finite() {
 			w.drop()
 			continue
@@ -98,14 +122,12 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.String(c.Link)
 		w.String(c.Object)
 		w.Float(c.Depth)
-		for _, v := range [2]mgl64.Vec3{c.Point, c.Normal} {
-			w.Float(v[0])
-			w.Float(v[1])
-			w.Float(v[2])
-		}
+		w.vec(c.Point)
+		w.vec(c.Normal)
 		w.End()
 	}
-	for _, n := range f.Near {
+	for i := range f.Near {
+		n := &f.Near[i]
 		if !n.finite() {
 			w.drop()
 			continue
@@ -114,25 +136,7 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.String(n.Link)
 		w.String(n.Object)
 		w.Float(n.Distance)
-		w.Float(n.Point[0])
-		w.Float(n.Point[1])
-		w.Float(n.Point[2])
-		w.End()
-	}
-	for _, t := range f.Touches {
-		w.Message(addr.Touch)
-		w.String(t.Link)
-		w.String(t.Object)
-		if t.Begin {
-			w.Int(1)
-		} else {
-			w.Int(0)
-		}
-		w.End()
-	}
-	if f.Status != "" {
-		w.Message(addr.Status)
-		w.String(f.Status)
+		w.vec(n.Point)
 		w.End()
 	}
 }

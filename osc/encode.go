@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // MaxPacket is the largest datagram a Writer produces: frames larger than
@@ -68,6 +70,13 @@ func (w *Writer) Float(v float64) {
 	}
 	w.tags = append(w.tags, 'f')
 	w.args = binary.BigEndian.AppendUint32(w.args, math.Float32bits(f))
+}
+
+// vec adds a vector's three coordinates.
+func (w *Writer) vec(v mgl64.Vec3) {
+	w.Float(v[0])
+	w.Float(v[1])
+	w.Float(v[2])
 }
 
 // String adds a string argument.
