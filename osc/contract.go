@@ -109,15 +109,11 @@ func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	w.End()
 }
 
-// appendContacts writes the contact and near messages that are finite
-// and counts the others.
+// appendContacts writes the contact and near messages (the Writer drops
+// and counts those holding a non-finite value).
 func appendContacts(w *Writer, addr *Addresses, f *Frame) {
 	for i := range f.Contacts {
 		c := &f.Contacts[i]
-		if !c.finite() {
-			w.drop()
-			continue
-		}
 		w.Message(addr.Contact)
 		w.String(c.Link)
 		w.String(c.Object)
@@ -128,10 +124,6 @@ func appendContacts(w *Writer, addr *Addresses, f *Frame) {
 	}
 	for i := range f.Near {
 		n := &f.Near[i]
-		if !n.finite() {
-			w.drop()
-			continue
-		}
 		w.Message(addr.Near)
 		w.String(n.Link)
 		w.String(n.Object)

@@ -41,8 +41,3 @@ func (f *Frame) finite() bool {
 func (c *Contact) finite() bool {
 	return finite32(c.Depth) && finiteVec(c.Point) && finiteVec(c.Normal)
 }
-
-// finite reports whether the near entry can be sent.
-func (n *Near) finite() bool {
-	return finite32(n.Distance) && finiteVec(n.Point)
-}
