@@ -78,6 +78,12 @@ func (d *Daemon) open() error {
 		}
 		return fmt.Errorf("osc.listen = %q: %w", cfg.OSC.Listen, err)
 	}
+	policy, err := cfg.OSC.Policy()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	d.Hub.SetPolicy(policy)
+	d.Hub.Log = func(msg string, kv ...any) { d.Log.Warn().Fields(kv).Msg(msg) }
 	for _, t := range cfg.OSC.Targets {
 		if err := d.Hub.AddTarget(t); err != nil {
 			return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
@@ -96,6 +102,9 @@ func (d *Daemon) open() error {
 				h.setWrist(p, q)
 			}
 		}
+	}
+	for _, h := range d.hands {
+		h.writer.NonFinite = &d.Hub.Stats.NonFinite
 	}
 	if cfg.Metrics.Listen != "" {
 		d.startMetrics(cfg.Metrics.Listen)
