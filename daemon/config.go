@@ -3,11 +3,18 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"math"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
 
@@ -39,11 +46,89 @@ type SceneConfig struct {
 	Files []session.SceneFile `toml:"files"`
 }
 
-// OSCConfig is where frames go and where the daemon listens.
+// OSCConfig is where frames go, where the daemon listens and what it
+// accepts there (the README's Security section).
 type OSCConfig struct {
 	Targets []string `toml:"targets"`
 	Listen  string   `toml:"listen"`
 	Prefix  string   `toml:"prefix"`
+	// Allow lists trusted sources besides loopback, as CIDR prefixes or
+	// addresses: they may send wrist poses and have frames sent to any
+	// address in the list (osc.Policy.Allow).
+	Allow []string `toml:"allow"`
+	// LeaseS is how long a subscription lasts unless renewed, in seconds.
+	LeaseS float64 `toml:"lease_s"`
+	// PerSource bounds the subscriptions one source address holds.
+	PerSource int `toml:"subscribers_per_source"`
+	// WristBox bounds OSC wrist positions: [xmin, ymin, zmin, xmax, ymax,
+	// zmax] in metres.
+	WristBox []float64 `toml:"wrist_box"`
+}
+
+// Limits of the OSC settings.
+const (
+	minLeaseS = 1
+	maxLeaseS = 3600
+)
+
+func (o *OSCConfig) defaults() {
+	if o.Listen == "" {
+		o.Listen = osc.DefaultListen
+	}
+	if o.Prefix == "" {
+		o.Prefix = "/gloved"
+	}
+	if o.LeaseS == 0 {
+		o.LeaseS = osc.DefaultLease.Seconds()
+	}
+	if o.PerSource == 0 {
+		o.PerSource = osc.DefaultPerSource
+	}
+	if o.WristBox == nil {
+		b := osc.DefaultWristBox
+		o.WristBox = []float64{b.Min[0], b.Min[1], b.Min[2], b.Max[0], b.Max[1], b.Max[2]}
+	}
+}
+
+// check checks the [osc] settings, naming the key at fault.
+func (o *OSCConfig) check() error {
+	if !strings.HasPrefix(o.Prefix, "/") || strings.ContainsAny(o.Prefix, " #*,?[]{}") || strings.HasSuffix(o.Prefix, "/") {
+		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", o.Prefix)
+	}
+	if !(o.LeaseS >= minLeaseS && o.LeaseS <= maxLeaseS) {
+		return fmt.Errorf("osc.lease_s = %v: want %d to %d seconds", o.LeaseS, minLeaseS, maxLeaseS)
+	}
+	if o.PerSource < 1 || o.PerSource > osc.MaxSubscribers {
+		return fmt.Errorf("osc.subscribers_per_source = %d: want 1 to %d", o.PerSource, osc.MaxSubscribers)
+	}
+	_, err := o.Policy()
+	return err
+}
+
+// Policy returns the hub's policy for these settings.
+func (o *OSCConfig) Policy() (osc.Policy, error) {
+	p := osc.Policy{Lease: time.Duration(o.LeaseS * float64(time.Second)), PerSource: o.PerSource}
+	for i, a := range o.Allow {
+		pre, err := netip.ParsePrefix(a)
+		if ad, aerr := netip.ParseAddr(a); aerr == nil {
+			pre, err = netip.PrefixFrom(ad, ad.BitLen()), nil
+		}
+		if err != nil {
+			return p, fmt.Errorf("osc.allow[%d] = %q: want an address or a CIDR prefix such as 192.168.1.0/24", i, a)
+		}
+		p.Allow = append(p.Allow, pre)
+	}
+	b := o.WristBox
+	if len(b) != 6 {
+		return p, fmt.Errorf("osc.wrist_box: want 6 numbers [xmin, ymin, zmin, xmax, ymax, zmax] in metres, got %d", len(b))
+	}
+	for k := range 3 {
+		if !(b[k] < b[k+3]) || math.IsInf(b[k], 0) || math.IsInf(b[k+3], 0) {
+			return p, fmt.Errorf("osc.wrist_box = %v: want finite numbers with each minimum below its maximum", b)
+		}
+	}
+	p.WristBox = geom.AABB{Min: mgl64.Vec3{b[0], b[1], b[2]}, Max: mgl64.Vec3{b[3], b[4], b[5]}}
+	return p, nil
 }
 
 // FrameConfig sets the frame budget and the proximity band.
@@ -103,12 +188,7 @@ func (c *Config) Normalize() error {
 }
 
 func (c *Config) defaults() {
-	if c.OSC.Listen == "" {
-		c.OSC.Listen = "127.0.0.1:9001"
-	}
-	if c.OSC.Prefix == "" {
-		c.OSC.Prefix = "/gloved"
-	}
+	c.OSC.defaults()
 	if c.Frame.StallMS == 0 {
 		c.Frame.StallMS = 1000
 	}
@@ -177,8 +257,8 @@ func (c *Config) checkHands() error {
 
 // checkService checks the OSC, frame and log settings.
 func (c *Config) checkService() error {
-	if !strings.HasPrefix(c.OSC.Prefix, "/") || strings.ContainsAny(c.OSC.Prefix, " #*,?[]{}") || strings.HasSuffix(c.OSC.Prefix, "/") {
-		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", c.OSC.Prefix)
+	if err := c.OSC.check(); err != nil {
+		return err
 	}
 	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {
 		return fmt.Errorf("frame.stall_ms = %v: want 50 to 60000", c.Frame.StallMS)

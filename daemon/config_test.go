@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/osc"
 )
 
 func TestShippedConfigsParse(t *testing.T) {
@@ -18,7 +19,7 @@ func TestShippedConfigsParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(c.Hands) != 1 || c.OSC.Prefix != "/gloved" || c.OSC.Listen != "127.0.0.1:9001" {
+		if len(c.Hands) != 1 || c.OSC.Prefix != "/gloved" || c.OSC.Listen != osc.DefaultListen {
 			t.Errorf("%s: %+v", name, c)
 		}
 	}

@@ -100,6 +100,12 @@ func (d *Daemon) open() error {
 			return fmt.Errorf("osc.listen = %q: %w", cfg.OSC.Listen, err)
 		}
 	}
+	policy, err := cfg.OSC.Policy()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	d.Hub.SetPolicy(policy)
+	d.Hub.Log = func(msg string, kv ...any) { d.Log.Warn().Fields(kv).Msg(msg) }
 	if err := d.Hub.SetTargets(cfg.OSC.Targets); err != nil {
 		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
 	}
@@ -122,6 +128,9 @@ func (d *Daemon) openHands() error {
 				h.setWrist(p, q)
 			}
 		}
+	}
+	for _, h := range d.hands {
+		h.writer.NonFinite = &d.Hub.Stats.NonFinite
 	}
 	if cfg.Metrics.Listen != "" {
 		return d.startMetrics(cfg.Metrics.Listen)

@@ -136,10 +136,9 @@ func (d *Daemon) startMetrics(addr string) error {
 			return 0
 		}))
 	}
-	counter("gloved_osc_packets_sent_total", "OSC packets sent.", func() float64 { return float64(d.Hub.Stats.PacketsSent.Load()) })
-	counter("gloved_osc_send_errors_total", "OSC send errors.", func() float64 { return float64(d.Hub.Stats.SendErrors.Load()) })
-	counter("gloved_osc_packets_received_total", "OSC packets received.", func() float64 { return float64(d.Hub.Stats.PacketsReceived.Load()) })
-	counter("gloved_osc_malformed_total", "Malformed OSC packets dropped.", func() float64 { return float64(d.Hub.Stats.Malformed.Load()) })
+	for _, c := range d.Hub.Stats.Counters() {
+		counter("gloved_osc_"+c.Name+"_total", c.Help, func() float64 { return float64(c.Value.Load()) })
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}

@@ -52,50 +52,18 @@ type Touch struct {
 //	<prefix>/<hand>/near    s link, s object, f distance, f f f point (one each)
 //	<prefix>/<hand>/touch   s link, s object, i 1 begin / 0 end (one each)
 //	<prefix>/<hand>/status  s state (when f.Status is set)
+//
+// No NaN or infinity is written: a contact or near entry holding one is
+// left out (the frame's contact count counts only those sent), and a frame
+// whose timing, joints or link poses hold one is not written at all (its
+// Seq is missing from the stream). Each is counted in w.NonFinite.
 func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
-	w.Message(addr.Frame)
-	w.Int(f.Seq)
-	w.Float(f.PipelineMS)
-	w.Int(int32(len(f.Contacts)))
-	w.End()
-	w.Message(addr.Joints)
-	for _, j := range f.Joints {
-		w.Float(j)
+	if !f.finite() {
+		w.drop()
+		return
 	}
-	w.End()
-	w.Message(addr.Links)
-	for _, p := range f.Links {
-		w.Float(p.P[0])
-		w.Float(p.P[1])
-		w.Float(p.P[2])
-		w.Float(p.Q.V[0])
-		w.Float(p.Q.V[1])
-		w.Float(p.Q.V[2])
-		w.Float(p.Q.W)
-	}
-	w.End()
-	for _, c := range f.Contacts {
-		w.Message(addr.Contact)
-		w.String(c.Link)
-		w.String(c.Object)
-		w.Float(c.Depth)
-		for _, v := range [2]mgl64.Vec3{c.Point, c.Normal} {
-			w.Float(v[0])
-			w.Float(v[1])
-			w.Float(v[2])
-		}
-		w.End()
-	}
-	for _, n := range f.Near {
-		w.Message(addr.Near)
-		w.String(n.Link)
-		w.String(n.Object)
-		w.Float(n.Distance)
-		w.Float(n.Point[0])
-		w.Float(n.Point[1])
-		w.Float(n.Point[2])
-		w.End()
-	}
+	appendPoses(w, addr, f)
+	appendContacts(w, addr, f)
 	for _, t := range f.Touches {
 		w.Message(addr.Touch)
 		w.String(t.Link)
@@ -110,6 +78,57 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 	if f.Status != "" {
 		w.Message(addr.Status)
 		w.String(f.Status)
+		w.End()
+	}
+}
+
+// appendPoses writes the frame, joints and links messages.
+func appendPoses(w *Writer, addr *Addresses, f *Frame) {
+	contacts := int32(0)
+	for i := range f.Contacts {
+		if f.Contacts[i].finite() {
+			contacts++
+		}
+	}
+	w.Message(addr.Frame)
+	w.Int(f.Seq)
+	w.Float(f.PipelineMS)
+	w.Int(contacts)
+	w.End()
+	w.Message(addr.Joints)
+	for _, j := range f.Joints {
+		w.Float(j)
+	}
+	w.End()
+	w.Message(addr.Links)
+	for _, p := range f.Links {
+		w.vec(p.P)
+		w.vec(p.Q.V)
+		w.Float(p.Q.W)
+	}
+	w.End()
+}
+
+// appendContacts writes the contact and near messages (the Writer drops
+// and counts those holding a non-finite value).
+func appendContacts(w *Writer, addr *Addresses, f *Frame) {
+	for i := range f.Contacts {
+		c := &f.Contacts[i]
+		w.Message(addr.Contact)
+		w.String(c.Link)
+		w.String(c.Object)
+		w.Float(c.Depth)
+		w.vec(c.Point)
+		w.vec(c.Normal)
+		w.End()
+	}
+	for i := range f.Near {
+		n := &f.Near[i]
+		w.Message(addr.Near)
+		w.String(n.Link)
+		w.String(n.Object)
+		w.Float(n.Distance)
+		w.vec(n.Point)
 		w.End()
 	}
 }

@@ -8,6 +8,14 @@
 // panics on some patterns, so neither is used; see
 // shared/reference/dependencies.md).
 //
+// The listen socket is a control surface, guarded by the hub's Policy:
+// subscriptions are leases that lapse unless renewed, bounded per source,
+// cancelled only by their subscriber or their destination, and by default
+// send frames only back to the requester's own address; wrist poses are
+// taken only from loopback or osc.allow, and only inside a workspace box;
+// requests are answered (<prefix>/subscribed, /unsubscribed, /refused)
+// within a rate limit. No NaN or infinity is ever sent.
+//
 // Source: the OSC 1.0 specification (messages, bundles, NTP timetags,
 // 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
 // issue #6, documented in the README (units metres and radians, a

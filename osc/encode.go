@@ -3,7 +3,10 @@ package osc
 import (
 	"encoding/binary"
 	"math"
+	"sync/atomic"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // MaxPacket is the largest datagram a Writer produces: frames larger than
@@ -24,12 +27,17 @@ func Timetag(t time.Time) uint64 {
 // project's OSC library, decodes what the daemon receives and checks what
 // this writes in the tests; its encoder allocates per message.)
 type Writer struct {
+	// NonFinite, if set, counts the messages and frames dropped for
+	// holding a NaN or an infinity (HubStats.NonFinite in the daemon).
+	NonFinite *atomic.Uint64
+
 	packets [][]byte // bundles of the current frame; the buffers are reused
 	n       int      // how many of packets are in use
 	tt      uint64
 	msg     []byte
 	tags    []byte
 	args    []byte
+	spoilt  bool // the current message holds a non-finite value
 }
 
 // Begin starts a frame whose bundles carry timetag tt.
@@ -43,6 +51,7 @@ func (w *Writer) Message(addr string) {
 	w.msg = appendString(w.msg[:0], addr)
 	w.tags = append(w.tags[:0], ',')
 	w.args = w.args[:0]
+	w.spoilt = false
 }
 
 // Int adds an int32 argument.
@@ -51,15 +60,23 @@ func (w *Writer) Int(v int32) {
 	w.args = binary.BigEndian.AppendUint32(w.args, uint32(v))
 }
 
-// Float adds a float32 argument (non-finite values are sent as 0, so that
-// no receiver sees a NaN).
+// Float adds a float32 argument. A value that is not finite as a float32
+// (NaN, an infinity, or beyond float32's range) spoils the message: End
+// drops it and counts it, so that no receiver ever sees a NaN.
 func (w *Writer) Float(v float64) {
 	f := float32(v)
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		f = 0
+	if !finite32(v) {
+		w.spoilt = true
 	}
 	w.tags = append(w.tags, 'f')
 	w.args = binary.BigEndian.AppendUint32(w.args, math.Float32bits(f))
+}
+
+// vec adds a vector's three coordinates.
+func (w *Writer) vec(v mgl64.Vec3) {
+	w.Float(v[0])
+	w.Float(v[1])
+	w.Float(v[2])
 }
 
 // String adds a string argument.
@@ -69,8 +86,13 @@ func (w *Writer) String(s string) {
 }
 
 // End finishes the message and adds it to the frame's current bundle, or
-// to a new one when it would not fit in MaxPacket.
+// to a new one when it would not fit in MaxPacket. A message spoilt by a
+// non-finite Float is dropped and counted instead.
 func (w *Writer) End() {
+	if w.spoilt {
+		w.drop()
+		return
+	}
 	w.msg = appendStringBytes(w.msg, w.tags)
 	w.msg = append(w.msg, w.args...)
 	size := 4 + len(w.msg)
@@ -80,6 +102,13 @@ func (w *Writer) End() {
 	p := &w.packets[w.n-1]
 	*p = binary.BigEndian.AppendUint32(*p, uint32(len(w.msg)))
 	*p = append(*p, w.msg...)
+}
+
+// drop counts one message or frame left out for a non-finite value.
+func (w *Writer) drop() {
+	if w.NonFinite != nil {
+		w.NonFinite.Add(1)
+	}
 }
 
 func (w *Writer) newBundle() {

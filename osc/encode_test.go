@@ -2,6 +2,8 @@ package osc
 
 import (
 	"math"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +23,6 @@ func TestWriterRoundTripsThroughGoOSC(t *testing.T) {
 	w.String("index3")
 	w.String("ball")
 	w.Float(0.0125)
-	w.Float(math.NaN())
 	w.End()
 	pk := w.Packets()
 	if len(pk) != 1 {
@@ -43,8 +44,40 @@ func TestWriterRoundTripsThroughGoOSC(t *testing.T) {
 		t.Errorf("frame message %v", m)
 	}
 	c := b.Messages[1]
-	if c.Arguments[0] != "index3" || c.Arguments[1] != "ball" || c.Arguments[2] != float32(0.0125) || c.Arguments[3] != float32(0) {
-		t.Errorf("contact message %v (a NaN must go out as 0)", c)
+	if c.Arguments[0] != "index3" || c.Arguments[1] != "ball" || c.Arguments[2] != float32(0.0125) {
+		t.Errorf("contact message %v", c)
+	}
+}
+
+// TestWriterDropsNonFiniteMessages: a message holding a NaN, an infinity
+// or a value beyond float32's range is not written, and is counted.
+func TestWriterDropsNonFiniteMessages(t *testing.T) {
+	var w Writer
+	var dropped atomic.Uint64
+	w.NonFinite = &dropped
+	w.Begin(1)
+	for i, v := range []float64{0.5, math.NaN(), math.Inf(1), math.Inf(-1), 1e39, -1e39, math.MaxFloat32, 0} {
+		w.Message("/gloved/right/near")
+		w.Int(int32(i))
+		w.Float(v)
+		w.End()
+	}
+	var got []int32
+	for _, pk := range w.Packets() {
+		p, err := goosc.ParsePacket(string(pk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range p.(*goosc.Bundle).Messages {
+			f := m.Arguments[1].(float32)
+			if f != f || math.IsInf(float64(f), 0) {
+				t.Errorf("message %v sent a non-finite value", m)
+			}
+			got = append(got, m.Arguments[0].(int32))
+		}
+	}
+	if !slices.Equal(got, []int32{0, 6, 7}) || dropped.Load() != 5 {
+		t.Errorf("got messages %v and %d dropped, want [0 6 7] and 5", got, dropped.Load())
 	}
 }
 

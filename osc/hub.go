@@ -4,15 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
-	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// Default addresses: gloved's own ports, not VRChat's 9000 and 9001 (where
+// VRChat and every VRChat OSC app listen), nor those of other common OSC
+// peers (TouchOSC 8000/9000, VMC 39539/39540, SuperCollider 57110/57120,
+// Sonic Pi 4557-4560, Resolume 7000, QLab 53000), below the ephemeral
+// range.
+const (
+	DefaultListen = "127.0.0.1:9431" // the hub's socket: subscriptions and wrist poses
+	DefaultTarget = "127.0.0.1:9430" // where commands send frames when told nothing else
 )
 
 // MaxSubscribers bounds run-time subscriptions.
@@ -20,30 +29,105 @@ const MaxSubscribers = 32
 
 // HubStats counts a hub's traffic and faults.
 type HubStats struct {
-	PacketsSent, SendErrors                       atomic.Uint64
+	PacketsSent, SendErrors atomic.Uint64
+	// PacketsReceived counts datagrams; Malformed those that do not decode,
+	// Unknown messages to no known address, Rejected known messages with
+	// the wrong arguments.
 	PacketsReceived, Malformed, Unknown, Rejected atomic.Uint64
+	// Denied counts control messages (wrist poses) from sources that are
+	// neither loopback nor in the allow list.
+	Denied atomic.Uint64
+	// Refused counts subscriptions and unsubscriptions the rules refused
+	// (destination, limits, ownership, unresolvable host).
+	Refused atomic.Uint64
+	// Expired counts subscriptions that lapsed without renewal.
+	Expired atomic.Uint64
+	// BadPoses counts wrist poses dropped: not finite, zero quaternion or
+	// outside the workspace box.
+	BadPoses atomic.Uint64
+	// NonFinite counts frames and messages not sent for holding a NaN or
+	// an infinity (point each Writer.NonFinite here).
+	NonFinite atomic.Uint64
+	// RepliesLimited counts acknowledgements not sent under the reply
+	// rate limit.
+	RepliesLimited atomic.Uint64
+}
+
+// Counter names one of HubStats' counters for a metrics endpoint.
+type Counter struct {
+	Name, Help string
+	Value      *atomic.Uint64
+}
+
+// Counters lists every counter of s with a metric-style name
+// ("packets_sent").
+func (s *HubStats) Counters() []Counter {
+	return []Counter{
+		{"packets_sent", "OSC packets sent.", &s.PacketsSent},
+		{"send_errors", "OSC send errors.", &s.SendErrors},
+		{"packets_received", "OSC packets received.", &s.PacketsReceived},
+		{"malformed", "Malformed OSC packets dropped.", &s.Malformed},
+		{"unknown", "OSC messages to unknown addresses dropped.", &s.Unknown},
+		{"rejected", "OSC messages with wrong arguments dropped.", &s.Rejected},
+		{"denied", "OSC control messages from sources outside osc.allow dropped.", &s.Denied},
+		{"refused", "OSC subscriptions and unsubscriptions refused.", &s.Refused},
+		{"expired", "OSC subscriptions expired without renewal.", &s.Expired},
+		{"bad_poses", "OSC wrist poses dropped (not finite or outside osc.wrist_box).", &s.BadPoses},
+		{"nonfinite", "OSC frames and messages not sent for holding a NaN or an infinity.", &s.NonFinite},
+		{"replies_limited", "OSC replies not sent under the rate limit.", &s.RepliesLimited},
+	}
+}
+
+// packetWriter is where a hub's datagrams go: its socket, or a recorder in
+// tests.
+type packetWriter interface {
+	WriteToUDPAddrPort(b []byte, addr netip.AddrPort) (int, error)
 }
 
 // Hub owns the daemon's UDP socket: frames go out from it to the
 // configured targets and to subscribers, and it receives
 // <prefix>/subscribe s host i port, <prefix>/unsubscribe s host i port and
 // <prefix>/<hand>/wrist f f f (position) f f f f (quaternion x y z w).
-// Whatever else arrives, malformed or hostile, is counted and dropped.
+// What it accepts from whom is its Policy; whatever else arrives,
+// malformed or hostile, is counted and dropped.
 type Hub struct {
-	Stats  HubStats
-	prefix string
-	conn   *net.UDPConn
-	// OnWrist receives wrist poses by hand name; set before Serve.
+	Stats HubStats
+	// OnWrist receives wrist poses by hand name, only from trusted
+	// sources, finite and inside the workspace box; set before Serve.
 	OnWrist func(hand string, p mgl64.Vec3, q mgl64.Quat)
+	// Log, if set, receives the hub's warnings as a message and key-value
+	// pairs, at most one line a second of each kind; set before Serve.
+	Log func(msg string, kv ...any)
 
-	mu      sync.RWMutex
-	static  []netip.AddrPort
-	subs    []netip.AddrPort
-	targets []netip.AddrPort // static then subs, rebuilt on change
+	addr    controlAddresses
+	conn    *net.UDPConn // nil when the handler is tested alone
+	out     packetWriter
+	local   netip.AddrPort // the socket's address; zero when there is none
+	now     func() time.Time
+	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	lookups chan lookup
+	bcast   []netip.Addr // the broadcast addresses of this machine's networks
+	replies rateLimit
+	logs    logLimiter
+
+	mu         sync.RWMutex
+	policy     Policy
+	static     []netip.AddrPort
+	subs       []lease
+	targets    []netip.AddrPort // static then subs, rebuilt on change
+	nextExpiry atomic.Int64     // Unix nanoseconds of the first lease to lapse
 }
 
-// Listen opens the hub's socket at addr ("127.0.0.1:9001"; port 0 picks
-// one).
+// newHub returns a hub with the default policy and no socket.
+func newHub(prefix string) *Hub {
+	h := &Hub{addr: newControlAddresses(prefix), now: time.Now, resolve: lookupHost,
+		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy()}
+	h.nextExpiry.Store(math.MaxInt64)
+	return h
+}
+
+// Listen opens the hub's socket at addr ("127.0.0.1:9431"; port 0 picks
+// one) with the default policy.
 func Listen(addr, prefix string) (*Hub, error) {
 	ua, err := net.ResolveUDPAddr("udp", addr)
 	if err != nil {
@@ -55,13 +139,18 @@ func Listen(addr, prefix string) (*Hub, error) {
 	}
 	// A larger receive buffer rides out bursts (the kernel may cap it).
 	c.SetReadBuffer(4 << 20)
-	return &Hub{prefix: prefix, conn: c}, nil
+	h := newHub(prefix)
+	h.conn, h.out = c, c
+	h.local = c.LocalAddr().(*net.UDPAddr).AddrPort()
+	h.bcast = interfaceBroadcasts()
+	return h, nil
 }
 
 // Addr returns the address the hub listens on.
 func (h *Hub) Addr() net.Addr { return h.conn.LocalAddr() }
 
-// AddTarget adds a fixed destination ("127.0.0.1:9000").
+// AddTarget adds a fixed destination ("127.0.0.1:9430"). Targets come
+// from the configuration and are not subject to the policy.
 func (h *Hub) AddTarget(addr string) error {
 	ap, err := resolveTarget(addr)
 	if err != nil {
@@ -105,26 +194,20 @@ func resolveTarget(addr string) (netip.AddrPort, error) {
 	return ua.AddrPort(), nil
 }
 
-func (h *Hub) rebuild() {
-	h.targets = append(append(h.targets[:0], h.static...), h.subs...)
-}
-
-// Subscribers returns the run-time subscribers.
-func (h *Hub) Subscribers() []netip.AddrPort {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return append([]netip.AddrPort(nil), h.subs...)
-}
-
 // Send writes every packet to every target. Send errors (an unreachable
 // subscriber) are counted, not returned: one bad target must not stop the
-// others.
+// others. Lapsed subscriptions are dropped first.
 func (h *Hub) Send(packets [][]byte) {
+	if now := h.now().UnixNano(); now >= h.nextExpiry.Load() {
+		h.mu.Lock()
+		h.expire(now)
+		h.mu.Unlock()
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for _, t := range h.targets {
 		for _, p := range packets {
-			if _, err := h.conn.WriteToUDPAddrPort(p, t); err != nil {
+			if _, err := h.out.WriteToUDPAddrPort(p, t); err != nil {
 				h.Stats.SendErrors.Add(1)
 				continue
 			}
@@ -133,15 +216,23 @@ func (h *Hub) Send(packets [][]byte) {
 	}
 }
 
-// Serve receives until ctx ends or the hub is closed.
+// Serve receives until ctx ends or the hub is closed. It warns first when
+// the socket is reachable from other machines and no allow list is set.
 // The socket stays open when ctx ends (a reload hands the hub on); Close
 // closes it.
 func (h *Hub) Serve(ctx context.Context) error {
+	if h.exposed() {
+		h.warn("osc: listening on a non-loopback address without osc.allow: any host that reaches it may subscribe itself; set osc.allow to the hosts you trust",
+			"listen", h.local.String())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	h.conn.SetReadDeadline(time.Time{})
 	defer context.AfterFunc(ctx, func() { h.conn.SetReadDeadline(time.Now()) })()
+	go h.resolveLoop(ctx)
 	buf := make([]byte, 65536)
 	for {
-		n, _, err := h.conn.ReadFromUDPAddrPort(buf)
+		n, src, err := h.conn.ReadFromUDPAddrPort(buf)
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return nil
@@ -149,124 +240,17 @@ func (h *Hub) Serve(ctx context.Context) error {
 			continue
 		}
 		h.Stats.PacketsReceived.Add(1)
-		h.handle(buf[:n])
+		h.handle(buf[:n], src)
 	}
+}
+
+// exposed reports whether the socket listens beyond loopback with no
+// allow list.
+func (h *Hub) exposed() bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.local.IsValid() && !h.local.Addr().Unmap().IsLoopback() && len(h.policy.Allow) == 0
 }
 
 // Close closes the socket.
 func (h *Hub) Close() error { return h.conn.Close() }
-
-// parse decodes a packet with go-osc, turning its panics into errors.
-func parse(b []byte) (p goosc.Packet, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			p, err = nil, fmt.Errorf("osc: decoder panic: %v", r)
-		}
-	}()
-	return goosc.ParsePacket(string(b))
-}
-
-func (h *Hub) handle(b []byte) {
-	p, err := parse(b)
-	if err != nil || p == nil {
-		h.Stats.Malformed.Add(1)
-		return
-	}
-	h.dispatch(p, 0)
-}
-
-func (h *Hub) dispatch(p goosc.Packet, depth int) {
-	switch m := p.(type) {
-	case *goosc.Bundle:
-		if depth > 4 {
-			h.Stats.Malformed.Add(1)
-			return
-		}
-		for _, x := range m.Messages {
-			h.dispatch(x, depth+1)
-		}
-		for _, x := range m.Bundles {
-			h.dispatch(x, depth+1)
-		}
-	case *goosc.Message:
-		h.message(m)
-	default:
-		h.Stats.Malformed.Add(1)
-	}
-}
-
-func (h *Hub) message(m *goosc.Message) {
-	switch {
-	case m.Address == h.prefix+"/subscribe" || m.Address == h.prefix+"/unsubscribe":
-		ap, ok := hostPort(m.Arguments)
-		if !ok {
-			h.Stats.Rejected.Add(1)
-			return
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		i := indexOf(h.subs, ap)
-		if strings.HasSuffix(m.Address, "/subscribe") {
-			if i < 0 {
-				if len(h.subs) >= MaxSubscribers {
-					h.Stats.Rejected.Add(1)
-					return
-				}
-				h.subs = append(h.subs, ap)
-			}
-		} else if i >= 0 {
-			h.subs = append(h.subs[:i], h.subs[i+1:]...)
-		}
-		h.rebuild()
-	case strings.HasPrefix(m.Address, h.prefix+"/") && strings.HasSuffix(m.Address, "/wrist"):
-		hand := strings.TrimSuffix(strings.TrimPrefix(m.Address, h.prefix+"/"), "/wrist")
-		var v [7]float64
-		if len(m.Arguments) != 7 || hand == "" || strings.Contains(hand, "/") {
-			h.Stats.Rejected.Add(1)
-			return
-		}
-		for i, a := range m.Arguments {
-			f, ok := a.(float32)
-			if !ok || f != f || f > 1e30 || f < -1e30 {
-				h.Stats.Rejected.Add(1)
-				return
-			}
-			v[i] = float64(f)
-		}
-		q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
-		if q.Len() < 1e-9 {
-			h.Stats.Rejected.Add(1)
-			return
-		}
-		if h.OnWrist != nil {
-			h.OnWrist(hand, mgl64.Vec3{v[0], v[1], v[2]}, q.Normalize())
-		}
-	default:
-		h.Stats.Unknown.Add(1)
-	}
-}
-
-func hostPort(args []any) (netip.AddrPort, bool) {
-	if len(args) != 2 {
-		return netip.AddrPort{}, false
-	}
-	host, ok1 := args[0].(string)
-	port, ok2 := args[1].(int32)
-	if !ok1 || !ok2 || port <= 0 || port > 65535 {
-		return netip.AddrPort{}, false
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return netip.AddrPort{}, false
-	}
-	return netip.AddrPortFrom(a, uint16(port)), true
-}
-
-func indexOf(s []netip.AddrPort, a netip.AddrPort) int {
-	for i, x := range s {
-		if x == a {
-			return i
-		}
-	}
-	return -1
-}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
 
@@ -18,7 +19,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	scenes := fs.String("scene", session.BuiltinScene, "scene files, comma-separated ("+session.BuiltinScene+" is the shipped table with a ball)")
 	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
 	var targets stringList
-	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default 127.0.0.1:9000)")
+	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default "+osc.DefaultTarget+")")
 	listen := fs.String("listen", "127.0.0.1:0", "OSC listen address for subscriptions")
 	proximity := fs.Float64("proximity", 0.01, "near band (m)")
 	pos, err := parseInterleaved(fs, args)
@@ -29,7 +30,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: replay takes one recording file", errUsage)
 	}
 	if len(targets) == 0 {
-		targets = stringList{"127.0.0.1:9000"}
+		targets = stringList{osc.DefaultTarget}
 	}
 	hc := daemon.HandConfig{Name: "right", Spec: session.Spec{Device: session.DeviceReplay, Recording: pos[0], Speed: *speed}}
 	r, err := recording.OpenReplay(pos[0], false)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/osc"
 )
 
 // watchState is one hand's latest picture.
@@ -25,7 +27,7 @@ type watchState struct {
 
 func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("watch", "gloved watch [--daemon ADDR] [--listen ADDR] [--prefix P] [--for DURATION]", out)
-	daemonAddr := fs.String("daemon", "127.0.0.1:9001", "the daemon's OSC listen address (subscriptions go there)")
+	daemonAddr := fs.String("daemon", osc.DefaultListen, "the daemon's OSC listen address (subscriptions go there)")
 	listen := fs.String("listen", "127.0.0.1:0", "where to receive frames")
 	prefix := fs.String("prefix", "/gloved", "the daemon's OSC prefix")
 	runFor := fs.Duration("for", 0, "stop after this long (0: until Ctrl-C)")
@@ -69,8 +71,9 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// renew subscribes now and every few seconds until ctx ends: a restarted
-// daemon forgets its subscribers.
+// renew subscribes now and every few seconds until ctx ends: a
+// subscription is a lease that lapses unless renewed (osc.lease_s, 10 s by
+// default), and a restarted daemon forgets its subscribers.
 func renew(ctx context.Context, subscribe func()) {
 	t := time.NewTicker(3 * time.Second)
 	defer t.Stop()
@@ -90,6 +93,7 @@ func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Wri
 	hands := map[string]*watchState{}
 	buf := make([]byte, 65536)
 	var lastPrint time.Time
+	var refused any // the last refusal shown
 	for ctx.Err() == nil {
 		n, _, err := conn.ReadFromUDP(buf)
 		if err != nil {
@@ -101,6 +105,10 @@ func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Wri
 		}
 		b, ok := p.(*goosc.Bundle)
 		if !ok {
+			if m, ok := p.(*goosc.Message); ok && m.Address == prefix+"/refused" && len(m.Arguments) > 0 && m.Arguments[0] != refused {
+				refused = m.Arguments[0]
+				fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
+			}
 			continue
 		}
 		for _, m := range b.Messages {

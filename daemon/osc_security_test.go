@@ -1,0 +1,253 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/rs/zerolog"
+
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/osc"
+)
+
+const oscBase = `
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[frame]
+count_tris = false
+`
+
+// TestOSCDefaultsAreNotVRChats: the default listen and target ports are
+// gloved's own, and the policy's defaults come through the config.
+func TestOSCDefaultsAreNotVRChats(t *testing.T) {
+	c, err := ParseConfig("lab.toml", []byte(oscBase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{c.OSC.Listen, osc.DefaultListen, osc.DefaultTarget} {
+		if ap := netip.MustParseAddrPort(a); ap.Port() == 9000 || ap.Port() == 9001 || !ap.Addr().IsLoopback() {
+			t.Errorf("default address %s: want a loopback address off VRChat's 9000 and 9001", a)
+		}
+	}
+	p, err := c.OSC.Policy()
+	want := osc.DefaultPolicy()
+	if err != nil || p.Lease != want.Lease || p.PerSource != want.PerSource || p.WristBox != want.WristBox || len(p.Allow) != 0 {
+		t.Errorf("policy %+v, %v; want %+v", p, err, want)
+	}
+}
+
+// TestOSCConfigErrorsNameTheKey: bad [osc] security settings are config
+// errors naming the key.
+func TestOSCConfigErrorsNameTheKey(t *testing.T) {
+	tests := []struct{ osc, says string }{
+		{`allow = ["192.168.1.0/33"]`, `osc.allow[0] = "192.168.1.0/33"`},
+		{`allow = ["127.0.0.1", "lab-pc"]`, `osc.allow[1] = "lab-pc"`},
+		{`lease_s = 0.5`, "osc.lease_s = 0.5"},
+		{`lease_s = 7200.0`, "osc.lease_s = 7200"},
+		{`subscribers_per_source = 33`, "osc.subscribers_per_source = 33"},
+		{`subscribers_per_source = -1`, "osc.subscribers_per_source = -1"},
+		{`wrist_box = [1.0, 2.0, 3.0]`, "osc.wrist_box: want 6 numbers"},
+		{`wrist_box = [-1.0, 0.0, -1.0, 1.0, 0.0, 1.0]`, "osc.wrist_box = [-1 0 -1 1 0 1]"},
+		{`wrist_box = [-1.0, 0.0, -1.0, 1.0, nan, 1.0]`, "osc.wrist_box"},
+		{`wrist_box = [-inf, 0.0, -1.0, 1.0, 2.0, 1.0]`, "osc.wrist_box"},
+	}
+	for _, tc := range tests {
+		_, err := ParseConfig("lab.toml", []byte(oscBase+"[osc]\n"+tc.osc+"\n"))
+		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: got %v, want a config error saying %q", tc.osc, err, tc.says)
+		}
+	}
+}
+
+// TestDaemonAppliesItsOSCPolicy: the running daemon's hub has the
+// configured policy; over loopback, a subscription is acknowledged and
+// frames follow, a wrist pose inside the box moves the wrist and one
+// outside it is counted and dropped; frames count their non-finite drops
+// in the hub's stats.
+func TestDaemonAppliesItsOSCPolicy(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	d, done := startDaemon(t, ctx, "policy.toml", oscBase+`
+[osc]
+listen = "127.0.0.1:0"
+allow = ["192.0.2.0/24", "10.1.2.3"]
+lease_s = 4.0
+subscribers_per_source = 2
+wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
+`)
+	p := d.Hub.Policy()
+	wantAllow := []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("10.1.2.3/32")}
+	if fmt.Sprint(p.Allow) != fmt.Sprint(wantAllow) || p.Lease != 4*time.Second || p.PerSource != 2 ||
+		p.WristBox != (geom.AABB{Min: mgl64.Vec3{-1, 0, -1}, Max: mgl64.Vec3{1, 2, 1}}) {
+		t.Fatalf("policy %+v", p)
+	}
+	if d.hands[0].writer.NonFinite != &d.Hub.Stats.NonFinite {
+		t.Fatal("the hand's writer does not count non-finite drops in the hub's stats")
+	}
+	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	send := func(m *goosc.Message) {
+		b, _ := m.MarshalBinary()
+		app.WriteTo(b, d.Hub.Addr())
+	}
+	port := app.LocalAddr().(*net.UDPAddr).Port
+	send(goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)))
+	// A frame may overtake the acknowledgement: it goes out as soon as
+	// the subscription is in.
+	var ack goosc.Packet
+	frames := 0
+	for ack == nil || frames == 0 {
+		switch p := readPacket(t, app).(type) {
+		case *goosc.Bundle:
+			frames++
+		default:
+			ack = p
+		}
+	}
+	if fmt.Sprint(ack) != fmt.Sprintf("/gloved/subscribed ,sif 127.0.0.1 %d 4", port) {
+		t.Fatalf("reply %v, want the acknowledgement", ack)
+	}
+	send(goosc.NewMessage("/gloved/right/wrist", float32(0.5), float32(3), float32(0), float32(0), float32(0), float32(0), float32(1)))
+	send(goosc.NewMessage("/gloved/right/wrist", float32(0.5), float32(1.5), float32(0), float32(0), float32(0), float32(0), float32(1)))
+	waitUntil(t, "the wrist pose", func() bool {
+		w, _, _ := d.hands[0].peekStatus()
+		return w.T == mgl64.Vec3{0.5, 1.5, 0}
+	})
+	if n := d.Hub.Stats.BadPoses.Load(); n != 1 {
+		t.Fatalf("%d bad poses counted, want 1", n)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDaemonWarnsWhenListeningBeyondLoopback: listening on a wildcard or
+// LAN address without osc.allow logs a warning at start; with an allow
+// list it does not.
+func TestDaemonWarnsWhenListeningBeyondLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		osc   string
+		warns bool
+	}{
+		{`listen = "127.0.0.1:0"`, false},
+		{`listen = "0.0.0.0:0"`, true},
+		{"listen = \"0.0.0.0:0\"\nallow = [\"192.0.2.0/24\"]", false},
+	} {
+		var log lockedBuffer
+		cfg, err := ParseConfig("lab.toml", []byte(oscBase+"[osc]\n"+tc.osc+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := New(cfg, zerolog.New(&log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		err = d.Run(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(log.String(), `"level":"warn"`) && strings.Contains(log.String(), "without osc.allow")
+		if warned != tc.warns {
+			t.Errorf("%s: warned %v, want %v; log:\n%s", tc.osc, warned, tc.warns, log.String())
+		}
+	}
+}
+
+// TestOSCSecurityCountersAreMetrics: every hub counter is served at
+// /metrics under its gloved_osc_ name.
+func TestOSCSecurityCountersAreMetrics(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	d, done := startDaemon(t, ctx, "metrics.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n[metrics]\nlisten = \""+addr+"\"\n")
+	d.Hub.Stats.Denied.Add(3)
+	var body string
+	waitUntil(t, "the metrics endpoint", func() bool {
+		r, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		body = string(b)
+		return true
+	})
+	for _, c := range d.Hub.Stats.Counters() {
+		if !strings.Contains(body, "gloved_osc_"+c.Name+"_total") {
+			t.Errorf("metric gloved_osc_%s_total missing", c.Name)
+		}
+	}
+	if !strings.Contains(body, "gloved_osc_denied_total 3") || !strings.Contains(body, "gloved_osc_malformed_total 0") {
+		t.Errorf("metrics:\n%s", body)
+	}
+	cancel()
+	<-done
+}
+
+func readPacket(t *testing.T, c *net.UDPConn) goosc.Packet {
+	t.Helper()
+	buf := make([]byte, 65536)
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	n, _, err := c.ReadFrom(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goosc.ParsePacket(string(buf[:n]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// lockedBuffer is a log sink safe for the daemon's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

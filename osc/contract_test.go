@@ -1,0 +1,78 @@
+package osc
+
+import (
+	"math"
+	"sync/atomic"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// decodeAll returns the messages of a frame's packets, in order.
+func decodeAll(t *testing.T, packets [][]byte) []*goosc.Message {
+	t.Helper()
+	var ms []*goosc.Message
+	for _, pk := range packets {
+		p, err := goosc.ParsePacket(string(pk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, p.(*goosc.Bundle).Messages...)
+	}
+	return ms
+}
+
+// TestAppendFrameDropsNonFinite: a contact or near entry with a NaN or an
+// infinity is left out (and the frame's contact count says so); a frame
+// whose joints, link poses or timing are not finite is not written at
+// all. Each drop is counted; nothing non-finite reaches the wire.
+func TestAppendFrameDropsNonFinite(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct {
+		name     string
+		spoil    func(f *Frame)
+		messages int   // messages written
+		contacts int32 // the frame message's contact count
+		dropped  uint64
+	}{
+		{"finite", func(f *Frame) {}, 7, 1, 0},
+		{"contact depth", func(f *Frame) { f.Contacts[0].Depth = nan }, 6, 0, 1},
+		{"contact normal", func(f *Frame) { f.Contacts[0].Normal[2] = inf }, 6, 0, 1},
+		{"contact point beyond float32", func(f *Frame) { f.Contacts[0].Point[0] = 1e39 }, 6, 0, 1},
+		{"near", func(f *Frame) { f.Near[0].Distance = nan }, 6, 1, 1},
+		{"one of two contacts", func(f *Frame) {
+			f.Contacts = append(f.Contacts, f.Contacts[0])
+			f.Contacts[0].Point[1] = nan
+		}, 7, 1, 1},
+		{"link position", func(f *Frame) { f.Links[0].P[1] = nan }, 0, 0, 1},
+		{"link rotation", func(f *Frame) { f.Links[0].Q.W = inf }, 0, 0, 1},
+		{"joint", func(f *Frame) { f.Joints[1] = nan }, 0, 0, 1},
+		{"pipeline time", func(f *Frame) { f.PipelineMS = inf }, 0, 0, 1},
+	}
+	for _, tc := range tests {
+		f := frameFor(3)
+		f.Links = append(f.Links, Pose{P: mgl64.Vec3{0, 1, 0}, Q: mgl64.QuatIdent()})
+		tc.spoil(f)
+		var w Writer
+		var dropped atomic.Uint64
+		w.NonFinite = &dropped
+		w.Begin(1)
+		AppendFrame(&w, HandAddresses("/gloved", "right"), f)
+		ms := decodeAll(t, w.Packets())
+		if len(ms) != tc.messages || dropped.Load() != tc.dropped {
+			t.Errorf("%s: got %d messages, %d dropped, want %d, %d", tc.name, len(ms), dropped.Load(), tc.messages, tc.dropped)
+			continue
+		}
+		if len(ms) > 0 && ms[0].Arguments[2] != tc.contacts {
+			t.Errorf("%s: frame says %v contacts, want %d", tc.name, ms[0].Arguments[2], tc.contacts)
+		}
+		for _, m := range ms {
+			for _, a := range m.Arguments {
+				if f, ok := a.(float32); ok && (f != f || math.IsInf(float64(f), 0)) {
+					t.Errorf("%s: %s sent %v", tc.name, m.Address, f)
+				}
+			}
+		}
+	}
+}

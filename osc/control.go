@@ -1,0 +1,157 @@
+package osc
+
+import (
+	"fmt"
+	"math"
+	"net/netip"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// Limits of what the hub decodes.
+const (
+	maxBundleDepth = 4   // bundles nested deeper are malformed
+	maxHostLen     = 253 // the longest DNS name
+	minQuatLen     = 1e-9
+)
+
+// controlAddresses are the hub's own message addresses under its prefix.
+type controlAddresses struct {
+	prefix, subscribe, unsubscribe, subscribed, unsubscribed, refused string
+}
+
+func newControlAddresses(prefix string) controlAddresses {
+	return controlAddresses{prefix: prefix, subscribe: prefix + "/subscribe", unsubscribe: prefix + "/unsubscribe",
+		subscribed: prefix + "/subscribed", unsubscribed: prefix + "/unsubscribed", refused: prefix + "/refused"}
+}
+
+// parse decodes a packet with go-osc, turning its panics into errors.
+func parse(b []byte) (p goosc.Packet, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("osc: decoder panic: %v", r)
+		}
+	}()
+	return goosc.ParsePacket(string(b))
+}
+
+// handle takes one datagram from src.
+func (h *Hub) handle(b []byte, src netip.AddrPort) {
+	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
+	p, err := parse(b)
+	if err != nil || p == nil {
+		h.Stats.Malformed.Add(1)
+		return
+	}
+	h.dispatch(p, src, 0)
+}
+
+func (h *Hub) dispatch(p goosc.Packet, src netip.AddrPort, depth int) {
+	switch m := p.(type) {
+	case *goosc.Bundle:
+		if depth >= maxBundleDepth {
+			h.Stats.Malformed.Add(1)
+			return
+		}
+		for _, x := range m.Messages {
+			h.dispatch(x, src, depth+1)
+		}
+		for _, x := range m.Bundles {
+			h.dispatch(x, src, depth+1)
+		}
+	case *goosc.Message:
+		h.message(m, src)
+	default:
+		h.Stats.Malformed.Add(1)
+	}
+}
+
+// message routes one message: subscriptions are open to any source under
+// the policy; control messages only to trusted ones.
+func (h *Hub) message(m *goosc.Message, src netip.AddrPort) {
+	switch {
+	case m.Address == h.addr.subscribe:
+		h.request(m, src, false)
+	case m.Address == h.addr.unsubscribe:
+		h.request(m, src, true)
+	case strings.HasPrefix(m.Address, h.addr.prefix+"/") && strings.HasSuffix(m.Address, "/wrist"):
+		if !h.trusted(src.Addr()) {
+			h.Stats.Denied.Add(1)
+			h.logf(logDenied, "osc: control message from a source neither loopback nor in osc.allow dropped",
+				"source", src.String(), "address", m.Address)
+			return
+		}
+		h.wrist(m, src)
+	default:
+		h.Stats.Unknown.Add(1)
+	}
+}
+
+// wrist passes on a wrist pose that is well formed, finite and inside
+// the workspace box.
+func (h *Hub) wrist(m *goosc.Message, src netip.AddrPort) {
+	hand := strings.TrimSuffix(strings.TrimPrefix(m.Address, h.addr.prefix+"/"), "/wrist")
+	if len(m.Arguments) != 7 || hand == "" || strings.Contains(hand, "/") {
+		h.Stats.Rejected.Add(1)
+		return
+	}
+	var v [7]float64
+	for i, a := range m.Arguments {
+		f, ok := a.(float32)
+		if !ok {
+			h.Stats.Rejected.Add(1)
+			return
+		}
+		v[i] = float64(f)
+	}
+	p := mgl64.Vec3{v[0], v[1], v[2]}
+	q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
+	n := q.Len()
+	if !inBox(h.Policy().WristBox, p) || !(n >= minQuatLen) || math.IsInf(n, 0) {
+		h.Stats.BadPoses.Add(1)
+		h.logf(logBadPose, "osc: wrist pose dropped: not finite, zero rotation or outside osc.wrist_box",
+			"source", src.String(), "hand", hand, "position", fmt.Sprint(p))
+		return
+	}
+	if h.OnWrist != nil {
+		h.OnWrist(hand, p, q.Scale(1/n))
+	}
+}
+
+// hostPort reads the s host, i port arguments of /subscribe and
+// /unsubscribe.
+func hostPort(args []any) (string, uint16, bool) {
+	if len(args) != 2 {
+		return "", 0, false
+	}
+	host, ok1 := args[0].(string)
+	port, ok2 := args[1].(int32)
+	if !ok1 || !ok2 || port <= 0 || port > 65535 || !validHost(host) {
+		return "", 0, false
+	}
+	return host, uint16(port), true
+}
+
+// validHost reports whether s is an IP address or a syntactically valid
+// host name.
+func validHost(s string) bool {
+	if _, err := netip.ParseAddr(s); err == nil {
+		return true
+	}
+	if s == "" || len(s) > maxHostLen {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(s, "."), ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,114 @@
+package osc
+
+import (
+	"fmt"
+	"math"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// wristCatcher records the wrist poses a hub passes on.
+type wristCatcher struct {
+	mu    sync.Mutex
+	poses []mgl64.Vec3
+}
+
+func (w *wristCatcher) on(_ string, p mgl64.Vec3, _ mgl64.Quat) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.poses = append(w.poses, p)
+}
+
+func (w *wristCatcher) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.poses)
+}
+
+// logLines collects the hub's log lines.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) log(msg string, kv ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprint(append([]any{msg}, kv...)...))
+}
+
+func (l *logLines) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
+
+func wrist(t *testing.T, x, y, z float32) []byte {
+	return packet(t, "/gloved/right/wrist", x, y, z, float32(0), float32(0), float32(0), float32(1))
+}
+
+// TestWristOnlyFromAllowedSources: wrist poses from loopback, or from a
+// source in osc.allow, move the wrist; from anywhere else they are
+// counted and logged at most once a second.
+func TestWristOnlyFromAllowedSources(t *testing.T) {
+	h, _, clk := testHub(t, Policy{})
+	var got wristCatcher
+	var logs logLines
+	h.OnWrist, h.Log = got.on, logs.log
+	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
+	h.handle(wrist(t, 0, 1, 0), ap("[::1]:5000"))
+	for range 10 {
+		h.handle(wrist(t, 0, 1, 0), ap("192.0.2.7:5000"))
+	}
+	if got.count() != 2 || h.Stats.Denied.Load() != 10 {
+		t.Fatalf("%d poses taken, %d denied; want 2, 10", got.count(), h.Stats.Denied.Load())
+	}
+	if l := logs.all(); len(l) != 1 || !strings.Contains(l[0], "192.0.2.7") {
+		t.Fatalf("log lines %q, want one naming the source", l)
+	}
+	clk.advance(time.Second)
+	h.handle(wrist(t, 0, 1, 0), ap("192.0.2.7:5000"))
+	if l := logs.all(); len(l) != 2 || !strings.Contains(l[1], "suppressed") {
+		t.Fatalf("log lines %q, want a second one counting those held back", l)
+	}
+	h.SetPolicy(Policy{Allow: []netip.Prefix{netip.MustParsePrefix("192.0.2.0/28")}})
+	h.handle(wrist(t, 0, 1, 0), ap("192.0.2.7:5000"))
+	if got.count() != 3 {
+		t.Fatalf("a pose from an allowed source was not taken")
+	}
+}
+
+// TestWristPosesOutsideTheBoxAreRejected: positions outside the
+// workspace box (a pose of 5e29 m), non-finite values and zero
+// quaternions are counted and dropped.
+func TestWristPosesOutsideTheBoxAreRejected(t *testing.T) {
+	h, _, _ := testHub(t, Policy{})
+	var got wristCatcher
+	h.OnWrist = got.on
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	bad := [][]byte{
+		wrist(t, 5e29, 0, 0), wrist(t, 0, -5.01, 0), wrist(t, 0, 0, 6), wrist(t, nan, 0, 0), wrist(t, 0, inf, 0),
+		packet(t, "/gloved/right/wrist", float32(0), float32(1), float32(0), float32(0), float32(0), float32(0), float32(0)),
+		packet(t, "/gloved/right/wrist", float32(0), float32(1), float32(0), float32(0), nan, float32(0), float32(1)),
+	}
+	for _, b := range bad {
+		h.handle(b, ap("127.0.0.1:5000"))
+	}
+	h.handle(wrist(t, 4.9, -4.9, 0.3), ap("127.0.0.1:5000"))
+	if got.count() != 1 || h.Stats.BadPoses.Load() != uint64(len(bad)) {
+		t.Fatalf("%d poses taken, %d bad; want 1, %d", got.count(), h.Stats.BadPoses.Load(), len(bad))
+	}
+	h.SetPolicy(Policy{WristBox: geom.AABB{Min: mgl64.Vec3{-1, 0, -1}, Max: mgl64.Vec3{1, 2, 1}}})
+	h.handle(wrist(t, 0, 1.5, 0), ap("127.0.0.1:5000"))
+	h.handle(wrist(t, 0, 2.5, 0), ap("127.0.0.1:5000"))
+	if got.count() != 2 {
+		t.Fatalf("custom box: %d poses taken, want 2", got.count())
+	}
+}

@@ -1,0 +1,132 @@
+package osc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/netip"
+	"time"
+)
+
+// lease is one run-time subscription: frames go to dest until expires
+// unless its owner renews it.
+type lease struct {
+	dest    netip.AddrPort
+	owner   netip.Addr // the source address that made it
+	expires int64      // Unix nanoseconds
+}
+
+// subscribe adds src's subscription of dst, or renews it, and returns the
+// lease granted.
+func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort) (time.Duration, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.now().UnixNano()
+	h.expire(now)
+	if err := h.permitLocked(src, dst.Addr()); err != nil {
+		return 0, err
+	}
+	d := h.policy.Lease
+	if i := h.find(dst); i >= 0 {
+		h.subs[i].expires = now + int64(d)
+		h.updateExpiry()
+		return d, nil
+	}
+	if n := h.held(src); n >= h.policy.PerSource {
+		return 0, fmt.Errorf("%v already holds %d subscriptions, the limit per source", src, n)
+	}
+	if len(h.subs) >= MaxSubscribers {
+		return 0, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
+	}
+	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + int64(d)})
+	h.rebuild()
+	h.updateExpiry()
+	return d, nil
+}
+
+// unsubscribe ends the subscription of dst, if there is one, when src is
+// the machine that made it or its destination.
+func (h *Hub) unsubscribe(src netip.Addr, dst netip.AddrPort) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	i := h.find(dst)
+	if i < 0 {
+		return nil
+	}
+	if l := h.subs[i]; !sameHost(src, l.owner) && !sameHost(src, l.dest.Addr()) {
+		return errors.New("only the subscriber or the destination may unsubscribe")
+	}
+	h.subs = append(h.subs[:i], h.subs[i+1:]...)
+	h.rebuild()
+	h.updateExpiry()
+	return nil
+}
+
+// Subscribers returns the run-time subscribers whose leases run.
+func (h *Hub) Subscribers() []netip.AddrPort {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.expire(h.now().UnixNano())
+	out := make([]netip.AddrPort, len(h.subs))
+	for i, l := range h.subs {
+		out[i] = l.dest
+	}
+	return out
+}
+
+// expire drops the leases lapsed at now; h.mu is held. It allocates
+// nothing (Send calls it).
+func (h *Hub) expire(now int64) {
+	kept := h.subs[:0]
+	for _, l := range h.subs {
+		if l.expires > now {
+			kept = append(kept, l)
+		} else {
+			h.Stats.Expired.Add(1)
+		}
+	}
+	if len(kept) != len(h.subs) {
+		clear(h.subs[len(kept):])
+		h.subs = kept
+		h.rebuild()
+	}
+	h.updateExpiry()
+}
+
+// updateExpiry records when the first lease lapses; h.mu is held.
+func (h *Hub) updateExpiry() {
+	next := int64(math.MaxInt64)
+	for _, l := range h.subs {
+		next = min(next, l.expires)
+	}
+	h.nextExpiry.Store(next)
+}
+
+// rebuild lists the send targets: static, then subscribers; h.mu is held.
+func (h *Hub) rebuild() {
+	h.targets = append(h.targets[:0], h.static...)
+	for _, l := range h.subs {
+		h.targets = append(h.targets, l.dest)
+	}
+}
+
+// find returns the index of dst's lease, or -1.
+func (h *Hub) find(dst netip.AddrPort) int {
+	for i, l := range h.subs {
+		if l.dest == dst {
+			return i
+		}
+	}
+	return -1
+}
+
+// held counts the leases src made.
+func (h *Hub) held(src netip.Addr) int {
+	n := 0
+	for _, l := range h.subs {
+		if l.owner == src {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,117 @@
+package osc
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"testing"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// TestLeaseExpiresUnlessRenewed: a subscription lasts Policy.Lease from
+// its last renewal; frames stop going to it once it lapses.
+func TestLeaseExpiresUnlessRenewed(t *testing.T) {
+	h, rec, clk := testHub(t, Policy{Lease: 10 * time.Second})
+	me := ap("127.0.0.1:5000")
+	frame := [][]byte{[]byte("#bundle\x00")}
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	sentTo := func() []netip.AddrPort {
+		rec.destinations()
+		h.Send(frame)
+		return rec.destinations()
+	}
+	if got := sentTo(); !slices.Equal(got, []netip.AddrPort{me}) {
+		t.Fatalf("sent to %v, want %v", got, me)
+	}
+	clk.advance(9 * time.Second)
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000) // renewal
+	clk.advance(9 * time.Second)
+	if got := sentTo(); len(got) != 1 || len(h.Subscribers()) != 1 {
+		t.Fatalf("18 s in, renewed at 9 s: sent to %v, subscribers %v", got, h.Subscribers())
+	}
+	clk.advance(1001 * time.Millisecond)
+	if got := sentTo(); len(got) != 0 {
+		t.Fatalf("lapsed lease still receives: %v", got)
+	}
+	if len(h.Subscribers()) != 0 || h.Stats.Expired.Load() != 1 {
+		t.Fatalf("subscribers %v, expired %d", h.Subscribers(), h.Stats.Expired.Load())
+	}
+}
+
+// TestSubscribersExpireWithoutTraffic: Subscribers forgets lapsed leases
+// even when no frame is sent.
+func TestSubscribersExpireWithoutTraffic(t *testing.T) {
+	h, _, clk := testHub(t, Policy{})
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	clk.advance(DefaultLease + time.Millisecond)
+	if s := h.Subscribers(); len(s) != 0 {
+		t.Fatalf("subscribers after the default lease: %v", s)
+	}
+}
+
+// TestLeasesPerSource: one bundle of 40 subscriptions from one address
+// takes at most PerSource slots; other sources still get theirs, up to
+// MaxSubscribers in all.
+func TestLeasesPerSource(t *testing.T) {
+	h, _, _ := testHub(t, Policy{})
+	var ms []*goosc.Message
+	for p := range 40 {
+		ms = append(ms, goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(6000+p)))
+	}
+	h.handle(bundle(t, ms...), ap("127.0.0.1:6000"))
+	if n := len(h.Subscribers()); n != DefaultPerSource {
+		t.Fatalf("one source holds %d subscriptions, want %d", n, DefaultPerSource)
+	}
+	if r := h.Stats.Refused.Load(); r != 40-DefaultPerSource {
+		t.Fatalf("refused %d, want %d", r, 40-DefaultPerSource)
+	}
+	for i := 2; i < 10; i++ {
+		for p := range DefaultPerSource {
+			host := fmt.Sprintf("127.0.0.%d", i)
+			subscribe(t, h, host+":7000", host, 7000+p)
+		}
+	}
+	if n := len(h.Subscribers()); n != MaxSubscribers {
+		t.Fatalf("%d subscribers, want the limit %d", n, MaxSubscribers)
+	}
+	h.SetPolicy(Policy{PerSource: 2})
+	subscribe(t, h, "127.0.0.1:6000", "127.0.0.1", 6000) // a renewal is not a new slot
+	if n := len(h.Subscribers()); n != MaxSubscribers {
+		t.Fatalf("a renewal changed the count to %d", n)
+	}
+}
+
+// TestUnsubscribeOnlyItself: a subscription is cancelled by the address
+// that made it (any port; loopback addresses are one machine) or by its
+// destination, by nobody else.
+func TestUnsubscribeOnlyItself(t *testing.T) {
+	h, _, _ := testHub(t, Policy{Allow: []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}})
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	subscribe(t, h, "127.0.0.1:5001", "192.0.2.9", 9000)
+	for _, from := range []string{"203.0.113.4:5000", "192.0.2.10:5000"} {
+		unsubscribe(t, h, from, "127.0.0.1", 5000)
+		unsubscribe(t, h, from, "192.0.2.9", 9000)
+	}
+	if n := len(h.Subscribers()); n != 2 || h.Stats.Refused.Load() != 4 {
+		t.Fatalf("strangers unsubscribed: %d left, refused %d", n, h.Stats.Refused.Load())
+	}
+	unsubscribe(t, h, "192.0.2.9:40000", "192.0.2.9", 9000) // the destination opts out
+	unsubscribe(t, h, "[::1]:41000", "127.0.0.1", 5000)     // the subscriber's machine, from another port
+	if s := h.Subscribers(); len(s) != 0 {
+		t.Fatalf("left: %v", s)
+	}
+}
+
+// TestNarrowerPolicyDropsSubscriptions: a new policy ends the
+// subscriptions it no longer permits.
+func TestNarrowerPolicyDropsSubscriptions(t *testing.T) {
+	h, _, _ := testHub(t, Policy{Allow: []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}})
+	subscribe(t, h, "127.0.0.1:5000", "192.0.2.9", 9000)
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	h.SetPolicy(Policy{})
+	if s := h.Subscribers(); !slices.Equal(s, []netip.AddrPort{ap("127.0.0.1:5000")}) {
+		t.Fatalf("subscribers %v", s)
+	}
+}

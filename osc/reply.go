@@ -1,0 +1,108 @@
+package osc
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// Reply limits: the hub answers at most RepliesPerSource times a second
+// to one address and RepliesPerSecond times in all, so that spoofed
+// requests cannot turn it into a reflector.
+const (
+	RepliesPerSource = 4
+	RepliesPerSecond = 64
+	maxReplySources  = 256 // addresses remembered per second
+	logEvery         = time.Second
+)
+
+// reply sends an acknowledgement (addr, args) to src, within the rate
+// limits.
+func (h *Hub) reply(src netip.AddrPort, addr string, args ...any) {
+	if !h.replies.allow(src.Addr(), h.now()) {
+		h.Stats.RepliesLimited.Add(1)
+		return
+	}
+	b, err := goosc.NewMessage(addr, args...).MarshalBinary()
+	if err != nil || h.out == nil {
+		return
+	}
+	if _, err := h.out.WriteToUDPAddrPort(b, src); err != nil {
+		h.Stats.SendErrors.Add(1)
+	}
+}
+
+// rateLimit counts events per source and in all within one-second
+// windows.
+type rateLimit struct {
+	mu     sync.Mutex
+	window int64 // Unix second of the counts
+	total  int
+	counts map[netip.Addr]int
+}
+
+// allow reports whether one more event from src fits this second.
+func (r *rateLimit) allow(src netip.Addr, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := now.Unix(); s != r.window || r.counts == nil {
+		r.window, r.total = s, 0
+		r.counts = make(map[netip.Addr]int)
+	}
+	n, known := r.counts[src]
+	if r.total >= RepliesPerSecond || n >= RepliesPerSource || !known && len(r.counts) >= maxReplySources {
+		return false
+	}
+	r.counts[src] = n + 1
+	r.total++
+	return true
+}
+
+// logKind names a kind of log line, each limited on its own.
+type logKind int
+
+const (
+	logDenied logKind = iota
+	logBadPose
+	logRefused
+	numLogKinds
+)
+
+// logLimiter holds back log lines of a kind for a second after one.
+type logLimiter struct {
+	mu   sync.Mutex
+	last [numLogKinds]time.Time
+	held [numLogKinds]int
+}
+
+// logf logs msg unless a line of its kind went out less than a second
+// ago; the next line that goes out counts those held back.
+func (h *Hub) logf(kind logKind, msg string, kv ...any) {
+	if h.Log == nil {
+		return
+	}
+	now := h.now()
+	l := &h.logs
+	l.mu.Lock()
+	if !l.last[kind].IsZero() && now.Sub(l.last[kind]) < logEvery {
+		l.held[kind]++
+		l.mu.Unlock()
+		return
+	}
+	held := l.held[kind]
+	l.last[kind], l.held[kind] = now, 0
+	l.mu.Unlock()
+	if held > 0 {
+		kv = append(kv, "suppressed", held)
+	}
+	h.Log(msg, kv...)
+}
+
+// warn logs a one-off line.
+func (h *Hub) warn(msg string, kv ...any) {
+	if h.Log != nil {
+		h.Log(msg, kv...)
+	}
+}

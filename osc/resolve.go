@@ -1,0 +1,132 @@
+package osc
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
+)
+
+// Host name lookups run off the receive path, one at a time, from a short
+// queue: a flood of names cannot stall wrist input.
+const (
+	ResolveTimeout    = 2 * time.Second
+	maxPendingLookups = 4
+)
+
+// lookup is a /subscribe or /unsubscribe request waiting for its host.
+type lookup struct {
+	src   netip.AddrPort
+	host  string
+	port  uint16
+	unsub bool
+}
+
+// lookupHost resolves host with the system's resolver.
+func lookupHost(ctx context.Context, host string) ([]netip.Addr, error) {
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+}
+
+// request handles /subscribe and /unsubscribe: an address is applied at
+// once; a host name from a trusted source is queued for lookup (other
+// sources may only subscribe their own address, so they send it).
+func (h *Hub) request(m *goosc.Message, src netip.AddrPort, unsub bool) {
+	host, port, ok := hostPort(m.Arguments)
+	if !ok {
+		h.Stats.Rejected.Add(1)
+		h.reply(src, h.addr.refused, "usage: "+m.Address+" s host i port (host an address or a name, port 1-65535)")
+		return
+	}
+	r := lookup{src: src, host: host, port: port, unsub: unsub}
+	if a, err := netip.ParseAddr(host); err == nil {
+		h.apply(r, []netip.Addr{a})
+		return
+	}
+	if !h.trusted(src.Addr()) {
+		h.refuse(r, host+": host names are resolved only for sources in osc.allow; send your address")
+		return
+	}
+	select {
+	case h.lookups <- r:
+	default:
+		h.refuse(r, host+": busy resolving other names; retry, or send an address")
+	}
+}
+
+// resolveLoop resolves queued host names until ctx ends.
+func (h *Hub) resolveLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-h.lookups:
+			lctx, cancel := context.WithTimeout(ctx, ResolveTimeout)
+			addrs, err := h.resolve(lctx, r.host)
+			cancel()
+			if err != nil || len(addrs) == 0 {
+				h.refuse(r, fmt.Sprintf("%s: cannot resolve: %v", r.host, err))
+				continue
+			}
+			h.apply(r, addrs)
+		}
+	}
+}
+
+// apply subscribes the first of addrs the policy permits, or unsubscribes
+// them all, and answers.
+func (h *Hub) apply(r lookup, addrs []netip.Addr) {
+	addrs = slices.Clone(addrs)
+	for i, a := range addrs {
+		addrs[i] = a.Unmap()
+	}
+	// Prefer what the socket reaches, then the sender's family: "localhost"
+	// from 127.0.0.1 means 127.0.0.1, not ::1.
+	src := r.src.Addr()
+	rank := func(a netip.Addr) int {
+		return boolInt(!h.reachable(a))*2 + boolInt(a.Is4() != src.Is4())
+	}
+	slices.SortStableFunc(addrs, func(a, b netip.Addr) int { return rank(a) - rank(b) })
+	var first error
+	for _, a := range addrs {
+		dst := netip.AddrPortFrom(a, r.port)
+		var err error
+		if r.unsub {
+			err = h.unsubscribe(r.src.Addr(), dst)
+		} else if d, serr := h.subscribe(r.src.Addr(), dst); serr == nil {
+			h.reply(r.src, h.addr.subscribed, a.String(), int32(r.port), float32(d.Seconds()))
+			return
+		} else {
+			err = serr
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("%v: %w", dst, err)
+		}
+	}
+	if first != nil {
+		h.refuse(r, first.Error())
+		return
+	}
+	h.reply(r.src, h.addr.unsubscribed, r.host, int32(r.port))
+}
+
+// refuse counts, logs and answers a refused request.
+func (h *Hub) refuse(r lookup, reason string) {
+	h.Stats.Refused.Add(1)
+	what := "subscription"
+	if r.unsub {
+		what = "unsubscription"
+	}
+	h.logf(logRefused, "osc: "+what+" refused", "source", r.src.String(), "reason", reason)
+	h.reply(r.src, h.addr.refused, reason)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
