@@ -101,3 +101,11 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		t.Fatalf("a good config: exit %d, %s %s", ok.code, ok.stdout, ok.stderr)
 	}
 }
+
+// TestRecordWithoutAGloveSaysWhatToDo: recording from a glove that is not
+// there ends with one line naming the port and what to check.
+func TestRecordWithoutAGloveSaysWhatToDo(t *testing.T) {
+	port := filepath.Join(t.TempDir(), "ttyUSB9")
+	r := runBinary(t, 20*time.Second, "record", "--device", "cyberglove", "--port", port, "--seconds", "1", "-o", filepath.Join(t.TempDir(), "x.glove"))
+	r.oneLine(t, 1, port, "plugged in")
+}

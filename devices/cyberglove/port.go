@@ -1,8 +1,10 @@
 package cyberglove
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"time"
 
 	"github.com/tarm/serial"
@@ -27,7 +29,18 @@ func OpenSerial(name string, baud int, readTimeout time.Duration) (Port, error) 
 	}
 	p, err := serial.OpenPort(&serial.Config{Name: name, Baud: baud, ReadTimeout: readTimeout})
 	if err != nil {
-		return nil, fmt.Errorf("cyberglove: open %s at %d baud: %w", name, baud, err)
+		return nil, fmt.Errorf("cyberglove: open %s at %d baud: %w%s", name, baud, err, openHint(err))
 	}
 	return p, nil
+}
+
+// openHint says what to do about a port that does not open.
+func openHint(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ": is the glove's interface unit plugged in and switched on? (or set the right port)"
+	case errors.Is(err, fs.ErrPermission):
+		return ": add the user to the dialout group (README: Connecting a real glove)"
+	}
+	return ""
 }
