@@ -89,16 +89,18 @@ count_tris = false
 	if s := statusesOf(got.all(), "right"); !inOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
 		t.Errorf("statuses %v, want %v in that order", s, f.statuses)
 	}
-	if n, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond)); n < 20 || gap > 250*time.Millisecond {
-		t.Errorf("watchdog: %d pings, longest gap %v (timeout 200ms)", n, gap)
+	pings, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond))
+	if pings < 20 || gap > 250*time.Millisecond {
+		t.Errorf("watchdog: %d pings, longest gap %v (timeout 200ms)", pings, gap)
 	}
 	h := d.hands[0]
 	faults := h.device().(devices.FaultCounter).Faults()
 	if f.count(faults, &h.Stats) == 0 {
 		t.Errorf("the fault was not counted: faults %+v, stalls %d", faults, h.Stats.Stalls.Load())
 	}
-	checkRecording(t, rec, em.Records(), f.lost)
-	t.Logf("%d frames; faults %+v; device errors %d", h.Stats.Frames.Load(), faults, h.Stats.DeviceErrors.Load())
+	recorded := checkRecording(t, rec, em.Records(), f.lost)
+	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d",
+		len(em.Records()), recorded, statusesOf(got.all(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
 }
 
 // inOrder reports whether want occurs in got in order.
@@ -116,7 +118,7 @@ func inOrder(got, want []string) bool {
 // emulator sent: every sample was sent, in order, and at most lost sent
 // records are missing besides one after the last sample (the record in
 // flight when the daemon stopped).
-func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) {
+func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) int {
 	t.Helper()
 	r, err := recording.OpenReplay(rec, false)
 	if err != nil {
@@ -154,4 +156,5 @@ func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) {
 	if n < 50 {
 		t.Errorf("only %d samples recorded", n)
 	}
+	return n
 }
