@@ -26,6 +26,9 @@ const (
 	StatusStalled      = "stalled" // the glove is connected but has sent nothing for frame.stall_ms
 )
 
+// handStatuses lists every status, for metrics.
+var handStatuses = []string{StatusStreaming, StatusNoGlove, StatusReconnecting, StatusStalled, StatusReplay}
+
 // HandStats counts one hand's frames and faults.
 type HandStats struct {
 	Frames, Dropped, Overruns, Contacts, DeviceErrors, Stalls atomic.Uint64

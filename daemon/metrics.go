@@ -119,6 +119,19 @@ func (d *Daemon) startMetrics(addr string) error {
 	counter("gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() }))
 	counter("gloved_contacts_total", "Contacts published.", sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() }))
 	counter("gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() }))
+	counter("gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms.", sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() }))
+	counter("gloved_watchdog_pings_total", "systemd watchdog pings sent.", func() float64 { return float64(d.watchdogPings.Load()) })
+	for _, h := range d.hands {
+		for _, st := range handStatuses {
+			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_status", Help: "1 for each hand's current status.",
+				ConstLabels: prometheus.Labels{"hand": h.cfg.Name, "status": st}}, func() float64 {
+				if _, s, _ := h.peekStatus(); s == st {
+					return 1
+				}
+				return 0
+			}))
+		}
+	}
 	for _, f := range []struct {
 		name string
 		get  func(devices.Faults) uint64

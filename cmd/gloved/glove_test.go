@@ -399,7 +399,7 @@ listen = %q
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, m := range []string{"gloved_frames_total", `gloved_stage_seconds_bucket{stage="narrow"`, "gloved_osc_packets_sent_total", "gloved_serial_bad_frames_total"} {
+	for _, m := range []string{"gloved_frames_total", `gloved_stage_seconds_bucket{stage="narrow"`, "gloved_osc_packets_sent_total", "gloved_serial_bad_frames_total", "gloved_stalls_total", `gloved_hand_status{hand="first",status="streaming"} 1`} {
 		if !bytes.Contains(body, []byte(m)) {
 			t.Errorf("metrics lack %s", m)
 		}
