@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	sd "github.com/coreos/go-systemd/v22/daemon"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -175,7 +174,8 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 }
 
 // Run serves until ctx ends: OSC, every hand's reader and frame loop, the
-// systemd notifications. It returns after a clean shutdown (devices
+// systemd watchdog (READY and STOPPING are the Service's to send: a reload
+// stops one daemon and starts the next without the service stopping). It returns after a clean shutdown (devices
 // closed, recordings flushed).
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -222,7 +222,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.liveness(ctx, every)
 		}()
 	}
-	sd.SdNotify(false, sd.SdNotifyReady)
 	d.Log.Info().Str("osc", d.Hub.Addr().String()).Strs("targets", d.Config.OSC.Targets).Int("hands", len(d.hands)).
 		Int("triangles", len(d.Scene.Tris)).Strs("objects", d.Scene.Objects).Msg("gloved running")
 	var err error
@@ -232,7 +231,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 	case <-exitDone:
 		d.drain()
 	}
-	sd.SdNotify(false, sd.SdNotifyStopping)
 	cancel()
 	close(stop)
 	for _, h := range d.hands {

@@ -191,7 +191,11 @@ count_tris = false
 func TestReplayLoopsAndShutsDownCleanly(t *testing.T) {
 	rx, got := listenOSC(t)
 	rec := filepath.Join(t.TempDir(), "left.glove")
-	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	runFor := 2500 * time.Millisecond
+	if raceEnabled {
+		runFor = 4 * time.Second // the race detector slows the frames several times
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runFor)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "two.toml", fmt.Sprintf(`
 [[hand]]
@@ -229,8 +233,8 @@ budget_ms = 100.0
 			}
 		}
 	}
-	// The shipped recording is 2 s long: a loop shows as more than 200
-	// replayed frames in 2.5 s.
+	// The shipped recording is 2 s long (201 samples): a loop shows as
+	// more than 200 replayed frames.
 	if hands["right"] < 200 || hands["left"] < 150 {
 		t.Fatalf("frames per hand %v", hands)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +65,33 @@ func (n *notifications) pings(from, to time.Time) (count int, gap time.Duration)
 		last = n.at[i]
 	}
 	return count, max(gap, to.Sub(last))
+}
+
+// all returns the notifications other than watchdog pings, in order.
+func (n *notifications) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []string
+	for _, m := range n.msgs {
+		if m != "WATCHDOG=1" {
+			out = append(out, strings.SplitN(m, "\n", 2)[0])
+		}
+	}
+	return out
+}
+
+// sequence reports whether the notifications hold want in order.
+func (n *notifications) sequence(want ...string) bool { return inOrder(n.all(), want) }
+
+// count counts one notification.
+func (n *notifications) count(m string) int {
+	k := 0
+	for _, x := range n.all() {
+		if x == m {
+			k++
+		}
+	}
+	return k
 }
 
 // statusesOf returns hand's statuses on the wire in order, repeats folded.

@@ -80,7 +80,7 @@ func TestOSCConfigErrorsNameTheKey(t *testing.T) {
 // outside it is counted and dropped; frames count their non-finite drops
 // in the hub's stats.
 func TestDaemonAppliesItsOSCPolicy(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "policy.toml", oscBase+`
 [osc]

@@ -69,6 +69,7 @@ level = "error"
 		}
 	}
 	write("")
+	sd := fakeSystemd(t, 400*time.Millisecond)
 	reload := make(chan os.Signal, 1)
 	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -119,13 +120,22 @@ level = "error"
 	}
 
 	write("format = \"json\"\n") // in [log]: a change that parses and loads
-	n := framesOf(got.all(), "right")
 	reload <- syscall.SIGHUP
-	if !framesAfter(n + 50) {
+	// The new daemon has started once it has begun its own recording (the
+	// earlier one is kept as session.1.glove); count frames from then on.
+	kept := filepath.Join(dir, "session.1.glove")
+	if !waitFor(10*time.Second, func() bool { _, err := os.Stat(kept); return err == nil }) {
+		t.Fatal("the good config did not replace the running daemon")
+	}
+	n := len(got.all())
+	if !waitFor(5*time.Second, func() bool { return framesOf(got.all()[n:], "right") > 50 }) {
 		t.Fatal("after a good reload the subscriber received no frames: the subscription was lost")
 	}
-	if p, _ := lastPalm(got.all(), "right"); p != [3]float32{0.25, 1.5, -0.5} {
+	if p, _ := lastPalm(got.all()[n:], "right"); p != [3]float32{0.25, 1.5, -0.5} {
 		t.Errorf("after the reload the palm is at %v: the wrist set over OSC was lost", p)
+	}
+	if !sd.sequence("READY=1", "RELOADING=1", "READY=1") || sd.count("STOPPING=1") != 0 {
+		t.Errorf("systemd was told %v: a reload is RELOADING then READY, never STOPPING", sd.all())
 	}
 	cancel()
 	if err := <-done; err != nil {

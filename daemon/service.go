@@ -8,8 +8,10 @@ import (
 	"os"
 	"time"
 
+	sd "github.com/coreos/go-systemd/v22/daemon"
 	"github.com/mattn/go-isatty"
 	"github.com/rs/zerolog"
+	"golang.org/x/sys/unix"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/env"
@@ -73,6 +75,8 @@ func (s *Service) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	sd.SdNotify(false, sd.SdNotifyReady)
+	defer sd.SdNotify(false, sd.SdNotifyStopping)
 	for {
 		next, err := s.serve(ctx, d)
 		if next == nil {
@@ -103,10 +107,20 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			if next == nil {
 				continue
 			}
+			select {
+			case err := <-done: // the daemon ended meanwhile: nothing to hand on
+				return nil, err
+			default:
+			}
+			notifyReloading()
+			defer sd.SdNotify(false, sd.SdNotifyReady)
+			defer keepWatchdogFed()()
 			c := d.handoff(next)
 			c.scene = scene
 			stop()
-			<-done
+			if err := <-done; err != nil {
+				d.Log.Error().Err(err).Msg("the daemon stopped with an error for the reload")
+			}
 			return s.replace(d, next, c)
 		case <-tick.C:
 			if s.Tick != nil {
@@ -148,4 +162,37 @@ func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error
 		return nil, fmt.Errorf("reload: %v; the previous config did not restart either: %w", err, rerr)
 	}
 	return d, nil
+}
+
+// notifyReloading tells systemd a reload has begun (READY follows when the
+// new daemon runs).
+func notifyReloading() {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return
+	}
+	sd.SdNotify(false, fmt.Sprintf("RELOADING=1\nMONOTONIC_USEC=%d", ts.Nano()/1000))
+}
+
+// keepWatchdogFed pings the watchdog while no daemon runs (a reload
+// builds the next one) and returns the func that stops it.
+func keepWatchdogFed() func() {
+	every := watchdogInterval()
+	if every <= 0 {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			sd.SdNotify(false, sd.SdNotifyWatchdog)
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(stop) }
 }

@@ -225,11 +225,17 @@ func (h *Hub) Serve(ctx context.Context) error {
 		h.warn("osc: listening on a non-loopback address without osc.allow: any host that reaches it may subscribe itself; set osc.allow to the hosts you trust",
 			"listen", h.local.String())
 	}
+	var resolving sync.WaitGroup
+	defer resolving.Wait() // no lookup outlives Serve (a reload hands the hub on)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	h.conn.SetReadDeadline(time.Time{})
 	defer context.AfterFunc(ctx, func() { h.conn.SetReadDeadline(time.Now()) })()
-	go h.resolveLoop(ctx)
+	resolving.Add(1)
+	go func() {
+		defer resolving.Done()
+		h.resolveLoop(ctx)
+	}()
 	buf := make([]byte, 65536)
 	for {
 		n, src, err := h.conn.ReadFromUDPAddrPort(buf)

@@ -67,6 +67,9 @@ func (h *Hub) resolveLoop(ctx context.Context) {
 			lctx, cancel := context.WithTimeout(ctx, ResolveTimeout)
 			addrs, err := h.resolve(lctx, r.host)
 			cancel()
+			if ctx.Err() != nil {
+				return // the hub stopped serving: the request is dropped, not refused
+			}
 			if err != nil || len(addrs) == 0 {
 				h.refuse(r, fmt.Sprintf("%s: cannot resolve: %v", r.host, err))
 				continue
