@@ -220,3 +220,29 @@ count_tris = false
 		t.Fatal(err)
 	}
 }
+
+// TestGloveThatDoesNotFitItsCalibrationIsAnError: a glove that opens but
+// reports another sensor count than its calibration's is the config's
+// fault, not an absent glove: the daemon stops with the reason instead of
+// retrying for ever.
+func TestGloveThatDoesNotFitItsCalibrationIsAnError(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "glove")
+	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, link, emulator.Hangup{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, done := startDaemon(t, ctx, "mismatch.toml", fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "cyberglove"
+port = %q
+calibration = "../configs/calibration-18.toml"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = "127.0.0.1:0"
+`, link))
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "is for 18 sensors, the glove has 22") || ctx.Err() != nil {
+		t.Fatalf("got %v (context %v), want the daemon to stop on the calibration", err, ctx.Err())
+	}
+}

@@ -24,8 +24,8 @@ const (
 func (h *handRuntime) serve(stop <-chan struct{}) error {
 	if s := h.session(); s != nil {
 		h.logReady(s)
-	} else if !h.open(stop) {
-		return nil
+	} else if ok, err := h.open(stop); !ok {
+		return err
 	}
 	for {
 		err := h.read(stop)
@@ -46,10 +46,13 @@ func (h *handRuntime) serve(stop <-chan struct{}) error {
 	}
 }
 
-// open opens the hand's session, retrying with backoff until it opens or
-// stop is closed (false). Each failure counts as a device error; its
-// reason is logged when it changes, and every openLogEvery.
-func (h *handRuntime) open(stop <-chan struct{}) bool {
+// open opens the hand's session, retrying with backoff while the glove
+// does not open (a session.DeviceError), until it opens or stop is closed
+// (false, nil). Each such failure counts as a device error; its reason is
+// logged when it changes, and every openLogEvery. Any other failure (a
+// calibration for another sensor count than the glove reports) is the
+// config's and ends the hand (false and the error).
+func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 	wait := openRetryMin
 	var said string
 	var saidAt time.Time
@@ -58,7 +61,10 @@ func (h *handRuntime) open(stop <-chan struct{}) bool {
 		if err == nil {
 			h.attach(s)
 			h.logReady(s)
-			return true
+			return true, nil
+		}
+		if !errors.As(err, new(*session.DeviceError)) {
+			return false, fmt.Errorf("hand %s: %w", h.cfg.Name, err)
 		}
 		h.Stats.DeviceErrors.Add(1)
 		h.setStatus(StatusNoGlove)
@@ -68,7 +74,7 @@ func (h *handRuntime) open(stop <-chan struct{}) bool {
 		}
 		select {
 		case <-stop:
-			return false
+			return false, nil
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, openRetryMax)

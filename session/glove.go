@@ -32,6 +32,14 @@ type Glove struct {
 	fixedWrist bool
 }
 
+// DeviceError is a glove that did not open: absent, switched off, not
+// answering. Unlike the other errors of OpenGlove it may go away by itself,
+// so a caller may retry.
+type DeviceError struct{ Err error }
+
+func (e *DeviceError) Error() string { return e.Err.Error() }
+func (e *DeviceError) Unwrap() error { return e.Err }
+
 // OpenGlove opens the glove spec names, loads its calibration and starts
 // its recording, if it has one. Relative paths are the caller's to resolve.
 func OpenGlove(spec Spec) (*Glove, error) {
@@ -91,7 +99,7 @@ func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
 		o.Tap = g.tap
 		c, err := cyberglove.Open(o)
 		if err != nil {
-			return recording.Header{}, storedCalibration{}, err
+			return recording.Header{}, storedCalibration{}, &DeviceError{Err: err}
 		}
 		g.dev, g.Info = c, c.GloveInfo()
 		mode := map[bool]string{false: "stream", true: "poll"}[spec.Poll]
