@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -108,7 +109,22 @@ func (d *Daemon) open() error {
 	if err := d.Hub.SetTargets(cfg.OSC.Targets); err != nil {
 		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
 	}
-	return d.openHands()
+	var metrics net.Listener
+	if cfg.Metrics.Listen != "" {
+		if metrics, err = listenMetrics(cfg.Metrics.Listen); err != nil {
+			return err
+		}
+	}
+	if err := d.openHands(); err != nil {
+		if metrics != nil {
+			metrics.Close()
+		}
+		return err
+	}
+	if metrics != nil {
+		d.startMetrics(metrics)
+	}
+	return nil
 }
 
 // openHands opens every hand and wires the OSC wrist input to them.
@@ -130,9 +146,6 @@ func (d *Daemon) openHands() error {
 	}
 	for _, h := range d.hands {
 		h.writer.NonFinite = &d.Hub.Stats.NonFinite
-	}
-	if cfg.Metrics.Listen != "" {
-		return d.startMetrics(cfg.Metrics.Listen)
 	}
 	return nil
 }

@@ -85,14 +85,22 @@ func (d *Daemon) Snapshot() Status {
 	return st
 }
 
-func (d *Daemon) startMetrics(addr string) error {
+// listenMetrics binds the metrics address: before any hand opens, so that
+// a busy port fails the start before a recording is created.
+func listenMetrics(addr string) (net.Listener, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return fmt.Errorf("metrics.listen = %q: the port is in use: choose a free port for metrics.listen", addr)
+			return nil, fmt.Errorf("metrics.listen = %q: the port is in use: choose a free port for metrics.listen", addr)
 		}
-		return fmt.Errorf("metrics.listen = %q: %w", addr, err)
+		return nil, fmt.Errorf("metrics.listen = %q: %w", addr, err)
 	}
+	return l, nil
+}
+
+// startMetrics serves the metrics on l.
+func (d *Daemon) startMetrics(l net.Listener) {
+	addr := l.Addr().String()
 	reg := prometheus.NewRegistry()
 	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "gloved_stage_seconds", Help: "Time per frame stage.",
@@ -160,5 +168,4 @@ func (d *Daemon) startMetrics(addr string) error {
 			d.Log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
 		}
 	}()
-	return nil
 }

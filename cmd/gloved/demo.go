@@ -26,6 +26,9 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: demo takes no arguments", errUsage)
 	}
+	if *frames < 1 {
+		return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, *frames)
+	}
 	start := time.Now()
 	spec := session.Spec{Device: session.DeviceSim, Motion: *motion, Speed: session.SpeedMax, Wrist: session.PoseValues(env.GraspWrist())}
 	if err := spec.Normalize(); err != nil {
@@ -56,7 +59,9 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d frames, %.1f us per frame on average\n", *frames, float64(total.Nanoseconds())/1e3/float64(*frames))
+	if s.Frames > 0 {
+		fmt.Fprintf(out, "%d frames, %.1f us per frame on average\n", s.Frames, float64(total.Nanoseconds())/1e3/float64(s.Frames))
+	}
 	return nil
 }
 

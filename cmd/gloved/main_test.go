@@ -181,6 +181,11 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 	if _, err := gloved(t, "demo", "--motion", "wave"); err == nil {
 		t.Error("an unknown motion must be an error")
 	}
+	for _, args := range [][]string{{"demo", "--frames", "0"}, {"contacts", "--scene", "builtin:grasp", "--sim", "--frames", "0"}} {
+		if _, err := gloved(t, args...); !errors.Is(err, errUsage) {
+			t.Errorf("%v: got %v, want a usage error (it would run for ever)", args, err)
+		}
+	}
 }
 
 func TestParsePoseNormalisesTheQuaternion(t *testing.T) {

@@ -36,6 +36,9 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 	if o.scenes == "" || (o.recording == "") == !o.sim {
 		return session.Spec{}, fmt.Errorf("%w: needs --scene and exactly one of --recording FILE or --sim", errUsage)
 	}
+	if o.sim && o.frames < 1 {
+		return session.Spec{}, fmt.Errorf("%w: --frames %d: a simulation needs at least 1", errUsage, o.frames)
+	}
 	s := session.Spec{Device: session.DeviceReplay, Recording: o.recording, Calibration: o.calibration, Speed: session.SpeedMax}
 	if o.sim {
 		s.Device, s.Recording, s.Motion = session.DeviceSim, "", o.motion

@@ -104,31 +104,62 @@ func Create(path string, h Header) (*Recorder, error) {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
 	b = append(b, js...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(js))
-	if _, err := r.w.Write(b); err != nil {
+	if _, err = r.w.Write(b); err == nil {
+		err = r.w.Flush()
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("recording: %s: %w", path, err)
 	}
-	return r, r.w.Flush()
+	return r, nil
 }
 
 // createKeeping creates path, first moving a non-empty file already there
 // to the first free NAME.N.EXT (N = 1, 2, ...): a recording is never
 // truncated, by a second session, a restart or a reload.
 func createKeeping(path string) (*os.File, error) {
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		ext := filepath.Ext(path)
-		base := strings.TrimSuffix(path, ext)
-		for n := 1; ; n++ {
-			kept := fmt.Sprintf("%s.%d%s", base, n, ext)
-			if _, err := os.Lstat(kept); errors.Is(err, fs.ErrNotExist) {
-				if err := os.Rename(path, kept); err != nil {
-					return nil, err
-				}
-				break
-			}
+	for range maxKeepAttempts {
+		if err := keepExisting(path); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+		// Another writer created it meanwhile: keep that one too.
+	}
+	return nil, fmt.Errorf("%s: created by someone else %d times over", path, maxKeepAttempts)
+}
+
+// maxKeepAttempts bounds createKeeping's retries when other writers race it.
+const maxKeepAttempts = 3
+
+// keepExisting moves a file at path aside to the first free NAME.N.EXT,
+// or removes it if it is empty.
+func keepExisting(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file", path)
+	case fi.Size() == 0:
+		return os.Remove(path)
+	}
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	for n := 1; ; n++ {
+		kept := fmt.Sprintf("%s.%d%s", base, n, ext)
+		_, err := os.Lstat(kept)
+		if errors.Is(err, fs.ErrNotExist) {
+			return os.Rename(path, kept)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
 func (r *Recorder) write(kind byte, t time.Duration, payload []byte) error {
