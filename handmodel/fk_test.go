@@ -252,3 +252,32 @@ func TestLoadLinkMeshes(t *testing.T) {
 		t.Fatalf("a flat link mesh must be refused naming the link, got %v", err)
 	}
 }
+
+// TestNamedPoses: a fist brings every fingertip nearer the palm than the
+// flat hand does; an unknown name is an error.
+func TestNamedPoses(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	tipDistance := func(name string) []float64 {
+		q, err := NamedPose(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Clamp(&h.Limits)
+		x := pose(h, q, geom.Identity())
+		var d []float64
+		for _, tip := range []Link{IndexDistal, MiddleDistal, RingDistal, LittleDistal} {
+			d = append(d, x[tip].T.Sub(x[Palm].T).Len())
+		}
+		return d
+	}
+	flat, fist := tipDistance("flat"), tipDistance("fist")
+	for i := range flat {
+		if !(fist[i] < 0.8*flat[i]) {
+			t.Errorf("finger %d: fist tip %.3f m from the palm, flat %.3f m", i, fist[i], flat[i])
+		}
+	}
+	tipDistance("spread")
+	if _, err := NamedPose("wave"); err == nil {
+		t.Error("an unknown pose name must be an error")
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -79,23 +78,12 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.
 func recordedSource(path string) (emulator.Source, int, error) {
-	r, err := recording.OpenReplay(path, false)
+	samples, warning, err := recording.ReadSamples(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	var samples []devices.Sample
-	var s devices.Sample
-	for {
-		err := r.Read(&s)
-		if errors.Is(err, devices.ErrEnd) {
-			break
-		}
-		if err == nil {
-			samples = append(samples, s)
-		}
-	}
-	if w := r.Warning(); w != nil {
-		warn("%s: %v; playing the %d samples before it", path, w, len(samples))
+	if warning != nil {
+		warn("%s: %v; playing the %d samples before it", path, warning, len(samples))
 	}
 	src, err := emulator.LoopSamples(samples, 10*time.Millisecond)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 
 	"github.com/gloved/gloved/geom"
@@ -34,20 +33,9 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
-	var q handmodel.Angles
-	switch *poseName {
-	case "flat":
-	case "fist":
-		for f := range 4 {
-			j := handmodel.IndexAbduction + handmodel.Joint(4*f)
-			q[j+1], q[j+2], q[j+3] = math.Pi/2, math.Pi/2, math.Pi/3
-		}
-		q[handmodel.ThumbRoll], q[handmodel.ThumbMCP], q[handmodel.ThumbIP] = 0.9, 0.8, 0.9
-	case "spread":
-		q[handmodel.IndexAbduction], q[handmodel.RingAbduction], q[handmodel.LittleAbduction] = 0.3, -0.25, -0.45
-		q[handmodel.ThumbAbduction] = 0.8
-	default:
-		return fmt.Errorf("%w: --pose %q: want flat, fist or spread", errUsage, *poseName)
+	q, err := handmodel.NamedPose(*poseName)
+	if err != nil {
+		return fmt.Errorf("%w: --pose: %v", errUsage, err)
 	}
 	q.Clamp(&h.Limits)
 	poses := make([]geom.Transform, h.NumLinks())

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/daemon"
-	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
@@ -32,38 +31,16 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if len(targets) == 0 {
 		targets = stringList{osc.DefaultTarget}
 	}
-	hc := daemon.HandConfig{Name: "right", Spec: session.Spec{Device: session.DeviceReplay, Recording: pos[0], Speed: *speed}}
-	r, err := recording.OpenReplay(pos[0], false)
-	if err != nil {
-		return err
-	}
-	h := r.Header()
-	r.Close()
-	if h.Hand == "left" {
-		hc.Name = "left"
-	}
+	o := daemon.ReplayOpts{Recording: pos[0], Speed: *speed, Scene: session.ScenePaths(*scenes), Targets: targets, Listen: *listen, Proximity: *proximity}
 	if *wrist != "" {
-		v, err := session.ParsePose(*wrist)
-		if err != nil {
+		if o.Wrist, err = session.ParsePose(*wrist); err != nil {
 			return fmt.Errorf("%w: --wrist: %v", errUsage, err)
 		}
-		hc.Wrist = v
 	}
-	cfg := &daemon.Config{Hands: []daemon.HandConfig{hc}, OSC: daemon.OSCConfig{Targets: targets, Listen: *listen}, Frame: daemon.FrameConfig{ProximityM: *proximity, BudgetMS: 1000}}
-	cfg.Scene.Files = session.ScenePaths(*scenes)
-	if err := cfg.Normalize(); err != nil {
-		return err
-	}
-	cfg.Log.Level = "warn"
-	epoch, err := time.Parse(time.RFC3339, h.Created)
-	if err != nil {
-		epoch = time.Unix(0, 0)
-	}
-	d, err := daemon.NewAt(cfg, daemon.NewLogger(cfg, os.Stderr), epoch)
+	d, err := daemon.NewReplay(o, os.Stderr)
 	if err != nil {
 		return err
 	}
-	d.ExitWhenDone = true
 	start := time.Now()
 	if err := d.Run(ctx); err != nil {
 		return err

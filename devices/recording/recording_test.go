@@ -291,3 +291,19 @@ func TestCreateNeverTruncates(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSamples: every sample of an intact recording, and of a damaged
+// one those before the damage, with the damage as a warning.
+func TestReadSamples(t *testing.T) {
+	whole, warning, err := ReadSamples("../../testdata/recordings/grasp.glove")
+	if err != nil || warning != nil || len(whole) != 201 {
+		t.Fatalf("%d samples, warning %v, error %v; want 201, none, none", len(whole), warning, err)
+	}
+	data, _ := os.ReadFile("../../testdata/recordings/grasp.glove")
+	half := filepath.Join(t.TempDir(), "half.glove")
+	os.WriteFile(half, data[:len(data)/2], 0o644)
+	part, warning, err := ReadSamples(half)
+	if err != nil || !errors.Is(warning, ErrCorrupt) || len(part) == 0 || len(part) >= len(whole) || part[len(part)-1] != whole[len(part)-1] {
+		t.Fatalf("half: %d samples, warning %v, error %v", len(part), warning, err)
+	}
+}

@@ -172,3 +172,26 @@ func (r *Replay) finish() {
 		r.rr.Close()
 	}
 }
+
+// ReadSamples reads every sample of the recording at path, in order. A
+// damaged recording gives the samples before the damage and, as warning,
+// what was wrong.
+func ReadSamples(path string) (samples []devices.Sample, warning error, err error) {
+	r, err := OpenReplay(path, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	var s devices.Sample
+	for {
+		err := r.Read(&s)
+		switch {
+		case err == nil:
+			samples = append(samples, s)
+		case errors.Is(err, devices.ErrEnd):
+			return samples, r.Warning(), nil
+		case !devices.Transient(err):
+			return samples, r.Warning(), err
+		}
+	}
+}
