@@ -34,7 +34,6 @@ type Body struct {
 
 // Adjacent reports whether links x and y share a joint, one being the
 // other's parent (self tests skip such pairs, which touch by construction).
-// For a HandBody it is the hand's handmodel.Hand.Adjacent.
 func (b *Body) Adjacent(x, y int32) bool {
 	return b.Links[x].Parent == int(y) || b.Links[y].Parent == int(x)
 }

@@ -80,7 +80,7 @@ func checkBox(nd Node) error {
 			if i == j {
 				d--
 			}
-			if !(math.Abs(d) < 1e-9) {
+			if !(math.Abs(d) < orthonormalTol) {
 				return fmt.Errorf("axes not orthonormal: a%d·a%d off by %g", i, j, d)
 			}
 		}
@@ -90,3 +90,7 @@ func checkBox(nd Node) error {
 	}
 	return nil
 }
+
+// orthonormalTol is how far a box's axes may be from orthonormal (dot
+// products) and still pass Validate: rounding in the fit stays far below.
+const orthonormalTol = 1e-9

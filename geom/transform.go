@@ -16,11 +16,15 @@ type Transform struct {
 // Identity returns the transform that moves nothing.
 func Identity() Transform { return Transform{R: mgl64.Ident3()} }
 
+// MinQuatLen is the shortest quaternion taken as a rotation: below it,
+// normalising would amplify rounding into an arbitrary rotation.
+const MinQuatLen = 1e-9
+
 // FromQuat returns the transform rotating by q (normalised here) then
 // translating by t. A zero or non-finite quaternion is an error.
 func FromQuat(q mgl64.Quat, t mgl64.Vec3) (Transform, error) {
 	n := q.Len()
-	if !(n > 0) || !Finite(n) || !Finite3(t) {
+	if !(n >= MinQuatLen) || !Finite(n) || !Finite3(t) {
 		return Transform{}, fmt.Errorf("geom: pose needs a non-zero finite quaternion and a finite translation, got q=%v t=%v", q, t)
 	}
 	q = q.Scale(1 / n)

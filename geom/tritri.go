@@ -11,6 +11,15 @@ import (
 // magnitude is within rounding of contact, and contact is reported.
 const overlapTol = 1e-12
 
+// crossingSine2 is the squared sine above which two triangles' planes cross
+// at a clear angle (about 1e-6 rad): below it the pair is treated as
+// coplanar and the 2-D edge axes are tried too.
+const crossingSine2 = 1e-12
+
+// flatSine2 is the smallest squared sine of a normal against a triangle's
+// edges for that normal to define the common plane of a coplanar pair.
+const flatSine2 = 1e-24
+
 // TriTri reports whether two closed triangles share a point. Touching
 // (vertex on face, edge on edge, shared vertex) counts as overlapping, and
 // coplanar and zero-area triangles are handled: the test is a separating-axis
@@ -53,7 +62,7 @@ func TriTri(p, q Triangle) bool {
 	// No 3-D facet normal separates. When the two planes cross at a clear
 	// angle the difference is three-dimensional and those axes were all.
 	la, lb := na.LenSqr(), nb.LenSqr()
-	if c := na.Cross(nb).LenSqr(); c > 1e-12*la*lb {
+	if c := na.Cross(nb).LenSqr(); c > crossingSine2*la*lb {
 		return true
 	}
 	// Otherwise it may be flat: its plane is parallel to every non-zero
@@ -67,7 +76,7 @@ func TriTri(p, q Triangle) bool {
 			m, mq = l, v
 		}
 	}
-	if mq > 1e-24 {
+	if mq > flatSine2 {
 		for i := range 3 {
 			if separates(m.Cross(ea[i]), &a, &b, tol) || separates(m.Cross(eb[i]), &a, &b, tol) {
 				return false

@@ -48,13 +48,6 @@ func (l Link) String() string {
 	return "link?"
 }
 
-// Adjacent reports whether two links share a joint (self-collision tests
-// skip such pairs).
-func (h *Hand) Adjacent(a, b Link) bool {
-	return (a >= 0 && a < Link(len(h.links)) && h.links[a].parent == b) ||
-		(b >= 0 && b < Link(len(h.links)) && h.links[b].parent == a)
-}
-
 // Parent returns a link's parent, or -1 for the root.
 func (h *Hand) Parent(l Link) Link { return h.links[l].parent }
 

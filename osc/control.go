@@ -8,13 +8,14 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // Limits of what the hub decodes.
 const (
 	maxBundleDepth = 4   // bundles nested deeper are malformed
 	maxHostLen     = 253 // the longest DNS name
-	minQuatLen     = 1e-9
 )
 
 // controlAddresses are the hub's own message addresses under its prefix.
@@ -109,7 +110,7 @@ func (h *Hub) wrist(m *goosc.Message, src netip.AddrPort) {
 	p := mgl64.Vec3{v[0], v[1], v[2]}
 	q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
 	n := q.Len()
-	if !inBox(h.Policy().WristBox, p) || !(n >= minQuatLen) || math.IsInf(n, 0) {
+	if !inBox(h.Policy().WristBox, p) || !(n >= geom.MinQuatLen) || math.IsInf(n, 0) {
 		h.Stats.BadPoses.Add(1)
 		h.logf(logBadPose, "osc: wrist pose dropped: not finite, zero rotation or outside osc.wrist_box",
 			"source", src.String(), "hand", hand, "position", fmt.Sprint(p))

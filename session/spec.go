@@ -141,7 +141,7 @@ func PoseFrom(v []float64) (geom.Transform, error) {
 			return geom.Transform{}, fmt.Errorf("%v is not a finite number", x)
 		}
 	}
-	if v[0]*v[0]+v[1]*v[1]+v[2]*v[2]+v[3]*v[3] < minQuatNorm2 {
+	if (mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}).Len() < geom.MinQuatLen {
 		return geom.Transform{}, fmt.Errorf("the quaternion is zero")
 	}
 	return geom.FromPose([7]float64(v))
@@ -167,10 +167,6 @@ func ParsePose(s string) ([]float64, error) {
 	}
 	return v, nil
 }
-
-// minQuatNorm2 is the smallest squared quaternion norm taken as a rotation:
-// below it normalising amplifies rounding into an arbitrary rotation.
-const minQuatNorm2 = 1e-12
 
 // PoseValues returns x as the 7 numbers PoseFrom reads.
 func PoseValues(x geom.Transform) []float64 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/geom"
 )
 
 // The recording format (version 1), all integers little-endian:
@@ -352,7 +353,7 @@ func DecodeWrist(p []byte) ([7]float64, error) {
 	}
 	for i := range pose {
 		pose[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
-		if math.IsNaN(pose[i]) || math.IsInf(pose[i], 0) {
+		if !geom.Finite(pose[i]) {
 			return pose, fmt.Errorf("%w: wrist pose value %d is %v", ErrCorrupt, i, pose[i])
 		}
 	}
