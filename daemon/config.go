@@ -157,7 +157,7 @@ var ErrConfig = errors.New("config")
 func LoadConfig(path string) (*Config, error) {
 	text, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return ParseConfig(path, text)
 }
@@ -167,12 +167,12 @@ func LoadConfig(path string) (*Config, error) {
 func ParseConfig(name string, text []byte) (*Config, error) {
 	var c Config
 	if err := configs.Decode(name, text, &c); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	c.Path = name
 	c.defaults()
 	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrConfig, name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
 	}
 	return &c, nil
 }
@@ -182,7 +182,7 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 func (c *Config) Normalize() error {
 	c.defaults()
 	if err := c.check(); err != nil {
-		return fmt.Errorf("%w: %v", ErrConfig, err)
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

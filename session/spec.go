@@ -124,7 +124,7 @@ func (s *Spec) checkHand() error {
 	}
 	if s.Wrist != nil {
 		if _, err := PoseFrom(s.Wrist); err != nil {
-			return fmt.Errorf("wrist: %v", err)
+			return fmt.Errorf("wrist: %w", err)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -58,6 +59,7 @@ func printStatus(out io.Writer, s daemon.Status) {
 	for name, st := range s.Hands {
 		hands = append(hands, name+" "+st)
 	}
+	slices.Sort(hands)
 	fmt.Fprintf(out, "\r%5.1f fps  p50 %6.1f us  p99 %6.1f us  contacts %2d  overruns %d  subscribers %d  %s   ",
 		s.FPS, float64(s.P50.Nanoseconds())/1e3, float64(s.P99.Nanoseconds())/1e3, s.Contacts, s.Overruns, s.Subscribers, strings.Join(hands, ", "))
 }

@@ -1,7 +1,8 @@
 // Package emulator answers the CyberGlove I/II protocol like an interface
 // unit, on a pseudo-terminal that a driver opens like any serial port: the
 // queries, settings, streaming and polling, with injected faults (garbage
-// bursts, the glove unplugged from the unit, the port hung up and back).
+// bursts, the glove unplugged from the unit, the port hung up and back,
+// the unit silent).
 // `gloved emulate` serves it; the driver and daemon tests run against it
 // through emulatortest.
 //

@@ -85,8 +85,11 @@ type Glove struct {
 	closed  atomic.Bool
 }
 
-var _ devices.Device = (*Glove)(nil)
-var _ devices.Info = (*Glove)(nil)
+var (
+	_ devices.Device = (*Glove)(nil)
+	_ devices.Info   = (*Glove)(nil)
+	_ devices.Clock  = (*Glove)(nil)
+)
 
 // New returns a simulated glove.
 func New(m Motion, sensors int, period time.Duration, fast bool) (*Glove, error) {
