@@ -24,10 +24,10 @@ import (
 
 // Daemon wires every configured hand to the scene and to OSC.
 type Daemon struct {
-	Config *Config
-	Log    zerolog.Logger
-	Hub    *osc.Hub
-	Scene  *env.Mesh
+	config *Config
+	log    zerolog.Logger
+	hub    *osc.Hub
+	scene  *env.Mesh
 	hands  []*handRuntime
 	start  time.Time
 	budget time.Duration
@@ -42,12 +42,12 @@ type Daemon struct {
 	metrics       *http.Server
 	// keepHub leaves the OSC hub open at Close: a reload hands it on.
 	keepHub bool
-	// ExitWhenDone makes Run return once every hand's device has ended
+	// exitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
-	ExitWhenDone bool
-	// OnFrame, if set, sees every frame's packets after they are sent
+	exitWhenDone bool
+	// onFrame, if set, sees every frame's packets after they are sent
 	// (tests hash the stream with it). It runs on the frame loop.
-	OnFrame func(hand string, packets [][]byte)
+	onFrame func(hand string, packets [][]byte)
 }
 
 // New builds the daemon: loads the scene, opens the OSC socket and every
@@ -67,9 +67,9 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 // nil): the OSC hub, with its subscribers, and the wrist poses set over
 // OSC.
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
-	d := &Daemon{Config: cfg, Log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
+	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	if c != nil {
-		d.Hub, d.Scene = c.hub, c.scene
+		d.hub, d.scene = c.hub, c.scene
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
@@ -85,15 +85,15 @@ func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*D
 // open loads the scene, opens the OSC socket (unless one was carried
 // over) and every hand; what it opened before a failure, Close releases.
 func (d *Daemon) open() error {
-	cfg := d.Config
+	cfg := d.config
 	var err error
-	if d.Scene == nil {
-		if d.Scene, err = LoadScene(cfg); err != nil {
+	if d.scene == nil {
+		if d.scene, err = LoadScene(cfg); err != nil {
 			return err
 		}
 	}
-	if d.Hub == nil {
-		if d.Hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
+	if d.hub == nil {
+		if d.hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
 			if errors.Is(err, syscall.EADDRINUSE) {
 				return fmt.Errorf("osc.listen = %q: the port is in use (another gloved, or another OSC app?): choose a free port for osc.listen", cfg.OSC.Listen)
 			}
@@ -104,9 +104,9 @@ func (d *Daemon) open() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	d.Hub.SetPolicy(policy)
-	d.Hub.Log = func(msg string, kv ...any) { d.Log.Warn().Fields(kv).Msg(msg) }
-	if err := d.Hub.SetTargets(cfg.OSC.Targets); err != nil {
+	d.hub.SetPolicy(policy)
+	d.hub.Log = func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
+	if err := d.hub.SetTargets(cfg.OSC.Targets); err != nil {
 		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
 	}
 	var metrics net.Listener
@@ -129,7 +129,7 @@ func (d *Daemon) open() error {
 
 // openHands opens every hand and wires the OSC wrist input to them.
 func (d *Daemon) openHands() error {
-	cfg := d.Config
+	cfg := d.config
 	for i, hc := range cfg.Hands {
 		h, err := d.openHand(i)
 		if err != nil {
@@ -137,7 +137,7 @@ func (d *Daemon) openHands() error {
 		}
 		d.hands = append(d.hands, h)
 	}
-	d.Hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) {
+	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) {
 		for _, h := range d.hands {
 			if h.cfg.Name == name {
 				h.setWrist(p, q)
@@ -145,7 +145,7 @@ func (d *Daemon) openHands() error {
 		}
 	}
 	for _, h := range d.hands {
-		h.writer.NonFinite = &d.Hub.Stats.NonFinite
+		h.writer.NonFinite = &d.hub.Stats.NonFinite
 	}
 	return nil
 }
@@ -168,17 +168,17 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 // reader, which retries while it is absent, once its calibration has been
 // checked here.
 func (d *Daemon) openHand(i int) (*handRuntime, error) {
-	hc, spec := d.Config.Hands[i], d.Config.Spec(i)
-	opt := session.PipelineOptions{Proximity: d.Config.Frame.ProximityM}
-	if c := d.Config.Frame.CountTris; c != nil {
+	hc, spec := d.config.Hands[i], d.config.Spec(i)
+	opt := session.PipelineOptions{Proximity: d.config.Frame.ProximityM}
+	if c := d.config.Frame.CountTris; c != nil {
 		opt.SkipTris = !*c
 	}
-	log := d.Log.With().Str("hand", hc.Name).Logger()
-	h := newHand(hc, spec, d.Scene, opt, log, d.Config.OSC.Prefix, time.Duration(d.Config.Frame.StallMS*float64(time.Millisecond)))
+	log := d.log.With().Str("hand", hc.Name).Logger()
+	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
 	if spec.Device == session.DeviceCyberGlove {
 		return h, session.Check(spec)
 	}
-	s, err := session.Open(spec, d.Scene, opt)
+	s, err := session.Open(spec, d.scene, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := d.Hub.Serve(ctx); err != nil {
+		if err := d.hub.Serve(ctx); err != nil {
 			errs <- err
 		}
 	}()
@@ -225,7 +225,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		close(allDone)
 	}()
 	var exitDone <-chan struct{}
-	if d.ExitWhenDone {
+	if d.exitWhenDone {
 		exitDone = allDone
 	}
 	if every := watchdogInterval(); every > 0 {
@@ -235,8 +235,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.liveness(ctx, every)
 		}()
 	}
-	d.Log.Info().Str("osc", d.Hub.Addr().String()).Strs("targets", d.Config.OSC.Targets).Int("hands", len(d.hands)).
-		Int("triangles", len(d.Scene.Tris)).Strs("objects", d.Scene.Objects).Msg("gloved running")
+	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
+		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Msg("gloved running")
 	var err error
 	select {
 	case <-ctx.Done():
@@ -279,11 +279,11 @@ func (d *Daemon) Close() {
 			continue
 		}
 		if err := s.Close(); err != nil {
-			d.Log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the glove and its recording")
+			d.log.Error().Err(err).Str("hand", h.cfg.Name).Msg("closing the glove and its recording")
 		}
 	}
-	if d.Hub != nil && !d.keepHub {
-		d.Hub.Close()
+	if d.hub != nil && !d.keepHub {
+		d.hub.Close()
 	}
 	if d.metrics != nil {
 		d.metrics.Close()

@@ -99,7 +99,7 @@ count_tris = false
 `, link, rx.LocalAddr().String()))
 	// Hostile input while it runs.
 	time.Sleep(500 * time.Millisecond)
-	hostile, _ := net.Dial("udp", d.Hub.Addr().String())
+	hostile, _ := net.Dial("udp", d.hub.Addr().String())
 	r := rand.New(rand.NewPCG(91, 91))
 	for k := range 300 {
 		b := make([]byte, r.IntN(200))
@@ -179,10 +179,10 @@ count_tris = false
 	if len(bundles) < before+50 {
 		t.Errorf("only %d bundles after the hostile packets (%d before)", len(bundles)-before, before)
 	}
-	if d.Hub.Stats.Malformed.Load() < 50 {
-		t.Errorf("hostile packets uncounted: %d", d.Hub.Stats.Malformed.Load())
+	if d.hub.Stats.Malformed.Load() < 50 {
+		t.Errorf("hostile packets uncounted: %d", d.hub.Stats.Malformed.Load())
 	}
-	t.Logf("%d bundles, %d frames, %d contacts, statuses %v, malformed %d", len(bundles), frames, contacts, statuses, d.Hub.Stats.Malformed.Load())
+	t.Logf("%d bundles, %d frames, %d contacts, statuses %v, malformed %d", len(bundles), frames, contacts, statuses, d.hub.Stats.Malformed.Load())
 }
 
 // TestReplayLoopsAndShutsDownCleanly: a looping replay hand, a sim hand
@@ -280,10 +280,10 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.ExitWhenDone = true
+		d.exitWhenDone = true
 		h := sha256.New()
 		frames := 0
-		d.OnFrame = func(_ string, packets [][]byte) {
+		d.onFrame = func(_ string, packets [][]byte) {
 			for _, pk := range packets {
 				p, err := goosc.ParsePacket(string(pk))
 				if err != nil {

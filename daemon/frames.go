@@ -65,9 +65,9 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	h.build(seq, ms, status, t1)
 	h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
-	d.Hub.Send(h.writer.Packets())
-	if d.OnFrame != nil {
-		d.OnFrame(h.cfg.Name, h.writer.Packets())
+	d.hub.Send(h.writer.Packets())
+	if d.onFrame != nil {
+		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
 	stages := h.sess.Pipeline.Stages()
 	stages[session.StageOSC] = time.Since(t1)
@@ -113,7 +113,7 @@ func (d *Daemon) publishStatus(h *handRuntime, now bool) {
 	h.writer.String(status)
 	h.writer.End()
 	h.sentState, h.sentAt = status, time.Now()
-	d.Hub.Send(h.writer.Packets())
+	d.hub.Send(h.writer.Packets())
 }
 
 func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {

@@ -79,9 +79,9 @@ func (d *Daemon) Snapshot() Status {
 		st.Dropped += h.Stats.Dropped.Load()
 		st.DeviceErrors += h.Stats.DeviceErrors.Load()
 	}
-	st.Subscribers = len(d.Hub.Subscribers())
-	st.OSCMalformed = d.Hub.Stats.Malformed.Load()
-	st.OSCSentErrors = d.Hub.Stats.SendErrors.Load()
+	st.Subscribers = len(d.hub.Subscribers())
+	st.OSCMalformed = d.hub.Stats.Malformed.Load()
+	st.OSCSentErrors = d.hub.Stats.SendErrors.Load()
 	return st
 }
 
@@ -157,7 +157,7 @@ func (d *Daemon) startMetrics(l net.Listener) {
 			return 0
 		}))
 	}
-	for _, c := range d.Hub.Stats.Counters() {
+	for _, c := range d.hub.Stats.Counters() {
 		counter("gloved_osc_"+c.Name+"_total", c.Help, func() float64 { return float64(c.Value.Load()) })
 	}
 	mux := http.NewServeMux()
@@ -165,7 +165,7 @@ func (d *Daemon) startMetrics(l net.Listener) {
 	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := d.metrics.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.Log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
+			d.log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
 		}
 	}()
 }

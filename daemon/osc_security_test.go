@@ -90,13 +90,13 @@ lease_s = 4.0
 subscribers_per_source = 2
 wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 `)
-	p := d.Hub.Policy()
+	p := d.hub.Policy()
 	wantAllow := []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("10.1.2.3/32")}
 	if fmt.Sprint(p.Allow) != fmt.Sprint(wantAllow) || p.Lease != 4*time.Second || p.PerSource != 2 ||
 		p.WristBox != (geom.AABB{Min: mgl64.Vec3{-1, 0, -1}, Max: mgl64.Vec3{1, 2, 1}}) {
 		t.Fatalf("policy %+v", p)
 	}
-	if d.hands[0].writer.NonFinite != &d.Hub.Stats.NonFinite {
+	if d.hands[0].writer.NonFinite != &d.hub.Stats.NonFinite {
 		t.Fatal("the hand's writer does not count non-finite drops in the hub's stats")
 	}
 	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
@@ -106,7 +106,7 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	defer app.Close()
 	send := func(m *goosc.Message) {
 		b, _ := m.MarshalBinary()
-		app.WriteTo(b, d.Hub.Addr())
+		app.WriteTo(b, d.hub.Addr())
 	}
 	port := app.LocalAddr().(*net.UDPAddr).Port
 	send(goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)))
@@ -131,7 +131,7 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 		w, _, _ := d.hands[0].peekStatus()
 		return w.T == mgl64.Vec3{0.5, 1.5, 0}
 	})
-	if n := d.Hub.Stats.BadPoses.Load(); n != 1 {
+	if n := d.hub.Stats.BadPoses.Load(); n != 1 {
 		t.Fatalf("%d bad poses counted, want 1", n)
 	}
 	cancel()
@@ -186,7 +186,7 @@ func TestOSCSecurityCountersAreMetrics(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "metrics.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n[metrics]\nlisten = \""+addr+"\"\n")
-	d.Hub.Stats.Denied.Add(3)
+	d.hub.Stats.Denied.Add(3)
 	var body string
 	waitUntil(t, "the metrics endpoint", func() bool {
 		r, err := http.Get("http://" + addr + "/metrics")
@@ -198,7 +198,7 @@ func TestOSCSecurityCountersAreMetrics(t *testing.T) {
 		body = string(b)
 		return true
 	})
-	for _, c := range d.Hub.Stats.Counters() {
+	for _, c := range d.hub.Stats.Counters() {
 		if !strings.Contains(body, "gloved_osc_"+c.Name+"_total") {
 			t.Errorf("metric gloved_osc_%s_total missing", c.Name)
 		}

@@ -26,8 +26,8 @@ func (d *Daemon) handoff(next *Config) *carried {
 		}
 		h.mu.Unlock()
 	}
-	if next.OSC.Listen == d.Config.OSC.Listen && next.OSC.Prefix == d.Config.OSC.Prefix {
-		c.hub, d.keepHub = d.Hub, true
+	if next.OSC.Listen == d.config.OSC.Listen && next.OSC.Prefix == d.config.OSC.Prefix {
+		c.hub, d.keepHub = d.hub, true
 	}
 	return c
 }

@@ -54,6 +54,6 @@ func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.ExitWhenDone = true
+	d.exitWhenDone = true
 	return d, nil
 }

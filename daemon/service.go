@@ -103,7 +103,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 		case err := <-done:
 			return nil, err
 		case <-s.Reload:
-			next, scene := s.reloadable(d.Log)
+			next, scene := s.reloadable(d.log)
 			if next == nil {
 				continue
 			}
@@ -119,7 +119,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			c.scene = scene
 			stop()
 			if err := <-done; err != nil {
-				d.Log.Error().Err(err).Msg("the daemon stopped with an error for the reload")
+				d.log.Error().Err(err).Msg("the daemon stopped with an error for the reload")
 			}
 			return s.replace(d, next, c)
 		case <-tick.C:
@@ -152,9 +152,9 @@ func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error
 	if err == nil {
 		return d, nil
 	}
-	old.Log.Error().Err(err).Msg("SIGHUP: the new config did not start; back to the previous one")
-	c.scene = old.Scene
-	d, rerr := newDaemon(old.Config, old.Log, time.Now(), c)
+	old.log.Error().Err(err).Msg("SIGHUP: the new config did not start; back to the previous one")
+	c.scene = old.scene
+	d, rerr := newDaemon(old.config, old.log, time.Now(), c)
 	if rerr != nil {
 		if c.hub != nil {
 			c.hub.Close()
