@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,21 +41,38 @@ var (
 
 // Load reads a mesh file, choosing the format by extension: .obj, .stl,
 // .gltf or .glb. Errors name the file and, where there is one, the element.
+// Every count and offset a file declares is checked against its size
+// before anything is allocated from it; see maxFileBytes and the limits
+// beside it for what loading may cost.
 func Load(path string, opt LoadOptions) (*Mesh, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("env: %w", err)
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".obj", ".stl", ".gltf", ".glb":
+	default:
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("env: %w", err)
+		}
+		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
 	}
 	var m *Mesh
 	var err error
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".obj":
-		m, err = loadOBJFile(path)
+	switch ext {
 	case ".stl":
 		m, err = loadSTL(path)
 	case ".gltf", ".glb":
 		m, err = loadGLTF(path)
 	default:
-		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
+		var b []byte
+		b, err = readInput(path)
+		if errors.As(err, new(*fs.PathError)) { // it names the file
+			return nil, fmt.Errorf("env: %w", err)
+		}
+		if err == nil {
+			m, err = readOBJ(b, baseName(path))
+		}
+		if err != nil {
+			err = fmt.Errorf("env: %s: %w", path, err)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -66,6 +84,9 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	m.dropEmptyObjects()
+	if len(m.Objects) > maxObjects {
+		return nil, fmt.Errorf("env: %s: %d objects: %w (the limit is %d)", path, len(m.Objects), ErrTooBig, maxObjects)
+	}
 	m.countDegenerate()
 	m.detectConvex()
 	return m, nil
