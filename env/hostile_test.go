@@ -220,6 +220,15 @@ func loadHostile(t *testing.T, cases []hostileCase) {
 	}
 }
 
+// mustRead reads a test file.
+func mustRead(path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 func writeFile(t *testing.T, path string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, b, 0o644); err != nil {

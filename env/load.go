@@ -57,8 +57,6 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	var m *Mesh
 	var err error
 	switch ext {
-	case ".stl":
-		m, err = loadSTL(path)
 	case ".gltf", ".glb":
 		m, err = loadGLTF(path)
 	default:
@@ -67,8 +65,10 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 		if errors.As(err, new(*fs.PathError)) { // it names the file
 			return nil, fmt.Errorf("env: %w", err)
 		}
-		if err == nil {
+		if err == nil && ext == ".obj" {
 			m, err = readOBJ(b, baseName(path))
+		} else if err == nil {
+			m, err = readSTL(b, baseName(path))
 		}
 		if err != nil {
 			err = fmt.Errorf("env: %s: %w", path, err)
