@@ -54,28 +54,24 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 		}
 		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
 	}
-	var m *Mesh
-	var err error
-	switch ext {
-	case ".gltf", ".glb":
-		m, err = loadGLTF(path)
-	default:
-		var b []byte
-		b, err = readInput(path)
-		if errors.As(err, new(*fs.PathError)) { // it names the file
-			return nil, fmt.Errorf("env: %w", err)
-		}
-		if err == nil && ext == ".obj" {
-			m, err = readOBJ(b, baseName(path))
-		} else if err == nil {
-			m, err = readSTL(b, baseName(path))
-		}
-		if err != nil {
-			err = fmt.Errorf("env: %s: %w", path, err)
-		}
+	b, err := readInput(path)
+	if errors.As(err, new(*fs.PathError)) { // it names the file
+		return nil, fmt.Errorf("env: %w", err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
+	var m *Mesh
+	switch ext {
+	case ".obj":
+		m, err = readOBJ(b, baseName(path))
+	case ".stl":
+		m, err = readSTL(b, baseName(path))
+	default:
+		m, err = readGLTF(b, os.DirFS(filepath.Dir(path)))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	if len(m.Tris) == 0 {
 		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
@@ -90,6 +86,12 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	m.countDegenerate()
 	m.detectConvex()
 	return m, nil
+}
+
+// baseName is the file's name without directory or extension: the name of
+// a file's only object, or of its first if the file names none.
+func baseName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
 // Place applies the load options to every vertex, as Load does.
