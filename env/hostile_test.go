@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -165,19 +166,30 @@ func hostileAlloc(n int) uint64 { return 32*uint64(n) + 1<<20 }
 // (or load) fast. The race detector slows everything ten times.
 var hostileTime = map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[raceEnabled]
 
-// measure returns the bytes f allocates (cumulative, so garbage counts
-// as much as what f keeps: runtime.MemStats.TotalAlloc, read through
-// runtime/metrics, which does not stop the world, so that fuzzing can
-// afford it on every input) and how long it takes.
+// measure returns the bytes f allocates (runtime.MemStats.TotalAlloc:
+// cumulative, so garbage counts as much as what f keeps) and how long it
+// takes.
 func measure(f func()) (uint64, time.Duration) {
-	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(s)
-	a := s[0].Value.Uint64()
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
 	t0 := time.Now()
 	f()
 	d := time.Since(t0)
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc, d
+}
+
+// roughAlloc is measure's byte count read through runtime/metrics, which
+// does not stop the world: four times cheaper, so that fuzzing can afford
+// it on every input, but blind to what each P's cache has handed out since
+// it last refilled (a few spans), which is noise against the bound.
+func roughAlloc(f func()) uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	metrics.Read(s)
-	return s[0].Value.Uint64() - a, d
+	a := s[0].Value.Uint64()
+	f()
+	metrics.Read(s)
+	return s[0].Value.Uint64() - a
 }
 
 // hostileCase is a crafted file and what loading it must do: fail with an

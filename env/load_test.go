@@ -182,7 +182,7 @@ func FuzzReadOBJ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m *Mesh
 		var err error
-		alloc, _ := measure(func() { m, err = readOBJ(b, "fuzz") })
+		alloc := roughAlloc(func() { m, err = readOBJ(b, "fuzz") })
 		if alloc > hostileAlloc(len(b)) {
 			t.Fatalf("%d bytes allocated for %d bytes of file, more than %d", alloc, len(b), hostileAlloc(len(b)))
 		}

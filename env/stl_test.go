@@ -165,7 +165,7 @@ func FuzzReadSTL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m *Mesh
 		var err error
-		alloc, _ := measure(func() { m, err = readSTL(b, "fuzz") })
+		alloc := roughAlloc(func() { m, err = readSTL(b, "fuzz") })
 		if alloc > hostileAlloc(len(b)) {
 			t.Fatalf("%d bytes allocated for %d bytes of file, more than %d", alloc, len(b), hostileAlloc(len(b)))
 		}
