@@ -2,6 +2,7 @@ package env
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -19,33 +20,48 @@ type Hull = geom.Hull
 // ObjectHull returns the convex hull of object o's vertices, and false when
 // they have none (geom.ConvexHull fails).
 func (m *Mesh) ObjectHull(o int) (Hull, bool) {
-	var pts []mgl64.Vec3
-	seen := map[int32]bool{}
-	for i, t := range m.Tris {
-		if int(m.Object[i]) != o {
-			continue
+	var own []int32
+	for i, ob := range m.Object {
+		if int(ob) == o {
+			own = append(own, int32(i))
 		}
-		for _, v := range t {
-			if !seen[v] {
-				seen[v] = true
-				pts = append(pts, m.Verts[v])
+	}
+	var pts []mgl64.Vec3
+	return m.hull(own, make([]int32, len(m.Verts)), int32(o)+1, &pts)
+}
+
+// hull returns the convex hull of the vertices of triangles own. stamp,
+// one per vertex, marks those taken with mark, and pts is scratch, so
+// that a caller hulling object after object can reuse both.
+func (m *Mesh) hull(own []int32, stamp []int32, mark int32, pts *[]mgl64.Vec3) (Hull, bool) {
+	*pts = (*pts)[:0]
+	for _, i := range own {
+		for _, v := range m.Tris[i] {
+			if stamp[v] != mark {
+				stamp[v] = mark
+				*pts = append(*pts, m.Verts[v])
 			}
 		}
 	}
-	h, err := geom.ConvexHull(pts)
+	h, err := geom.ConvexHull(*pts)
 	return h, err == nil
 }
 
 // areaVolume returns the total area and the absolute enclosed volume
-// (divergence theorem) of a set of triangles.
-func areaVolume(verts []mgl64.Vec3, tris [][3]int32, pick func(i int) bool) (area, vol float64) {
-	for i, t := range tris {
-		if pick != nil && !pick(i) {
-			continue
-		}
+// (divergence theorem) of triangles tris, or of those of them own lists.
+func areaVolume(verts []mgl64.Vec3, tris [][3]int32, own []int32) (area, vol float64) {
+	add := func(t [3]int32) {
 		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
 		area += 0.5 * b.Sub(a).Cross(c.Sub(a)).Len()
 		vol += a.Dot(b.Cross(c)) / 6
+	}
+	if own == nil {
+		for _, t := range tris {
+			add(t)
+		}
+	}
+	for _, i := range own {
+		add(tris[i])
 	}
 	return area, math.Abs(vol)
 }
@@ -54,16 +70,33 @@ func areaVolume(verts []mgl64.Vec3, tris [][3]int32, pick func(i int) bool) (are
 // same enclosed volume and the same surface area, within convexTol. A
 // closed convex surface passes; a dent changes the volume, an open or
 // doubled surface the area or the volume, so anything else is treated as
-// a triangle surface.
+// a triangle surface. The triangles are grouped by object first, so that
+// the work is linear in the triangles however many objects there are.
 func (m *Mesh) detectConvex() {
 	m.Convex = make([]bool, len(m.Objects))
+	start := make([]int32, len(m.Objects)+1) // object o owns byObject[start[o]:start[o+1]]
+	for _, o := range m.Object {
+		start[o+1]++
+	}
 	for o := range m.Objects {
-		h, ok := m.ObjectHull(o)
+		start[o+1] += start[o]
+	}
+	byObject := make([]int32, len(m.Tris))
+	next := slices.Clone(start)
+	for i, o := range m.Object {
+		byObject[next[o]] = int32(i)
+		next[o]++
+	}
+	stamp := make([]int32, len(m.Verts))
+	var pts []mgl64.Vec3
+	for o := range m.Objects {
+		own := byObject[start[o]:start[o+1]]
+		h, ok := m.hull(own, stamp, int32(o)+1, &pts)
 		if !ok {
 			continue
 		}
 		ha, hv := areaVolume(h.Verts, h.Tris, nil)
-		ma, mv := areaVolume(m.Verts, m.Tris, func(i int) bool { return int(m.Object[i]) == o })
+		ma, mv := areaVolume(m.Verts, m.Tris, own)
 		m.Convex[o] = hv > 0 && math.Abs(mv-hv) <= convexTol*hv && math.Abs(ma-ha) <= convexTol*ha
 	}
 }

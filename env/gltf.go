@@ -1,171 +1,258 @@
 package env
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
+	"io/fs"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
-
-	"github.com/gloved/gloved/geom"
 )
 
-// loadGLTF reads a glTF 2.0 (.gltf with its buffers, or .glb) scene: every
-// node with a mesh becomes an object named after the node (or its mesh, or
-// its index), its triangles placed by the node's world transform. TRIANGLES,
-// TRIANGLE_STRIP and TRIANGLE_FAN primitives are read; points and lines
-// carry no surface and are skipped.
-func loadGLTF(path string) (*Mesh, error) {
-	doc, err := gltf.Open(path)
+// glTF primitive modes that carry a surface (specification 3.7.2.1).
+const (
+	gltfTriangles     = 4
+	gltfTriangleStrip = 5
+	gltfTriangleFan   = 6
+)
+
+// gltfUnread are required extensions that change how geometry is stored:
+// a file that needs one cannot be read without it.
+var gltfUnread = []string{"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization"}
+
+// readGLTF reads a glTF 2.0 scene (.gltf JSON, or GLB; external buffers
+// are read from fsys): every node with a mesh becomes an object named after
+// the node (or its mesh, or its index), its triangles placed by the node's
+// world transform. TRIANGLES, TRIANGLE_STRIP and TRIANGLE_FAN primitives
+// are read; points and lines carry no surface and are skipped.
+//
+// The node graph is walked twice, iteratively, whatever its depth: first
+// to check every reference and accessor and count what the scene expands
+// to, which must fit meshBudget and maxObjects; then, into arrays made at
+// that size, to place the triangles.
+func readGLTF(b []byte, fsys fs.FS) (*Mesh, error) {
+	js, bin, glb := b, []byte(nil), len(b) >= 4 && string(b[:4]) == "glTF"
+	var err error
+	if glb {
+		if js, bin, err = splitGLB(b); err != nil {
+			return nil, err
+		}
+	}
+	doc, err := decodeGLTF(js)
 	if err != nil {
-		return nil, fmt.Errorf("env: %s: %w", path, err)
+		return nil, err
 	}
-	m := &Mesh{}
-	var roots []int
-	switch {
-	case doc.Scene != nil && *doc.Scene < len(doc.Scenes):
-		roots = doc.Scenes[*doc.Scene].Nodes
-	case len(doc.Scenes) > 0:
-		roots = doc.Scenes[0].Nodes
-	default: // no scene: every node that is nobody's child is a root
-		child := make([]bool, len(doc.Nodes))
-		for _, n := range doc.Nodes {
-			for _, c := range n.Children {
-				if c >= 0 && c < len(child) {
-					child[c] = true
-				}
-			}
-		}
-		for i, c := range child {
-			if !c {
-				roots = append(roots, i)
-			}
-		}
+	if !strings.HasPrefix(doc.version, "2.") {
+		return nil, fmt.Errorf("glTF asset version %.20q, want 2.x", doc.version)
 	}
-	visited := make([]bool, len(doc.Nodes))
-	for _, r := range roots {
-		if err := m.addGLTFNode(doc, r, mgl64.Ident4(), visited); err != nil {
-			return nil, fmt.Errorf("env: %s: %w", path, err)
-		}
+	d, err := loadBuffers(doc, bin, glb, fsys, len(b))
+	if err != nil {
+		return nil, err
+	}
+	roots, err := doc.roots()
+	if err != nil {
+		return nil, err
+	}
+	s, err := d.survey(roots)
+	if err != nil {
+		return nil, err
+	}
+	m := &Mesh{
+		Verts:   make([]mgl64.Vec3, 0, s.verts),
+		Tris:    make([][3]int32, 0, s.tris),
+		Object:  make([]int32, 0, s.tris),
+		Objects: make([]string, 0, s.objects),
+	}
+	if err := d.build(m, roots, s); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
 
-func (m *Mesh) addGLTFNode(doc *gltf.Document, ni int, parent mgl64.Mat4, visited []bool) error {
-	if ni < 0 || ni >= len(doc.Nodes) {
-		return fmt.Errorf("node index %d: out of range (%d nodes)", ni, len(doc.Nodes))
+// roots returns the scene's root nodes: those of the default scene, else
+// of the first, else (no scene) every node that is nobody's child.
+func (doc *gltfDoc) roots() (iter.Seq[int32], error) {
+	switch {
+	case doc.scene >= 0 && int(doc.scene) >= len(doc.scenes):
+		return nil, fmt.Errorf("scene %d: out of range (%d scenes)", doc.scene, len(doc.scenes))
+	case doc.scene >= 0:
+		return slices.Values(doc.list(doc.scenes[doc.scene])), nil
+	case len(doc.scenes) > 0:
+		return slices.Values(doc.list(doc.scenes[0])), nil
 	}
-	if visited[ni] {
-		return fmt.Errorf("node %d: appears twice in the node graph (cycle or shared child)", ni)
+	child := make([]bool, len(doc.nodes))
+	for _, c := range doc.ints { // with no scenes, every int is a child
+		if int(c) < len(child) {
+			child[c] = true
+		}
 	}
-	visited[ni] = true
-	n := doc.Nodes[ni]
-	world := parent.Mul4(nodeMatrix(n))
-	if n.Mesh != nil {
-		if *n.Mesh < 0 || *n.Mesh >= len(doc.Meshes) {
-			return fmt.Errorf("node %d %q: mesh index %d out of range", ni, n.Name, *n.Mesh)
-		}
-		mesh := doc.Meshes[*n.Mesh]
-		name := n.Name
-		if name == "" {
-			name = mesh.Name
-		}
-		if name == "" {
-			name = fmt.Sprintf("node%d", ni)
-		}
-		obj := m.addObject(name)
-		for pi, p := range mesh.Primitives {
-			if err := m.addPrimitive(doc, p, world, obj); err != nil {
-				return fmt.Errorf("node %d %q primitive %d: %w", ni, name, pi, err)
+	return func(yield func(int32) bool) {
+		for i, c := range child {
+			if !c && !yield(int32(i)) {
+				return
 			}
 		}
+	}, nil
+}
+
+// walk visits every node below roots once, depth first, failing on a node
+// out of range or reached twice (a cycle, or a child with two parents).
+// Its stack is the current path, made with room for depth nodes. With
+// place, visit gets each node's world transform; without, nil.
+func (d *gltfData) walk(roots iter.Seq[int32], depth int, place bool, visit func(n int32, world *mgl64.Mat4, depth int) error) error {
+	type frame struct{ node, next int32 } // next: the child to visit next
+	path := make([]frame, 0, depth)
+	var worlds []mgl64.Mat4
+	if place {
+		worlds = make([]mgl64.Mat4, 0, depth)
 	}
-	for _, c := range n.Children {
-		if err := m.addGLTFNode(doc, c, world, visited); err != nil {
+	seen := make([]bool, len(d.doc.nodes))
+	enter := func(n int32) error {
+		if n < 0 || int(n) >= len(seen) {
+			return fmt.Errorf("node %d: out of range (%d nodes)", n, len(seen))
+		}
+		if seen[n] {
+			return fmt.Errorf("node %d: appears twice in the node graph (cycle or shared child)", n)
+		}
+		seen[n] = true
+		path = append(path, frame{node: n})
+		if !place {
+			return visit(n, nil, len(path))
+		}
+		parent := mgl64.Ident4()
+		if len(worlds) > 0 {
+			parent = worlds[len(worlds)-1]
+		}
+		worlds = append(worlds, d.doc.nodes[n].world(parent))
+		return visit(n, &worlds[len(worlds)-1], len(path))
+	}
+	for r := range roots {
+		if err := enter(r); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func nodeMatrix(n *gltf.Node) mgl64.Mat4 {
-	if n.Matrix != [16]float64{} && n.Matrix != gltf.DefaultMatrix {
-		return mgl64.Mat4(n.Matrix)
-	}
-	t, r, s := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
-	q := mgl64.Quat{W: r[3], V: mgl64.Vec3{r[0], r[1], r[2]}}
-	return mgl64.Translate3D(t[0], t[1], t[2]).Mul4(q.Mat4()).Mul4(mgl64.Scale3D(s[0], s[1], s[2]))
-}
-
-func (m *Mesh) addPrimitive(doc *gltf.Document, p *gltf.Primitive, world mgl64.Mat4, obj int32) error {
-	switch p.Mode {
-	case gltf.PrimitiveTriangles, gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
-	default:
-		return nil
-	}
-	pa, ok := p.Attributes[gltf.POSITION]
-	if !ok || pa < 0 || pa >= len(doc.Accessors) {
-		return fmt.Errorf("POSITION accessor missing or out of range")
-	}
-	pos, err := modeler.ReadPosition(doc, doc.Accessors[pa], nil)
-	if err != nil {
-		return fmt.Errorf("POSITION accessor %d: %w", pa, err)
-	}
-	base := int32(len(m.Verts))
-	for i, v := range pos {
-		w := world.Mul4x1(mgl64.Vec4{float64(v[0]), float64(v[1]), float64(v[2]), 1})
-		x := mgl64.Vec3{w[0], w[1], w[2]}
-		if !geom.Finite3(x) {
-			return fmt.Errorf("POSITION %d %v: %w", i, v, ErrNonFinite)
-		}
-		m.Verts = append(m.Verts, x)
-	}
-	var idx []uint32
-	if p.Indices != nil {
-		if *p.Indices < 0 || *p.Indices >= len(doc.Accessors) {
-			return fmt.Errorf("indices accessor %d out of range", *p.Indices)
-		}
-		if idx, err = modeler.ReadIndices(doc, doc.Accessors[*p.Indices], nil); err != nil {
-			return fmt.Errorf("indices accessor %d: %w", *p.Indices, err)
-		}
-	} else {
-		idx = make([]uint32, len(pos))
-		for i := range idx {
-			idx[i] = uint32(i)
-		}
-	}
-	for i, v := range idx {
-		if int(v) >= len(pos) {
-			return fmt.Errorf("index %d = %d: %w (%d positions)", i, v, ErrIndexRange, len(pos))
-		}
-	}
-	emit := func(a, b, c uint32) {
-		m.Tris = append(m.Tris, [3]int32{base + int32(a), base + int32(b), base + int32(c)})
-		m.Object = append(m.Object, obj)
-	}
-	switch p.Mode {
-	case gltf.PrimitiveTriangles:
-		for i := 0; i+2 < len(idx); i += 3 {
-			emit(idx[i], idx[i+1], idx[i+2])
-		}
-	case gltf.PrimitiveTriangleStrip:
-		for i := 0; i+2 < len(idx); i++ {
-			if i%2 == 0 {
-				emit(idx[i], idx[i+1], idx[i+2])
-			} else {
-				emit(idx[i+1], idx[i], idx[i+2])
+		for len(path) > 0 {
+			f := &path[len(path)-1]
+			children := d.doc.list(d.doc.nodes[f.node].children)
+			if int(f.next) == len(children) {
+				path = path[:len(path)-1]
+				worlds = worlds[:min(len(worlds), len(path))]
+				continue
+			}
+			n, c := f.node, children[f.next]
+			f.next++
+			if err := enter(c); err != nil {
+				return fmt.Errorf("node %d's child: %w", n, err)
 			}
 		}
-	case gltf.PrimitiveTriangleFan:
-		for i := 1; i+1 < len(idx); i++ {
-			emit(idx[0], idx[i], idx[i+1])
+	}
+	return nil
+}
+
+// gltfSurvey is what a scene expands to.
+type gltfSurvey struct {
+	verts, tris int64
+	objects     int
+	depth       int // the most nodes on a path from a root
+	indices     int // the longest index accessor
+}
+
+// survey walks the node graph from roots, checking every reference, and
+// every accessor a triangle primitive reads against its buffer, and counts
+// what the scene expands to, failing as soon as that passes the budget.
+func (d *gltfData) survey(roots iter.Seq[int32]) (gltfSurvey, error) {
+	var s gltfSurvey
+	err := d.walk(roots, 0, false, func(n int32, _ *mgl64.Mat4, depth int) error {
+		s.depth = max(s.depth, depth)
+		return d.surveyMesh(&s, n)
+	})
+	return s, err
+}
+
+// surveyMesh adds node n's mesh, if it has one, to s.
+func (d *gltfData) surveyMesh(s *gltfSurvey, n int32) error {
+	nd := &d.doc.nodes[n]
+	if nd.mesh < 0 {
+		return nil
+	}
+	if int(nd.mesh) >= len(d.doc.meshes) {
+		return fmt.Errorf("node %d %q: mesh %d out of range (%d meshes)", n, nd.name, nd.mesh, len(d.doc.meshes))
+	}
+	s.objects++
+	if s.objects > maxObjects {
+		return fmt.Errorf("more than %d nodes with meshes: %w", maxObjects, ErrTooBig)
+	}
+	for pi, p := range d.doc.primitives(nd.mesh) {
+		pos, idx, err := d.primitive(p)
+		if err != nil {
+			return fmt.Errorf("node %d %q primitive %d: %w", n, d.objectName(n), pi, err)
+		}
+		if pos.count == 0 {
+			continue // not a surface
+		}
+		s.verts += int64(pos.count)
+		s.tris += int64(triangles(p.mode, pos, idx))
+		s.indices = max(s.indices, idx.count)
+		if need := meshBytes(s.verts, s.tris); need > meshBudget(d.read) {
+			return fmt.Errorf("node %d %q: the scene expands to more than %s of triangles from %s of file: %w",
+				n, d.objectName(n), byteSize(need), byteSize(d.read), ErrTooBig)
 		}
 	}
 	return nil
 }
 
-func baseName(path string) string {
-	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+// primitives returns mesh mi's primitives.
+func (d *gltfDoc) primitives(mi int32) []gltfPrimitive {
+	s := d.meshes[mi].prims
+	return d.prims[s.start : s.start+s.n]
+}
+
+// primitive returns a primitive's checked POSITION and indices accessors;
+// both have count 0 for a primitive of points or lines, idx for one
+// without indices.
+func (d *gltfData) primitive(p gltfPrimitive) (pos, idx accessor, err error) {
+	switch p.mode {
+	case gltfTriangles, gltfTriangleStrip, gltfTriangleFan:
+	case 0, 1, 2, 3:
+		return pos, idx, nil
+	default:
+		return pos, idx, fmt.Errorf("mode %d: want 0 to 6", p.mode)
+	}
+	if p.position < 0 {
+		return pos, idx, errors.New("no POSITION attribute")
+	}
+	if pos, err = d.positions(p.position); err != nil {
+		return pos, idx, err
+	}
+	if p.indices >= 0 {
+		idx, err = d.indices(p.indices)
+	}
+	return pos, idx, err
+}
+
+// triangles is how many triangles a primitive of mode makes from its
+// indices, or its positions if it has none.
+func triangles(mode int32, pos, idx accessor) int {
+	n := pos.count
+	if idx.count > 0 {
+		n = idx.count
+	}
+	if mode == gltfTriangles {
+		return n / 3
+	}
+	return max(n-2, 0)
+}
+
+// objectName names node n's object: the node's name, its mesh's, or
+// "node" and its index.
+func (d *gltfData) objectName(n int32) string {
+	nd := &d.doc.nodes[n]
+	switch {
+	case nd.name != "":
+		return nd.name
+	case nd.mesh >= 0 && int(nd.mesh) < len(d.doc.meshes) && d.doc.meshes[nd.mesh].name != "":
+		return d.doc.meshes[nd.mesh].name
+	}
+	return fmt.Sprintf("node%d", n)
 }

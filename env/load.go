@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,24 +41,37 @@ var (
 
 // Load reads a mesh file, choosing the format by extension: .obj, .stl,
 // .gltf or .glb. Errors name the file and, where there is one, the element.
+// Every count and offset a file declares is checked against its size
+// before anything is allocated from it; see maxFileBytes and the limits
+// beside it for what loading may cost.
 func Load(path string, opt LoadOptions) (*Mesh, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("env: %w", err)
-	}
-	var m *Mesh
-	var err error
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".obj":
-		m, err = loadOBJFile(path)
-	case ".stl":
-		m, err = loadSTL(path)
-	case ".gltf", ".glb":
-		m, err = loadGLTF(path)
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".obj", ".stl", ".gltf", ".glb":
 	default:
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("env: %w", err)
+		}
 		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
 	}
+	b, err := readInput(path)
+	if errors.As(err, new(*fs.PathError)) { // it names the file
+		return nil, fmt.Errorf("env: %w", err)
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
+	var m *Mesh
+	switch ext {
+	case ".obj":
+		m, err = readOBJ(b, baseName(path))
+	case ".stl":
+		m, err = readSTL(b, baseName(path))
+	default:
+		m, err = readGLTF(b, os.DirFS(filepath.Dir(path)))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	if len(m.Tris) == 0 {
 		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
@@ -66,9 +80,18 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	m.dropEmptyObjects()
+	if len(m.Objects) > maxObjects {
+		return nil, fmt.Errorf("env: %s: %d objects: %w (the limit is %d)", path, len(m.Objects), ErrTooBig, maxObjects)
+	}
 	m.countDegenerate()
 	m.detectConvex()
 	return m, nil
+}
+
+// baseName is the file's name without directory or extension: the name of
+// a file's only object, or of its first if the file names none.
+func baseName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
 // Place applies the load options to every vertex, as Load does.

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"math"
@@ -164,7 +165,9 @@ func TestReadOBJPolygonsAndNegativeIndices(t *testing.T) {
 }
 
 // FuzzReadOBJ: any bytes either fail with an error or give a mesh whose
-// indices are in range and whose coordinates are finite.
+// indices are in range and whose coordinates are finite, the same as the
+// scanner-based reader it replaced gives, allocating no more than the
+// loader's bound.
 func FuzzReadOBJ(f *testing.F) {
 	for _, name := range []string{"two_objects.obj", "bad_nan.obj", "bad_index.obj", "degenerate.obj"} {
 		b, err := os.ReadFile(filepath.Join(scenes, name))
@@ -175,25 +178,25 @@ func FuzzReadOBJ(f *testing.F) {
 	}
 	f.Add([]byte("v 1 2 3 0\nf 1 1 1\n"))
 	f.Add([]byte("v 1e400 0 0\n"))
+	f.Add([]byte("v 0 0 0\nv 1 0 0\nv 0 1 0\no\u00a0a \t b\r\nf 1/2/3 -1//2 2 3 1\ng\nf 1 2 3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := ReadOBJ(strings.NewReader(string(b)), "fuzz")
+		var m *Mesh
+		var err error
+		alloc := roughAlloc(func() { m, err = readOBJ(b, "fuzz") })
+		if alloc > hostileAlloc(len(b)) {
+			t.Fatalf("%d bytes allocated for %d bytes of file, more than %d", alloc, len(b), hostileAlloc(len(b)))
+		}
+		want, werr := oracleOBJ(bytes.NewReader(b), "fuzz")
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("got error %v, the scanner-based reader %v", err, werr)
+		}
 		if err != nil {
 			return
 		}
-		for _, v := range m.Verts {
-			if !geom.Finite3(v) {
-				t.Fatalf("non-finite vertex %v", v)
-			}
-		}
-		for i, tri := range m.Tris {
-			for _, k := range tri {
-				if k < 0 || int(k) >= len(m.Verts) {
-					t.Fatalf("triangle %d index %d out of range", i, k)
-				}
-			}
-			if int(m.Object[i]) >= len(m.Objects) {
-				t.Fatalf("triangle %d object out of range", i)
-			}
+		checkMesh(t, m)
+		if !slices.Equal(m.Verts, want.Verts) || !slices.Equal(m.Tris, want.Tris) ||
+			!slices.Equal(m.Object, want.Object) || !slices.Equal(m.Objects, want.Objects) {
+			t.Fatalf("got %v, the scanner-based reader %v", m, want)
 		}
 	})
 }

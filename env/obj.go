@@ -1,12 +1,12 @@
 package env
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
-	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -23,19 +23,6 @@ import (
 // maxOBJLine bounds one line of an OBJ file.
 const maxOBJLine = 1 << 20
 
-func loadOBJFile(path string) (*Mesh, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("env: %w", err)
-	}
-	defer f.Close()
-	m, err := ReadOBJ(f, baseName(path))
-	if err != nil {
-		return nil, fmt.Errorf("env: %s: %w", path, err)
-	}
-	return m, nil
-}
-
 // ReadOBJ parses Wavefront OBJ geometry: `v` vertices (an optional w divides),
 // `f` faces of three or more corners (v, v/vt, v//vn, v/vt/vn; negative
 // indices count back from the latest vertex), split into triangle fans, and
@@ -43,66 +30,158 @@ func loadOBJFile(path string) (*Mesh, error) {
 // ignored. Triangles before any `o`/`g` belong to an object called
 // defaultName. Errors name the line.
 func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
-	m := &Mesh{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), maxOBJLine)
+	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxFileBytes {
+		return nil, fmt.Errorf("more than %s: %w", byteSize(maxFileBytes), ErrTooBig)
+	}
+	return readOBJ(b, defaultName)
+}
+
+// readOBJ is ReadOBJ on a file in memory. A first pass counts the
+// vertices, triangles and objects so that the second makes each array
+// once, at its size: a file of n bytes makes at most 8n bytes of mesh (a
+// face corner takes two bytes of file and adds a 16-byte triangle).
+func readOBJ(b []byte, defaultName string) (*Mesh, error) {
+	nv, nt, no, corners := countOBJ(b)
+	m := &Mesh{
+		Verts:   make([]mgl64.Vec3, 0, nv),
+		Tris:    make([][3]int32, 0, nt),
+		Object:  make([]int32, 0, nt),
+		Objects: make([]string, 0, no),
+	}
 	obj := int32(-1)
-	var corners []int32
-	line := 0
-	for sc.Scan() {
-		line++
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
+	face := make([]int32, 0, corners)
+	for line, rest := 1, b; len(rest) > 0; line++ {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if len(l) >= maxOBJLine {
+			return nil, fmt.Errorf("line %d: longer than %s", line, byteSize(maxOBJLine))
 		}
-		switch fields[0] {
+		op, args := field(l)
+		switch string(op) {
 		case "v":
-			v, err := parseOBJVertex(fields[1:])
+			v, err := parseOBJVertex(args)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: vertex %d: %w", line, len(m.Verts)+1, err)
 			}
 			m.Verts = append(m.Verts, v)
 		case "o", "g":
-			name := strings.TrimSpace(strings.Join(fields[1:], " "))
-			if name == "" {
-				name = fmt.Sprintf("%s.%d", defaultName, len(m.Objects))
-			}
-			obj = m.addObject(name)
+			obj = m.addObject(objectName(args, defaultName, len(m.Objects)))
 		case "f":
-			if len(fields) < 4 {
-				return nil, fmt.Errorf("line %d: face has %d corners, need at least 3", line, len(fields)-1)
-			}
-			corners = corners[:0]
-			for _, c := range fields[1:] {
-				i, err := parseOBJIndex(c, len(m.Verts))
-				if err != nil {
-					return nil, fmt.Errorf("line %d: face corner %q: %w", line, c, err)
-				}
-				corners = append(corners, i)
+			var err error
+			if face, err = parseOBJFace(face[:0], args, len(m.Verts)); err != nil {
+				return nil, fmt.Errorf("line %d: %w", line, err)
 			}
 			if obj < 0 {
 				obj = m.addObject(defaultName)
 			}
-			for k := 1; k+1 < len(corners); k++ {
-				m.Tris = append(m.Tris, [3]int32{corners[0], corners[k], corners[k+1]})
+			for k := 1; k+1 < len(face); k++ {
+				m.Tris = append(m.Tris, [3]int32{face[0], face[k], face[k+1]})
 				m.Object = append(m.Object, obj)
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %w", line+1, err)
-	}
 	return m, nil
 }
 
-func parseOBJVertex(f []string) (mgl64.Vec3, error) {
-	if len(f) < 3 || len(f) > 4 {
-		return mgl64.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", len(f))
+// countOBJ returns how many vertices, triangles and objects readOBJ will
+// make of b (at most: it stops at the first error), and the most corners
+// of any face.
+func countOBJ(b []byte) (verts, tris, objects, corners int) {
+	objects = 1 // the default object
+	for rest := b; len(rest) > 0; {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		op, args := field(l)
+		switch string(op) {
+		case "v":
+			verts++
+		case "o", "g":
+			objects++
+		case "f":
+			n := countFields(args)
+			tris += max(n-2, 0)
+			corners = max(corners, n)
+		}
 	}
-	var c [4]float64
-	c[3] = 1
-	for i, s := range f {
-		x, err := strconv.ParseFloat(s, 64)
+	return verts, tris, objects, corners
+}
+
+// field returns the first field of s, split as strings.Fields splits, and
+// what follows it.
+func field(s []byte) (f, rest []byte) {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRune(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	j := i
+	for j < len(s) {
+		r, n := utf8.DecodeRune(s[j:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		j += n
+	}
+	return s[i:j], s[j:]
+}
+
+func countFields(s []byte) int {
+	n := 0
+	for f, r := field(s); len(f) > 0; f, r = field(r) {
+		n++
+	}
+	return n
+}
+
+// objectName is an `o` or `g` line's name: its words joined by single
+// spaces, or defaultName.n for the n-th object when it has none.
+func objectName(args []byte, defaultName string, n int) string {
+	var name []byte
+	for f, r := field(args); len(f) > 0; f, r = field(r) {
+		if len(name) > 0 {
+			name = append(name, ' ')
+		}
+		name = append(name, f...)
+	}
+	if len(name) == 0 {
+		return fmt.Sprintf("%s.%d", defaultName, n)
+	}
+	return string(name)
+}
+
+// parseOBJFace appends a face's corners, checked against the n vertices
+// read so far, to face.
+func parseOBJFace(face []int32, args []byte, n int) ([]int32, error) {
+	if k := countFields(args); k < 3 {
+		return nil, fmt.Errorf("face has %d corners, need at least 3", k)
+	}
+	for c, r := field(args); len(c) > 0; c, r = field(r) {
+		i, err := parseOBJIndex(c, n)
+		if err != nil {
+			return nil, fmt.Errorf("face corner %q: %w", c, err)
+		}
+		face = append(face, i)
+	}
+	return face, nil
+}
+
+// parseOBJVertex reads a vertex's x y z and optional w.
+func parseOBJVertex(args []byte) (mgl64.Vec3, error) {
+	n := countFields(args)
+	if n < 3 || n > 4 {
+		return mgl64.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", n)
+	}
+	c := [4]float64{3: 1}
+	i := 0
+	for s, r := field(args); len(s) > 0; s, r = field(r) {
+		x, err := strconv.ParseFloat(string(s), 64)
 		if err != nil {
 			return mgl64.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
 		}
@@ -110,22 +189,23 @@ func parseOBJVertex(f []string) (mgl64.Vec3, error) {
 			return mgl64.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
 		}
 		c[i] = x
+		i++
 	}
 	if c[3] == 0 {
 		return mgl64.Vec3{}, fmt.Errorf("weight w is 0")
 	}
 	v := mgl64.Vec3{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
 	if !geom.Finite3(v) {
-		return mgl64.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
+		return mgl64.Vec3{}, fmt.Errorf("%v divided by w %v: %w", c[:3], c[3], ErrNonFinite)
 	}
 	return v, nil
 }
 
 // parseOBJIndex returns the 0-based vertex index of a face corner, checked
 // against the n vertices read so far.
-func parseOBJIndex(c string, n int) (int32, error) {
-	s, _, _ := strings.Cut(c, "/")
-	i, err := strconv.ParseInt(s, 10, 64)
+func parseOBJIndex(c []byte, n int) (int32, error) {
+	s, _, _ := bytes.Cut(c, []byte("/"))
+	i, err := strconv.ParseInt(string(s), 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("vertex index %q is not an integer", s)
 	}

@@ -1,49 +1,220 @@
 package env
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"strings"
+	"math"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/hschendel/stl"
 
 	"github.com/gloved/gloved/geom"
 )
 
-// loadSTL reads a binary or ASCII STL file (hschendel/stl decides which) as
-// one object, named by an ASCII file's solid name or else by the file. STL
-// repeats every corner, so identical corners are welded into shared vertices.
-func loadSTL(path string) (*Mesh, error) {
-	solid, err := stl.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("env: %s: %w", path, err)
-	}
-	m := &Mesh{}
-	// A binary STL's 80-byte header is free text, often an exporter's
-	// banner, so only an ASCII file's solid name names the object.
-	name := strings.TrimSpace(solid.Name)
-	if !solid.IsAscii || name == "" {
-		name = baseName(path)
-	}
-	obj := m.addObject(name)
-	weld := make(map[stl.Vec3]int32, len(solid.Triangles))
-	for ti, t := range solid.Triangles {
-		var tri [3]int32
-		for k, v := range t.Vertices {
-			p := mgl64.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}
-			if !geom.Finite3(p) {
-				return nil, fmt.Errorf("env: %s: facet %d corner %d %v: %w", path, ti+1, k+1, v, ErrNonFinite)
-			}
-			i, ok := weld[v]
-			if !ok {
-				i = int32(len(m.Verts))
-				weld[v] = i
-				m.Verts = append(m.Verts, p)
-			}
-			tri[k] = i
+// The STL reader is written here rather than taken from hschendel/stl
+// v1.0.4, which stays as the tests' reference on valid files: that library
+// decides "binary" only when the size matches the declared count exactly,
+// so a truncated binary file is parsed as ASCII and reported as `ASCII
+// header must start with "solid "`, and its ASCII parser allocates a 4 kB
+// scanner per line (4.5 GB for a 1 MB file of blank lines). Here a binary
+// file's declared count is checked against its size before anything is
+// allocated, and an ASCII file is read in place.
+
+const (
+	stlHeader   = 84 // 80 bytes of free text, then a uint32 triangle count
+	stlTriangle = 50 // a normal and three corners as float32, 2 attribute bytes
+	// stlMinFacet is the shortest ASCII facet: "facet normal 0 0 0 outer
+	// loop vertex 0 0 0 vertex 0 0 0 vertex 0 0 0 endloop endfacet" and a
+	// separator. It bounds the facets a file can hold.
+	stlMinFacet = 86
+)
+
+// readSTL reads a binary or ASCII STL file as one object, named by an
+// ASCII file's solid name or else by name. STL repeats every corner, so
+// identical corners are welded into shared vertices.
+func readSTL(b []byte, name string) (*Mesh, error) {
+	var corners []mgl64.Vec3
+	var err error
+	if stlIsBinary(b) {
+		// A binary STL's 80-byte header is free text, often an exporter's
+		// banner, so it does not name the object.
+		corners, err = readBinarySTL(b)
+	} else {
+		var solid string
+		solid, corners, err = readASCIISTL(b)
+		if solid != "" {
+			name = solid
 		}
-		m.Tris = append(m.Tris, tri)
-		m.Object = append(m.Object, obj)
 	}
+	if err != nil {
+		return nil, err
+	}
+	m := &Mesh{Objects: []string{name}}
+	var ids []int32
+	m.Verts, ids = weld(corners)
+	m.Tris = make([][3]int32, len(ids)/3)
+	for t := range m.Tris {
+		m.Tris[t] = [3]int32{ids[3*t], ids[3*t+1], ids[3*t+2]}
+	}
+	m.Object = make([]int32, len(m.Tris))
 	return m, nil
+}
+
+// stlIsBinary decides the format. A file whose size is 84 + 50 × its
+// declared triangle count is binary whatever its header says (some
+// exporters begin a binary header with "solid "). Otherwise a file that
+// begins with "solid" and whose first kilobyte is text is ASCII; anything
+// else is binary, and reading it says how it is truncated.
+func stlIsBinary(b []byte) bool {
+	if len(b) >= stlHeader && int64(len(b)) == stlHeader+stlTriangle*int64(binary.LittleEndian.Uint32(b[80:])) {
+		return true
+	}
+	head := b[:min(len(b), 1024)]
+	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("solid")) {
+		return true
+	}
+	for _, c := range head {
+		if c < ' ' && !isSpace(c) || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// readBinarySTL returns the corners of a binary STL's triangles, three
+// per triangle. Bytes after the declared triangles are ignored.
+func readBinarySTL(b []byte) ([]mgl64.Vec3, error) {
+	if len(b) < stlHeader {
+		return nil, fmt.Errorf("truncated binary STL: %d bytes, the header alone takes %d", len(b), stlHeader)
+	}
+	n := int64(binary.LittleEndian.Uint32(b[80:]))
+	if room := int64(len(b)-stlHeader) / stlTriangle; n > room {
+		return nil, fmt.Errorf("truncated binary STL: %d triangles declared, room for %d", n, room)
+	}
+	corners := make([]mgl64.Vec3, 3*n)
+	for i := range corners {
+		off := stlHeader + stlTriangle*(i/3) + 12*(i%3+1)
+		var f [3]float32
+		for k := range f {
+			f[k] = math.Float32frombits(binary.LittleEndian.Uint32(b[off+4*k:]))
+		}
+		corners[i] = mgl64.Vec3{float64(f[0]), float64(f[1]), float64(f[2])}
+		if !geom.Finite3(corners[i]) {
+			return nil, fmt.Errorf("facet %d corner %d %v: %w", i/3+1, i%3+1, f, ErrNonFinite)
+		}
+	}
+	return corners, nil
+}
+
+// readASCIISTL returns the solid's name and the corners of its facets:
+// "solid name", then facets of "facet normal x y z outer loop", three
+// "vertex x y z", "endloop endfacet", then "endsolid". What follows
+// endsolid is ignored.
+func readASCIISTL(b []byte) (string, []mgl64.Vec3, error) {
+	line, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
+	name := string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("solid"))))
+	tok := stlTokens{b: rest, line: 1 + bytes.Count(b[:len(b)-len(rest)], []byte("\n"))}
+	corners := make([]mgl64.Vec3, 0, 3*(len(b)/stlMinFacet+1))
+	for facet := 1; ; facet++ {
+		switch t := tok.next(); string(t) {
+		case "endsolid":
+			return name, corners, nil
+		case "facet":
+			var err error
+			if corners, err = tok.facet(corners); err != nil {
+				return "", nil, fmt.Errorf("line %d: facet %d: %w", tok.line, facet, err)
+			}
+		case "":
+			return "", nil, fmt.Errorf("line %d: the file ends before endsolid (truncated?)", tok.line)
+		default:
+			return "", nil, fmt.Errorf("line %d: want facet or endsolid, got %.40q", tok.line, t)
+		}
+	}
+}
+
+// stlTokens splits ASCII STL into whitespace-separated words in place,
+// counting lines.
+type stlTokens struct {
+	b    []byte
+	line int // of the word last returned
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// next returns the next word, or nil at the end.
+func (s *stlTokens) next() []byte {
+	i, lines := 0, 0
+	for i < len(s.b) && isSpace(s.b[i]) {
+		if s.b[i] == '\n' {
+			lines++
+		}
+		i++
+	}
+	j := i
+	for j < len(s.b) && !isSpace(s.b[j]) {
+		j++
+	}
+	w := s.b[i:j]
+	s.b = s.b[j:]
+	if len(w) > 0 { // at the end, stay on the last word's line
+		s.line += lines
+	}
+	return w
+}
+
+// facet reads the rest of a facet after its "facet" and appends its
+// corners.
+func (s *stlTokens) facet(corners []mgl64.Vec3) ([]mgl64.Vec3, error) {
+	if err := s.expect("normal"); err != nil {
+		return nil, err
+	}
+	if _, err := s.vec(); err != nil { // the normal is recomputed, not kept
+		return nil, err
+	}
+	if err := s.expect("outer", "loop"); err != nil {
+		return nil, err
+	}
+	for k := 1; k <= 3; k++ {
+		if err := s.expect("vertex"); err != nil {
+			return nil, err
+		}
+		v, err := s.vec()
+		if err != nil {
+			return nil, err
+		}
+		if !geom.Finite3(v) {
+			return nil, fmt.Errorf("corner %d %v: %w", k, v, ErrNonFinite)
+		}
+		corners = append(corners, v)
+	}
+	return corners, s.expect("endloop", "endfacet")
+}
+
+// expect reads the words want.
+func (s *stlTokens) expect(want ...string) error {
+	for _, w := range want {
+		if t := s.next(); string(t) != w {
+			return fmt.Errorf("want %s, got %.40q", w, t)
+		}
+	}
+	return nil
+}
+
+// vec reads three numbers. One too large for a float64 reads as an
+// infinity, for the caller to refuse.
+func (s *stlTokens) vec() (mgl64.Vec3, error) {
+	var v mgl64.Vec3
+	for i := range v {
+		t := s.next()
+		x, err := strconv.ParseFloat(string(t), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return v, fmt.Errorf("%.40q is not a number", t)
+		}
+		v[i] = x
+	}
+	return v, nil
 }

@@ -1,0 +1,85 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// What a mesh file may make a loader do. Every count, offset and length a
+// file declares is checked against the bytes actually present before
+// anything is allocated from it, and the mesh a file expands to is checked
+// against these limits before its arrays are made. Together they bound what
+// loading costs by a small multiple of the bytes read; the loaders' tests
+// measure it.
+const (
+	// maxFileBytes bounds a mesh file and the external buffers it names.
+	maxFileBytes = 1 << 30
+	// maxObjects bounds the objects a file may hold: each costs a convex
+	// hull at load, about 16 µs and 10 KB, however small it is.
+	maxObjects = 1 << 14
+	// A glTF node instances a mesh in a few bytes, and an accessor without
+	// a buffer view stands for any number of zeros: the mesh a scene
+	// expands to (meshBytes) may take meshBytesPerByte bytes per byte read
+	// plus meshBytesSlack.
+	meshBytesPerByte = 16
+	meshBytesSlack   = 16 << 20
+)
+
+// ErrTooBig is wrapped by errors for files, and scenes they expand to,
+// beyond the limits above.
+var ErrTooBig = errors.New("too big")
+
+// meshBytes is what the arrays of a mesh of v vertices and t triangles
+// take: a Vec3 per vertex, three int32 corners and an int32 object per
+// triangle.
+func meshBytes(v, t int64) int64 { return 24*v + 16*t }
+
+// meshBudget is the most meshBytes a file of n bytes may expand to.
+func meshBudget(n int64) int64 { return meshBytesPerByte*n + meshBytesSlack }
+
+// readInput reads a whole mesh file, refusing one over maxFileBytes before
+// reading it (or, for a pipe, as soon as it passes the limit).
+func readInput(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%s file: %w (the limit is %s)", byteSize(st.Size()), ErrTooBig, byteSize(maxFileBytes))
+	}
+	if st.Mode().IsRegular() {
+		b := make([]byte, st.Size())
+		if _, err := io.ReadFull(f, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err == nil && len(b) > maxFileBytes {
+		err = fmt.Errorf("more than %s: %w", byteSize(maxFileBytes), ErrTooBig)
+	}
+	return b, err
+}
+
+// byteSize formats n bytes for an error message: "120 bytes", "25.8 GB".
+func byteSize[T int | int64 | uint64 | float64](n T) string {
+	f := float64(n)
+	switch {
+	case f < 1e3:
+		return fmt.Sprintf("%.0f bytes", f)
+	case f < 1e6:
+		return fmt.Sprintf("%.1f kB", f/1e3)
+	case f < 1e9:
+		return fmt.Sprintf("%.1f MB", f/1e6)
+	case f < 1e12:
+		return fmt.Sprintf("%.1f GB", f/1e9)
+	}
+	return fmt.Sprintf("%.3g TB", f/1e12)
+}

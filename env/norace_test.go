@@ -1,0 +1,5 @@
+//go:build !race
+
+package env
+
+const raceEnabled = false

@@ -1,0 +1,59 @@
+package env
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// weld merges equal corners (STL repeats every corner of every facet)
+// into shared vertices, numbered in order of first appearance, and returns
+// the vertices and each corner's vertex. It sorts instead of hashing so
+// that its memory is two int32 per corner, whatever the corners are.
+func weld(corners []mgl64.Vec3) ([]mgl64.Vec3, []int32) {
+	order := make([]int32, len(corners))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		p, q := corners[a], corners[b]
+		if c := cmp.Compare(p[0], q[0]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(p[1], q[1]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(p[2], q[2]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	// first[c] is the first corner equal to corner c: equal corners are
+	// adjacent in order, the earliest first.
+	first := make([]int32, len(corners))
+	for k, c := range order {
+		if k > 0 && corners[order[k-1]] == corners[c] {
+			first[c] = first[order[k-1]]
+		} else {
+			first[c] = c
+		}
+	}
+	n := 0
+	for c := range first {
+		if first[c] == int32(c) {
+			n++
+		}
+	}
+	verts := make([]mgl64.Vec3, 0, n)
+	ids := order // reused: a corner's vertex
+	for c := range first {
+		if f := first[c]; f == int32(c) {
+			ids[c] = int32(len(verts))
+			verts = append(verts, corners[c])
+		} else {
+			ids[c] = ids[f]
+		}
+	}
+	return verts, ids
+}
