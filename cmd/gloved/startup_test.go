@@ -109,3 +109,32 @@ func TestRecordWithoutAGloveSaysWhatToDo(t *testing.T) {
 	r := runBinary(t, 20*time.Second, "record", "--device", "cyberglove", "--port", port, "--seconds", "1", "-o", filepath.Join(t.TempDir(), "x.glove"))
 	r.oneLine(t, 1, port, "plugged in")
 }
+
+// TestBadSceneFilesSayWhatIsWrong: a truncated STL and a glTF that claims
+// more data than it holds end with one line naming the file and the fault,
+// quickly and without running out of memory.
+func TestBadSceneFilesSayWhatIsWrong(t *testing.T) {
+	dir := t.TempDir()
+	stl, err := os.ReadFile("../../testdata/scenes/cube_binary.stl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.stl")
+	os.WriteFile(cut, stl[:len(stl)-30], 0o644)
+	huge := filepath.Join(dir, "huge.gltf")
+	os.WriteFile(huge, []byte(`{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAA"}],`+
+		`"bufferViews":[{"buffer":0,"byteLength":12}],"accessors":[{"bufferView":0,"componentType":5126,"count":2147483647,"type":"VEC3"}],`+
+		`"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]}`), 0o644)
+	for _, tc := range []struct {
+		file string
+		says []string
+	}{
+		{cut, []string{"cut.stl", "truncated binary STL"}},
+		{huge, []string{"huge.gltf", "2147483647"}},
+	} {
+		r := runBinary(t, 20*time.Second, "contacts", "--scene", tc.file, "--sim", "--frames", "1")
+		r.oneLine(t, 1, tc.says...)
+		r = runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", tc.file, ""), "--check")
+		r.oneLine(t, 2, tc.says...)
+	}
+}
