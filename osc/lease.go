@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"slices"
 	"time"
 )
 
@@ -106,7 +107,9 @@ func (h *Hub) updateExpiry() {
 func (h *Hub) rebuild() {
 	h.targets = append(h.targets[:0], h.static...)
 	for _, l := range h.subs {
-		h.targets = append(h.targets, l.dest)
+		if !slices.Contains(h.targets, l.dest) { // a subscribed target gets each frame once
+			h.targets = append(h.targets, l.dest)
+		}
 	}
 }
 

@@ -115,3 +115,18 @@ func TestNarrowerPolicyDropsSubscriptions(t *testing.T) {
 		t.Fatalf("subscribers %v", s)
 	}
 }
+
+// TestSubscribedTargetGetsEachFrameOnce: an app that subscribes the
+// address it is already a fixed target at receives each frame once.
+func TestSubscribedTargetGetsEachFrameOnce(t *testing.T) {
+	h, rec, _ := testHub(t, Policy{Lease: 10 * time.Second})
+	if err := h.AddTarget("127.0.0.1:5000"); err != nil {
+		t.Fatal(err)
+	}
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	rec.destinations()
+	h.Send([][]byte{[]byte("#bundle\x00")})
+	if got := rec.destinations(); !slices.Equal(got, []netip.AddrPort{ap("127.0.0.1:5000")}) {
+		t.Fatalf("sent to %v, want the target once", got)
+	}
+}

@@ -30,6 +30,10 @@ type Glove struct {
 
 	wrist      geom.Transform
 	fixedWrist bool
+
+	// A looping replay's times go on from pass to pass: each pass's sample
+	// times are shifted by timeOffset, one sample gap after the last one.
+	timeOffset, lastTime, lastGap time.Duration
 }
 
 // DeviceError is a glove that did not open: absent, switched off, not
@@ -157,8 +161,10 @@ func (g *Glove) Read(s *devices.Sample) error {
 	if g.Spec.Device == DeviceSim {
 		g.record(func(r *recording.Recorder) error { return r.WriteSample(s) })
 	}
-	if r := g.Replay(); r != nil && !g.fixedWrist {
-		if v, ok := r.Wrist(); ok {
+	if r := g.Replay(); r != nil {
+		s.Time += g.timeOffset
+		g.lastGap, g.lastTime = s.Time-g.lastTime, s.Time
+		if v, ok := r.Wrist(); ok && !g.fixedWrist {
 			if x, err := PoseFrom(v[:]); err == nil {
 				g.wrist = x
 			}
@@ -203,7 +209,8 @@ func (g *Glove) RecordingFailed() error {
 	return err
 }
 
-// Rewind starts a replay again from its beginning.
+// Rewind starts a replay again from its beginning; its sample times go on
+// from the last pass's, one sample gap later, so that they never repeat.
 func (g *Glove) Rewind() error {
 	if g.Spec.Device != DeviceReplay {
 		return fmt.Errorf("session: only a replay can be rewound")
@@ -216,6 +223,7 @@ func (g *Glove) Rewind() error {
 	old := g.dev
 	g.dev, g.replay = r, r
 	g.mu.Unlock()
+	g.timeOffset = g.lastTime + max(g.lastGap, time.Millisecond)
 	return old.Close()
 }
 
