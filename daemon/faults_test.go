@@ -178,8 +178,8 @@ count_tris = false
 	if s := statusesOf(got.all(), "left"); s[len(s)-1] != StatusStreaming {
 		t.Errorf("left statuses %v, want to end streaming", s)
 	}
-	if d.hands[0].Stats.DeviceErrors.Load() == 0 {
-		t.Error("the failed opens were not counted as device errors")
+	if d.hands[0].Stats.DeviceErrors.Load() == 0 || d.hands[0].Stats.OpenFailures.Load() == 0 {
+		t.Error("the failed opens were not counted as device errors and open failures")
 	}
 	cancel()
 	if err := <-done; err != nil {

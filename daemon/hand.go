@@ -32,6 +32,9 @@ var handStatuses = []string{StatusStreaming, StatusNoGlove, StatusReconnecting, 
 // HandStats counts one hand's frames and faults.
 type HandStats struct {
 	Frames, Dropped, Overruns, Contacts, DeviceErrors, Stalls atomic.Uint64
+	// OpenFailures counts attempts to open a glove absent at start (the
+	// driver counts those of reopening it once it has been open).
+	OpenFailures atomic.Uint64
 	// Touching is the last frame's number of contacts.
 	Touching atomic.Int32
 }

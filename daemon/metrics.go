@@ -151,10 +151,14 @@ func (d *Daemon) startMetrics(l net.Listener) {
 		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
 	} {
 		counter("gloved_serial_"+f.name+"_total", "Serial faults: "+f.name+".", sum(func(h *handRuntime) uint64 {
-			if fc, ok := h.device().(devices.FaultCounter); ok {
-				return f.get(fc.Faults())
+			n := uint64(0)
+			if f.name == "open_failures" {
+				n = h.Stats.OpenFailures.Load() // a glove absent at start
 			}
-			return 0
+			if fc, ok := h.device().(devices.FaultCounter); ok {
+				n += f.get(fc.Faults())
+			}
+			return n
 		}))
 	}
 	for _, c := range d.hub.Stats.Counters() {

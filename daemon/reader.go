@@ -67,6 +67,7 @@ func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 			return false, fmt.Errorf("hand %s: %w", h.cfg.Name, err)
 		}
 		h.Stats.DeviceErrors.Add(1)
+		h.Stats.OpenFailures.Add(1)
 		h.setStatus(StatusNoGlove)
 		if err.Error() != said || time.Since(saidAt) >= openLogEvery {
 			h.log.Warn().Err(err).Str("port", h.spec.Port).Msg("glove not available: is it plugged in and powered? retrying")

@@ -15,6 +15,9 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: bench needs an experiment: proximity, cab or pipeline", errUsage)
 	}
 	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprintln(out, "usage: gloved bench proximity|cab|pipeline [flags]; gloved bench EXPERIMENT -h for its flags")
+		return errHelp
 	case "proximity":
 		return runProximity(ctx, args[1:], out)
 	case "cab":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,12 +11,18 @@ import (
 	"github.com/gloved/gloved/session"
 )
 
+// errHelp is -h or --help: the usage was printed, and that is all.
+var errHelp = errors.New("help")
+
 // parseInterleaved parses flags that may come before, between or after the
 // positional arguments, and returns the positionals.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
 		args = fs.Args()

@@ -106,7 +106,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout)
 	stop()
-	if err != nil {
+	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintln(os.Stderr, "gloved:", err)
 		if errors.Is(err, errUsage) || errors.Is(err, daemon.ErrConfig) {
 			os.Exit(2)

@@ -138,3 +138,14 @@ func TestBadSceneFilesSayWhatIsWrong(t *testing.T) {
 		r.oneLine(t, 2, tc.says...)
 	}
 }
+
+// TestHelpIsNotAnError: -h prints the usage and exits 0, for commands and
+// for bench.
+func TestHelpIsNotAnError(t *testing.T) {
+	for _, args := range [][]string{{"contacts", "-h"}, {"bench", "-h"}, {"bench", "pipeline", "-h"}, {"help"}} {
+		r := runBinary(t, 20*time.Second, args...)
+		if r.code != 0 || strings.Contains(r.stderr, "gloved:") || !strings.Contains(r.stdout+r.stderr, "usage") && args[0] != "help" {
+			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

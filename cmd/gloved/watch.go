@@ -66,7 +66,7 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	go renew(ctx, func() { subscribe("/subscribe") })
 	defer subscribe("/unsubscribe")
 	go func() { <-ctx.Done(); conn.SetReadDeadline(time.Now()) }()
-	fmt.Fprintf(out, "watching %s (subscribed from %s:%d); Ctrl-C stops\n", *daemonAddr, host, me.Port)
+	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
 	watchLoop(ctx, conn, *prefix, out)
 	return nil
 }
