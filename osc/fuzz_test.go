@@ -2,6 +2,7 @@ package osc
 
 import (
 	"net/netip"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -69,7 +70,13 @@ func checkHubState(t *testing.T, h *Hub) {
 			t.Fatalf("subscription %v from %v: %v", l.dest, l.owner, err)
 		}
 	}
-	if len(h.targets) != len(h.static)+len(h.subs) {
-		t.Fatalf("%d targets for %d static and %d subscribed", len(h.targets), len(h.static), len(h.subs))
+	want := append([]netip.AddrPort(nil), h.static...)
+	for _, l := range h.subs {
+		if !slices.Contains(want, l.dest) {
+			want = append(want, l.dest)
+		}
+	}
+	if !slices.Equal(h.targets, want) {
+		t.Fatalf("targets %v for %d static and %d subscribed: want each destination once", h.targets, len(h.static), len(h.subs))
 	}
 }
