@@ -162,10 +162,6 @@ func stlCube() [][9]float32 {
 // Files that expand further than that are refused (ErrTooBig).
 func hostileAlloc(n int) uint64 { return 32*uint64(n) + 1<<20 }
 
-// hostileTime is how long loading a hostile file may take: it must fail
-// (or load) fast. The race detector slows everything ten times.
-var hostileTime = map[bool]time.Duration{false: time.Second, true: 10 * time.Second}[raceEnabled]
-
 // measure returns the bytes f allocates (runtime.MemStats.TotalAlloc:
 // cumulative, so garbage counts as much as what f keeps) and how long it
 // takes.
@@ -202,7 +198,8 @@ type hostileCase struct {
 }
 
 // loadHostile writes each case to a file, loads it, and checks the error
-// or the triangle count, the memory allocated and the time taken.
+// or the triangle count and the memory allocated; the time taken is
+// logged, not asserted (speed is measured, in benchmarks and these logs).
 func loadHostile(t *testing.T, cases []hostileCase) {
 	t.Helper()
 	dir := t.TempDir()
@@ -225,9 +222,6 @@ func loadHostile(t *testing.T, cases []hostileCase) {
 		}
 		if alloc > hostileAlloc(len(tc.b)) {
 			t.Errorf("%s: allocated %d bytes, more than %d for %d bytes of file", tc.name, alloc, hostileAlloc(len(tc.b)), len(tc.b))
-		}
-		if d > hostileTime {
-			t.Errorf("%s: took %v, more than %v", tc.name, d, hostileTime)
 		}
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package env
-
-const raceEnabled = false
