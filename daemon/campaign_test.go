@@ -70,16 +70,7 @@ name = "right"
 device = "cyberglove"
 port = %q
 recording = %q
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-stall_ms = 300.0
-count_tris = false
-`, link, rec, rx.LocalAddr().String()))
+`, link, rec)+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0\n"))
 	// The glove comes after the daemon (which waits for it): the fault's
 	// time counts from here.
 	start := time.Now()

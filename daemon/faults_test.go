@@ -94,6 +94,20 @@ func (n *notifications) count(m string) int {
 	return k
 }
 
+// builtinScene is the rest of a test config: the built-in scene, frames
+// to target, a generous budget, frame settings extra, no triangle counts.
+func builtinScene(target, extra string) string {
+	return fmt.Sprintf(`[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+targets = [%q]
+listen = "127.0.0.1:0"
+[frame]
+budget_ms = 100.0
+%scount_tris = false
+`, target, extra)
+}
+
 // statusesOf returns hand's statuses on the wire in order, repeats folded.
 func statusesOf(bundles []*goosc.Bundle, hand string) []string {
 	var out []string
@@ -152,15 +166,7 @@ port = %q
 [[hand]]
 name = "right"
 device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-count_tris = false
-`, link, rx.LocalAddr().String()))
+`, link)+builtinScene(rx.LocalAddr().String(), ""))
 	start := time.Now() // the daemon is built; Run starts its watchdog loop now
 	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 50 }) {
 		t.Fatalf("the right hand ran %d frames while the left glove was absent", framesOf(got.all(), "right"))
@@ -195,22 +201,14 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 	rx, got := listenOSC(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, done := startDaemon(t, ctx, "loop.toml", fmt.Sprintf(`
+	_, done := startDaemon(t, ctx, "loop.toml", `
 [[hand]]
 name = "right"
 device = "replay"
 recording = "../testdata/recordings/grasp.glove"
 speed = "max"
 loop = true
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-count_tris = false
-`, rx.LocalAddr().String()))
+`+builtinScene(rx.LocalAddr().String(), ""))
 	// Five passes of the 2-second recording in 3 s: real time would give
 	// one and a half.
 	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 5*201 }) {
