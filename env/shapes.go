@@ -93,3 +93,29 @@ func Box(name string, center, half mgl64.Vec3) *Mesh {
 	}
 	return m
 }
+
+// Torus returns a closed torus around the y axis through center: the tube
+// of radius r swept around a circle of radius big, nu segments around the
+// axis and nv around the tube, 2·nu·nv triangles wound outward. It is the
+// simplest closed object that is not convex.
+func Torus(name string, center mgl64.Vec3, big, r float64, nu, nv int) *Mesh {
+	m := &Mesh{}
+	obj := m.addObject(name)
+	for i := range nu {
+		u := 2 * math.Pi * float64(i) / float64(nu)
+		for j := range nv {
+			v := 2 * math.Pi * float64(j) / float64(nv)
+			rho := big + r*math.Cos(v)
+			m.Verts = append(m.Verts, center.Add(mgl64.Vec3{rho * math.Cos(u), r * math.Sin(v), -rho * math.Sin(u)}))
+		}
+	}
+	at := func(i, j int) int32 { return int32((i%nu)*nv + j%nv) }
+	for i := range nu {
+		for j := range nv {
+			a, b, c, d := at(i, j), at(i+1, j), at(i+1, j+1), at(i, j+1)
+			m.Tris = append(m.Tris, [3]int32{a, b, c}, [3]int32{a, c, d})
+			m.Object = append(m.Object, obj, obj)
+		}
+	}
+	return m
+}

@@ -7,17 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// signedVolume is Σ v0·(v1×v2)/6: the enclosed volume of a closed mesh whose
-// faces wind outward.
-func signedVolume(m *Mesh) float64 {
-	v := 0.0
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		v += t[0].Dot(t[1].Cross(t[2])) / 6
-	}
-	return v
-}
-
 func TestShapesAreClosedAndWindOutward(t *testing.T) {
 	box := Box("b", mgl64.Vec3{1, 2, 3}, mgl64.Vec3{1, 2, 0.5})
 	if v := signedVolume(box); math.Abs(v-8) > 1e-12 {
@@ -34,5 +23,10 @@ func TestShapesAreClosedAndWindOutward(t *testing.T) {
 	want := 4.0 / 3 * math.Pi * 8
 	if v := signedVolume(s); v <= 0.99*want || v > want {
 		t.Errorf("sphere volume %v, want just under %v", v, want)
+	}
+	torus := Torus("t", mgl64.Vec3{1, 0, 0}, 0.1, 0.03, 64, 32)
+	want = 2 * math.Pi * math.Pi * 0.1 * 0.03 * 0.03
+	if v := signedVolume(torus); v <= 0.99*want || v > want {
+		t.Errorf("torus volume %v, want just under %v", v, want)
 	}
 }

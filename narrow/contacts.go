@@ -49,15 +49,16 @@ type Near struct {
 //
 // Semantics. A convex scene object (env.Mesh.Convex) is a solid: a link
 // inside it, even one touching none of its triangles, has the true
-// convex-convex depth, normal and contact point. Any other object is a
-// surface of triangles with an outward side, the side its winding faces
-// (counter-clockwise): for each triangle the link crosses, the depth is how
-// far the link must move along that triangle's outward normal to clear
-// its plane, and the pair reports its deepest triangle. The limits: a link
-// that has passed wholly through a thin or open surface touches nothing,
-// and a link poking through the back of a thin wall reports the depth
-// toward the wall's front; zero-area triangles have no side and are
-// skipped.
+// convex-convex depth, normal and contact point (EPA). A closed non-convex
+// object (env.Surface.Closed: watertight, consistently wound) is a solid
+// too: a link wholly inside it is in contact, and the depth is that of the
+// deepest vertex of either body inside the other (see meshDepth), the point
+// on the object's surface. Any other object is an open surface with an
+// outward side, the side its winding faces (counter-clockwise): the depth
+// is how far the link's deepest vertex is behind the surface where the
+// surface's nearest point to it is not on its boundary, or the deepest
+// surface vertex inside the link. A link that has passed wholly through an
+// open surface touches nothing.
 type Solver struct {
 	// Proximity is the band within which non-touching links are reported
 	// as near.
@@ -75,14 +76,21 @@ type Solver struct {
 
 	links   []*Polytope
 	boxes   []geom.OBB // each link's box in its frame, to skip far triangles
+	geoms   []linkGeom // each link's faces and diameter
 	scene   *env.Mesh
-	solids  []*Polytope // per object: its hull if convex, else nil
-	trees   []*env.Tree // per convex object: its triangles, to count contacts
-	caches  []Cache     // per (link, object)
+	solids  []*Polytope    // per object: its hull if convex, else nil
+	trees   []*env.Tree    // per convex object: its triangles, to count contacts
+	surfs   []*env.Surface // per non-convex object: its signed distance
+	caches  []Cache        // per (link, object)
 	seen    []bool
 	triVert [3]mgl64.Vec3
 	tri     Polytope
 	stack   []int32
+
+	hints    []int32 // per (link, object, link vertex): last nearest triangle
+	maxVerts int     // the most vertices of a link
+	nearest  env.SurfaceQuery
+	touched  []int32
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its
@@ -92,9 +100,15 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 		return nil, fmt.Errorf("narrow: scene convexity not detected (call Mesh.DetectConvex)")
 	}
 	s := &Solver{links: links, scene: scene, Caching: true, CountTris: true}
-	for _, l := range links {
+	for i, l := range links {
 		var f geom.Fitter
 		s.boxes = append(s.boxes, f.Fit(l.Verts, nil))
+		g, err := newLinkGeom(l)
+		if err != nil {
+			return nil, fmt.Errorf("narrow: link %d: %w", i, err)
+		}
+		s.geoms = append(s.geoms, g)
+		s.maxVerts = max(s.maxVerts, len(l.Verts))
 	}
 	s.solids = make([]*Polytope, len(scene.Objects))
 	for o, convex := range scene.Convex {
@@ -112,8 +126,14 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 		s.solids[o] = p
 	}
 	s.trees = make([]*env.Tree, len(scene.Objects))
+	s.surfs = make([]*env.Surface, len(scene.Objects))
 	for o := range scene.Objects {
 		if s.solids[o] == nil {
+			surf, err := env.NewSurface(scene, o)
+			if err != nil {
+				return nil, fmt.Errorf("narrow: %w", err)
+			}
+			s.surfs[o] = surf
 			continue
 		}
 		sub, _ := scene.Subset(func(i int) bool { return int(scene.Object[i]) == o })
@@ -125,15 +145,27 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	}
 	n := len(links) * len(scene.Objects)
 	s.caches, s.seen = make([]Cache, n), make([]bool, n)
+	s.hints = make([]int32, n*s.maxVerts)
+	for i := range s.hints {
+		s.hints[i] = -1
+	}
 	s.tri.Verts = s.triVert[:]
 	return s, nil
 }
 
-// Solid reports whether object o is handled as a solid.
+// Solid reports whether object o is handled as a convex solid (its
+// candidates are links, not triangles).
 func (s *Solver) Solid(o int) bool { return s.solids[o] != nil }
 
-// ObjectTree returns convex object o's own OBBTree (nil for a surface).
-func (s *Solver) ObjectTree(o int) *env.Tree { return s.trees[o] }
+// ObjectTree returns object o's own OBBTree when a link touching none of
+// its triangles can still be in it (a convex object, a closed surface);
+// nil for an open surface.
+func (s *Solver) ObjectTree(o int) *env.Tree {
+	if s.surfs[o] != nil && s.surfs[o].Closed {
+		return s.surfs[o].Tree
+	}
+	return s.trees[o]
+}
 
 // Solve computes the frame's contacts and near misses from the link poses,
 // the candidate triangles of surface objects and the candidate links of
@@ -164,12 +196,16 @@ func (s *Solver) Solve(poses []geom.Transform, surface []Pair, solid []SolidPair
 	}
 	for _, p := range solid {
 		l, o := int(p.Link), int(p.Object)
-		if s.solids[o] == nil {
-			continue
-		}
-		s.begin(l*nObj + o)
+		k := l*nObj + o
 		link := Shape{P: s.links[l], X: poses[l]}
-		s.solid(&link, l, o)
+		switch {
+		case s.solids[o] != nil:
+			s.begin(k)
+			s.solid(&link, l, o)
+		case s.surfs[o] != nil && s.surfs[o].Closed && !s.seen[k]:
+			s.begin(k)
+			s.enclosed(&link, l, o)
+		}
 	}
 	for k, seen := range s.seen {
 		if !seen {
@@ -236,42 +272,34 @@ func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
 	return Intersects(link, &sh)
 }
 
-// surface handles a link against a triangle surface.
+// surface handles a link against a non-convex object's candidate
+// triangles: it touches the object if it meets one of them; otherwise the
+// nearest within the band is a near miss.
 func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
 	cache := &s.caches[l*len(s.scene.Objects)+o]
-	best := Contact{Link: l, Object: o, Depth: -1, Exact: true}
 	nearest := Near{Link: l, Object: o, Distance: s.Proximity}
 	found := false
+	s.touched = s.touched[:0]
 	for _, c := range cands {
-		t := s.setTriangle(c.Tri)
-		n := t.Normal()
-		if n.LenSqr() == 0 || t.Degenerate() {
-			continue
-		}
-		n = n.Normalize()
+		s.setTriangle(c.Tri)
 		sh := Shape{P: &s.tri, X: geom.Identity()}
 		d := Distance(link, &sh, cache)
-		if !d.Overlap {
-			if d.Distance <= nearest.Distance {
-				nearest.Distance, nearest.Point, nearest.LinkPoint = d.Distance, d.PointB, d.PointA
-				found = true
-			}
+		if d.Overlap {
+			s.touched = append(s.touched, c.Tri)
 			continue
 		}
-		// Depth toward the triangle's outward side: the link's deepest
-		// point along -n, measured from the triangle's plane.
-		deep, _ := link.support(n.Mul(-1), 0)
-		depth := n.Dot(t[0]) - n.Dot(deep)
-		if depth < 0 {
-			depth = 0
-		}
-		best.Tris++
-		if depth > best.Depth {
-			best.Depth, best.Normal, best.Point = depth, n, deep.Add(n.Mul(depth))
+		if d.Distance <= nearest.Distance {
+			nearest.Distance, nearest.Point, nearest.LinkPoint = d.Distance, d.PointB, d.PointA
+			found = true
 		}
 	}
-	if best.Tris > 0 {
-		s.Contacts = append(s.Contacts, best)
+	if len(s.touched) > 0 {
+		c := s.meshDepth(link, l, o, s.touched)
+		c.Tris = len(s.touched)
+		s.Contacts = append(s.Contacts, c)
+		return
+	}
+	if s.surfs[o].Closed && s.enclosed(link, l, o) {
 		return
 	}
 	if found {

@@ -1,0 +1,124 @@
+package env
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Nearest is the point of a surface closest to a query point p, and the
+// side p is on.
+type Nearest struct {
+	Tri   int32 // the tree's triangle (Surface.Tris maps it to the mesh's)
+	Point mgl64.Vec3
+	Dist  float64
+	// Out is the unit direction out of the surface at Point: from p toward
+	// Point when p is inside, from Point toward p when outside (the
+	// feature's pseudonormal when p is on the surface).
+	Out mgl64.Vec3
+	// Inside reports that p is inside a closed surface, or behind an open
+	// one where it is not on the boundary.
+	Inside bool
+	// Boundary reports that Point is on an open surface's boundary, where
+	// there is no side: Inside is then false.
+	Boundary bool
+}
+
+// SurfaceQuery finds nearest points. It owns the search stack, so a query
+// reused across frames allocates nothing once the stack has grown. Not
+// safe for concurrent use.
+type SurfaceQuery struct {
+	stack []pendingRef
+}
+
+type pendingRef struct {
+	ref int32
+	lb  float64 // squared distance from p to the reference's box
+}
+
+// Nearest returns the point of s closest to p, if one is within maxDist
+// (+Inf for no limit). hint, a tree triangle or -1, is where to start:
+// last frame's answer for a point that moved little, whose distance
+// bounds the search from the first step. The search is depth first,
+// nearer box first, and prunes every box farther than the best so far.
+func (q *SurfaceQuery) Nearest(s *Surface, p mgl64.Vec3, maxDist float64, hint int32) (Nearest, bool) {
+	t := s.Tree
+	bound := maxDist * maxDist
+	best, bestF, found := Nearest{Tri: -1}, geom.Face, false
+	try := func(i int32) {
+		c, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(i)), p)
+		if d := c.Sub(p).LenSqr(); d < bound || (!found && d <= bound) {
+			best.Tri, best.Point, bestF, bound, found = i, c, f, d, true
+		}
+	}
+	if hint >= 0 && int(hint) < len(t.Mesh.Tris) {
+		try(hint)
+	}
+	st := append(q.stack[:0], pendingRef{t.Root, 0})
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if r.lb > bound {
+			continue
+		}
+		if k, ok := Leaf(r.ref); ok {
+			if k != hint {
+				try(k)
+			}
+			continue
+		}
+		st = q.pushChildren(st, t, r.ref, p, bound)
+	}
+	q.stack = st
+	if !found {
+		return best, false
+	}
+	best.Dist = math.Sqrt(bound)
+	s.classify(&best, bestF, p)
+	return best, true
+}
+
+// pushChildren pushes node r's children within bound of p, the nearer
+// last so that it is searched first.
+func (q *SurfaceQuery) pushChildren(st []pendingRef, t *Tree, r int32, p mgl64.Vec3, bound float64) []pendingRef {
+	var c [2]pendingRef
+	for k, ch := range t.Nodes[r].Child {
+		c[k] = pendingRef{ch, 0}
+		if ch >= 0 {
+			c[k].lb = t.Nodes[ch].Box.DistSqTo(p)
+		}
+	}
+	if c[0].lb < c[1].lb {
+		c[0], c[1] = c[1], c[0]
+	}
+	for _, x := range c {
+		if x.lb <= bound {
+			st = append(st, x)
+		}
+	}
+	return st
+}
+
+// classify fills n's side from the feature its point lies on.
+func (s *Surface) classify(n *Nearest, f geom.Feature, p mgl64.Vec3) {
+	side, ok := s.side(n.Tri, f)
+	if !ok {
+		n.Boundary = true
+		if n.Dist > 0 {
+			n.Out = p.Sub(n.Point).Mul(1 / n.Dist)
+		}
+		return
+	}
+	d := p.Sub(n.Point)
+	n.Inside = d.Dot(side) < 0
+	switch {
+	case n.Dist == 0:
+		n.Out = side.Normalize()
+	case n.Inside:
+		n.Out = d.Mul(-1 / n.Dist)
+	default:
+		n.Out = d.Mul(1 / n.Dist)
+	}
+}

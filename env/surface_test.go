@@ -1,0 +1,199 @@
+package env
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// windingNumber is the generalized winding number of closed mesh m at p:
+// the solid angles of its triangles seen from p (A. Van Oosterom, J.
+// Strackee, 1983), summed over 4π. It is 1 inside, 0 outside, whatever
+// the mesh's structure, and so checks the pseudonormal sign test without
+// sharing anything with it.
+func windingNumber(m *Mesh, p mgl64.Vec3) float64 {
+	w := 0.0
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		a, b, c := t[0].Sub(p), t[1].Sub(p), t[2].Sub(p)
+		la, lb, lc := a.Len(), b.Len(), c.Len()
+		num := a.Dot(b.Cross(c))
+		den := la*lb*lc + a.Dot(b)*lc + b.Dot(c)*la + c.Dot(a)*lb
+		w += 2 * math.Atan2(num, den)
+	}
+	return w / (4 * math.Pi)
+}
+
+// nearestBrute is the closest point of object o of m to p, over every
+// triangle.
+func nearestBrute(m *Mesh, tris []int32, p mgl64.Vec3) float64 {
+	best := math.Inf(1)
+	for _, i := range tris {
+		c, _ := geom.ClosestOnTriangle(m.Triangle(int(i)), p)
+		best = math.Min(best, c.Sub(p).Len())
+	}
+	return best
+}
+
+// separateCorners gives every triangle its own three vertices, as a file
+// with seams does.
+func separateCorners(m *Mesh) *Mesh {
+	s := &Mesh{Objects: m.Objects}
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		base := int32(len(s.Verts))
+		s.Verts = append(s.Verts, t[0], t[1], t[2])
+		s.Tris = append(s.Tris, [3]int32{base, base + 1, base + 2})
+		s.Object = append(s.Object, m.Object[i])
+	}
+	return s
+}
+
+func TestSurfaceClosedness(t *testing.T) {
+	box := func() *Mesh { return Box("b", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}) }
+	missing := box()
+	missing.Tris, missing.Object = missing.Tris[1:], missing.Object[1:]
+	turned := box()
+	turned.Tris[3] = [3]int32{turned.Tris[3][0], turned.Tris[3][2], turned.Tris[3][1]}
+	inward := box()
+	for i, tri := range inward.Tris {
+		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
+	}
+	doubled := box()
+	doubled.Append(Box("b2", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}))
+	doubled.Object = make([]int32, len(doubled.Tris))
+	cases := []struct {
+		name   string
+		m      *Mesh
+		closed bool
+	}{
+		{"box", box(), true},
+		{"sphere", Sphere("s", mgl64.Vec3{}, 1, 3), true},
+		{"torus", Torus("t", mgl64.Vec3{}, 1, 0.3, 24, 12), true},
+		{"box with seams", separateCorners(box()), true},
+		{"box inward", inward, true},
+		{"box missing a triangle", missing, false},
+		{"box with a triangle turned", turned, false},
+		{"two boxes on the same corners", doubled, false},
+		{"soup", Soup("s", rand.New(rand.NewPCG(1, 2)), 50, 1, 0.5), false},
+	}
+	for _, c := range cases {
+		s, err := NewSurface(c.m, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if s.Closed != c.closed {
+			t.Errorf("%s: closed %v, want %v", c.name, s.Closed, c.closed)
+		}
+	}
+}
+
+func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	inward := Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	for i, tri := range inward.Tris {
+		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
+	}
+	meshes := map[string]*Mesh{
+		"torus":        Torus("t", mgl64.Vec3{0.01, 0, 0}, 0.1, 0.03, 40, 20),
+		"sphere":       Sphere("s", mgl64.Vec3{0, 0.02, 0}, 0.08, 4),
+		"box":          Box("b", mgl64.Vec3{}, mgl64.Vec3{0.1, 0.05, 0.02}),
+		"torus inward": inward,
+	}
+	var q SurfaceQuery
+	for name, m := range meshes {
+		s, err := NewSurface(m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint := int32(-1)
+		for range 3000 {
+			p := mgl64.Vec3{r.Float64()*0.3 - 0.15, r.Float64()*0.16 - 0.08, r.Float64()*0.3 - 0.15}
+			want := nearestBrute(m, s.Tris, p)
+			n, ok := q.Nearest(s, p, math.Inf(1), hint)
+			if !ok || math.Abs(n.Dist-want) > 1e-12 {
+				t.Fatalf("%s at %v: nearest %v (ok %v), brute force %v", name, p, n.Dist, ok, want)
+			}
+			hint = n.Tri
+			if d := n.Point.Sub(p).Len(); math.Abs(d-n.Dist) > 1e-12 {
+				t.Fatalf("%s at %v: point %v is %v away, reported %v", name, p, n.Point, d, n.Dist)
+			}
+			if want < 1e-9 {
+				continue
+			}
+			inside := windingNumber(m, p)
+			if name == "torus inward" {
+				inside = -inside
+			}
+			if n.Inside != (inside > 0.5) || n.Boundary {
+				t.Fatalf("%s at %v: inside %v boundary %v, winding number %v", name, p, n.Inside, n.Boundary, inside)
+			}
+			if out := p.Add(n.Out.Mul(1e-9)).Sub(n.Point).Len(); n.Inside == (out > n.Dist) {
+				t.Fatalf("%s at %v: Out %v does not lead out of the surface", name, p, n.Out)
+			}
+		}
+	}
+}
+
+func TestNearestWithinLimitOnly(t *testing.T) {
+	m := Sphere("s", mgl64.Vec3{}, 1, 2)
+	s, err := NewSurface(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q SurfaceQuery
+	if _, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 1.5, -1); ok {
+		t.Error("a point 2 from the sphere was found within 1.5")
+	}
+	if n, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 2.5, 7); !ok || math.Abs(n.Dist-2) > 1e-12 {
+		t.Errorf("within 2.5: %v %v, want distance 2", n.Dist, ok)
+	}
+}
+
+func TestOpenSurfaceKeepsASide(t *testing.T) {
+	// A table top: one quad at y = 0 facing up.
+	m := &Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}},
+		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
+	s, err := NewSurface(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Closed {
+		t.Fatal("a quad is closed")
+	}
+	cases := []struct {
+		p                mgl64.Vec3
+		inside, boundary bool
+		dist             float64
+	}{
+		{mgl64.Vec3{0.2, 0.1, 0.3}, false, false, 0.1},
+		{mgl64.Vec3{0.2, -0.1, 0.3}, true, false, 0.1},
+		{mgl64.Vec3{0, -0.05, 0}, true, false, 0.05}, // on the diagonal: an inner edge
+		{mgl64.Vec3{1.5, -0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
+		{mgl64.Vec3{1.5, 0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
+	}
+	var q SurfaceQuery
+	for _, c := range cases {
+		n, ok := q.Nearest(s, c.p, math.Inf(1), -1)
+		if !ok || n.Inside != c.inside || n.Boundary != c.boundary || math.Abs(n.Dist-c.dist) > 1e-12 {
+			t.Errorf("at %v: inside %v boundary %v distance %v, want %v %v %v", c.p, n.Inside, n.Boundary, n.Dist, c.inside, c.boundary, c.dist)
+		}
+	}
+}
+
+func TestNearestAllocatesNothing(t *testing.T) {
+	s, err := NewSurface(Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q SurfaceQuery
+	p := mgl64.Vec3{0.1, 0.01, 0.02}
+	q.Nearest(s, p, math.Inf(1), -1)
+	if n := testing.AllocsPerRun(100, func() { q.Nearest(s, p, math.Inf(1), -1) }); n != 0 {
+		t.Errorf("%v allocations per query", n)
+	}
+}

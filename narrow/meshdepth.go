@@ -1,0 +1,175 @@
+package narrow
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+// plane is a face of a link's hull in the link's frame: the points x with
+// N·x <= D are on the inner side; N is unit and outward.
+type plane struct {
+	N mgl64.Vec3
+	D float64
+}
+
+// linkGeom is what the depth against a non-convex object needs of a link:
+// its hull's faces and its diameter (no two of its points are farther
+// apart).
+type linkGeom struct {
+	planes []plane
+	diam   float64
+}
+
+// newLinkGeom measures polytope p.
+func newLinkGeom(p *Polytope) (linkGeom, error) {
+	h, err := geom.ConvexHull(p.Verts)
+	if err != nil {
+		return linkGeom{}, err
+	}
+	var g linkGeom
+	for _, t := range h.Tris {
+		a, b, c := h.Verts[t[0]], h.Verts[t[1]], h.Verts[t[2]]
+		n := b.Sub(a).Cross(c.Sub(a))
+		if l := n.Len(); l > 0 {
+			n = n.Mul(1 / l)
+			g.planes = append(g.planes, plane{N: n, D: n.Dot(a)})
+		}
+	}
+	for i, u := range p.Verts {
+		for _, v := range p.Verts[i+1:] {
+			g.diam = math.Max(g.diam, u.Sub(v).Len())
+		}
+	}
+	return g, nil
+}
+
+// depthIn returns how deep link-frame point x is inside the link (the
+// distance to its nearest face, <= 0 outside) and that face's normal.
+func (g *linkGeom) depthIn(x mgl64.Vec3) (float64, mgl64.Vec3) {
+	depth, n := math.Inf(1), mgl64.Vec3{}
+	for _, p := range g.planes {
+		if d := p.D - p.N.Dot(x); d < depth {
+			depth, n = d, p.N
+			if d <= 0 {
+				return d, n
+			}
+		}
+	}
+	return depth, n
+}
+
+// meshDepth returns the contact of link l with non-convex object o, whose
+// triangles in touched (mesh numbering) meet the link. The depth is the
+// deepest vertex of either body inside the other: a link vertex inside a
+// closed object (behind an open one, away from its boundary) by its
+// distance to the surface, and an object vertex inside the link by its
+// distance to the link's nearest face. The point is on the object's
+// surface: the nearest surface point of the link vertex, or the object
+// vertex itself. Where no vertex of either is inside the other (an edge
+// crossing an edge) the depth is 0 and the point is the surface point
+// nearest to the link vertex that is closest to going in.
+func (s *Solver) meshDepth(link *Shape, l, o int, touched []int32) Contact {
+	c := Contact{Link: l, Object: o, Exact: true}
+	var near env.Nearest
+	near.Dist = math.Inf(1)
+	s.linkVerticesIn(link, l, o, &c, &near)
+	s.objectVerticesIn(link, l, touched, &c)
+	if c.Depth > 0 {
+		return c
+	}
+	if !math.IsInf(near.Dist, 1) {
+		c.Point, c.Normal = near.Point, near.Out
+		return c
+	}
+	// No link vertex has a side here (all are beside an open surface's
+	// boundary): the first touched triangle's corner nearest the link.
+	t := s.scene.Triangle(int(touched[0]))
+	c.Point = t[0]
+	c.Normal = t.Normal()
+	if c.Normal.LenSqr() > 0 {
+		c.Normal = c.Normal.Normalize()
+	}
+	return c
+}
+
+// linkVerticesIn raises c to the deepest link vertex inside object o and
+// keeps in near the nearest surface point of the link vertex closest to
+// going in. Every link vertex is within the link's diameter of the
+// surface where the link touches it, which bounds each search.
+func (s *Solver) linkVerticesIn(link *Shape, l, o int, c *Contact, near *env.Nearest) {
+	surf, g := s.surfs[o], &s.geoms[l]
+	hints := s.hints[s.hintBase(l, o):]
+	var bounds geom.OBB
+	if surf.Closed {
+		bounds = surf.Tree.Bounds()
+	}
+	for i, v := range link.P.Verts {
+		w := link.X.Apply(v)
+		if surf.Closed && bounds.DistSqTo(w) > 0 {
+			continue // outside a closed object's box: outside it
+		}
+		n, ok := s.nearest.Nearest(surf, w, g.diam, hints[i])
+		if !ok {
+			continue
+		}
+		hints[i] = n.Tri
+		switch {
+		case n.Inside && n.Dist > c.Depth:
+			c.Depth, c.Point, c.Normal = n.Dist, n.Point, n.Out
+		case !n.Inside && !n.Boundary && n.Dist < near.Dist:
+			*near = n
+		}
+	}
+}
+
+// objectVerticesIn raises c to the deepest corner of the touched triangles
+// inside the link: the link must move against its nearest face's normal
+// to clear it.
+func (s *Solver) objectVerticesIn(link *Shape, l int, touched []int32, c *Contact) {
+	g, box := &s.geoms[l], &s.boxes[l]
+	inv := link.X.Inverse()
+	for _, t := range touched {
+		for _, v := range s.scene.Tris[t] {
+			w := s.scene.Verts[v]
+			x := inv.Apply(w)
+			if box.DistSqTo(x) > 0 {
+				continue
+			}
+			if d, n := g.depthIn(x); d > c.Depth {
+				c.Depth, c.Point, c.Normal = d, w, link.X.Rotate(n).Mul(-1)
+			}
+		}
+	}
+}
+
+// hintBase is where pair (l, o)'s per-vertex search hints start.
+func (s *Solver) hintBase(l, o int) int { return (l*len(s.scene.Objects) + o) * s.maxVerts }
+
+// enclosed handles link l against closed object o when no triangle of o
+// meets the link: the link is then wholly inside or wholly outside, and
+// one vertex tells which. Inside, it is a contact of no triangles whose
+// depth is its deepest vertex's. It reports whether the link is inside.
+func (s *Solver) enclosed(link *Shape, l, o int) bool {
+	surf := s.surfs[o]
+	hints := s.hints[s.hintBase(l, o):]
+	c := Contact{Link: l, Object: o, Exact: true}
+	for i, v := range link.P.Verts {
+		n, ok := s.nearest.Nearest(surf, link.X.Apply(v), math.Inf(1), hints[i])
+		if !ok {
+			return false
+		}
+		hints[i] = n.Tri
+		if !n.Inside {
+			return false
+		}
+		if n.Dist > c.Depth || i == 0 {
+			c.Depth, c.Point, c.Normal = n.Dist, n.Point, n.Out
+		}
+	}
+	s.Contacts = append(s.Contacts, c)
+	return true
+}
