@@ -16,7 +16,7 @@ type Nearest struct {
 	Dist  float64
 	// Out is the unit direction out of the surface at Point: from p toward
 	// Point when p is inside, from Point toward p when outside (the
-	// feature's pseudonormal when p is on the surface).
+	// feature's pseudonormal when p is on the surface, within onSurfaceTol).
 	Out mgl64.Vec3
 	// Inside reports that p is inside a closed surface, or behind an open
 	// one where it is not on the boundary.
@@ -25,6 +25,12 @@ type Nearest struct {
 	// there is no side: Inside is then false.
 	Boundary bool
 }
+
+// onSurfaceTol is the distance (m) within which a point counts as on the
+// surface for the direction out of it: nearer, p - Point is rounding noise
+// (a transformed corner resting on a face is off by ~1e-17 m in any
+// direction), and the feature's pseudonormal is the direction.
+const onSurfaceTol = 1e-9
 
 // SurfaceQuery finds nearest points. It owns the search stack, so a query
 // reused across frames allocates nothing once the stack has grown. Not
@@ -114,7 +120,7 @@ func (s *Surface) classify(n *Nearest, f geom.Feature, p mgl64.Vec3) {
 	d := p.Sub(n.Point)
 	n.Inside = d.Dot(side) < 0
 	switch {
-	case n.Dist == 0:
+	case n.Dist <= onSurfaceTol:
 		n.Out = side.Normalize()
 	case n.Inside:
 		n.Out = d.Mul(-1 / n.Dist)

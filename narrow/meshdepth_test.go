@@ -164,3 +164,93 @@ func TestPlateOnTorusDepthIsTheDeepestObjectVertex(t *testing.T) {
 		}
 	}
 }
+
+func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
+	// A link slides around the torus's outer equator while sinking in and
+	// turning: its depth may not jump by more than it moved.
+	r := rand.New(rand.NewPCG(5, 6))
+	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 48, 24)
+	torus.DetectConvex()
+	link := randomHull(r, 30, 0.008)
+	s, err := NewSolver([]*Polytope{link.poly}, torus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pose := func(k int) geom.Transform {
+		f := float64(k) / 400
+		u := 1.5 * f
+		rot := mgl64.QuatRotate(2*f, mgl64.Vec3{0.3, 1, 0.2}.Normalize())
+		x, _ := geom.FromQuat(rot, mgl64.Vec3{(0.145 - 0.03*f) * math.Cos(u), 0.004 * math.Sin(9*f), -(0.145 - 0.03*f) * math.Sin(u)})
+		return x
+	}
+	last, prev := -1.0, pose(0)
+	touched := 0
+	for k := range 401 {
+		x := pose(k)
+		moved := 0.0
+		for _, v := range link.verts {
+			moved = math.Max(moved, x.Apply(v).Sub(prev.Apply(v)).Len())
+		}
+		depth := -1.0
+		if c := solveAll(s, torus, x); len(c) == 1 {
+			depth = c[0].Depth
+			onSurface(t, "contact", torus, c[0].Point)
+			touched++
+		}
+		if last >= 0 && depth >= 0 && math.Abs(depth-last) > moved+1e-4 {
+			t.Fatalf("frame %d: depth went from %v to %v, moving %v", k, last, depth, moved)
+		}
+		if last >= 0 && depth < 0 && last > moved+1e-4 {
+			t.Fatalf("frame %d: contact of depth %v ended, moving %v", k, last, moved)
+		}
+		last, prev = depth, x
+	}
+	if touched < 200 {
+		t.Fatalf("only %d of 401 frames touch: the path misses the torus", touched)
+	}
+}
+
+func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
+	// A table top: one quad at y = 0, 1 m square, facing up; a 2 cm cube
+	// finger pokes through it.
+	top := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-0.5, 0, -0.5}, {-0.5, 0, 0.5}, {0.5, 0, 0.5}, {0.5, 0, -0.5}},
+		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
+	top.DetectConvex()
+	cube := boxHull(mgl64.Vec3{0.01, 0.01, 0.01})
+	s, err := NewSolver([]*Polytope{cube.poly}, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Proximity = 0.01
+	at := func(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
+	cases := []struct {
+		name  string
+		x     geom.Transform
+		depth float64 // -1: no contact
+	}{
+		{"resting on it", at(mgl64.Vec3{0.1, 0.01, 0.2}), 0},
+		{"3 mm in", at(mgl64.Vec3{0.1, 0.007, 0.2}), 0.003},
+		{"half through", at(mgl64.Vec3{0.1, 0, 0.2}), 0.01},
+		// Across the table's edge, the corners beyond it are beside the
+		// table, not behind it: only those under it count.
+		{"over the edge, 4 mm in", at(mgl64.Vec3{0.5, 0.006, 0}), 0.004},
+		{"through and out below", at(mgl64.Vec3{0.1, -0.0105, 0.2}), -1},
+	}
+	for _, c := range cases {
+		s.Solve([]geom.Transform{c.x}, []Pair{{0, 0}, {0, 1}}, nil)
+		if c.depth < 0 {
+			if len(s.Contacts) != 0 {
+				t.Errorf("%s: contacts %+v, want none", c.name, s.Contacts)
+			}
+			continue
+		}
+		if len(s.Contacts) != 1 || math.Abs(s.Contacts[0].Depth-c.depth) > 1e-12 {
+			t.Errorf("%s: contacts %+v, want depth %v", c.name, s.Contacts, c.depth)
+			continue
+		}
+		got := s.Contacts[0]
+		if got.Point[1] != 0 || got.Normal.Sub(mgl64.Vec3{0, 1, 0}).Len() > 1e-12 {
+			t.Errorf("%s: point %v normal %v, want on the top, pushing up", c.name, got.Point, got.Normal)
+		}
+	}
+}
