@@ -191,3 +191,11 @@ func (s *Surface) side(i int32, f geom.Feature) (mgl64.Vec3, bool) {
 	}
 	return n.Mul(s.flip), n != mgl64.Vec3{}
 }
+
+// Behind reports whether p, whose nearest point of the surface is q on
+// feature f of tree triangle i, is inside a closed surface or behind an
+// open one (false where q is on the boundary).
+func (s *Surface) Behind(i int32, f geom.Feature, p, q mgl64.Vec3) bool {
+	side, ok := s.side(i, f)
+	return ok && p.Sub(q).Dot(side) < 0
+}

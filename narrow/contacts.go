@@ -12,10 +12,10 @@ import (
 )
 
 // Pair is a candidate from the traversal: a link and a triangle of a
-// non-convex scene object.
+// non-convex scene object that may touch it.
 type Pair struct{ Link, Tri int32 }
 
-// SolidPair is a candidate link near a convex scene object.
+// SolidPair is a candidate link near a scene object.
 type SolidPair struct{ Link, Object int32 }
 
 // Contact is a link touching a scene object.
@@ -91,6 +91,10 @@ type Solver struct {
 	maxVerts int     // the most vertices of a link
 	nearest  env.SurfaceQuery
 	touched  []int32
+	clear    []clearance // per (link, object)
+	nearHint []int32     // per (link, object): last nearest triangle
+	hit      []bool      // per (link, object): in contact this frame
+	band     []bandRef
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its
@@ -149,6 +153,10 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	for i := range s.hints {
 		s.hints[i] = -1
 	}
+	s.clear, s.nearHint, s.hit = make([]clearance, n), make([]int32, n), make([]bool, n)
+	for i := range s.nearHint {
+		s.nearHint[i] = -1
+	}
 	s.tri.Verts = s.triVert[:]
 	return s, nil
 }
@@ -157,24 +165,24 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 // candidates are links, not triangles).
 func (s *Solver) Solid(o int) bool { return s.solids[o] != nil }
 
-// ObjectTree returns object o's own OBBTree when a link touching none of
-// its triangles can still be in it (a convex object, a closed surface);
-// nil for an open surface.
+// ObjectTree returns object o's own OBBTree.
 func (s *Solver) ObjectTree(o int) *env.Tree {
-	if s.surfs[o] != nil && s.surfs[o].Closed {
+	if s.surfs[o] != nil {
 		return s.surfs[o].Tree
 	}
 	return s.trees[o]
 }
 
 // Solve computes the frame's contacts and near misses from the link poses,
-// the candidate triangles of surface objects and the candidate links of
-// solid objects (both sorted in place). Results are ordered by link, then
-// object.
+// the candidate triangles of non-convex objects (every triangle that may
+// meet a link) and the candidate links of every object (every link whose
+// box is within the proximity band of the object's box), both sorted in
+// place. Results are ordered by link, then object.
 func (s *Solver) Solve(poses []geom.Transform, surface []Pair, solid []SolidPair) {
 	s.Contacts, s.Near = s.Contacts[:0], s.Near[:0]
 	nObj := len(s.scene.Objects)
 	clear(s.seen)
+	clear(s.hit)
 	key := func(p Pair) int { return int(p.Link)*nObj + int(s.scene.Object[p.Tri]) }
 	slices.SortFunc(surface, func(a, b Pair) int {
 		if c := cmp.Compare(key(a), key(b)); c != 0 {
@@ -202,9 +210,11 @@ func (s *Solver) Solve(poses []geom.Transform, surface []Pair, solid []SolidPair
 		case s.solids[o] != nil:
 			s.begin(k)
 			s.solid(&link, l, o)
-		case s.surfs[o] != nil && s.surfs[o].Closed && !s.seen[k]:
-			s.begin(k)
-			s.enclosed(&link, l, o)
+		case !s.hit[k]:
+			if !s.seen[k] {
+				s.begin(k)
+			}
+			s.clearOf(&link, l, o)
 		}
 	}
 	for k, seen := range s.seen {
@@ -273,36 +283,23 @@ func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
 }
 
 // surface handles a link against a non-convex object's candidate
-// triangles: it touches the object if it meets one of them; otherwise the
-// nearest within the band is a near miss.
+// triangles: it touches the object if it meets one of them. A link that
+// touches none is left to clearOf, through the object's candidate links.
 func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
-	cache := &s.caches[l*len(s.scene.Objects)+o]
-	nearest := Near{Link: l, Object: o, Distance: s.Proximity}
-	found := false
 	s.touched = s.touched[:0]
 	for _, c := range cands {
 		s.setTriangle(c.Tri)
 		sh := Shape{P: &s.tri, X: geom.Identity()}
-		d := Distance(link, &sh, cache)
-		if d.Overlap {
+		if Intersects(link, &sh) {
 			s.touched = append(s.touched, c.Tri)
-			continue
-		}
-		if d.Distance <= nearest.Distance {
-			nearest.Distance, nearest.Point, nearest.LinkPoint = d.Distance, d.PointB, d.PointA
-			found = true
 		}
 	}
-	if len(s.touched) > 0 {
-		c := s.meshDepth(link, l, o, s.touched)
-		c.Tris = len(s.touched)
-		s.Contacts = append(s.Contacts, c)
+	if len(s.touched) == 0 {
 		return
 	}
-	if s.surfs[o].Closed && s.enclosed(link, l, o) {
-		return
-	}
-	if found {
-		s.Near = append(s.Near, nearest)
-	}
+	k := l*len(s.scene.Objects) + o
+	s.hit[k], s.clear[k] = true, clearance{}
+	c := s.meshDepth(link, l, o, s.touched)
+	c.Tris = len(s.touched)
+	s.Contacts = append(s.Contacts, c)
 }

@@ -29,13 +29,15 @@ type Pipeline struct {
 	cal  *handmodel.Calibration
 	// scene is the whole scene; surfaces the OBBTree over the triangles of
 	// its non-convex objects (nil if there are none), whose triangle i is
-	// the scene's surfaceTri[i]. Convex objects are solids: each is tested
-	// as one box against the hand's hierarchy.
+	// the scene's surfaceTri[i]: the traversal finds the triangles that
+	// may touch a link there. objBox bounds each object: the links within
+	// the band of it are the candidates for depth inside a solid and for
+	// the proximity band.
 	scene      *env.Mesh
 	surfaces   *env.Tree
 	surfaceTri []int32
-	solidBox   []geom.OBB
-	solidObj   []int32
+	objBox     []geom.OBB
+	band       float64
 	hier       *cab.Hierarchy
 	refit      cab.Refitter
 	query      cab.SceneQuery
@@ -82,7 +84,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	}
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
 	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
-	p.query.Margin = o.Proximity
+	p.band = o.Proximity
 	surf, orig := scene.Subset(func(i int) bool { return !solver.Solid(int(scene.Object[i])) })
 	if len(surf.Tris) > 0 {
 		if p.surfaces, err = env.Build(surf, env.BuildOptions{}); err != nil {
@@ -91,10 +93,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 		p.surfaceTri = orig
 	}
 	for o := range scene.Objects {
-		if t := solver.ObjectTree(o); t != nil {
-			p.solidObj = append(p.solidObj, int32(o))
-			p.solidBox = append(p.solidBox, t.Bounds())
-		}
+		p.objBox = append(p.objBox, solver.ObjectTree(o).Bounds())
 	}
 	return p, nil
 }
@@ -112,16 +111,18 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t2 := time.Now()
 	p.pairs = p.pairs[:0]
 	if p.surfaces != nil {
+		p.query.Margin = 0
 		p.query.Run(p.hier, p.surfaces)
 		for _, c := range p.query.Pairs {
 			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: p.surfaceTri[c.Tri]})
 		}
 	}
 	p.solids = p.solids[:0]
-	for k, o := range p.solidObj {
-		p.near = p.query.LinksNear(p.hier, &p.solidBox[k], p.near[:0])
+	p.query.Margin = p.band
+	for o := range p.objBox {
+		p.near = p.query.LinksNear(p.hier, &p.objBox[o], p.near[:0])
 		for _, l := range p.near {
-			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: o})
+			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: int32(o)})
 		}
 	}
 	t3 := time.Now()

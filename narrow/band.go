@@ -1,0 +1,155 @@
+package narrow
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+// bandSlack is how much farther than the proximity band (m) the nearest
+// triangle is looked for. Finding nothing within band+slack lets the next
+// frames skip the search until the link has moved slack: the frame
+// coherence of a hand that mostly hovers.
+const bandSlack = 0.01
+
+// clearance is what a (link, non-convex object) pair knows between
+// frames: at link pose x the link was outside the object (or in front of
+// an open surface) and at least dist from it. dist 0 knows nothing.
+type clearance struct {
+	x    geom.Transform
+	dist float64
+}
+
+// moved bounds how far any point of link l has gone from pose a to pose b:
+// the origin's move plus the rotation's angle times the link's radius.
+func (s *Solver) moved(l int, a, b geom.Transform) float64 {
+	r := b.R.Mul3(a.R.Transpose())
+	c := math.Max(-1, math.Min(1, (r[0]+r[4]+r[8]-1)/2))
+	return b.T.Sub(a.T).Len() + math.Acos(c)*s.links[l].size()
+}
+
+// clearOf handles link l near non-convex object o, in a frame where it
+// touches none of o's triangles: it is then wholly outside o, or wholly
+// inside a closed o (a contact), and, outside, near when within the band.
+// The previous frame's clearance skips both questions while the link
+// cannot have reached the surface.
+func (s *Solver) clearOf(link *Shape, l, o int) {
+	k := l*len(s.scene.Objects) + o
+	cl := &s.clear[k]
+	if cl.dist > 0 && s.moved(l, cl.x, link.X) < cl.dist-s.Proximity {
+		return
+	}
+	limit := s.Proximity + bandSlack
+	near, inside, found := s.nearestTri(link, l, o, limit)
+	if !found && s.surfs[o].Closed {
+		// Nothing within the limit: one vertex tells in from out.
+		n, ok := s.nearest.Nearest(s.surfs[o], link.X.Apply(link.P.Verts[0]), math.Inf(1), s.hints[s.hintBase(l, o)])
+		inside = ok && n.Inside
+	}
+	if inside && s.surfs[o].Closed {
+		*cl = clearance{}
+		s.enclosed(link, l, o)
+		return
+	}
+	*cl = clearance{x: link.X, dist: limit}
+	if found {
+		cl.dist = near.Distance
+		if near.Distance <= s.Proximity {
+			s.Near = append(s.Near, near)
+		}
+	}
+}
+
+// bandRef is a reference of an object's tree waiting in the search, with
+// a lower bound on its distance to the link.
+type bandRef struct {
+	ref int32
+	lb  float64
+}
+
+// nearestTri finds the triangle of non-convex object o nearest to link l
+// within limit: depth first, nearer box first, from last frame's nearest
+// triangle, pruning boxes whose distance to the link's box is beyond the
+// best so far. It reports whether the link's nearest point is inside a
+// closed object (behind an open one), by the side of the triangle's
+// feature at the nearest point.
+func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, bool) {
+	surf := s.surfs[o]
+	t := surf.Tree
+	k := l*len(s.scene.Objects) + o
+	box := s.boxes[l].Transformed(link.X)
+	best := Near{Link: l, Object: o, Distance: limit}
+	bestTri := int32(-1)
+	try := func(i int32) {
+		s.setTriangle(surf.Tris[i])
+		sh := Shape{P: &s.tri, X: geom.Identity()}
+		if d := Distance(link, &sh, &s.caches[k]); d.Distance < best.Distance || (bestTri < 0 && d.Distance <= best.Distance) {
+			best.Distance, best.Point, best.LinkPoint, bestTri = d.Distance, d.PointB, d.PointA, i
+		}
+	}
+	if h := s.nearHint[k]; h >= 0 && int(h) < len(surf.Tris) {
+		try(h)
+	}
+	st := append(s.band[:0], bandRef{t.Root, 0})
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if r.lb > best.Distance {
+			continue
+		}
+		if i, ok := env.Leaf(r.ref); ok {
+			if i != s.nearHint[k] {
+				try(i)
+			}
+			continue
+		}
+		st = pushNearer(st, t, r.ref, &box, best.Distance)
+	}
+	s.band = st
+	if bestTri < 0 {
+		return best, false, false
+	}
+	s.nearHint[k] = bestTri
+	_, f := geom.ClosestOnTriangle(s.scene.Triangle(int(surf.Tris[bestTri])), best.LinkPoint)
+	return best, surf.Behind(bestTri, f, best.LinkPoint, best.Point), true
+}
+
+// pushNearer pushes node r's children whose boxes are within bound of
+// box, the nearer last so that it is searched first.
+func pushNearer(st []bandRef, t *env.Tree, r int32, box *geom.OBB, bound float64) []bandRef {
+	var c [2]bandRef
+	for i, ch := range t.Nodes[r].Child {
+		c[i] = bandRef{ch, 0}
+		if ch >= 0 {
+			c[i].lb = boxGap(box, &t.Nodes[ch].Box)
+		}
+	}
+	if c[0].lb < c[1].lb {
+		c[0], c[1] = c[1], c[0]
+	}
+	for _, x := range c {
+		if x.lb <= bound {
+			st = append(st, x)
+		}
+	}
+	return st
+}
+
+// boxGap is a lower bound on the distance between two boxes: the widest
+// gap between their projections on the six face axes (0 if none).
+func boxGap(a, b *geom.OBB) float64 {
+	d := b.Center.Sub(a.Center)
+	gap := 0.0
+	for _, pair := range [2][2]*geom.OBB{{a, b}, {b, a}} {
+		p, q := pair[0], pair[1]
+		for i := range 3 {
+			u := mgl64.Vec3{p.Axes[3*i], p.Axes[3*i+1], p.Axes[3*i+2]}
+			g := math.Abs(d.Dot(u)) - p.Half[i] - q.ProjectedRadius(u)
+			gap = math.Max(gap, g)
+		}
+	}
+	return gap
+}

@@ -1,0 +1,94 @@
+package narrow
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+// bruteNear is the distance from the link to the nearest triangle of m,
+// each by GJK, and whether any touches.
+func bruteNear(link *Polytope, x geom.Transform, m *env.Mesh) (float64, bool) {
+	a := Shape{P: link, X: x}
+	best := math.Inf(1)
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		b := Shape{P: &Polytope{Verts: t[:]}, X: geom.Identity()}
+		d := Distance(&a, &b, nil)
+		if d.Overlap {
+			return 0, true
+		}
+		best = math.Min(best, d.Distance)
+	}
+	return best, false
+}
+
+func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
+	// A link wanders in and out of the band of a torus and of an open
+	// quad, slowly enough that the frame coherence skips searches, with
+	// jumps that must end the skipping.
+	r := rand.New(rand.NewPCG(7, 8))
+	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	quad := &env.Mesh{Objects: []string{"wall"}, Verts: []mgl64.Vec3{{0.2, -0.1, -0.1}, {0.2, -0.1, 0.1}, {0.2, 0.1, 0.1}, {0.2, 0.1, -0.1}},
+		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
+	torus.Append(quad)
+	torus.DetectConvex()
+	link := randomHull(r, 20, 0.006)
+	s, err := NewSolver([]*Polytope{link.poly}, torus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Proximity = 0.01
+	pos := mgl64.Vec3{0.16, 0, 0}
+	rot := mgl64.QuatIdent()
+	near, contacts := 0, 0
+	for f := range 1500 {
+		step := 0.0015
+		if f%97 == 0 {
+			step = 0.03 // a jump
+		}
+		pos = pos.Add(mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(step))
+		pos = pos.Add(mgl64.Vec3{0.16, 0, 0}.Sub(pos).Mul(0.02)) // stay around the tube and the wall
+		rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
+		x, _ := geom.FromQuat(rot, pos)
+		var pairs []Pair
+		for i := range torus.Tris {
+			pairs = append(pairs, Pair{Link: 0, Tri: int32(i)})
+		}
+		s.Solve([]geom.Transform{x}, pairs, []SolidPair{{0, 0}, {0, 1}})
+		for o, name := range torus.Objects {
+			sub, _ := torus.Subset(func(i int) bool { return int(torus.Object[i]) == o })
+			want, touch := bruteNear(link.poly, x, sub)
+			got, gotTouch, gotNear := 0.0, false, false
+			for _, c := range s.Contacts {
+				gotTouch = gotTouch || c.Object == o
+			}
+			for _, n := range s.Near {
+				if n.Object == o {
+					got, gotNear = n.Distance, true
+				}
+			}
+			wantInside := !touch && o == 0 && winding(sub, x.Apply(link.verts[0])) > 0.5
+			switch {
+			case gotTouch != (touch || wantInside):
+				t.Fatalf("frame %d %s: contact %v, brute force touches %v inside %v", f, name, gotTouch, touch, wantInside)
+			case touch || wantInside:
+				contacts++
+			case gotNear != (want <= s.Proximity):
+				t.Fatalf("frame %d %s: near %v (%v), brute force distance %v", f, name, gotNear, got, want)
+			case gotNear && math.Abs(got-want) > 1e-9:
+				t.Fatalf("frame %d %s: near at %v, brute force %v", f, name, got, want)
+			case gotNear:
+				near++
+			}
+		}
+	}
+	if near < 100 || contacts < 50 {
+		t.Fatalf("%d near and %d contacts: the motion tests little", near, contacts)
+	}
+}
