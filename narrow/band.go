@@ -101,7 +101,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 			continue
 		}
 		if i, ok := env.Leaf(r.ref); ok {
-			if i != s.nearHint[k] {
+			if i != s.nearHint[k] && triGap(t.Mesh.Triangle(int(i)), &box) < best.Distance {
 				try(i)
 			}
 			continue
@@ -136,6 +136,25 @@ func pushNearer(st []bandRef, t *env.Tree, r int32, box *geom.OBB, bound float64
 		}
 	}
 	return st
+}
+
+// triGap is a lower bound on the distance between a triangle and a box:
+// the widest gap between their projections on the box's axes and the
+// triangle's normal.
+func triGap(t geom.Triangle, b *geom.OBB) float64 {
+	gap := 0.0
+	for i := range 3 {
+		u := mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]}
+		c := u.Dot(b.Center)
+		p0, p1, p2 := u.Dot(t[0]), u.Dot(t[1]), u.Dot(t[2])
+		lo, hi := math.Min(p0, math.Min(p1, p2)), math.Max(p0, math.Max(p1, p2))
+		gap = math.Max(gap, math.Max(lo-(c+b.Half[i]), (c-b.Half[i])-hi))
+	}
+	if n := t.Normal(); n.LenSqr() > 0 {
+		n = n.Normalize()
+		gap = math.Max(gap, math.Abs(n.Dot(t[0].Sub(b.Center)))-b.ProjectedRadius(n))
+	}
+	return gap
 }
 
 // boxGap is a lower bound on the distance between two boxes: the widest
