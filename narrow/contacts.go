@@ -74,18 +74,19 @@ type Solver struct {
 	Contacts []Contact
 	Near     []Near
 
-	links   []*Polytope
-	boxes   []geom.OBB // each link's box in its frame, to skip far triangles
-	geoms   []linkGeom // each link's faces and diameter
-	scene   *env.Mesh
-	solids  []*Polytope    // per object: its hull if convex, else nil
-	trees   []*env.Tree    // per convex object: its triangles, to count contacts
-	surfs   []*env.Surface // per non-convex object: its signed distance
-	caches  []Cache        // per (link, object)
-	seen    []bool
-	triVert [3]mgl64.Vec3
-	tri     Polytope
-	stack   []int32
+	links    []*Polytope
+	boxes    []geom.OBB // each link's box in its frame, to skip far triangles
+	geoms    []linkGeom // each link's faces and diameter
+	scene    *env.Mesh
+	solids   []*Polytope    // per object: its hull if convex, else nil
+	trees    []*env.Tree    // per convex object: its triangles, to count contacts
+	treeTris [][]int32      // per convex object: its tree's triangles in the scene's numbering
+	surfs    []*env.Surface // per non-convex object: its signed distance
+	caches   []Cache        // per (link, object)
+	seen     []bool
+	triVert  [3]mgl64.Vec3
+	tri      Polytope
+	stack    []int32
 
 	hints    []int32 // per (link, object, link vertex): last nearest triangle
 	maxVerts int     // the most vertices of a link
@@ -131,6 +132,7 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	}
 	s.trees = make([]*env.Tree, len(scene.Objects))
 	s.surfs = make([]*env.Surface, len(scene.Objects))
+	s.treeTris = make([][]int32, len(scene.Objects))
 	for o := range scene.Objects {
 		if s.solids[o] == nil {
 			surf, err := env.NewSurface(scene, o)
@@ -140,7 +142,8 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 			s.surfs[o] = surf
 			continue
 		}
-		sub, _ := scene.Subset(func(i int) bool { return int(scene.Object[i]) == o })
+		sub, orig := scene.Subset(func(i int) bool { return int(scene.Object[i]) == o })
+		s.treeTris[o] = orig
 		t, err := env.Build(sub, env.BuildOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("narrow: object %s: %w", scene.Objects[o], err)
@@ -164,6 +167,15 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 // Solid reports whether object o is handled as a convex solid (its
 // candidates are links, not triangles).
 func (s *Solver) Solid(o int) bool { return s.solids[o] != nil }
+
+// ObjectTris returns, for each triangle of ObjectTree(o), its index in the
+// scene.
+func (s *Solver) ObjectTris(o int) []int32 {
+	if s.surfs[o] != nil {
+		return s.surfs[o].Tris
+	}
+	return s.treeTris[o]
+}
 
 // ObjectTree returns object o's own OBBTree.
 func (s *Solver) ObjectTree(o int) *env.Tree {

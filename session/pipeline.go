@@ -27,17 +27,14 @@ type PipelineOptions struct {
 type Pipeline struct {
 	hand *handmodel.Hand
 	cal  *handmodel.Calibration
-	// scene is the whole scene; surfaces the OBBTree over the triangles of
-	// its non-convex objects (nil if there are none), whose triangle i is
-	// the scene's surfaceTri[i]: the traversal finds the triangles that
-	// may touch a link there. objBox bounds each object: the links within
-	// the band of it are the candidates for depth inside a solid and for
-	// the proximity band.
-	scene      *env.Mesh
-	surfaces   *env.Tree
-	surfaceTri []int32
-	objBox     []geom.OBB
-	band       float64
+	// scene is the whole scene. objBox bounds each object (its own tree's
+	// root box): the links within the band of it are its candidate links,
+	// for depth inside a solid and for the proximity band; if any, the
+	// traversal of a non-convex object's tree finds the triangles that may
+	// touch a link.
+	scene  *env.Mesh
+	objBox []geom.OBB
+	band   float64
 	hier       *cab.Hierarchy
 	refit      cab.Refitter
 	query      cab.SceneQuery
@@ -85,13 +82,6 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
 	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
 	p.band = o.Proximity
-	surf, orig := scene.Subset(func(i int) bool { return !solver.Solid(int(scene.Object[i])) })
-	if len(surf.Tris) > 0 {
-		if p.surfaces, err = env.Build(surf, env.BuildOptions{}); err != nil {
-			return nil, err
-		}
-		p.surfaceTri = orig
-	}
 	for o := range scene.Objects {
 		p.objBox = append(p.objBox, solver.ObjectTree(o).Bounds())
 	}
@@ -109,27 +99,38 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t1 := time.Now()
 	p.refit.Refit(p.poses)
 	t2 := time.Now()
-	p.pairs = p.pairs[:0]
-	if p.surfaces != nil {
-		p.query.Margin = 0
-		p.query.Run(p.hier, p.surfaces)
-		for _, c := range p.query.Pairs {
-			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: p.surfaceTri[c.Tri]})
-		}
-	}
-	p.solids = p.solids[:0]
-	p.query.Margin = p.band
-	for o := range p.objBox {
-		p.near = p.query.LinksNear(p.hier, &p.objBox[o], p.near[:0])
-		for _, l := range p.near {
-			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: int32(o)})
-		}
-	}
+	p.traverse()
 	t3 := time.Now()
 	p.solver.Solve(p.poses, p.pairs, p.solids)
 	t4 := time.Now()
 	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3)}
 	return nil
+}
+
+// traverse finds the frame's candidates: for each object the links within
+// the band of its box and, for a non-convex object with any, the
+// triangles that may touch them.
+func (p *Pipeline) traverse() {
+	p.pairs, p.solids = p.pairs[:0], p.solids[:0]
+	for o := range p.objBox {
+		p.query.Margin = p.band
+		p.near = p.query.LinksNear(p.hier, &p.objBox[o], p.near[:0])
+		if len(p.near) == 0 {
+			continue
+		}
+		for _, l := range p.near {
+			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: int32(o)})
+		}
+		if p.solver.Solid(o) {
+			continue
+		}
+		p.query.Margin = 0
+		p.query.Run(p.hier, p.solver.ObjectTree(o))
+		tris := p.solver.ObjectTris(o)
+		for _, c := range p.query.Pairs {
+			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: tris[c.Tri]})
+		}
+	}
 }
 
 // Contacts returns the last frame's contacts, ordered by link then object.
