@@ -108,3 +108,60 @@ func (b *OBB) DistSqTo(p mgl64.Vec3) float64 {
 	}
 	return s
 }
+
+// SegmentSegmentDistSq returns the squared distance between segments pq
+// and rs (C. Ericson, Real-Time Collision Detection, 5.1.9).
+func SegmentSegmentDistSq(p, q, r, s mgl64.Vec3) float64 {
+	d1, d2, w := q.Sub(p), s.Sub(r), p.Sub(r)
+	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(w)
+	var u, v float64
+	switch {
+	case a == 0 && e == 0:
+		return w.LenSqr()
+	case a == 0:
+		v = clamp01(f / e)
+	default:
+		c := d1.Dot(w)
+		if e == 0 {
+			u = clamp01(-c / a)
+		} else {
+			b := d1.Dot(d2)
+			if den := a*e - b*b; den > 0 {
+				u = clamp01((b*f - c*e) / den)
+			}
+			v = (b*u + f) / e
+			if v < 0 {
+				v, u = 0, clamp01(-c/a)
+			} else if v > 1 {
+				v, u = 1, clamp01((b-c)/a)
+			}
+		}
+	}
+	return p.Add(d1.Mul(u)).Sub(r.Add(d2.Mul(v))).LenSqr()
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+// SegmentTriangleDist returns the distance between segment ab and
+// triangle t: the least of the distances from the point where the
+// segment crosses the triangle's plane (if it does), from its ends and
+// from the triangle's edges. Each is a distance between a point of the
+// segment and a point of the triangle, so rounding cannot make the answer
+// fall below the true distance by more than the rounding of one of them.
+func SegmentTriangleDist(a, b mgl64.Vec3, t Triangle) float64 {
+	qa, _ := ClosestOnTriangle(t, a)
+	qb, _ := ClosestOnTriangle(t, b)
+	best := math.Min(qa.Sub(a).LenSqr(), qb.Sub(b).LenSqr())
+	if n := t.Normal(); n.LenSqr() > 0 {
+		da, db := n.Dot(a.Sub(t[0])), n.Dot(b.Sub(t[0]))
+		if (da < 0 && db > 0) || (da > 0 && db < 0) {
+			p := a.Add(b.Sub(a).Mul(da / (da - db)))
+			q, _ := ClosestOnTriangle(t, p)
+			best = math.Min(best, q.Sub(p).LenSqr())
+		}
+	}
+	for k := range 3 {
+		best = math.Min(best, SegmentSegmentDistSq(t[k], t[(k+1)%3], a, b))
+	}
+	return math.Sqrt(best)
+}

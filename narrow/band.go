@@ -81,6 +81,8 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 	t := surf.Tree
 	k := l*len(s.scene.Objects) + o
 	box := s.boxes[l].Transformed(link.X)
+	g := &s.geoms[l]
+	ca, cb := link.X.Apply(g.a), link.X.Apply(g.b)
 	best := Near{Link: l, Object: o, Distance: limit}
 	bestTri := int32(-1)
 	try := func(i int32) {
@@ -101,7 +103,11 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 			continue
 		}
 		if i, ok := env.Leaf(r.ref); ok {
-			if i != s.nearHint[k] && triGap(t.Mesh.Triangle(int(i)), &box) < best.Distance {
+			if i == s.nearHint[k] {
+				continue
+			}
+			tri := t.Mesh.Triangle(int(i))
+			if triGap(tri, &box) < best.Distance && geom.SegmentTriangleDist(ca, cb, tri)-g.r < best.Distance {
 				try(i)
 			}
 			continue

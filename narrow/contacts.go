@@ -108,7 +108,7 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	for i, l := range links {
 		var f geom.Fitter
 		s.boxes = append(s.boxes, f.Fit(l.Verts, nil))
-		g, err := newLinkGeom(l)
+		g, err := newLinkGeom(l, s.boxes[i])
 		if err != nil {
 			return nil, fmt.Errorf("narrow: link %d: %w", i, err)
 		}

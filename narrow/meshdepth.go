@@ -17,15 +17,19 @@ type plane struct {
 }
 
 // linkGeom is what the depth against a non-convex object needs of a link:
-// its hull's faces and its diameter (no two of its points are farther
-// apart).
+// its hull's faces, its diameter (no two of its points are farther
+// apart) and a capsule around it (segment a-b swept by radius r, in the
+// link's frame), whose distance to a triangle is a tight lower bound on
+// the link's for the finger links, which are capsules themselves.
 type linkGeom struct {
 	planes []plane
 	diam   float64
+	a, b   mgl64.Vec3
+	r      float64
 }
 
-// newLinkGeom measures polytope p.
-func newLinkGeom(p *Polytope) (linkGeom, error) {
+// newLinkGeom measures polytope p, whose box (in its frame) is box.
+func newLinkGeom(p *Polytope, box geom.OBB) (linkGeom, error) {
 	h, err := geom.ConvexHull(p.Verts)
 	if err != nil {
 		return linkGeom{}, err
@@ -43,6 +47,11 @@ func newLinkGeom(p *Polytope) (linkGeom, error) {
 		for _, v := range p.Verts[i+1:] {
 			g.diam = math.Max(g.diam, u.Sub(v).Len())
 		}
+	}
+	axis, _ := box.MajorAxis()
+	g.a, g.b = box.Center.Sub(axis.Mul(0.5)), box.Center.Add(axis.Mul(0.5))
+	for _, v := range p.Verts {
+		g.r = math.Max(g.r, geom.ClosestOnSegment(g.a, g.b, v).Sub(v).Len())
 	}
 	return g, nil
 }
