@@ -20,7 +20,9 @@ func sampledDist(a, b mgl64.Vec3, t Triangle, n int) float64 {
 	return best
 }
 
-func rv3(r *rand.Rand) mgl64.Vec3 { return mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()} }
+func rv3(r *rand.Rand) mgl64.Vec3 {
+	return mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+}
 
 func TestClosestOnTriangleIsNearestOfDenseSamples(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))

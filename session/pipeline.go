@@ -35,10 +35,10 @@ type Pipeline struct {
 	scene  *env.Mesh
 	objBox []geom.OBB
 	band   float64
-	hier       *cab.Hierarchy
-	refit      cab.Refitter
-	query      cab.SceneQuery
-	solver     *narrow.Solver
+	hier   *cab.Hierarchy
+	refit  cab.Refitter
+	query  cab.SceneQuery
+	solver *narrow.Solver
 
 	angles handmodel.Angles
 	poses  []geom.Transform
