@@ -96,6 +96,8 @@ type Solver struct {
 	nearHint []int32     // per (link, object): last nearest triangle
 	hit      []bool      // per (link, object): in contact this frame
 	band     []bandRef
+	stamp    []uint32 // per scene vertex: stampGen when already tested this pair
+	stampGen uint32
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its
@@ -157,6 +159,7 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 		s.hints[i] = -1
 	}
 	s.clear, s.nearHint, s.hit = make([]clearance, n), make([]int32, n), make([]bool, n)
+	s.stamp = make([]uint32, len(scene.Verts))
 	for i := range s.nearHint {
 		s.nearHint[i] = -1
 	}
@@ -295,23 +298,37 @@ func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
 }
 
 // surface handles a link against a non-convex object's candidate
-// triangles: it touches the object if it meets one of them. A link that
-// touches none is left to clearOf, through the object's candidate links.
+// triangles. It touches the object if it meets one of them; a link that
+// meets none is left to clearOf, through the object's candidate links (it
+// is wholly outside, or wholly inside a closed object). Without a count
+// the triangles are tested only until the first that meets the link.
 func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
-	s.touched = s.touched[:0]
-	for _, c := range cands {
-		s.setTriangle(c.Tri)
-		sh := Shape{P: &s.tri, X: geom.Identity()}
-		if Intersects(link, &sh) {
-			s.touched = append(s.touched, c.Tri)
+	c := Contact{Link: l, Object: o, Exact: true}
+	inv := link.X.Inverse()
+	first := int32(-1)
+	for _, p := range cands {
+		if !s.touches(link, l, inv, p.Tri) {
+			continue
+		}
+		if first < 0 {
+			first = p.Tri
+		}
+		c.Tris++
+		if !s.CountTris {
+			break
 		}
 	}
-	if len(s.touched) == 0 {
+	if first < 0 {
 		return
+	}
+	if !s.CountTris {
+		c.Tris = 0
+	}
+	near := s.meshDepth(link, inv, cands, &c)
+	if c.Depth == 0 {
+		s.shallow(&c, &near, first)
 	}
 	k := l*len(s.scene.Objects) + o
 	s.hit[k], s.clear[k] = true, clearance{}
-	c := s.meshDepth(link, l, o, s.touched)
-	c.Tris = len(s.touched)
 	s.Contacts = append(s.Contacts, c)
 }

@@ -57,13 +57,14 @@ func newLinkGeom(p *Polytope, box geom.OBB) (linkGeom, error) {
 }
 
 // depthIn returns how deep link-frame point x is inside the link (the
-// distance to its nearest face, <= 0 outside) and that face's normal.
-func (g *linkGeom) depthIn(x mgl64.Vec3) (float64, mgl64.Vec3) {
+// distance to its nearest face) and that face's normal, or, as soon as it
+// is known to be no deeper than floor, a depth <= floor.
+func (g *linkGeom) depthIn(x mgl64.Vec3, floor float64) (float64, mgl64.Vec3) {
 	depth, n := math.Inf(1), mgl64.Vec3{}
 	for _, p := range g.planes {
 		if d := p.D - p.N.Dot(x); d < depth {
 			depth, n = d, p.N
-			if d <= 0 {
+			if d <= floor {
 				return d, n
 			}
 		}
@@ -71,38 +72,37 @@ func (g *linkGeom) depthIn(x mgl64.Vec3) (float64, mgl64.Vec3) {
 	return depth, n
 }
 
-// meshDepth returns the contact of link l with non-convex object o, whose
-// triangles in touched (mesh numbering) meet the link. The depth is the
+// meshDepth fills c (link l, non-convex object o) with the depth of the
 // deepest vertex of either body inside the other: a link vertex inside a
 // closed object (behind an open one, away from its boundary) by its
 // distance to the surface, and an object vertex inside the link by its
 // distance to the link's nearest face. The point is on the object's
 // surface: the nearest surface point of the link vertex, or the object
-// vertex itself. Where no vertex of either is inside the other (an edge
-// crossing an edge) the depth is 0 and the point is the surface point
-// nearest to the link vertex that is closest to going in.
-func (s *Solver) meshDepth(link *Shape, l, o int, touched []int32) Contact {
-	c := Contact{Link: l, Object: o, Exact: true}
+// vertex itself. It returns the nearest surface point of the link vertex
+// closest to going in, for a contact of no depth (Dist +Inf if none).
+func (s *Solver) meshDepth(link *Shape, inv geom.Transform, cands []Pair, c *Contact) env.Nearest {
 	var near env.Nearest
 	near.Dist = math.Inf(1)
-	s.linkVerticesIn(link, l, o, &c, &near)
-	s.objectVerticesIn(link, l, touched, &c)
-	if c.Depth > 0 {
-		return c
-	}
+	s.objectVerticesIn(link, inv, cands, c)
+	s.linkVerticesIn(link, c.Link, c.Object, c, &near)
+	return near
+}
+
+// shallow fills a contact of no depth, where the link and the object
+// cross edge against edge with no vertex of either inside the other: the
+// point is the surface point nearest to the link vertex closest to going
+// in, or failing one (every link vertex is beside an open surface's
+// boundary) a corner of the touched triangle tri.
+func (s *Solver) shallow(c *Contact, near *env.Nearest, tri int32) {
 	if !math.IsInf(near.Dist, 1) {
 		c.Point, c.Normal = near.Point, near.Out
-		return c
+		return
 	}
-	// No link vertex has a side here (all are beside an open surface's
-	// boundary): the first touched triangle's corner nearest the link.
-	t := s.scene.Triangle(int(touched[0]))
-	c.Point = t[0]
-	c.Normal = t.Normal()
+	t := s.scene.Triangle(int(tri))
+	c.Point, c.Normal = t[0], t.Normal()
 	if c.Normal.LenSqr() > 0 {
 		c.Normal = c.Normal.Normalize()
 	}
-	return c
 }
 
 // linkVerticesIn raises c to the deepest link vertex inside object o and
@@ -135,20 +135,30 @@ func (s *Solver) linkVerticesIn(link *Shape, l, o int, c *Contact, near *env.Nea
 	}
 }
 
-// objectVerticesIn raises c to the deepest corner of the touched triangles
-// inside the link: the link must move against its nearest face's normal
-// to clear it.
-func (s *Solver) objectVerticesIn(link *Shape, l int, touched []int32, c *Contact) {
-	g, box := &s.geoms[l], &s.boxes[l]
-	inv := link.X.Inverse()
-	for _, t := range touched {
-		for _, v := range s.scene.Tris[t] {
+// objectVerticesIn raises c to the deepest corner of the candidate
+// triangles inside the link (inv is the link's pose inverted): the link
+// must move against its nearest face's normal to clear it. Every object
+// vertex inside the link is a corner of a candidate, since its triangles
+// meet the link.
+func (s *Solver) objectVerticesIn(link *Shape, inv geom.Transform, cands []Pair, c *Contact) {
+	g, box := &s.geoms[c.Link], &s.boxes[c.Link]
+	s.stampGen++
+	if s.stampGen == 0 {
+		clear(s.stamp)
+		s.stampGen = 1
+	}
+	for _, p := range cands {
+		for _, v := range s.scene.Tris[p.Tri] {
+			if s.stamp[v] == s.stampGen {
+				continue // a corner of an earlier candidate
+			}
+			s.stamp[v] = s.stampGen
 			w := s.scene.Verts[v]
 			x := inv.Apply(w)
 			if box.DistSqTo(x) > 0 {
 				continue
 			}
-			if d, n := g.depthIn(x); d > c.Depth {
+			if d, n := g.depthIn(x, c.Depth); d > c.Depth {
 				c.Depth, c.Point, c.Normal = d, w, link.X.Rotate(n).Mul(-1)
 			}
 		}
