@@ -11,4 +11,12 @@
 // section 6 the parallel-close-proximity experiment reproduced by
 // `gloved bench proximity`, and section 7 the memory accounting the node
 // layout here improves on.
+//
+// A Surface is one object prepared for signed distance: its own tree, a
+// nearest-point search that prunes by box distance and starts from last
+// frame's answer, and the side of the surface from the angle-weighted
+// pseudonormal of the nearest feature (J. A. Bærentzen, H. Aanæs, "Signed
+// distance computation using the angle weighted pseudonormal", IEEE TVCG
+// 11(3), 2005), which tells inside from outside exactly on a closed,
+// consistently wound mesh.
 package env

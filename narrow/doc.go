@@ -43,4 +43,19 @@
 // other. The tests compare depth and normal against a slow exact reference
 // (the minimum over every face normal and edge-edge cross product of both
 // shapes) to 1e-9, and check that the points are Depth apart along Normal.
+//
+// A non-convex object is not one convex shape, and its depth is not EPA's.
+// The seeds measure such objects by convex pieces (SWIFT++ decomposes,
+// DEEP measures each piece); gloved measures the deepest features instead
+// (meshdepth.go), the second way the product's issue allows: the deepest
+// link vertex inside a closed object (signed distance, package env's
+// Surface) or behind an open one, and the deepest object vertex inside
+// the link (its face planes). That is the local penetration depth of a
+// vertex pushed into a face, continuous as vertices cross the surface,
+// with the point on the object's surface; it needs no decomposition, so
+// any closed mesh works as loaded, and it is checked against a slow
+// reference (winding numbers and brute-force distances) in the tests. The
+// proximity band is a best-first search of the object's tree per link
+// (band.go), skipped while frame coherence proves the link cannot have
+// reached the band.
 package narrow
