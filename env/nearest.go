@@ -36,12 +36,15 @@ const onSurfaceTol = 1e-9
 // reused across frames allocates nothing once the stack has grown. Not
 // safe for concurrent use.
 type SurfaceQuery struct {
-	stack []pendingRef
+	stack []Pending
 }
 
-type pendingRef struct {
-	ref int32
-	lb  float64 // squared distance from p to the reference's box
+// Pending is a tree reference waiting in a nearest-first search, with a
+// lower bound on its distance (or squared distance) to what is searched
+// for; a triangle's bound is 0, its own test comes when it is reached.
+type Pending struct {
+	Ref int32
+	LB  float64
 }
 
 // Nearest returns the point of s closest to p, if one is within maxDist
@@ -62,20 +65,20 @@ func (q *SurfaceQuery) Nearest(s *Surface, p mgl64.Vec3, maxDist float64, hint i
 	if hint >= 0 && int(hint) < len(t.Mesh.Tris) {
 		try(hint)
 	}
-	st := append(q.stack[:0], pendingRef{t.Root, 0})
+	st := append(q.stack[:0], Pending{t.Root, 0})
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
-		if r.lb > bound {
+		if r.LB > bound {
 			continue
 		}
-		if k, ok := Leaf(r.ref); ok {
+		if k, ok := Leaf(r.Ref); ok {
 			if k != hint {
 				try(k)
 			}
 			continue
 		}
-		st = q.pushChildren(st, t, r.ref, p, bound)
+		st = t.PushNearer(st, r.Ref, bound, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
 	}
 	q.stack = st
 	if !found {
@@ -86,21 +89,22 @@ func (q *SurfaceQuery) Nearest(s *Surface, p mgl64.Vec3, maxDist float64, hint i
 	return best, true
 }
 
-// pushChildren pushes node r's children within bound of p, the nearer
-// last so that it is searched first.
-func (q *SurfaceQuery) pushChildren(st []pendingRef, t *Tree, r int32, p mgl64.Vec3, bound float64) []pendingRef {
-	var c [2]pendingRef
+// PushNearer pushes the children of node r whose lower bounds, by lb of
+// their boxes, are within bound, the nearer last so that a depth-first
+// search pops it first.
+func (t *Tree) PushNearer(st []Pending, r int32, bound float64, lb func(*geom.OBB) float64) []Pending {
+	var c [2]Pending
 	for k, ch := range t.Nodes[r].Child {
-		c[k] = pendingRef{ch, 0}
+		c[k] = Pending{ch, 0}
 		if ch >= 0 {
-			c[k].lb = t.Nodes[ch].Box.DistSqTo(p)
+			c[k].LB = lb(&t.Nodes[ch].Box)
 		}
 	}
-	if c[0].lb < c[1].lb {
+	if c[0].LB < c[1].LB {
 		c[0], c[1] = c[1], c[0]
 	}
 	for _, x := range c {
-		if x.lb <= bound {
+		if x.LB <= bound {
 			st = append(st, x)
 		}
 	}

@@ -1,4 +1,4 @@
-package env
+package env_test
 
 import (
 	"math"
@@ -7,42 +7,14 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/envtest"
 )
-
-// windingNumber is the generalized winding number of closed mesh m at p:
-// the solid angles of its triangles seen from p (A. Van Oosterom, J.
-// Strackee, 1983), summed over 4π. It is 1 inside, 0 outside, whatever
-// the mesh's structure, and so checks the pseudonormal sign test without
-// sharing anything with it.
-func windingNumber(m *Mesh, p mgl64.Vec3) float64 {
-	w := 0.0
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		a, b, c := t[0].Sub(p), t[1].Sub(p), t[2].Sub(p)
-		la, lb, lc := a.Len(), b.Len(), c.Len()
-		num := a.Dot(b.Cross(c))
-		den := la*lb*lc + a.Dot(b)*lc + b.Dot(c)*la + c.Dot(a)*lb
-		w += 2 * math.Atan2(num, den)
-	}
-	return w / (4 * math.Pi)
-}
-
-// nearestBrute is the closest point of object o of m to p, over every
-// triangle.
-func nearestBrute(m *Mesh, tris []int32, p mgl64.Vec3) float64 {
-	best := math.Inf(1)
-	for _, i := range tris {
-		c, _ := geom.ClosestOnTriangle(m.Triangle(int(i)), p)
-		best = math.Min(best, c.Sub(p).Len())
-	}
-	return best
-}
 
 // separateCorners gives every triangle its own three vertices, as a file
 // with seams does.
-func separateCorners(m *Mesh) *Mesh {
-	s := &Mesh{Objects: m.Objects}
+func separateCorners(m *env.Mesh) *env.Mesh {
+	s := &env.Mesh{Objects: m.Objects}
 	for i := range m.Tris {
 		t := m.Triangle(i)
 		base := int32(len(s.Verts))
@@ -54,7 +26,7 @@ func separateCorners(m *Mesh) *Mesh {
 }
 
 func TestSurfaceClosedness(t *testing.T) {
-	box := func() *Mesh { return Box("b", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}) }
+	box := func() *env.Mesh { return env.Box("b", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}) }
 	missing := box()
 	missing.Tris, missing.Object = missing.Tris[1:], missing.Object[1:]
 	turned := box()
@@ -64,25 +36,25 @@ func TestSurfaceClosedness(t *testing.T) {
 		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
 	}
 	doubled := box()
-	doubled.Append(Box("b2", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}))
+	doubled.Append(env.Box("b2", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}))
 	doubled.Object = make([]int32, len(doubled.Tris))
 	cases := []struct {
 		name   string
-		m      *Mesh
+		m      *env.Mesh
 		closed bool
 	}{
 		{"box", box(), true},
-		{"sphere", Sphere("s", mgl64.Vec3{}, 1, 3), true},
-		{"torus", Torus("t", mgl64.Vec3{}, 1, 0.3, 24, 12), true},
+		{"sphere", env.Sphere("s", mgl64.Vec3{}, 1, 3), true},
+		{"torus", env.Torus("t", mgl64.Vec3{}, 1, 0.3, 24, 12), true},
 		{"box with seams", separateCorners(box()), true},
 		{"box inward", inward, true},
 		{"box missing a triangle", missing, false},
 		{"box with a triangle turned", turned, false},
 		{"two boxes on the same corners", doubled, false},
-		{"soup", Soup("s", rand.New(rand.NewPCG(1, 2)), 50, 1, 0.5), false},
+		{"soup", env.Soup("s", rand.New(rand.NewPCG(1, 2)), 50, 1, 0.5), false},
 	}
 	for _, c := range cases {
-		s, err := NewSurface(c.m, 0)
+		s, err := env.NewSurface(c.m, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -94,26 +66,26 @@ func TestSurfaceClosedness(t *testing.T) {
 
 func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	inward := Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	inward := env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
 	for i, tri := range inward.Tris {
 		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
 	}
-	meshes := map[string]*Mesh{
-		"torus":        Torus("t", mgl64.Vec3{0.01, 0, 0}, 0.1, 0.03, 40, 20),
-		"sphere":       Sphere("s", mgl64.Vec3{0, 0.02, 0}, 0.08, 4),
-		"box":          Box("b", mgl64.Vec3{}, mgl64.Vec3{0.1, 0.05, 0.02}),
+	meshes := map[string]*env.Mesh{
+		"torus":        env.Torus("t", mgl64.Vec3{0.01, 0, 0}, 0.1, 0.03, 40, 20),
+		"sphere":       env.Sphere("s", mgl64.Vec3{0, 0.02, 0}, 0.08, 4),
+		"box":          env.Box("b", mgl64.Vec3{}, mgl64.Vec3{0.1, 0.05, 0.02}),
 		"torus inward": inward,
 	}
-	var q SurfaceQuery
+	var q env.SurfaceQuery
 	for name, m := range meshes {
-		s, err := NewSurface(m, 0)
+		s, err := env.NewSurface(m, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		hint := int32(-1)
 		for range 3000 {
 			p := mgl64.Vec3{r.Float64()*0.3 - 0.15, r.Float64()*0.16 - 0.08, r.Float64()*0.3 - 0.15}
-			want := nearestBrute(m, s.Tris, p)
+			want := envtest.SurfaceDistance(m, p)
 			n, ok := q.Nearest(s, p, math.Inf(1), hint)
 			if !ok || math.Abs(n.Dist-want) > 1e-12 {
 				t.Fatalf("%s at %v: nearest %v (ok %v), brute force %v", name, p, n.Dist, ok, want)
@@ -125,7 +97,7 @@ func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 			if want < 1e-9 {
 				continue
 			}
-			inside := windingNumber(m, p)
+			inside := envtest.WindingNumber(m, p)
 			if name == "torus inward" {
 				inside = -inside
 			}
@@ -140,12 +112,12 @@ func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 }
 
 func TestNearestWithinLimitOnly(t *testing.T) {
-	m := Sphere("s", mgl64.Vec3{}, 1, 2)
-	s, err := NewSurface(m, 0)
+	m := env.Sphere("s", mgl64.Vec3{}, 1, 2)
+	s, err := env.NewSurface(m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var q SurfaceQuery
+	var q env.SurfaceQuery
 	if _, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 1.5, -1); ok {
 		t.Error("a point 2 from the sphere was found within 1.5")
 	}
@@ -156,9 +128,9 @@ func TestNearestWithinLimitOnly(t *testing.T) {
 
 func TestOpenSurfaceKeepsASide(t *testing.T) {
 	// A table top: one quad at y = 0 facing up.
-	m := &Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}},
+	m := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
-	s, err := NewSurface(m, 0)
+	s, err := env.NewSurface(m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +148,7 @@ func TestOpenSurfaceKeepsASide(t *testing.T) {
 		{mgl64.Vec3{1.5, -0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
 		{mgl64.Vec3{1.5, 0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
 	}
-	var q SurfaceQuery
+	var q env.SurfaceQuery
 	for _, c := range cases {
 		n, ok := q.Nearest(s, c.p, math.Inf(1), -1)
 		if !ok || n.Inside != c.inside || n.Boundary != c.boundary || math.Abs(n.Dist-c.dist) > 1e-12 {
@@ -186,11 +158,11 @@ func TestOpenSurfaceKeepsASide(t *testing.T) {
 }
 
 func TestNearestAllocatesNothing(t *testing.T) {
-	s, err := NewSurface(Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20), 0)
+	s, err := env.NewSurface(env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var q SurfaceQuery
+	var q env.SurfaceQuery
 	p := mgl64.Vec3{0.1, 0.01, 0.02}
 	q.Nearest(s, p, math.Inf(1), -1)
 	if n := testing.AllocsPerRun(100, func() { q.Nearest(s, p, math.Inf(1), -1) }); n != 0 {

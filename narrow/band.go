@@ -63,13 +63,6 @@ func (s *Solver) clearOf(link *Shape, l, o int) {
 	}
 }
 
-// bandRef is a reference of an object's tree waiting in the search, with
-// a lower bound on its distance to the link.
-type bandRef struct {
-	ref int32
-	lb  float64
-}
-
 // nearestTri finds the triangle of non-convex object o nearest to link l
 // within limit: depth first, nearer box first, from last frame's nearest
 // triangle, pruning boxes whose distance to the link's box is beyond the
@@ -95,14 +88,15 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 	if h := s.nearHint[k]; h >= 0 && int(h) < len(surf.Tris) {
 		try(h)
 	}
-	st := append(s.band[:0], bandRef{t.Root, 0})
+	st := append(s.band[:0], env.Pending{Ref: t.Root})
+	gap := func(b *geom.OBB) float64 { return boxGap(&box, b) }
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
-		if r.lb > best.Distance {
+		if r.LB > best.Distance {
 			continue
 		}
-		if i, ok := env.Leaf(r.ref); ok {
+		if i, ok := env.Leaf(r.Ref); ok {
 			if i == s.nearHint[k] {
 				continue
 			}
@@ -112,7 +106,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 			}
 			continue
 		}
-		st = pushNearer(st, t, r.ref, &box, best.Distance)
+		st = t.PushNearer(st, r.Ref, best.Distance, gap)
 	}
 	s.band = st
 	if bestTri < 0 {
@@ -121,27 +115,6 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 	s.nearHint[k] = bestTri
 	_, f := geom.ClosestOnTriangle(s.scene.Triangle(int(surf.Tris[bestTri])), best.LinkPoint)
 	return best, surf.Behind(bestTri, f, best.LinkPoint, best.Point), true
-}
-
-// pushNearer pushes node r's children whose boxes are within bound of
-// box, the nearer last so that it is searched first.
-func pushNearer(st []bandRef, t *env.Tree, r int32, box *geom.OBB, bound float64) []bandRef {
-	var c [2]bandRef
-	for i, ch := range t.Nodes[r].Child {
-		c[i] = bandRef{ch, 0}
-		if ch >= 0 {
-			c[i].lb = boxGap(box, &t.Nodes[ch].Box)
-		}
-	}
-	if c[0].lb < c[1].lb {
-		c[0], c[1] = c[1], c[0]
-	}
-	for _, x := range c {
-		if x.lb <= bound {
-			st = append(st, x)
-		}
-	}
-	return st
 }
 
 // triGap is a lower bound on the distance between a triangle and a box:

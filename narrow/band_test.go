@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/envtest"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -73,7 +74,7 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 					got, gotNear = n.Distance, true
 				}
 			}
-			wantInside := !touch && o == 0 && winding(sub, x.Apply(link.verts[0])) > 0.5
+			wantInside := !touch && o == 0 && envtest.WindingNumber(sub, x.Apply(link.verts[0])) > 0.5
 			switch {
 			case gotTouch != (touch || wantInside):
 				t.Fatalf("frame %d %s: contact %v, brute force touches %v inside %v", f, name, gotTouch, touch, wantInside)
@@ -90,5 +91,38 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 	}
 	if near < 100 || contacts < 50 {
 		t.Fatalf("%d near and %d contacts: the motion tests little", near, contacts)
+	}
+}
+
+func TestNonConvexSolveAllocatesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	torus.DetectConvex()
+	link := randomHull(r, 20, 0.006)
+	s, err := NewSolver([]*Polytope{link.poly, link.poly}, torus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Proximity = 0.03
+	var pairs []Pair
+	for i := range torus.Tris {
+		pairs = append(pairs, Pair{0, int32(i)}, Pair{1, int32(i)})
+	}
+	solid := []SolidPair{{0, 0}, {1, 0}}
+	// Link 0 sinks into the tube, link 1 hovers over it; each frame
+	// moves them, so that nothing is skipped.
+	k := 0
+	frame := func() {
+		k++
+		in := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.13 - 0.002*float64(k%3), 0, 0}}
+		over := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.1, 0.06 + 0.001*float64(k%3), 0}}
+		s.Solve([]geom.Transform{in, over}, pairs, solid)
+	}
+	frame()
+	if len(s.Contacts) != 1 || len(s.Near) != 1 {
+		t.Fatalf("contacts %+v near %+v: want one of each", s.Contacts, s.Near)
+	}
+	if n := testing.AllocsPerRun(50, frame); n != 0 {
+		t.Errorf("%v allocations per frame", n)
 	}
 }

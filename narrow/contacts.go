@@ -95,7 +95,7 @@ type Solver struct {
 	clear    []clearance // per (link, object)
 	nearHint []int32     // per (link, object): last nearest triangle
 	hit      []bool      // per (link, object): in contact this frame
-	band     []bandRef
+	band     []env.Pending
 	stamp    []uint32 // per scene vertex: stampGen when already tested this pair
 	stampGen uint32
 }

@@ -8,32 +8,9 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/envtest"
 	"github.com/gloved/gloved/geom"
 )
-
-// winding is the generalized winding number of closed mesh m at p (the
-// summed solid angles of its triangles over 4π): 1 inside, 0 outside. It
-// shares nothing with the pseudonormal test the solver uses.
-func winding(m *env.Mesh, p mgl64.Vec3) float64 {
-	w := 0.0
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		a, b, c := t[0].Sub(p), t[1].Sub(p), t[2].Sub(p)
-		la, lb, lc := a.Len(), b.Len(), c.Len()
-		w += 2 * math.Atan2(a.Dot(b.Cross(c)), la*lb*lc+a.Dot(b)*lc+b.Dot(c)*la+c.Dot(a)*lb)
-	}
-	return w / (4 * math.Pi)
-}
-
-// surfaceDist is the distance from p to the nearest triangle of m.
-func surfaceDist(m *env.Mesh, p mgl64.Vec3) float64 {
-	best := math.Inf(1)
-	for i := range m.Tris {
-		q, _ := geom.ClosestOnTriangle(m.Triangle(i), p)
-		best = math.Min(best, q.Sub(p).Len())
-	}
-	return best
-}
 
 // refMeshDepth is the reference for a closed object: the larger of
 // the deepest link vertex inside the object (winding number) by its
@@ -43,8 +20,8 @@ func surfaceDist(m *env.Mesh, p mgl64.Vec3) float64 {
 // link is inside).
 func refMeshDepth(link hullShape, x geom.Transform, m *env.Mesh) (depth float64, touch bool) {
 	for _, v := range worldVerts(link, x) {
-		if winding(m, v) > 0.5 {
-			depth, touch = math.Max(depth, surfaceDist(m, v)), true
+		if envtest.WindingNumber(m, v) > 0.5 {
+			depth, touch = math.Max(depth, envtest.SurfaceDistance(m, v)), true
 		}
 	}
 	inv := x.Inverse()
@@ -89,7 +66,7 @@ func solveAll(s *Solver, m *env.Mesh, x geom.Transform) []Contact {
 // onSurface asserts that p is on m's surface.
 func onSurface(t *testing.T, what string, m *env.Mesh, p mgl64.Vec3) {
 	t.Helper()
-	if d := surfaceDist(m, p); d > 1e-6 {
+	if d := envtest.SurfaceDistance(m, p); d > 1e-6 {
 		t.Fatalf("%s: point %v is %v m off the surface", what, p, d)
 	}
 }

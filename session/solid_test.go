@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/envtest"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
@@ -46,7 +47,7 @@ func TestGraspOnATorusIsPhysical(t *testing.T) {
 		for _, c := range p.Contacts() {
 			now[c.Link] = c.Depth
 			contacts++
-			if d := surfaceDistance(scene, c.Point); d > 1e-6 {
+			if d := envtest.SurfaceDistance(scene, c.Point); d > 1e-6 {
 				t.Fatalf("frame %d link %d: point %v is %v off the torus", f, c.Link, c.Point, d)
 			}
 			if math.Abs(c.Normal.Len()-1) > 1e-9 || !(c.Depth >= 0) {
@@ -75,16 +76,6 @@ func TestGraspOnATorusIsPhysical(t *testing.T) {
 	}
 }
 
-// surfaceDistance is the distance from p to the nearest triangle of m.
-func surfaceDistance(m *env.Mesh, p mgl64.Vec3) float64 {
-	best := math.Inf(1)
-	for i := range m.Tris {
-		q, _ := geom.ClosestOnTriangle(m.Triangle(i), p)
-		best = math.Min(best, q.Sub(p).Len())
-	}
-	return best
-}
-
 // touchesMesh reports whether the link (a convex hull, placed by x) meets
 // a triangle of closed mesh m or lies inside it (the winding number of
 // its first vertex), by brute force.
@@ -98,13 +89,5 @@ func touchesMesh(verts []mgl64.Vec3, tris [][3]int32, x geom.Transform, m *env.M
 			return true
 		}
 	}
-	p := x.Apply(verts[0])
-	w := 0.0
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		a, b, c := t[0].Sub(p), t[1].Sub(p), t[2].Sub(p)
-		la, lb, lc := a.Len(), b.Len(), c.Len()
-		w += 2 * math.Atan2(a.Dot(b.Cross(c)), la*lb*lc+a.Dot(b)*lc+b.Dot(c)*la+c.Dot(a)*lb)
-	}
-	return w/(4*math.Pi) > 0.5
+	return envtest.WindingNumber(m, x.Apply(verts[0])) > 0.5
 }
