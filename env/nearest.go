@@ -40,8 +40,8 @@ type SurfaceQuery struct {
 }
 
 // Pending is a tree reference waiting in a nearest-first search, with a
-// lower bound on its distance (or squared distance) to what is searched
-// for; a triangle's bound is 0, its own test comes when it is reached.
+// lower bound on its distance (or squared distance, or any key that orders
+// the search) to what is searched for.
 type Pending struct {
 	Ref int32
 	LB  float64
@@ -78,7 +78,7 @@ func (q *SurfaceQuery) Nearest(s *Surface, p mgl64.Vec3, maxDist float64, hint i
 			}
 			continue
 		}
-		st = t.PushNearer(st, r.Ref, bound, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
+		st = t.PushNearer(st, r, bound, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
 	}
 	q.stack = st
 	if !found {
@@ -91,11 +91,12 @@ func (q *SurfaceQuery) Nearest(s *Surface, p mgl64.Vec3, maxDist float64, hint i
 
 // PushNearer pushes the children of node r whose lower bounds, by lb of
 // their boxes, are within bound, the nearer last so that a depth-first
-// search pops it first.
-func (t *Tree) PushNearer(st []Pending, r int32, bound float64, lb func(*geom.OBB) float64) []Pending {
+// search pops it first. A triangle child inherits r's own bound (its box
+// holds the triangle); its test comes when it is popped.
+func (t *Tree) PushNearer(st []Pending, r Pending, bound float64, lb func(*geom.OBB) float64) []Pending {
 	var c [2]Pending
-	for k, ch := range t.Nodes[r].Child {
-		c[k] = Pending{ch, 0}
+	for k, ch := range t.Nodes[r.Ref].Child {
+		c[k] = Pending{ch, r.LB}
 		if ch >= 0 {
 			c[k].LB = lb(&t.Nodes[ch].Box)
 		}

@@ -106,7 +106,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 			}
 			continue
 		}
-		st = t.PushNearer(st, r.Ref, best.Distance, gap)
+		st = t.PushNearer(st, r, best.Distance, gap)
 	}
 	s.band = st
 	if bestTri < 0 {

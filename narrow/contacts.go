@@ -324,7 +324,7 @@ func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
 	if !s.CountTris {
 		c.Tris = 0
 	}
-	near := s.meshDepth(link, inv, cands, &c)
+	near := s.meshDepth(link, inv, &c)
 	if c.Depth == 0 {
 		s.shallow(&c, &near, first)
 	}

@@ -80,10 +80,10 @@ func (g *linkGeom) depthIn(x mgl64.Vec3, floor float64) (float64, mgl64.Vec3) {
 // surface: the nearest surface point of the link vertex, or the object
 // vertex itself. It returns the nearest surface point of the link vertex
 // closest to going in, for a contact of no depth (Dist +Inf if none).
-func (s *Solver) meshDepth(link *Shape, inv geom.Transform, cands []Pair, c *Contact) env.Nearest {
+func (s *Solver) meshDepth(link *Shape, inv geom.Transform, c *Contact) env.Nearest {
 	var near env.Nearest
 	near.Dist = math.Inf(1)
-	s.objectVerticesIn(link, inv, cands, c)
+	s.objectVerticesIn(link, inv, c.Object, c)
 	s.linkVerticesIn(link, c.Link, c.Object, c, &near)
 	return near
 }
@@ -135,33 +135,63 @@ func (s *Solver) linkVerticesIn(link *Shape, l, o int, c *Contact, near *env.Nea
 	}
 }
 
-// objectVerticesIn raises c to the deepest corner of the candidate
-// triangles inside the link (inv is the link's pose inverted): the link
-// must move against its nearest face's normal to clear it. Every object
-// vertex inside the link is a corner of a candidate, since its triangles
-// meet the link.
-func (s *Solver) objectVerticesIn(link *Shape, inv geom.Transform, cands []Pair, c *Contact) {
-	g, box := &s.geoms[c.Link], &s.boxes[c.Link]
+// objectVerticesIn raises c to the deepest vertex of object o inside the
+// link (inv is the link's pose inverted): the link must move against its
+// nearest face's normal to clear it. It searches the object's tree deepest
+// box first, and skips every box that cannot reach deeper into the link's
+// box than the deepest vertex found so far.
+func (s *Solver) objectVerticesIn(link *Shape, inv geom.Transform, o int, c *Contact) {
+	g, t := &s.geoms[c.Link], s.surfs[o].Tree
+	box := s.boxes[c.Link].Transformed(link.X)
+	s.nextStamp()
+	// Keys are minus the bound on depth, so that the nearer-first search
+	// takes the deepest first and prunes what cannot beat c.Depth.
+	key := func(b *geom.OBB) float64 { return -reachInto(&box, b) }
+	st := append(s.band[:0], env.Pending{Ref: t.Root, LB: -math.Inf(1)})
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if r.LB >= -c.Depth {
+			continue
+		}
+		k, ok := env.Leaf(r.Ref)
+		if !ok {
+			st = t.PushNearer(st, r, -c.Depth, key)
+			continue
+		}
+		for _, v := range t.Mesh.Tris[k] {
+			if s.stamp[v] == s.stampGen {
+				continue // a corner of a triangle already reached
+			}
+			s.stamp[v] = s.stampGen
+			w := t.Mesh.Verts[v]
+			if d, n := g.depthIn(inv.Apply(w), c.Depth); d > c.Depth {
+				c.Depth, c.Point, c.Normal = d, w, link.X.Rotate(n).Mul(-1)
+			}
+		}
+	}
+	s.band = st
+}
+
+// reachInto bounds how deep any point of box b can be inside box a: the
+// least, over a's six faces, of how far b reaches behind the face.
+func reachInto(a, b *geom.OBB) float64 {
+	d := b.Center.Sub(a.Center)
+	reach := math.Inf(1)
+	for i := range 3 {
+		u := a.Axis(i)
+		p, r := d.Dot(u), b.ProjectedRadius(u)
+		reach = math.Min(reach, math.Min(a.Half[i]-(p-r), a.Half[i]+(p+r)))
+	}
+	return reach
+}
+
+// nextStamp starts a new generation of vertex stamps.
+func (s *Solver) nextStamp() {
 	s.stampGen++
 	if s.stampGen == 0 {
 		clear(s.stamp)
 		s.stampGen = 1
-	}
-	for _, p := range cands {
-		for _, v := range s.scene.Tris[p.Tri] {
-			if s.stamp[v] == s.stampGen {
-				continue // a corner of an earlier candidate
-			}
-			s.stamp[v] = s.stampGen
-			w := s.scene.Verts[v]
-			x := inv.Apply(w)
-			if box.DistSqTo(x) > 0 {
-				continue
-			}
-			if d, n := g.depthIn(x, c.Depth); d > c.Depth {
-				c.Depth, c.Point, c.Normal = d, w, link.X.Rotate(n).Mul(-1)
-			}
-		}
 	}
 }
 
