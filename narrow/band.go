@@ -76,6 +76,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 	box := s.boxes[l].Transformed(link.X)
 	g := &s.geoms[l]
 	ca, cb := link.X.Apply(g.a), link.X.Apply(g.b)
+	inv := link.X.Inverse()
 	best := Near{Link: l, Object: o, Distance: limit}
 	bestTri := int32(-1)
 	try := func(i int32) {
@@ -89,7 +90,12 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 		try(h)
 	}
 	st := append(s.band[:0], env.Pending{Ref: t.Root})
-	gap := func(b *geom.OBB) float64 { return boxGap(&box, b) }
+	gap := func(b *geom.OBB) float64 {
+		if g := boxGap(&box, b); g >= best.Distance {
+			return g
+		}
+		return s.boxDistance(link, b)
+	}
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
@@ -101,7 +107,8 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 				continue
 			}
 			tri := t.Mesh.Triangle(int(i))
-			if triGap(tri, &box) < best.Distance && geom.SegmentTriangleDist(ca, cb, tri)-g.r < best.Distance {
+			if triGap(tri, &box) < best.Distance && geom.SegmentTriangleDist(ca, cb, tri)-g.r < best.Distance &&
+				g.faceGap(tri.Transformed(inv), best.Distance) < best.Distance {
 				try(i)
 			}
 			continue
@@ -132,6 +139,48 @@ func triGap(t geom.Triangle, b *geom.OBB) float64 {
 	if n := t.Normal(); n.LenSqr() > 0 {
 		n = n.Normalize()
 		gap = math.Max(gap, math.Abs(n.Dot(t[0].Sub(b.Center)))-b.ProjectedRadius(n))
+	}
+	return gap
+}
+
+// boxDistance returns the distance from the link to box b: the exact
+// bound for a node of an object's tree, which the boxes' gap along their
+// axes can underestimate by the size of the link's box's empty corners.
+func (s *Solver) boxDistance(link *Shape, b *geom.OBB) float64 {
+	for i := range 8 {
+		c := b.Center
+		for k := range 3 {
+			h := b.Half[k]
+			if i&(1<<k) != 0 {
+				h = -h
+			}
+			c = c.Add(b.Axis(k).Mul(h))
+		}
+		s.corner[i] = c
+	}
+	s.boxPoly.Verts = s.corner[:]
+	s.boxPoly.measure()
+	sh := Shape{P: &s.boxPoly, X: geom.Identity()}
+	d := Distance(link, &sh, nil)
+	if d.Overlap {
+		return 0
+	}
+	return d.Distance * (1 - boxDistanceTol)
+}
+
+// faceGap bounds the distance from the link to triangle t (in the link's
+// frame) from below by the widest gap between t and one of the link's face
+// planes, stopping once the gap reaches stop: exact where the link's
+// nearest feature is a face, as it is for a finger lying along a surface.
+func (g *linkGeom) faceGap(t geom.Triangle, stop float64) float64 {
+	gap := 0.0
+	for _, p := range g.planes {
+		d := math.Min(p.N.Dot(t[0]), math.Min(p.N.Dot(t[1]), p.N.Dot(t[2]))) - p.D
+		if d > gap {
+			if gap = d; gap >= stop {
+				return gap
+			}
+		}
 	}
 	return gap
 }

@@ -98,6 +98,8 @@ type Solver struct {
 	band     []env.Pending
 	stamp    []uint32 // per scene vertex: stampGen when already tested this pair
 	stampGen uint32
+	corner   [8]mgl64.Vec3
+	boxPoly  Polytope
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its

@@ -121,6 +121,9 @@ func (s *Solver) linkVerticesIn(link *Shape, l, o int, c *Contact, near *env.Nea
 		if surf.Closed && bounds.DistSqTo(w) > 0 {
 			continue // outside a closed object's box: outside it
 		}
+		if c.Depth > 0 && s.hintReach(surf, hints[i], w) <= c.Depth {
+			continue // no deeper than the deepest so far
+		}
 		n, ok := s.nearest.Nearest(surf, w, g.diam, hints[i])
 		if !ok {
 			continue
@@ -133,6 +136,17 @@ func (s *Solver) linkVerticesIn(link *Shape, l, o int, c *Contact, near *env.Nea
 			*near = n
 		}
 	}
+}
+
+// hintReach bounds the distance from w to surface surf by its distance to
+// tree triangle hint (+Inf without one): a vertex no farther than the
+// deepest so far from some surface point cannot be deeper.
+func (s *Solver) hintReach(surf *env.Surface, hint int32, w mgl64.Vec3) float64 {
+	if hint < 0 || int(hint) >= len(surf.Tris) {
+		return math.Inf(1)
+	}
+	q, _ := geom.ClosestOnTriangle(surf.Tree.Mesh.Triangle(int(hint)), w)
+	return q.Sub(w).Len()
 }
 
 // objectVerticesIn raises c to the deepest vertex of object o inside the

@@ -18,6 +18,11 @@ const (
 	// coordinates of that size, so touching shapes never iterate on noise.
 	overlapTol = 1e-12
 
+	// boxDistanceTol is the relative slack taken off GJK's distance from a
+	// link to a tree node's box so that it stays a lower bound: GJK stops
+	// within gjkRelTol of |v|² (so about 1e-6 of the distance) above it.
+	boxDistanceTol = 1e-6
+
 	// collinearTol is the sine of a triangle's angle below which it is a
 	// segment: its normal would then be rounding noise.
 	collinearTol = 1e-12

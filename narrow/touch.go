@@ -1,6 +1,8 @@
 package narrow
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/geom"
@@ -16,7 +18,7 @@ func (s *Solver) touches(link *Shape, l int, inv geom.Transform, tri int32) bool
 	var x [3]mgl64.Vec3
 	for k, v := range s.scene.Tris[tri] {
 		x[k] = inv.Apply(s.scene.Verts[v])
-		if d, _ := g.depthIn(x[k], -1); d >= 0 {
+		if d, _ := g.depthIn(x[k], -math.SmallestNonzeroFloat64); d >= 0 {
 			return true
 		}
 	}
