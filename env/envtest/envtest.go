@@ -1,7 +1,3 @@
-// Package envtest holds slow, obviously correct references for tests of
-// code that works on scene meshes: the side of a closed surface by the
-// generalized winding number, and the distance to a surface by trying
-// every triangle. They share nothing with the fast paths they check.
 package envtest
 
 import (
