@@ -59,67 +59,89 @@ func NewSurface(m *Mesh, o int) (*Surface, error) {
 }
 
 // weld numbers the object's corners by position, so that seams (a
-// vertex repeated for its normals or texture) do not open the surface.
+// vertex repeated for its normals or texture) do not open the surface. It
+// sorts the object's own vertices (package weld's way), so its work and
+// memory follow the object's size, not the scene's.
 func (s *Surface) weld(m *Mesh) {
-	ids := make(map[mgl64.Vec3]int32)
+	local := make(map[int32]int32) // scene vertex -> index in pos
+	var pos []mgl64.Vec3
+	for _, t := range m.Tris {
+		for _, v := range t {
+			if _, ok := local[v]; !ok {
+				local[v] = int32(len(pos))
+				pos = append(pos, m.Verts[v])
+			}
+		}
+	}
+	welded, ids := weld(pos)
 	s.corn = make([][3]int32, len(m.Tris))
 	for i, t := range m.Tris {
 		for k, v := range t {
-			p := m.Verts[v]
-			id, ok := ids[p]
-			if !ok {
-				id = int32(len(ids))
-				ids[p] = id
-			}
-			s.corn[i][k] = id
+			s.corn[i][k] = ids[local[v]]
 		}
 	}
-	s.vertN = make([]mgl64.Vec3, len(ids))
+	s.vertN = make([]mgl64.Vec3, len(welded))
 }
+
+// halfEdge is corner k of triangle tri's edge to corner k+1, filed under
+// its lower welded vertex with the other one.
+type halfEdge struct{ other, tri, k int32 }
 
 // link finds each edge's neighbour across it and decides closedness. An
 // edge used by two triangles in opposite directions links them; an edge
 // used once, or more than twice, or twice in one direction is a boundary
-// for the side test and makes the surface open.
+// for the side test and makes the surface open. Edges are bucketed by
+// their lower vertex (a few per vertex), so the work is linear.
 func (s *Surface) link() {
-	type edge struct{ a, b int32 }
-	uses := make(map[edge][]int32, 3*len(s.corn)/2)
-	for i, c := range s.corn {
-		for k := range 3 {
-			a, b := c[k], c[(k+1)%3]
-			if a == b {
-				continue
-			}
-			e := edge{min(a, b), max(a, b)}
-			uses[e] = append(uses[e], int32(3*i+k))
-		}
+	start := make([]int32, len(s.vertN)+1)
+	s.eachEdge(func(i, k int, a, b int32) { start[min(a, b)+1]++ })
+	for v := range s.vertN {
+		start[v+1] += start[v]
 	}
+	edges := make([]halfEdge, start[len(s.vertN)])
+	next := append([]int32(nil), start[:len(s.vertN)]...)
+	s.eachEdge(func(i, k int, a, b int32) {
+		lo := min(a, b)
+		edges[next[lo]] = halfEdge{max(a, b), int32(i), int32(k)}
+		next[lo]++
+	})
 	s.nb = make([][3]int32, len(s.corn))
 	for i := range s.nb {
 		s.nb[i] = [3]int32{-1, -1, -1}
 	}
 	s.Closed = true
+	s.eachEdge(func(i, k int, a, b int32) {
+		lo, hi := min(a, b), max(a, b)
+		uses, other := 0, halfEdge{tri: -1}
+		for _, e := range edges[start[lo]:start[lo+1]] {
+			if e.other != hi {
+				continue
+			}
+			uses++
+			if e.tri != int32(i) || e.k != int32(k) {
+				other = e
+			}
+		}
+		switch {
+		case uses != 2:
+			s.Closed = false
+		case s.corn[other.tri][other.k] != b: // same direction: inconsistently wound
+			s.Closed = false
+		default:
+			s.nb[i][k] = other.tri
+		}
+	})
+}
+
+// eachEdge calls fn for every edge of every triangle that joins two
+// distinct welded vertices (a collapsed edge has no length and needs no
+// neighbour): triangle i's edge k runs from a to b.
+func (s *Surface) eachEdge(fn func(i, k int, a, b int32)) {
 	for i, c := range s.corn {
 		for k := range 3 {
-			a, b := c[k], c[(k+1)%3]
-			if a == b {
-				continue // a collapsed edge has no length: no neighbour needed
+			if a, b := c[k], c[(k+1)%3]; a != b {
+				fn(i, k, a, b)
 			}
-			u := uses[edge{min(a, b), max(a, b)}]
-			if len(u) != 2 {
-				s.Closed = false
-				continue
-			}
-			other := u[0]
-			if other == int32(3*i+k) {
-				other = u[1]
-			}
-			oi, ok := other/3, other%3
-			if s.corn[oi][ok] != b || s.corn[oi][(ok+1)%3] != a {
-				s.Closed = false // same direction: inconsistently wound
-				continue
-			}
-			s.nb[i][k] = oi
 		}
 	}
 }
