@@ -6,51 +6,84 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
+// The filter bounds of TriOBB, in units of s, s² and s³ (s the largest
+// of the half-extents and the corners' offsets from the center): the
+// rounding of a corner's box coordinates (with the axes' own departure from
+// orthonormal), of a gap along an axis × edge product, and along the
+// triangle's normal, each about a quarter of the bound.
+const (
+	boxAxisErr   = 64 * 0x1p-53
+	boxCrossErr  = 1024 * 0x1p-53
+	boxNormalErr = 8192 * 0x1p-53
+)
+
 // TriOBB reports whether triangle t and box b (both in the same frame)
-// intersect, touching included. It is the separating-axis test over the box's
-// three face axes, the triangle's normal and the nine box-axis × edge
-// products, which is exact for a box of positive volume and any triangle; for
-// a box that has collapsed to a segment it may report a touching pair that is
-// in fact apart, never the reverse.
+// intersect, exactly for the float64 values given: touching counts, apart
+// by any distance does not. The fast filter is the separating-axis test
+// over the box's three face axes, the triangle's normal and the nine
+// box-axis × edge products, with an error bound on every gap: a gap beyond
+// it proves the pair apart, and all thirteen overlapping beyond it prove it
+// meeting (those axes are complete unless the box has collapsed to a
+// segment or a point). The rest is decided in rationals by exactTriOBB.
 func TriOBB(t Triangle, b OBB) bool {
-	// Corners in the box's frame.
+	switch triOBBFilter(t, &b) {
+	case filterApart:
+		return false
+	case filterMeet:
+		return true
+	}
+	return exactTriOBB(t, b)
+}
+
+// triOBBFilter is TriOBB's fast path, in the box's frame.
+func triOBBFilter(t Triangle, b *OBB) filterAnswer {
 	var v [3]mgl64.Vec3
 	s := maxAbs(b.Half)
 	for i := range 3 {
 		d := t[i].Sub(b.Center)
 		v[i] = mgl64.Vec3{d.Dot(b.Axis(0)), d.Dot(b.Axis(1)), d.Dot(b.Axis(2))}
-		s = math.Max(s, maxAbs(v[i]))
+		s = math.Max(s, maxAbs(d))
 	}
-	tol := overlapTol * s
 	h := b.Half
+	sure := h[0] > 0 && h[1] > 0 || h[1] > 0 && h[2] > 0 || h[0] > 0 && h[2] > 0
+	tol := boxAxisErr * s
 	for k := range 3 {
 		lo := math.Min(v[0][k], math.Min(v[1][k], v[2][k]))
 		hi := math.Max(v[0][k], math.Max(v[1][k], v[2][k]))
-		if lo > h[k]+tol || hi < -h[k]-tol {
-			return false
+		g := math.Max(lo-h[k], -h[k]-hi)
+		if g > tol {
+			return filterApart
 		}
+		sure = sure && g < -tol
 	}
 	e := [3]mgl64.Vec3{v[1].Sub(v[0]), v[2].Sub(v[1]), v[0].Sub(v[2])}
-	if boxSeparates(e[0].Cross(e[1]), &v, h, tol) {
-		return false
+	g := boxGap(e[0].Cross(e[1]), &v, h)
+	if tol = boxNormalErr * s * s * s; g > tol {
+		return filterApart
 	}
+	sure = sure && g < -tol
+	tol = boxCrossErr * s * s
 	for i := range 3 {
 		// unit_k × e_i without multiplications by zero.
 		x, y, z := e[i][0], e[i][1], e[i][2]
-		if boxSeparates(mgl64.Vec3{0, -z, y}, &v, h, tol) ||
-			boxSeparates(mgl64.Vec3{z, 0, -x}, &v, h, tol) ||
-			boxSeparates(mgl64.Vec3{-y, x, 0}, &v, h, tol) {
-			return false
+		for _, l := range [3]mgl64.Vec3{{0, -z, y}, {z, 0, -x}, {-y, x, 0}} {
+			g := boxGap(l, &v, h)
+			if g > tol {
+				return filterApart
+			}
+			sure = sure && g < -tol
 		}
 	}
-	return true
+	if sure {
+		return filterMeet
+	}
+	return filterUnsure
 }
 
-// boxSeparates tests axis l between the centered box with half-extents h and
-// the corners v.
-func boxSeparates(l mgl64.Vec3, v *[3]mgl64.Vec3, h mgl64.Vec3, tol float64) bool {
+// boxGap returns how far apart the corners v and the centered box with
+// half-extents h project on axis l (negative: overlapping).
+func boxGap(l mgl64.Vec3, v *[3]mgl64.Vec3, h mgl64.Vec3) float64 {
 	r := h[0]*math.Abs(l[0]) + h[1]*math.Abs(l[1]) + h[2]*math.Abs(l[2])
 	lo, hi := interval(l, v)
-	gap := math.Max(lo-r, -r-hi)
-	return gap > 0 && gap*gap > tol*tol*l.LenSqr()
+	return math.Max(lo-r, -r-hi)
 }

@@ -71,3 +71,23 @@ func TestTriOBBDegenerateTriangles(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTriOBBMixed: random triangles against random boxes, about half
+// meeting: the filter's cost, the exact stage never reached.
+func BenchmarkTriOBBMixed(b *testing.B) {
+	r := rand.New(rand.NewPCG(15, 16))
+	var tris []Triangle
+	var boxes []OBB
+	for range 1024 {
+		tris = append(tris, Triangle{randVec(r, 1), randVec(r, 1), randVec(r, 1)})
+		q := mgl64.Quat{W: r.NormFloat64(), V: randVec(r, 1)}
+		x, _ := FromQuat(q, randVec(r, 0.5))
+		boxes = append(boxes, OBB{Center: x.T, Axes: x.R, Half: mgl64.Vec3{0.3, 0.2, 0.1}})
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		TriOBB(tris[i&1023], boxes[i&1023])
+		i++
+	}
+}

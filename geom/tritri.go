@@ -6,28 +6,52 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// overlapTol is the relative gap below which two projected intervals count as
-// touching: a separation smaller than overlapTol times the coordinates'
-// magnitude is within rounding of contact, and contact is reported.
-const overlapTol = 1e-12
+// triFilterErr and crossFilterErr bound, in units of s³ and s⁴ (s the
+// largest coordinate relative to the first corner), the rounding error of
+// a separating gap computed in float64 along an edge cross product or
+// normal, and of a component of the two normals' cross product; the
+// derivation (each difference within 4ε·s, each product term within
+// 64ε·s³, sums and the axis's own error included) gives about 530ε and
+// 1800ε, doubled for margin. Beyond them the float answer is the true one.
+const (
+	triFilterErr   = 1024 * 0x1p-53
+	crossFilterErr = 4096 * 0x1p-53
+)
 
-// crossingSine2 is the squared sine above which two triangles' planes cross
-// at a clear angle (about 1e-6 rad): below it the pair is treated as
-// coplanar and the 2-D edge axes are tried too.
-const crossingSine2 = 1e-12
-
-// flatSine2 is the smallest squared sine of a normal against a triangle's
-// edges for that normal to define the common plane of a coplanar pair.
-const flatSine2 = 1e-24
-
-// TriTri reports whether two closed triangles share a point. Touching
-// (vertex on face, edge on edge, shared vertex) counts as overlapping, and
-// coplanar and zero-area triangles are handled: the test is a separating-axis
-// test over the facet normals of the triangles' Minkowski difference, which
-// are the two normals and nine edge cross products when that difference is
-// three-dimensional, the in-plane edge normals when it is flat, and the line
-// direction and its offset when it is a segment.
+// TriTri reports whether two closed triangles share a point, exactly for
+// the float64 coordinates given: touching (vertex on face, edge on edge,
+// shared vertex) counts as meeting, apart by any distance does not. It is
+// the separating-axis test over the facet normals of the triangles'
+// Minkowski difference, run in float64 with an error bound on every gap
+// (the fast filter): a gap beyond the bound proves the pair apart, and
+// eleven overlaps beyond it with the planes crossing at a provable angle
+// prove it meeting. Anything else (touching, near-touching, parallel or
+// coplanar planes, zero-area triangles) is decided in exact rational
+// arithmetic by exactTriTri.
 func TriTri(p, q Triangle) bool {
+	ans, unsure := triTriFilter(p, q)
+	switch ans {
+	case filterApart:
+		return false
+	case filterMeet:
+		return true
+	}
+	return exactTriTri(p, q, unsure)
+}
+
+// filterAnswer is what a floating-point filter could prove.
+type filterAnswer uint8
+
+const (
+	filterUnsure filterAnswer = iota
+	filterApart
+	filterMeet
+)
+
+// triTriFilter is TriTri's fast path. Unsure, it also says which of the
+// eleven axes (bit 0: p's normal, 1: q's, 2+3i+j: edge i of p × edge j of
+// q) it could not prove overlapping: the only ones the exact test need try.
+func triTriFilter(p, q Triangle) (filterAnswer, uint16) {
 	o := p[0]
 	var a, b [3]mgl64.Vec3
 	s := 0.0
@@ -38,94 +62,51 @@ func TriTri(p, q Triangle) bool {
 		s = math.Max(s, maxAbs(b[i]))
 	}
 	if s == 0 {
-		return true
+		return filterMeet, 0 // six copies of one point
 	}
-	tol := overlapTol * s
+	tol := triFilterErr * s * s * s
 	ea := [3]mgl64.Vec3{a[1].Sub(a[0]), a[2].Sub(a[1]), a[0].Sub(a[2])}
 	eb := [3]mgl64.Vec3{b[1].Sub(b[0]), b[2].Sub(b[1]), b[0].Sub(b[2])}
-
 	na := ea[0].Cross(ea[1])
 	nb := eb[0].Cross(eb[1])
-	if separates(na, &a, &b, tol) || separates(nb, &a, &b, tol) {
+	var unsure uint16
+	test := func(l mgl64.Vec3, bit uint) bool {
+		g := gap(l, &a, &b)
+		if g > tol {
+			return true
+		}
+		if g >= -tol {
+			unsure |= 1 << bit
+		}
 		return false
 	}
-	var cross [9]mgl64.Vec3
+	if test(na, 0) || test(nb, 1) {
+		return filterApart, 0
+	}
 	for i := range 3 {
 		for j := range 3 {
-			l := ea[i].Cross(eb[j])
-			if separates(l, &a, &b, tol) {
-				return false
-			}
-			cross[3*i+j] = l
-		}
-	}
-	// No 3-D facet normal separates. When the two planes cross at a clear
-	// angle the difference is three-dimensional and those axes were all.
-	la, lb := na.LenSqr(), nb.LenSqr()
-	if c := na.Cross(nb).LenSqr(); c > crossingSine2*la*lb {
-		return true
-	}
-	// Otherwise it may be flat: its plane is parallel to every non-zero
-	// normal and cross product, so take the best conditioned one.
-	m, mq := na, sine2(na, ea[0], ea[1])
-	if v := sine2(nb, eb[0], eb[1]); v > mq {
-		m, mq = nb, v
-	}
-	for k, l := range cross {
-		if v := sine2(l, ea[k/3], eb[k%3]); v > mq {
-			m, mq = l, v
-		}
-	}
-	if mq > flatSine2 {
-		for i := range 3 {
-			if separates(m.Cross(ea[i]), &a, &b, tol) || separates(m.Cross(eb[i]), &a, &b, tol) {
-				return false
+			if test(ea[i].Cross(eb[j]), uint(2+3*i+j)) {
+				return filterApart, 0
 			}
 		}
-		return true
 	}
-	// Every edge is parallel: both triangles lie on lines (or are points).
-	d := longest(ea, eb)
-	w := b[0].Sub(a[0])
-	if dd := d.LenSqr(); dd > 0 {
-		w = w.Sub(d.Mul(d.Dot(w) / dd))
-		if separates(d, &a, &b, tol) {
-			return false
-		}
+	c, ct := na.Cross(nb), crossFilterErr*s*s*s*s
+	if unsure == 0 && (math.Abs(c[0]) > ct || math.Abs(c[1]) > ct || math.Abs(c[2]) > ct) {
+		return filterMeet, 0
 	}
-	return !separates(w, &a, &b, tol)
+	return filterUnsure, unsure
 }
 
-// sine2 returns |l|^2/(|u|^2|v|^2) for l = u×v: the squared sine of the angle
-// between u and v, zero when either is zero.
-func sine2(l, u, v mgl64.Vec3) float64 {
-	d := u.LenSqr() * v.LenSqr()
-	if d == 0 {
-		return 0
-	}
-	return l.LenSqr() / d
-}
-
-func longest(ea, eb [3]mgl64.Vec3) mgl64.Vec3 {
-	d, n := ea[0], ea[0].LenSqr()
-	for _, e := range [...]mgl64.Vec3{ea[1], ea[2], eb[0], eb[1], eb[2]} {
-		if l := e.LenSqr(); l > n {
-			d, n = e, l
-		}
-	}
-	return d
-}
-
-// separates reports whether axis l separates the corner sets a and b by more
-// than tol (scaled by |l|).
-func separates(l mgl64.Vec3, a, b *[3]mgl64.Vec3, tol float64) bool {
+// gap returns how far apart the projections of corner sets a and b on l
+// are (negative: they overlap by that much).
+func gap(l mgl64.Vec3, a, b *[3]mgl64.Vec3) float64 {
 	amin, amax := interval(l, a)
 	bmin, bmax := interval(l, b)
-	gap := bmin - amax
-	if g := amin - bmax; g > gap {
-		gap = g
+	g := bmin - amax
+	if h := amin - bmax; h > g {
+		g = h
 	}
-	return gap > 0 && gap*gap > tol*tol*l.LenSqr()
+	return g
 }
 
 // interval projects three points on l. Plain comparisons: the corners are
