@@ -73,7 +73,9 @@ func qbetween(a, b, p *big.Rat) bool {
 	return lo.Cmp(p) <= 0 && p.Cmp(hi) <= 0
 }
 
-func qonSeg2(a, b, p [2]*big.Rat) bool { return qbetween(a[0], b[0], p[0]) && qbetween(a[1], b[1], p[1]) }
+func qonSeg2(a, b, p [2]*big.Rat) bool {
+	return qbetween(a[0], b[0], p[0]) && qbetween(a[1], b[1], p[1])
+}
 
 func qsegSeg2(p, q, r, s [2]*big.Rat) bool {
 	o1, o2, o3, o4 := qorient2(p, q, r), qorient2(p, q, s), qorient2(r, s, p), qorient2(r, s, q)

@@ -35,6 +35,14 @@ func TriOBB(t Triangle, b OBB) bool {
 	return exactTriOBB(t, b)
 }
 
+// TriOBBMayMeet reports whether triangle t and box b may meet: false only
+// when the float filter proves them apart by more than its error bound. It
+// is the test for pruning a traversal, where the boxes bound their
+// triangles only to rounding (a fitted box may miss a corner by an ulp),
+// so an exact decision could prune a pair that touches: conservative, and
+// never slower than the filter.
+func TriOBBMayMeet(t Triangle, b *OBB) bool { return triOBBFilter(t, b) != filterApart }
+
 // triOBBFilter is TriOBB's fast path, in the box's frame.
 func triOBBFilter(t Triangle, b *OBB) filterAnswer {
 	var v [3]mgl64.Vec3
