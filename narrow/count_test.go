@@ -1,0 +1,165 @@
+package narrow
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// sinkScene is the table with a finely tessellated ball (8·4^level
+// triangles) raised and grown so that the simulated grasp's fingers sink
+// into it.
+func sinkScene(level int) *env.Mesh {
+	scene := env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
+	scene.Append(env.Sphere("ball", mgl64.Vec3{0, 0.82, 0.02}, 0.09, level))
+	scene.DetectConvex()
+	return scene
+}
+
+// handSolver is a solver for the default hand's links against scene.
+func handSolver(t testing.TB, scene *env.Mesh) (*Solver, *handmodel.Hand) {
+	t.Helper()
+	hand, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := make([]*Polytope, hand.NumLinks())
+	for i := range links {
+		g := hand.Geometry(handmodel.Link(i))
+		if links[i], err = NewPolytope(g.Verts, g.Tris); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewSolver(links, scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, hand
+}
+
+// graspFrames poses the hand through n frames of the simulated grasp
+// under the demo wrist.
+func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
+	t.Helper()
+	cal, err := handmodel.DefaultCalibration(22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	glove, err := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s devices.Sample
+	var q handmodel.Angles
+	var frames [][]geom.Transform
+	for range n {
+		glove.Read(&s)
+		if err := cal.Angles(&s, &hand.Limits, &q); err != nil {
+			t.Fatal(err)
+		}
+		p := make([]geom.Transform, hand.NumLinks())
+		hand.Pose(&q, env.GraspWrist(), p)
+		frames = append(frames, p)
+	}
+	return frames
+}
+
+// solidPairs lists every (link, object) pair: the broad phase's answer
+// at its most generous.
+func solidPairs(links, objects int) []SolidPair {
+	var out []SolidPair
+	for l := range links {
+		for o := range objects {
+			out = append(out, SolidPair{Link: int32(l), Object: int32(o)})
+		}
+	}
+	return out
+}
+
+// bruteCount counts the triangles of convex object o that meet link l
+// (placed by x), each by GJK.
+func (s *Solver) bruteCount(l, o int, x geom.Transform) int {
+	link := Shape{P: s.links[l], X: x}
+	n := 0
+	for i, obj := range s.scene.Object {
+		if int(obj) != o {
+			continue
+		}
+		s.triVert = s.scene.Triangle(i)
+		s.tri.measure()
+		tri := Shape{P: &s.tri, X: geom.Identity()}
+		if Intersects(&link, &tri) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCountTrisEqualsBruteForce: every contact with a convex object
+// counts exactly the object's triangles that meet the link, over the
+// grasp and over random poses near the ball.
+func TestCountTrisEqualsBruteForce(t *testing.T) {
+	scene := sinkScene(4)
+	s, hand := handSolver(t, scene)
+	frames := graspFrames(t, hand, 300)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100 { // random poses: link centers within 8 cm of the ball's
+		p := make([]geom.Transform, hand.NumLinks())
+		for l := range p {
+			q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
+			d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(0.08 * r.Float64())
+			p[l], _ = geom.FromQuat(q, mgl64.Vec3{0, 0.79, 0.02}.Add(d))
+		}
+		frames = append(frames, p)
+	}
+	pairs := solidPairs(hand.NumLinks(), len(scene.Objects))
+	counted := 0
+	for f, p := range frames {
+		s.Solve(p, nil, pairs)
+		for _, c := range s.Contacts {
+			if want := s.bruteCount(c.Link, c.Object, p[c.Link]); c.Tris != want {
+				t.Fatalf("frame %d link %d object %d: %d triangles, brute force %d", f, c.Link, c.Object, c.Tris, want)
+			}
+			counted += c.Tris
+		}
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d triangles counted over the workload", counted)
+	}
+}
+
+func benchSolve(b *testing.B, level int, count bool) {
+	scene := sinkScene(level)
+	s, hand := handSolver(b, scene)
+	s.CountTris = count
+	frames := graspFrames(b, hand, 300)
+	pairs := solidPairs(hand.NumLinks(), len(scene.Objects))
+	for _, p := range frames { // warm up every buffer
+		s.Solve(p, nil, pairs)
+	}
+	b.ReportAllocs()
+	i, contacts, tris := 0, 0, 0
+	for b.Loop() {
+		s.Solve(frames[i%len(frames)], nil, pairs)
+		contacts += len(s.Contacts)
+		for _, c := range s.Contacts {
+			tris += c.Tris
+		}
+		i++
+	}
+	b.ReportMetric(float64(contacts)/float64(i), "contacts/frame")
+	b.ReportMetric(float64(tris)/float64(i), "tris/frame")
+}
+
+// BenchmarkSolveSinkCount: the narrow phase of the grasp with the fingers
+// sinking into a ball of 32,768 triangles, counting touched triangles.
+func BenchmarkSolveSinkCount(b *testing.B)   { benchSolve(b, 6, true) }
+func BenchmarkSolveSinkNoCount(b *testing.B) { benchSolve(b, 6, false) }
