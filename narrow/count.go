@@ -2,6 +2,7 @@ package narrow
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -42,7 +43,6 @@ type countEntry struct {
 func (s *Solver) countTris(link *Shape, l, o int) int {
 	s.worldPlanes(l, link.X)
 	tree := s.trees[o]
-	box := s.boxes[l].Transformed(link.X)
 	inv := link.X.Inverse()
 	n := 0
 	st := append(s.countStack[:0], countEntry{tree.Root, ^uint64(0)})
@@ -56,9 +56,6 @@ func (s *Solver) countTris(link *Shape, l, o int) int {
 			continue
 		}
 		node := &tree.Nodes[e.ref]
-		if geom.BoxesDisjoint(&node.Box, &box) {
-			continue
-		}
 		mask, out := s.boxSide(&node.Box, e.mask)
 		switch {
 		case out:
@@ -83,6 +80,7 @@ func (s *Solver) worldPlanes(l int, x geom.Transform) {
 		s.linkPlanes[l] = distinctPlanes(s.geoms[l].planes)
 	}
 	s.planes = s.planes[:0]
+	s.planeBits = ^uint64(0) >> max(0, maskPlanes-len(s.linkPlanes[l]))
 	for _, p := range s.linkPlanes[l] {
 		n := x.R.Mul3x1(p.N)
 		s.planes = append(s.planes, plane{N: n, D: p.D + n.Dot(x.T)})
@@ -112,22 +110,45 @@ func distinctPlanes(all []plane) []plane {
 // open: it returns those the box is not wholly inside, or out when it is
 // wholly outside one.
 func (s *Solver) boxSide(b *geom.OBB, mask uint64) (left uint64, out bool) {
-	a := [3]mgl64.Vec3{b.Axis(0), b.Axis(1), b.Axis(2)}
-	for i := range s.planes {
-		if i < maskPlanes && mask&(1<<i) == 0 {
-			continue
-		}
-		p := &s.planes[i]
-		c := p.N.Dot(b.Center) - p.D
-		r := math.Abs(p.N.Dot(a[0]))*b.Half[0] + math.Abs(p.N.Dot(a[1]))*b.Half[1] + math.Abs(p.N.Dot(a[2]))*b.Half[2]
-		if c-r > 0 {
+	a0, a1, a2 := b.Axis(0), b.Axis(1), b.Axis(2)
+	for m := mask & s.planeBits; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(m)
+		switch planeSide(&s.planes[i], b, &a0, &a1, &a2) {
+		case boxOutside:
 			return 0, true
-		}
-		if c+r > 0 && i < maskPlanes {
+		case boxAcross:
 			left |= 1 << i
 		}
 	}
+	for i := maskPlanes; i < len(s.planes); i++ {
+		if planeSide(&s.planes[i], b, &a0, &a1, &a2) == boxOutside {
+			return 0, true
+		}
+	}
 	return left, false
+}
+
+// A box's side of a plane.
+const (
+	boxInside = iota
+	boxAcross
+	boxOutside
+)
+
+// planeSide tells which side of plane p box b (axes a0, a1, a2) is on.
+func planeSide(p *plane, b *geom.OBB, a0, a1, a2 *mgl64.Vec3) int {
+	n := p.N
+	c := n[0]*b.Center[0] + n[1]*b.Center[1] + n[2]*b.Center[2] - p.D
+	r := math.Abs(n[0]*a0[0]+n[1]*a0[1]+n[2]*a0[2])*b.Half[0] +
+		math.Abs(n[0]*a1[0]+n[1]*a1[1]+n[2]*a1[2])*b.Half[1] +
+		math.Abs(n[0]*a2[0]+n[1]*a2[1]+n[2]*a2[2])*b.Half[2]
+	switch {
+	case c-r > 0:
+		return boxOutside
+	case c+r > 0:
+		return boxAcross
+	}
+	return boxInside
 }
 
 // meetsTriangle reports whether world triangle t meets the link (placed
@@ -135,18 +156,21 @@ func (s *Solver) boxSide(b *geom.OBB, mask uint64) (left uint64, out bool) {
 // mask leaves out: by the planes when a corner is inside or on the link
 // or one plane has every corner outside, else by GJK in the link's frame.
 func (s *Solver) meetsTriangle(link *Shape, inv geom.Transform, t geom.Triangle, mask uint64) bool {
-	var out [3]float64
-	out[0], out[1], out[2] = math.Inf(-1), math.Inf(-1), math.Inf(-1)
-	for i := range s.planes {
-		if i < maskPlanes && mask&(1<<i) == 0 {
-			continue
-		}
-		p := &s.planes[i]
+	out := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	side := func(p *plane) bool {
 		d0, d1, d2 := p.N.Dot(t[0])-p.D, p.N.Dot(t[1])-p.D, p.N.Dot(t[2])-p.D
-		if d0 > 0 && d1 > 0 && d2 > 0 {
+		out[0], out[1], out[2] = max(out[0], d0), max(out[1], d1), max(out[2], d2)
+		return d0 > 0 && d1 > 0 && d2 > 0
+	}
+	for m := mask & s.planeBits; m != 0; m &= m - 1 {
+		if side(&s.planes[bits.TrailingZeros64(m)]) {
 			return false
 		}
-		out[0], out[1], out[2] = max(out[0], d0), max(out[1], d1), max(out[2], d2)
+	}
+	for i := maskPlanes; i < len(s.planes); i++ {
+		if side(&s.planes[i]) {
+			return false
+		}
 	}
 	if out[0] <= 0 || out[1] <= 0 || out[2] <= 0 {
 		return true
@@ -159,5 +183,6 @@ func (s *Solver) meetsTriangle(link *Shape, inv geom.Transform, t geom.Triangle,
 type counting struct {
 	linkPlanes [][]plane // per link: its distinct face planes, made at first use
 	planes     []plane   // the counted link's planes in the world
+	planeBits  uint64    // a mask of all of them
 	countStack []countEntry
 }

@@ -163,3 +163,64 @@ func benchSolve(b *testing.B, level int, count bool) {
 // sinking into a ball of 32,768 triangles, counting touched triangles.
 func BenchmarkSolveSinkCount(b *testing.B)   { benchSolve(b, 6, true) }
 func BenchmarkSolveSinkNoCount(b *testing.B) { benchSolve(b, 6, false) }
+
+// visitCount is the count before count.go: GJK for every triangle that
+// meets the link's box, kept as the benchmarks' baseline.
+func (s *Solver) visitCount(link *Shape, l, o int) int {
+	box := s.boxes[l].Transformed(link.X)
+	inv := link.X.Inverse()
+	local := Shape{P: link.P, X: geom.Identity()}
+	tree := s.trees[o]
+	n := 0
+	tree.VisitOBB(&box, &s.stack, func(tri int32) bool {
+		if s.touchesTriangle(&local, tree.Mesh.Triangle(int(tri)).Transformed(inv)) {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// benchCount times the counts alone over the grasp's contacts with the
+// sinking ball.
+func benchCount(b *testing.B, count func(s *Solver, link *Shape, l, o int) int) {
+	scene := sinkScene(6)
+	s, hand := handSolver(b, scene)
+	s.CountTris = false
+	pairs := solidPairs(hand.NumLinks(), len(scene.Objects))
+	type job struct {
+		x    geom.Transform
+		l, o int
+	}
+	var jobs []job
+	for _, p := range graspFrames(b, hand, 300) {
+		s.Solve(p, nil, pairs)
+		for _, c := range s.Contacts {
+			jobs = append(jobs, job{p[c.Link], c.Link, c.Object})
+		}
+	}
+	link := &Shape{}
+	for _, j := range jobs { // warm up every buffer
+		*link = Shape{P: s.links[j.l], X: j.x}
+		count(s, link, j.l, j.o)
+	}
+	b.ReportAllocs()
+	i, tris := 0, 0
+	for b.Loop() {
+		j := jobs[i%len(jobs)]
+		*link = Shape{P: s.links[j.l], X: j.x}
+		tris += count(s, link, j.l, j.o)
+		i++
+	}
+	b.ReportMetric(float64(tris)/float64(i), "tris/contact")
+}
+
+// BenchmarkCountTris: one contact's count of touched triangles of the
+// sinking ball (32,768 triangles); ...Visit is the GJK-per-triangle
+// count it replaced.
+func BenchmarkCountTris(b *testing.B) {
+	benchCount(b, func(s *Solver, link *Shape, l, o int) int { return s.countTris(link, l, o) })
+}
+func BenchmarkCountTrisVisit(b *testing.B) {
+	benchCount(b, func(s *Solver, link *Shape, l, o int) int { return s.visitCount(link, l, o) })
+}
