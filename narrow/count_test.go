@@ -109,9 +109,14 @@ func (s *Solver) bruteCount(l, o int, x geom.Transform) int {
 func TestCountTrisEqualsBruteForce(t *testing.T) {
 	scene := sinkScene(4)
 	s, hand := handSolver(t, scene)
-	frames := graspFrames(t, hand, 300)
+	var frames [][]geom.Transform
+	for i, p := range graspFrames(t, hand, 300) {
+		if i%3 == 0 {
+			frames = append(frames, p)
+		}
+	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 100 { // random poses: link centers within 8 cm of the ball's
+	for range 50 { // random poses: link centers within 8 cm of the ball's
 		p := make([]geom.Transform, hand.NumLinks())
 		for l := range p {
 			q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
@@ -223,4 +228,39 @@ func BenchmarkCountTris(b *testing.B) {
 }
 func BenchmarkCountTrisVisit(b *testing.B) {
 	benchCount(b, func(s *Solver, link *Shape, l, o int) int { return s.visitCount(link, l, o) })
+}
+
+// TestCountTrisManyPlanes: links whose hulls have more planes than a mask
+// holds count exactly the brute force's triangles too.
+func TestCountTrisManyPlanes(t *testing.T) {
+	scene := sinkScene(4)
+	ball := env.Sphere("link", mgl64.Vec3{}, 0.012, 2) // 128 faces
+	link, err := NewPolytope(ball.Verts, ball.Tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSolver([]*Polytope{link}, scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(distinctPlanes(s.geoms[0].planes)); n <= maskPlanes {
+		t.Fatalf("the link has %d planes, want more than %d", n, maskPlanes)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	pairs := solidPairs(1, len(scene.Objects))
+	counted := 0
+	for f := range 300 {
+		d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(0.09 + 0.02*(r.Float64()-0.5))
+		p := []geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0, 0.82, 0.02}.Add(d)}}
+		s.Solve(p, nil, pairs)
+		for _, c := range s.Contacts {
+			if want := s.bruteCount(c.Link, c.Object, p[c.Link]); c.Tris != want {
+				t.Fatalf("pose %d object %d: %d triangles, brute force %d", f, c.Object, c.Tris, want)
+			}
+			counted += c.Tris
+		}
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d triangles counted over the workload", counted)
+	}
 }
