@@ -169,6 +169,9 @@ func benchSolve(b *testing.B, level int, count bool) {
 func BenchmarkSolveSinkCount(b *testing.B)   { benchSolve(b, 6, true) }
 func BenchmarkSolveSinkNoCount(b *testing.B) { benchSolve(b, 6, false) }
 
+// visitStack is visitCount's stack (benchmarks run on one goroutine).
+var visitStack []int32
+
 // visitCount is the count before count.go: GJK for every triangle that
 // meets the link's box, kept as the benchmarks' baseline.
 func (s *Solver) visitCount(link *Shape, l, o int) int {
@@ -177,7 +180,7 @@ func (s *Solver) visitCount(link *Shape, l, o int) int {
 	local := Shape{P: link.P, X: geom.Identity()}
 	tree := s.trees[o]
 	n := 0
-	tree.VisitOBB(&box, &s.stack, func(tri int32) bool {
+	tree.VisitOBB(&box, &visitStack, func(tri int32) bool {
 		if s.touchesTriangle(&local, tree.Mesh.Triangle(int(tri)).Transformed(inv)) {
 			n++
 		}
