@@ -1,6 +1,8 @@
 package cab
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
@@ -22,17 +24,26 @@ type SceneQuery struct {
 	// narrow phase's proximity band).
 	Margin float64
 	stack  [][2]int32
+	under  []int32 // the descent of a scene subtree inside a link's box
 	grown  geom.OBB
 }
 
-// box returns the box of hierarchy reference a, grown by the margin.
+// box returns the box of hierarchy reference a grown by the margin: a
+// link's box by the margin itself, a node's by √3 times it. A node's box
+// holds its links' boxes, but grown along its own axes it need not hold
+// theirs grown along their axes, whose corners reach the margin·√3 from
+// the ungrown box; grown by that much it does, so no pair is lost below it.
 func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB {
 	b := h.Box(a)
 	if q.Margin <= 0 {
 		return b
 	}
+	m := q.Margin
+	if a >= 0 {
+		m *= math.Sqrt(3)
+	}
 	q.grown = *b
-	q.grown.Half = q.grown.Half.Add(mgl64.Vec3{q.Margin, q.Margin, q.Margin})
+	q.grown.Half = q.grown.Half.Add(mgl64.Vec3{m, m, m})
 	return &q.grown
 }
 
@@ -63,6 +74,12 @@ func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, 
 		if geom.BoxesDisjoint(box, sceneBox) {
 			return env.Prune, [2]int32{}
 		}
+		if a < 0 && contains(box, sceneBox) {
+			// Every triangle under s is in the link's box: each would pass
+			// TriOBB, so none is tested.
+			q.appendUnder(scene, ^a, s)
+			return env.Prune, [2]int32{}
+		}
 	}
 	if a < 0 {
 		box = nil // a link is a leaf: never split
@@ -71,6 +88,41 @@ func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, 
 		return env.SplitA, h.Nodes[a].Child
 	}
 	return env.SplitB, scene.Nodes[s].Child
+}
+
+// appendUnder pairs link with every triangle under scene node s.
+func (q *SceneQuery) appendUnder(scene *env.Tree, link, s int32) {
+	st := append(q.under[:0], s)
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if tri, ok := env.Leaf(r); ok {
+			q.Pairs = append(q.Pairs, LinkTri{link, tri})
+			continue
+		}
+		st = append(st, scene.Nodes[r].Child[1], scene.Nodes[r].Child[0])
+	}
+	q.under = st
+}
+
+// contains reports whether box b lies wholly inside box a: along each of
+// a's axes, b's extent about its center fits within a's from b's center.
+// b's triangles are then inside a too (a box bounds its triangles), which
+// saves the descent below b the box tests it would pass anyway. It is a
+// strict test: boxes touching a's faces from inside go on to the descent.
+func contains(a, b *geom.OBB) bool {
+	d := b.Center.Sub(a.Center)
+	for i := range 3 {
+		u := a.Axis(i)
+		r := math.Abs(d.Dot(u))
+		for j := range 3 {
+			r += math.Abs(u.Dot(b.Axis(j))) * b.Half[j]
+		}
+		if !(r < a.Half[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // LinksNear appends to out the links whose leaf boxes, grown by margin,

@@ -48,51 +48,62 @@ func grown(b geom.OBB, m float64) geom.OBB {
 	return b
 }
 
-// TestSceneQueryEqualsBruteForce: for every strategy, the descent finds
-// exactly the (link, triangle) pairs whose leaf box meets the triangle
-// when tested one by one, in a deterministic order.
+// TestSceneQueryEqualsBruteForce: for every strategy, with and without a
+// margin, on a coarse and a fine ball (whose node boxes fall wholly inside
+// link boxes), the descent finds exactly the (link, triangle) pairs whose
+// grown leaf box meets the triangle when tested one by one.
 func TestSceneQueryEqualsBruteForce(t *testing.T) {
 	hand, h := handSetup(t)
-	scene := graspScene(t, 3)
-	r := rand.New(rand.NewPCG(52, 52))
-	poses := make([]geom.Transform, 16)
-	var sq cab.SceneQuery
-	total := 0
-	for frame := range 40 {
-		graspPose(r, hand, poses)
-		for _, s := range cab.Strategies {
-			ref, _ := cab.NewRefitter(s, h)
-			ref.Refit(poses)
-			var want []cab.LinkTri
-			for l := range h.Leaves {
-				for k := range scene.Mesh.Tris {
-					if geom.TriOBB(scene.Mesh.Triangle(k), h.Leaves[l]) {
-						want = append(want, cab.LinkTri{Link: int32(l), Tri: int32(k)})
+	for _, level := range []int{3, 5} {
+		scene := graspScene(t, level)
+		r := rand.New(rand.NewPCG(52, 52))
+		poses := make([]geom.Transform, 16)
+		var sq cab.SceneQuery
+		total := 0
+		for frame := range 40 {
+			graspPose(r, hand, poses)
+			for _, s := range cab.Strategies {
+				ref, _ := cab.NewRefitter(s, h)
+				ref.Refit(poses)
+				sq.Margin = []float64{0, 0.01}[frame%2]
+				want := bruteSceneQuery(h, scene, sq.Margin)
+				sq.Run(h, scene)
+				got := slices.Clone(sq.Pairs)
+				slices.SortFunc(got, func(a, b cab.LinkTri) int {
+					if a.Link != b.Link {
+						return int(a.Link - b.Link)
 					}
+					return int(a.Tri - b.Tri)
+				})
+				if !slices.Equal(got, want) {
+					t.Fatalf("level %d frame %d %s margin %v: %d pairs, brute force %d", level, frame, s, sq.Margin, len(got), len(want))
 				}
+				total += len(want)
 			}
-			sq.Run(h, scene)
-			got := slices.Clone(sq.Pairs)
-			slices.SortFunc(got, func(a, b cab.LinkTri) int {
-				if a.Link != b.Link {
-					return int(a.Link - b.Link)
-				}
-				return int(a.Tri - b.Tri)
-			})
-			if !slices.Equal(got, want) {
-				t.Fatalf("frame %d %s: %d pairs, brute force %d", frame, s, len(got), len(want))
-			}
-			total += len(want)
 		}
-	}
-	if total < 500 {
-		t.Fatalf("only %d pairs over the workload", total)
+		if total < 500 {
+			t.Fatalf("level %d: only %d pairs over the workload", level, total)
+		}
 	}
 }
 
-// TestLinksNearEqualsBruteForce: without a margin the links near a box are
-// those whose leaf boxes meet it; with one, at least those, and only links
-// whose grown leaf box meets it.
+// bruteSceneQuery tests every link's leaf box, grown by margin, against
+// every triangle, in (link, triangle) order.
+func bruteSceneQuery(h *cab.Hierarchy, scene *env.Tree, margin float64) []cab.LinkTri {
+	var want []cab.LinkTri
+	for l := range h.Leaves {
+		box := grown(h.Leaves[l], margin)
+		for k := range scene.Mesh.Tris {
+			if geom.TriOBB(scene.Mesh.Triangle(k), box) {
+				want = append(want, cab.LinkTri{Link: int32(l), Tri: int32(k)})
+			}
+		}
+	}
+	return want
+}
+
+// TestLinksNearEqualsBruteForce: the links near a box are exactly those
+// whose leaf boxes, grown by the margin, meet it.
 func TestLinksNearEqualsBruteForce(t *testing.T) {
 	hand, h := handSetup(t)
 	r := rand.New(rand.NewPCG(53, 53))
@@ -108,10 +119,9 @@ func TestLinksNearEqualsBruteForce(t *testing.T) {
 			got := sq.LinksNear(h, &ball, nil)
 			for l := range h.Leaves {
 				in := slices.Contains(got, int32(l))
-				touching := !geom.BoxesDisjoint(&h.Leaves[l], &ball)
 				g := grown(h.Leaves[l], margin)
-				if (touching && !in) || (in && geom.BoxesDisjoint(&g, &ball)) {
-					t.Fatalf("frame %d margin %v: link %d near %v, box touching %v", frame, margin, l, in, touching)
+				if touching := !geom.BoxesDisjoint(&g, &ball); in != touching {
+					t.Fatalf("frame %d margin %v: link %d near %v, grown box touching %v", frame, margin, l, in, touching)
 				}
 			}
 			near += len(got)

@@ -247,3 +247,22 @@ func (t *Tree) Bounds() geom.OBB {
 	tri := t.Mesh.Triangle(0)
 	return geom.Extents(tri[:], mgl64.Ident3())
 }
+
+// Count returns the number of triangles under reference ref. Build lays a
+// node over k triangles out on k-1 consecutive slots, its left subtree
+// first, so a right child's index minus its parent's is the size of the
+// left subtree: the count follows one path down, never the subtree.
+func (t *Tree) Count(ref int32) int {
+	n := 0
+	for ref >= 0 {
+		c := t.Nodes[ref].Child
+		if c[1] >= 0 {
+			n += int(c[1] - ref)
+			ref = c[1]
+			continue
+		}
+		n++
+		ref = c[0]
+	}
+	return n + 1
+}

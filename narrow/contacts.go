@@ -87,6 +87,7 @@ type Solver struct {
 	triVert  [3]mgl64.Vec3
 	tri      Polytope
 	stack    []int32
+	counting // count.go's buffers
 
 	hints    []int32 // per (link, object, link vertex): last nearest triangle
 	maxVerts int     // the most vertices of a link
@@ -269,18 +270,7 @@ func (s *Solver) solid(link *Shape, l, o int) {
 	p := Penetration(link, &obj, &d)
 	tris := 0
 	if s.CountTris {
-		// Count in the link's frame: the link's support is then a plain
-		// scan, and each triangle moves once.
-		box := s.boxes[l].Transformed(link.X)
-		inv := link.X.Inverse()
-		local := Shape{P: link.P, X: geom.Identity()}
-		tree := s.trees[o]
-		tree.VisitOBB(&box, &s.stack, func(tri int32) bool {
-			if s.touchesTriangle(&local, tree.Mesh.Triangle(int(tri)).Transformed(inv)) {
-				tris++
-			}
-			return true
-		})
+		tris = s.countTris(link, l, o)
 	}
 	s.Contacts = append(s.Contacts, Contact{Link: l, Object: o, Depth: p.Depth, Normal: p.Normal, Point: p.PointB, Tris: tris, Exact: p.Exact})
 }

@@ -1,0 +1,141 @@
+package cab_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// heightField is a 1 m square terrain of 2·n² triangles over x, z in
+// [-0.5, 0.5], its height y = f(x, z), one object.
+func heightField(n int, f func(x, z float64) float64) *env.Mesh {
+	m := &env.Mesh{Objects: []string{"terrain"}}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= n; j++ {
+			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
+			m.Verts = append(m.Verts, mgl64.Vec3{x, f(x, z), z})
+		}
+	}
+	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
+	for i := range n {
+		for j := range n {
+			m.Tris = append(m.Tris, [3]int32{at(i, j), at(i, j+1), at(i+1, j+1)}, [3]int32{at(i, j), at(i+1, j+1), at(i+1, j)})
+			m.Object = append(m.Object, 0, 0)
+		}
+	}
+	return m
+}
+
+// Terrains under the demo wrist, whose grasp keeps the hand within
+// y 0.81..0.93 and x, z within ±0.1 of the origin: the ground under it is
+// 7-10 cm below its lowest point.
+var terrains = map[string]func(x, z float64) float64{
+	// gently undulating ground, its box thin
+	"ripple": func(x, z float64) float64 { return 0.72 + 0.01*math.Sin(20*x)*math.Cos(17*z) },
+	// a valley whose rims rise 20 cm above the hand: the terrain's box,
+	// and its children's, hold the whole hand
+	"valley": func(x, z float64) float64 {
+		return 0.715 + 0.8*(x*x+z*z) + 0.005*math.Sin(30*x)*math.Cos(27*z)
+	},
+}
+
+// graspFrames poses the hand through n frames of the simulated grasp
+// under the demo wrist.
+func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
+	t.Helper()
+	cal, _ := handmodel.DefaultCalibration(22)
+	glove, err := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s devices.Sample
+	var q handmodel.Angles
+	var frames [][]geom.Transform
+	for range n {
+		glove.Read(&s)
+		if err := cal.Angles(&s, &hand.Limits, &q); err != nil {
+			t.Fatal(err)
+		}
+		p := make([]geom.Transform, hand.NumLinks())
+		hand.Pose(&q, env.GraspWrist(), p)
+		frames = append(frames, p)
+	}
+	return frames
+}
+
+// benchTraverse runs the pipeline's traversal of one object per frame:
+// the links within margin of the object's box and, if any, the descent
+// for the triangles that may touch them, grown by runMargin.
+func benchTraverse(b *testing.B, tree *env.Tree, margin, runMargin float64) {
+	hand, h := handSetup(b)
+	frames := graspFrames(b, hand, 300)
+	ref, _ := cab.NewRefitter(cab.CAB, h)
+	root := tree.Bounds()
+	var sq cab.SceneQuery
+	var near []int32
+	step := func(i int) (int, int) {
+		ref.Refit(frames[i%len(frames)])
+		sq.Margin, sq.BoxTests = margin, 0
+		near = sq.LinksNear(h, &root, near[:0])
+		tests := sq.BoxTests
+		if len(near) == 0 {
+			return 0, tests
+		}
+		sq.Margin = runMargin
+		n := sq.Run(h, tree)
+		return n, tests + sq.BoxTests
+	}
+	for i := range frames { // warm up every buffer
+		step(i)
+	}
+	b.ReportAllocs()
+	i, pairs, tests := 0, 0, 0
+	for b.Loop() {
+		n, t := step(i)
+		pairs, tests = pairs+n, tests+t
+		i++
+	}
+	b.ReportMetric(float64(pairs)/float64(i), "pairs/frame")
+	b.ReportMetric(float64(tests)/float64(i), "boxtests/frame")
+}
+
+func terrainTree(b *testing.B, name string) *env.Tree {
+	tree, err := env.Build(heightField(316, terrains[name]), env.BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tree
+}
+
+// BenchmarkSceneQueryTerrain*: a 1 m terrain of 199,712 triangles 7-10 cm
+// under the grasping hand, nothing within the 1 cm band: refit and
+// traversal as the pipeline runs them (...Band: the descent's boxes grown
+// by the band too).
+func BenchmarkSceneQueryTerrainRipple(b *testing.B) {
+	benchTraverse(b, terrainTree(b, "ripple"), 0.01, 0)
+}
+func BenchmarkSceneQueryTerrainValley(b *testing.B) {
+	benchTraverse(b, terrainTree(b, "valley"), 0.01, 0)
+}
+func BenchmarkSceneQueryTerrainValleyBand(b *testing.B) {
+	benchTraverse(b, terrainTree(b, "valley"), 0.01, 0.01)
+}
+
+// BenchmarkSceneQueryTorusGrasp: the fingers close on a torus of 100,000
+// triangles (not convex: its triangles are the candidates).
+func BenchmarkSceneQueryTorusGrasp(b *testing.B) {
+	tree, err := env.Build(env.Torus("torus", mgl64.Vec3{0, 0.79, 0.02}, 0.05, 0.03, 500, 100), env.BuildOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTraverse(b, tree, 0.01, 0)
+}
