@@ -62,7 +62,7 @@ func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, 
 	q.BoxTests++
 	var sceneBox *geom.OBB
 	if tri, ok := env.Leaf(s); ok {
-		if !geom.TriOBB(scene.Mesh.Triangle(int(tri)), *box) {
+		if !geom.TriOBBMayMeet(scene.Mesh.Triangle(int(tri)), box) {
 			return env.Prune, [2]int32{}
 		}
 		if a < 0 {

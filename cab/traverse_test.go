@@ -94,7 +94,7 @@ func bruteSceneQuery(h *cab.Hierarchy, scene *env.Tree, margin float64) []cab.Li
 	for l := range h.Leaves {
 		box := grown(h.Leaves[l], margin)
 		for k := range scene.Mesh.Tris {
-			if geom.TriOBB(scene.Mesh.Triangle(k), box) {
+			if geom.TriOBBMayMeet(scene.Mesh.Triangle(k), &box) {
 				want = append(want, cab.LinkTri{Link: int32(l), Tri: int32(k)})
 			}
 		}

@@ -78,13 +78,13 @@ func (c *Collider) step(a, b *Tree, ra, rb int32) (Step, [2]int32) {
 	case aLeaf:
 		c.BoxTests++
 		boxB = c.placedBox(rb)
-		if !geom.TriOBB(a.Mesh.Triangle(int(ta)), *boxB) {
+		if !geom.TriOBBMayMeet(a.Mesh.Triangle(int(ta)), boxB) {
 			return Prune, [2]int32{}
 		}
 	case bLeaf:
 		c.BoxTests++
 		boxA = &a.Nodes[ra].Box
-		if !geom.TriOBB(c.placedTri(tb), *boxA) {
+		if !geom.TriOBBMayMeet(c.placedTri(tb), boxA) {
 			return Prune, [2]int32{}
 		}
 	default:
@@ -156,7 +156,7 @@ func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
 // t's frame), descending with the caller's stack, which it may grow.
 func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
 	hit := false
-	t.visit(stack, func(b *geom.OBB) bool { return geom.TriOBB(tri, *b) }, func(k int32) bool {
+	t.visit(stack, func(b *geom.OBB) bool { return geom.TriOBBMayMeet(tri, b) }, func(k int32) bool {
 		hit = geom.TriTri(t.Mesh.Triangle(int(k)), tri)
 		return !hit
 	})
@@ -167,7 +167,7 @@ func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
 // descending with the caller's stack; fn returns false to stop early.
 func (t *Tree) VisitOBB(box *geom.OBB, stack *[]int32, fn func(tri int32) bool) {
 	t.visit(stack, func(b *geom.OBB) bool { return !geom.BoxesDisjoint(b, box) }, func(k int32) bool {
-		if !geom.TriOBB(t.Mesh.Triangle(int(k)), *box) {
+		if !geom.TriOBBMayMeet(t.Mesh.Triangle(int(k)), box) {
 			return true
 		}
 		return fn(k)

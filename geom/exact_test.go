@@ -366,6 +366,9 @@ func TestTriOBBIsExactOnHardCases(t *testing.T) {
 		if got := TriOBB(tri, b); got != want {
 			t.Fatalf("case %d (kind %d): %v vs %+v: got %v, exact %v", i, i%7, tri, b, got, want)
 		}
+		if want && !TriOBBMayMeet(tri, &b) {
+			t.Fatalf("case %d (kind %d): %v vs %+v meet, but the pruning test says apart", i, i%7, tri, b)
+		}
 		counts[want]++
 	}
 	if counts[true] < n/10 || counts[false] < n/10 {

@@ -94,6 +94,14 @@ func triTriFilter(p, q Triangle) (filterAnswer, uint16) {
 	if unsure == 0 && (math.Abs(c[0]) > ct || math.Abs(c[1]) > ct || math.Abs(c[2]) > ct) {
 		return filterMeet, 0
 	}
+	// The axes could not prove it (often an edge pair nearly parallel, as
+	// in a mesh and its own translated copy); an edge that provably
+	// pierces the other triangle is a common point.
+	for i := range 3 {
+		if edgePierces(p[i], p[(i+1)%3], q) || edgePierces(q[i], q[(i+1)%3], p) {
+			return filterMeet, 0
+		}
+	}
 	return filterUnsure, unsure
 }
 
