@@ -86,7 +86,6 @@ type Solver struct {
 	seen     []bool
 	triVert  [3]mgl64.Vec3
 	tri      Polytope
-	stack    []int32
 	counting // count.go's buffers
 
 	hints    []int32 // per (link, object, link vertex): last nearest triangle
