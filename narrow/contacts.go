@@ -289,37 +289,36 @@ func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
 }
 
 // surface handles a link against a non-convex object's candidate
-// triangles. It touches the object if it meets one of them; a link that
-// meets none is left to clearOf, through the object's candidate links (it
-// is wholly outside, or wholly inside a closed object). Without a count
-// the triangles are tested only until the first that meets the link.
+// triangles. It touches the object if it meets one of them (counted all,
+// by the object's tree, when counts are wanted); a link that meets none
+// is left to clearOf, through the object's candidate links (it is wholly
+// outside, or wholly inside a closed object).
 func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
 	c := Contact{Link: l, Object: o, Exact: true}
 	inv := link.X.Inverse()
-	first := int32(-1)
-	for _, p := range cands {
-		if !s.touches(link, l, inv, p.Tri) {
-			continue
+	if s.CountTris {
+		if c.Tris = s.countTris(link, l, o); c.Tris == 0 {
+			return
 		}
-		if first < 0 {
-			first = p.Tri
-		}
-		c.Tris++
-		if !s.CountTris {
-			break
-		}
-	}
-	if first < 0 {
+	} else if s.firstTouching(link, l, inv, cands) < 0 {
 		return
-	}
-	if !s.CountTris {
-		c.Tris = 0
 	}
 	near := s.meshDepth(link, inv, &c)
 	if c.Depth == 0 {
-		s.shallow(&c, &near, first)
+		s.shallow(&c, &near, func() int32 { return s.firstTouching(link, l, inv, cands) })
 	}
 	k := l*len(s.scene.Objects) + o
 	s.hit[k], s.clear[k] = true, clearance{}
 	s.Contacts = append(s.Contacts, c)
+}
+
+// firstTouching returns the first candidate triangle that meets link l,
+// or -1.
+func (s *Solver) firstTouching(link *Shape, l int, inv geom.Transform, cands []Pair) int32 {
+	for _, p := range cands {
+		if s.touches(link, l, inv, p.Tri) {
+			return p.Tri
+		}
+	}
+	return -1
 }

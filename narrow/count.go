@@ -42,7 +42,7 @@ type countEntry struct {
 // placed by link.
 func (s *Solver) countTris(link *Shape, l, o int) int {
 	s.worldPlanes(l, link.X)
-	tree := s.trees[o]
+	tree := s.ObjectTree(o)
 	inv := link.X.Inverse()
 	n := 0
 	st := append(s.countStack[:0], countEntry{tree.Root, ^uint64(0)})

@@ -52,6 +52,19 @@ func refMeshDepth(link hullShape, x geom.Transform, m *env.Mesh) (depth float64,
 	return math.Max(depth, 0), touch
 }
 
+// bruteTris counts the triangles of m the link meets, each by GJK.
+func bruteTris(link *Polytope, x geom.Transform, m *env.Mesh) int {
+	a := Shape{P: link, X: x}
+	n := 0
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		if Intersects(&a, &Shape{P: &Polytope{Verts: t[:]}, X: geom.Identity()}) {
+			n++
+		}
+	}
+	return n
+}
+
 // solveAll runs a solver of one link against scene with every triangle
 // and the object as candidates, as a traversal that misses nothing would.
 func solveAll(s *Solver, m *env.Mesh, x geom.Transform) []Contact {
@@ -102,6 +115,9 @@ func TestClosedNonConvexDepthIsTheDeepestVertex(t *testing.T) {
 		c := got[0]
 		if math.Abs(c.Depth-want) > 1e-9 {
 			t.Fatalf("trial %d: depth %v, reference %v", trial, c.Depth, want)
+		}
+		if n := bruteTris(link.poly, x, torus); c.Tris != n {
+			t.Fatalf("trial %d: %d triangles touched, brute force %d", trial, c.Tris, n)
 		}
 		onSurface(t, "contact", torus, c.Point)
 		if math.Abs(c.Normal.Len()-1) > 1e-9 {

@@ -59,7 +59,7 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		start := time.Now()
-		err = benchPass(ctx, s, o.limit(), &times, measured)
+		err = benchPass(ctx, s, o.limit(), &times, measured, nil)
 		runtime.ReadMemStats(&m1)
 		res.Frames = s.Frames
 		res.FramesPerSec = float64(s.Frames) / time.Since(start).Seconds()
@@ -75,13 +75,7 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	// Counted over the second pass's frame loop only (its session is
 	// opened before the count starts).
 	res.AllocsPerFrame = float64(mallocs) / float64(res.Frames)
-	names := []string{"pose", "refit", "traverse", "narrow", "osc", "total"}
-	for k, ts := range times {
-		slices.Sort(ts)
-		n := len(ts)
-		res.Stages = append(res.Stages, stageStats{Stage: names[k],
-			P50US: us(ts[n/2]), P99US: us(ts[min(n-1, n*99/100)]), MaxUS: us(ts[n-1])})
-	}
+	res.Stages = times.summary()
 	if *asJSON {
 		return json.NewEncoder(out).Encode(res)
 	}
@@ -96,9 +90,26 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 // stageTimes holds each stage's time per frame, and the total's last.
 type stageTimes [session.NumStages + 1][]time.Duration
 
+// summary returns each stage's p50, p99 and max (sorting the times).
+func (t *stageTimes) summary() []stageStats {
+	names := []string{"pose", "refit", "traverse", "narrow", "osc", "total"}
+	var out []stageStats
+	for k, ts := range t {
+		if len(ts) == 0 {
+			continue
+		}
+		slices.Sort(ts)
+		n := len(ts)
+		out = append(out, stageStats{Stage: names[k],
+			P50US: us(ts[n/2]), P99US: us(ts[min(n-1, n*99/100)]), MaxUS: us(ts[n-1])})
+	}
+	return out
+}
+
 // benchPass runs the session's frames, encoding each frame's OSC bundle,
-// and (if measured) appends every stage's time to times.
-func benchPass(ctx context.Context, s *session.Session, limit int, times *stageTimes, measured bool) error {
+// and (if measured) appends every stage's time to times and calls after
+// (if not nil).
+func benchPass(ctx context.Context, s *session.Session, limit int, times *stageTimes, measured bool, after func()) error {
 	var w osc.Writer
 	addr := osc.HandAddresses("/gloved", "right")
 	var f osc.Frame
@@ -120,6 +131,9 @@ func benchPass(ctx context.Context, s *session.Session, limit int, times *stageT
 				times[k] = append(times[k], d)
 			}
 			times[session.NumStages] = append(times[session.NumStages], t1.Sub(t0)+enc)
+			if after != nil {
+				after()
+			}
 		}
 	}
 	return nil

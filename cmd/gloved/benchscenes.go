@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/experiments"
+	"github.com/gloved/gloved/session"
+)
+
+// sceneRow is one scene of one class through the whole pipeline.
+type sceneRow struct {
+	Class          string       `json:"class"`
+	Tris           int          `json:"tris"`
+	BuildS         float64      `json:"build_s"`
+	Frames         int          `json:"frames"`
+	FramesPerSec   float64      `json:"frames_per_s"`
+	ContactsPerFrm float64      `json:"contacts_per_frame"`
+	NearPerFrame   float64      `json:"near_per_frame"`
+	Stages         []stageStats `json:"stages"`
+}
+
+// warmFrames are run before the measured frames of each scene, so that the
+// buffers have grown and the caches hold last frame's answers.
+const warmFrames = 30
+
+// runBenchScenes runs the simulated motion through the pipeline over
+// procedural scenes of growing size (env/experiments SceneClasses) and
+// prints, per scene, its size, the pipeline's build time and each stage's
+// frame times.
+func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field] [--max-tris N] [--frames N] [--motion M] [--no-tris] [--json]", out)
+	classes := fs.String("classes", "ball,torus,field", "scene classes to run, comma-separated")
+	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
+	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
+	motion := fs.String("motion", "grasp", "the simulated glove's motion: grasp, tap or pinch")
+	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
+	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
+	asJSON := fs.Bool("json", false, "print one JSON array")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *frames < 1 {
+		return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, *frames)
+	}
+	var rows []sceneRow
+	for _, name := range strings.Split(*classes, ",") {
+		c, err := experiments.SceneClassNamed(strings.TrimSpace(name))
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		for _, size := range c.Sizes {
+			if size > *maxTris || ctx.Err() != nil {
+				continue
+			}
+			row, err := benchScene(ctx, c, size, *motion, *frames, session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris})
+			if err != nil {
+				return err
+			}
+			rows = append(rows, row)
+			if !*asJSON {
+				printSceneRow(out, row, len(rows) == 1)
+			}
+		}
+	}
+	if *asJSON {
+		return json.NewEncoder(out).Encode(rows)
+	}
+	return nil
+}
+
+// benchScene builds one scene and runs the motion through it.
+func benchScene(ctx context.Context, c experiments.SceneClass, size int, motion string, frames int, opt session.PipelineOptions) (sceneRow, error) {
+	scene := c.Make(size)
+	spec := session.Spec{Device: session.DeviceSim, Motion: motion, Speed: session.SpeedMax, Wrist: session.PoseValues(env.GraspWrist())}
+	if err := spec.Normalize(); err != nil {
+		return sceneRow{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	t0 := time.Now()
+	s, err := session.Open(spec, scene, opt)
+	if err != nil {
+		return sceneRow{}, err
+	}
+	defer s.Close()
+	row := sceneRow{Class: c.Name, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
+	var times stageTimes
+	for k := range times {
+		times[k] = make([]time.Duration, 0, frames)
+	}
+	if err := benchPass(ctx, s, warmFrames, &times, false, nil); err != nil {
+		return row, err
+	}
+	contacts, near := 0, 0
+	start := time.Now()
+	err = benchPass(ctx, s, warmFrames+frames, &times, true, func() {
+		contacts += len(s.Pipeline.Contacts())
+		near += len(s.Pipeline.Near())
+	})
+	if err != nil {
+		return row, err
+	}
+	row.Frames = s.Frames - warmFrames
+	row.FramesPerSec = float64(row.Frames) / time.Since(start).Seconds()
+	row.ContactsPerFrm = float64(contacts) / float64(max(1, row.Frames))
+	row.NearPerFrame = float64(near) / float64(max(1, row.Frames))
+	row.Stages = times.summary()
+	return row, nil
+}
+
+// printSceneRow prints one scene as a table row (the header first).
+func printSceneRow(out io.Writer, r sceneRow, header bool) {
+	if header {
+		fmt.Fprintf(out, "%-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "class", "tris", "build s", "refit", "traverse", "narrow", "total", "total p99", "contacts", "near")
+		fmt.Fprintf(out, "%-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "", "", "", "p50 us", "p50 us", "p50 us", "p50 us", "us", "/frame", "/frame")
+	}
+	st := map[string]stageStats{}
+	for _, s := range r.Stages {
+		st[s.Stage] = s
+	}
+	fmt.Fprintf(out, "%-6s %9d %8.2f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f\n", r.Class, r.Tris, r.BuildS,
+		st["refit"].P50US, st["traverse"].P50US, st["narrow"].P50US, st["total"].P50US, st["total"].P99US, r.ContactsPerFrm, r.NearPerFrame)
+}

@@ -1,0 +1,94 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/env"
+)
+
+// SceneClass is a family of procedural scenes of growing size, each placed
+// for the demo wrist (env.GraspWrist) so that the simulated motions meet
+// it the same way at every size: the instrument of `gloved bench scenes`,
+// which measures how a frame's cost grows with the scene.
+type SceneClass struct {
+	Name string
+	// What describes the scene and where the hand is.
+	What string
+	// Sizes are the approximate triangle counts to build.
+	Sizes []int
+	// Make builds the scene of about tris triangles.
+	Make func(tris int) *env.Mesh
+}
+
+// The table under every scene but the height field: the demo's.
+var table = func() *env.Mesh {
+	return env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
+}
+
+// SceneClasses are the classes, in the order the bench runs them.
+var SceneClasses = []SceneClass{
+	{
+		Name:  "ball",
+		What:  "convex ball r 6 cm on the table; the grasp sinks the fingers in",
+		Sizes: []int{2_000, 8_000, 32_000, 131_000},
+		Make: func(tris int) *env.Mesh {
+			level := int(math.Round(math.Log(float64(tris)/8) / math.Log(4)))
+			m := table()
+			m.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, max(1, level)))
+			return m
+		},
+	},
+	{
+		Name:  "torus",
+		What:  "closed non-convex torus (R 3.5 cm, tube 3 cm) on the table; the grasp sinks the fingers in",
+		Sizes: []int{25_000, 100_000, 400_000, 1_000_000},
+		Make: func(tris int) *env.Mesh {
+			nv := max(3, int(math.Round(math.Sqrt(float64(tris)/4))))
+			m := table()
+			m.Append(env.Torus("torus", mgl64.Vec3{0, 0.81, 0.01}, 0.035, 0.03, 2*nv, nv))
+			return m
+		},
+	},
+	{
+		Name:  "field",
+		What:  "1 m height field 7-10 cm under the fingers (ripples of 2 cm), no table; nothing within the band",
+		Sizes: []int{50_000, 200_000, 800_000, 2_000_000},
+		Make: func(tris int) *env.Mesh {
+			return HeightField(max(2, int(math.Round(math.Sqrt(float64(tris)/2)))))
+		},
+	},
+}
+
+// HeightField returns a 1 m square terrain of 2n² triangles around the
+// demo grasp, its surface at 0.66-0.70 m with ripples of 2 cm, wound up.
+func HeightField(n int) *env.Mesh {
+	m := &env.Mesh{Objects: []string{"field"}}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= n; j++ {
+			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
+			y := 0.68 + 0.02*math.Sin(x*40)*math.Cos(z*33)
+			m.Verts = append(m.Verts, mgl64.Vec3{x, y, z})
+		}
+	}
+	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
+	for i := range n {
+		for j := range n {
+			m.Tris = append(m.Tris, [3]int32{at(i, j), at(i, j+1), at(i+1, j+1)}, [3]int32{at(i, j), at(i+1, j+1), at(i+1, j)})
+			m.Object = append(m.Object, 0, 0)
+		}
+	}
+	return m
+}
+
+// SceneClassNamed returns the class called name.
+func SceneClassNamed(name string) (SceneClass, error) {
+	for _, c := range SceneClasses {
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	return SceneClass{}, fmt.Errorf("no scene class %q (have: ball, torus, field)", name)
+}
