@@ -57,11 +57,7 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 		pos = pos.Add(mgl64.Vec3{0.16, 0, 0}.Sub(pos).Mul(0.02)) // stay around the tube and the wall
 		rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
 		x, _ := geom.FromQuat(rot, pos)
-		var pairs []Pair
-		for i := range torus.Tris {
-			pairs = append(pairs, Pair{Link: 0, Tri: int32(i)})
-		}
-		s.Solve([]geom.Transform{x}, pairs, []SolidPair{{0, 0}, {0, 1}})
+		s.Solve([]geom.Transform{x}, []SolidPair{{0, 0}, {0, 1}})
 		for o, name := range torus.Objects {
 			sub, _ := torus.Subset(func(i int) bool { return int(torus.Object[i]) == o })
 			want, touch := bruteNear(link.poly, x, sub)
@@ -104,10 +100,6 @@ func TestNonConvexSolveAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Proximity = 0.03
-	var pairs []Pair
-	for i := range torus.Tris {
-		pairs = append(pairs, Pair{0, int32(i)}, Pair{1, int32(i)})
-	}
 	solid := []SolidPair{{0, 0}, {1, 0}}
 	// Link 0 sinks into the tube, link 1 hovers over it; each frame
 	// moves them, so that nothing is skipped.
@@ -116,7 +108,7 @@ func TestNonConvexSolveAllocatesNothing(t *testing.T) {
 		k++
 		in := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.13 - 0.002*float64(k%3), 0, 0}}
 		over := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.1, 0.06 + 0.001*float64(k%3), 0}}
-		s.Solve([]geom.Transform{in, over}, pairs, solid)
+		s.Solve([]geom.Transform{in, over}, solid)
 	}
 	frame()
 	if len(s.Contacts) != 1 || len(s.Near) != 1 {

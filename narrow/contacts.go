@@ -11,11 +11,7 @@ import (
 	"github.com/gloved/gloved/geom"
 )
 
-// Pair is a candidate from the traversal: a link and a triangle of a
-// non-convex scene object that may touch it.
-type Pair struct{ Link, Tri int32 }
-
-// SolidPair is a candidate link near a scene object.
+// SolidPair is a candidate: a link whose box is near a scene object's.
 type SolidPair struct{ Link, Object int32 }
 
 // Contact is a link touching a scene object.
@@ -94,7 +90,6 @@ type Solver struct {
 	touched  []int32
 	clear    []clearance // per (link, object)
 	nearHint []int32     // per (link, object): last nearest triangle
-	hit      []bool      // per (link, object): in contact this frame
 	band     []env.Pending
 	stamp    []uint32 // per scene vertex: stampGen when already tested this pair
 	stampGen uint32
@@ -160,7 +155,7 @@ func NewSolver(links []*Polytope, scene *env.Mesh) (*Solver, error) {
 	for i := range s.hints {
 		s.hints[i] = -1
 	}
-	s.clear, s.nearHint, s.hit = make([]clearance, n), make([]int32, n), make([]bool, n)
+	s.clear, s.nearHint = make([]clearance, n), make([]int32, n)
 	s.stamp = make([]uint32, len(scene.Verts))
 	for i := range s.nearHint {
 		s.nearHint[i] = -1
@@ -190,47 +185,26 @@ func (s *Solver) ObjectTree(o int) *env.Tree {
 	return s.trees[o]
 }
 
-// Solve computes the frame's contacts and near misses from the link poses,
-// the candidate triangles of non-convex objects (every triangle that may
-// meet a link) and the candidate links of every object (every link whose
-// box is within the proximity band of the object's box), both sorted in
-// place. Results are ordered by link, then object.
-func (s *Solver) Solve(poses []geom.Transform, surface []Pair, solid []SolidPair) {
+// Solve computes the frame's contacts and near misses from the link poses
+// and the candidate (link, object) pairs: every link whose box is within
+// the proximity band of the object's box. Results are ordered by link,
+// then object.
+func (s *Solver) Solve(poses []geom.Transform, cands []SolidPair) {
 	s.Contacts, s.Near = s.Contacts[:0], s.Near[:0]
 	nObj := len(s.scene.Objects)
 	clear(s.seen)
-	clear(s.hit)
-	key := func(p Pair) int { return int(p.Link)*nObj + int(s.scene.Object[p.Tri]) }
-	slices.SortFunc(surface, func(a, b Pair) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Tri, b.Tri)
-	})
-	for i := 0; i < len(surface); {
-		k := key(surface[i])
-		j := i + 1
-		for j < len(surface) && key(surface[j]) == k {
-			j++
-		}
-		l, o := int(surface[i].Link), int(s.scene.Object[surface[i].Tri])
-		s.begin(k)
-		link := Shape{P: s.links[l], X: poses[l]}
-		s.surface(&link, l, o, surface[i:j])
-		i = j
-	}
-	for _, p := range solid {
+	for _, p := range cands {
 		l, o := int(p.Link), int(p.Object)
 		k := l*nObj + o
+		if s.seen[k] {
+			continue // listed twice
+		}
+		s.begin(k)
 		link := Shape{P: s.links[l], X: poses[l]}
 		switch {
 		case s.solids[o] != nil:
-			s.begin(k)
 			s.solid(&link, l, o)
-		case !s.hit[k]:
-			if !s.seen[k] {
-				s.begin(k)
-			}
+		case !s.surface(&link, l, o):
 			s.clearOf(&link, l, o)
 		}
 	}
@@ -269,7 +243,7 @@ func (s *Solver) solid(link *Shape, l, o int) {
 	p := Penetration(link, &obj, &d)
 	tris := 0
 	if s.CountTris {
-		tris = s.countTris(link, l, o)
+		tris, _ = s.countTris(link, l, o, 0)
 	}
 	s.Contacts = append(s.Contacts, Contact{Link: l, Object: o, Depth: p.Depth, Normal: p.Normal, Point: p.PointB, Tris: tris, Exact: p.Exact})
 }
@@ -288,37 +262,30 @@ func (s *Solver) touchesTriangle(link *Shape, t geom.Triangle) bool {
 	return Intersects(link, &sh)
 }
 
-// surface handles a link against a non-convex object's candidate
-// triangles. It touches the object if it meets one of them (counted all,
-// by the object's tree, when counts are wanted); a link that meets none
-// is left to clearOf, through the object's candidate links (it is wholly
-// outside, or wholly inside a closed object).
-func (s *Solver) surface(link *Shape, l, o int, cands []Pair) {
+// surface handles link l against non-convex object o and reports whether
+// they touch: whether the link meets a triangle of o (all counted, by the
+// object's tree, when counts are wanted). A link that meets none is left
+// to clearOf: it is wholly outside, or wholly inside a closed object.
+func (s *Solver) surface(link *Shape, l, o int) bool {
 	c := Contact{Link: l, Object: o, Exact: true}
-	inv := link.X.Inverse()
+	limit := 1
 	if s.CountTris {
-		if c.Tris = s.countTris(link, l, o); c.Tris == 0 {
-			return
-		}
-	} else if s.firstTouching(link, l, inv, cands) < 0 {
-		return
+		limit = 0
 	}
+	n, first := s.countTris(link, l, o, limit)
+	if n == 0 {
+		return false
+	}
+	if s.CountTris {
+		c.Tris = n
+	}
+	inv := link.X.Inverse()
 	near := s.meshDepth(link, inv, &c)
 	if c.Depth == 0 {
-		s.shallow(&c, &near, func() int32 { return s.firstTouching(link, l, inv, cands) })
+		s.shallow(&c, &near, first)
 	}
 	k := l*len(s.scene.Objects) + o
-	s.hit[k], s.clear[k] = true, clearance{}
+	s.clear[k] = clearance{}
 	s.Contacts = append(s.Contacts, c)
-}
-
-// firstTouching returns the first candidate triangle that meets link l,
-// or -1.
-func (s *Solver) firstTouching(link *Shape, l int, inv geom.Transform, cands []Pair) int32 {
-	for _, p := range cands {
-		if s.touches(link, l, inv, p.Tri) {
-			return p.Tri
-		}
-	}
-	return -1
+	return true
 }

@@ -38,20 +38,24 @@ type countEntry struct {
 	mask uint64
 }
 
-// countTris counts the triangles of convex object o that meet link l,
-// placed by link.
-func (s *Solver) countTris(link *Shape, l, o int) int {
+// countTris counts the triangles of object o that meet link l, placed by
+// link, stopping once it has limit of them (0: no limit), and returns one
+// of them (its index in the object's tree; -1 if none).
+func (s *Solver) countTris(link *Shape, l, o, limit int) (int, int32) {
 	s.worldPlanes(l, link.X)
 	tree := s.ObjectTree(o)
 	inv := link.X.Inverse()
-	n := 0
+	n, first := 0, int32(-1)
 	st := append(s.countStack[:0], countEntry{tree.Root, ^uint64(0)})
-	for len(st) > 0 {
+	for len(st) > 0 && (limit == 0 || n < limit) {
 		e := st[len(st)-1]
 		st = st[:len(st)-1]
 		if k, ok := env.Leaf(e.ref); ok {
 			if s.meetsTriangle(link, inv, tree.Mesh.Triangle(int(k)), e.mask) {
 				n++
+				if first < 0 {
+					first = k
+				}
 			}
 			continue
 		}
@@ -62,12 +66,26 @@ func (s *Solver) countTris(link *Shape, l, o int) int {
 			continue
 		case mask == 0 && len(s.planes) <= maskPlanes:
 			n += tree.Count(e.ref)
+			if first < 0 {
+				first = leftmostLeaf(tree, e.ref)
+			}
 			continue
 		}
 		st = append(st, countEntry{node.Child[1], mask}, countEntry{node.Child[0], mask})
 	}
 	s.countStack = st[:0]
-	return n
+	return n, first
+}
+
+// leftmostLeaf returns the first triangle under node r.
+func leftmostLeaf(t *env.Tree, r int32) int32 {
+	for {
+		k, ok := env.Leaf(r)
+		if ok {
+			return k
+		}
+		r = t.Nodes[r].Child[0]
+	}
 }
 
 // worldPlanes moves link l's distinct face planes into the world by x,

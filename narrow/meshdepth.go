@@ -92,13 +92,13 @@ func (s *Solver) meshDepth(link *Shape, inv geom.Transform, c *Contact) env.Near
 // cross edge against edge with no vertex of either inside the other: the
 // point is the surface point nearest to the link vertex closest to going
 // in, or failing one (every link vertex is beside an open surface's
-// boundary) a corner of a touched triangle (touched finds one).
-func (s *Solver) shallow(c *Contact, near *env.Nearest, touched func() int32) {
+// boundary) a corner of tri, a triangle of the object's tree it touches.
+func (s *Solver) shallow(c *Contact, near *env.Nearest, tri int32) {
 	if !math.IsInf(near.Dist, 1) {
 		c.Point, c.Normal = near.Point, near.Out
 		return
 	}
-	t := s.scene.Triangle(int(touched()))
+	t := s.ObjectTree(c.Object).Mesh.Triangle(int(tri))
 	c.Point, c.Normal = t[0], t.Normal()
 	if c.Normal.LenSqr() > 0 {
 		c.Normal = c.Normal.Normalize()

@@ -65,14 +65,10 @@ func bruteTris(link *Polytope, x geom.Transform, m *env.Mesh) int {
 	return n
 }
 
-// solveAll runs a solver of one link against scene with every triangle
-// and the object as candidates, as a traversal that misses nothing would.
+// solveAll runs a solver of one link against scene with the object as a
+// candidate, as a broad phase that misses nothing would.
 func solveAll(s *Solver, m *env.Mesh, x geom.Transform) []Contact {
-	var pairs []Pair
-	for i := range m.Tris {
-		pairs = append(pairs, Pair{Link: 0, Tri: int32(i)})
-	}
-	s.Solve([]geom.Transform{x}, pairs, []SolidPair{{Link: 0, Object: 0}})
+	s.Solve([]geom.Transform{x}, []SolidPair{{Link: 0, Object: 0}})
 	return s.Contacts
 }
 
@@ -230,7 +226,7 @@ func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
 		{"through and out below", at(mgl64.Vec3{0.1, -0.0105, 0.2}), -1},
 	}
 	for _, c := range cases {
-		s.Solve([]geom.Transform{c.x}, []Pair{{0, 0}, {0, 1}}, nil)
+		s.Solve([]geom.Transform{c.x}, []SolidPair{{0, 0}})
 		if c.depth < 0 {
 			if len(s.Contacts) != 0 {
 				t.Errorf("%s: contacts %+v, want none", c.name, s.Contacts)

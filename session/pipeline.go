@@ -43,7 +43,6 @@ type Pipeline struct {
 	angles handmodel.Angles
 	poses  []geom.Transform
 	stages [NumStages]time.Duration
-	pairs  []narrow.Pair
 	solids []narrow.SolidPair
 	near   []int32
 }
@@ -101,34 +100,22 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t2 := time.Now()
 	p.traverse()
 	t3 := time.Now()
-	p.solver.Solve(p.poses, p.pairs, p.solids)
+	p.solver.Solve(p.poses, p.solids)
 	t4 := time.Now()
 	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3)}
 	return nil
 }
 
 // traverse finds the frame's candidates: for each object the links within
-// the band of its box and, for a non-convex object with any, the
-// triangles that may touch them.
+// the band of its box. The narrow phase descends each object's own tree
+// for the triangles a link meets.
 func (p *Pipeline) traverse() {
-	p.pairs, p.solids = p.pairs[:0], p.solids[:0]
+	p.solids = p.solids[:0]
+	p.query.Margin = p.band
 	for o := range p.objBox {
-		p.query.Margin = p.band
 		p.near = p.query.LinksNear(p.hier, &p.objBox[o], p.near[:0])
-		if len(p.near) == 0 {
-			continue
-		}
 		for _, l := range p.near {
 			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: int32(o)})
-		}
-		if p.solver.Solid(o) {
-			continue
-		}
-		p.query.Margin = 0
-		p.query.Run(p.hier, p.solver.ObjectTree(o))
-		tris := p.solver.ObjectTris(o)
-		for _, c := range p.query.Pairs {
-			p.pairs = append(p.pairs, narrow.Pair{Link: c.Link, Tri: tris[c.Tri]})
 		}
 	}
 }
