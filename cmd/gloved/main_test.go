@@ -239,3 +239,40 @@ func TestBenchCAB(t *testing.T) {
 		t.Errorf("table output: %v\n%s", err, human)
 	}
 }
+
+// TestBenchScenes: the scenes benchmark runs every class at its smallest
+// size; the grasp sinks fingers into the ball and the torus, and nothing
+// comes near the height field under the hand.
+func TestBenchScenes(t *testing.T) {
+	out, err := gloved(t, "bench", "scenes", "--max-tris", "50000", "--frames", "150", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []sceneRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Class] = true
+		if r.Frames != 150 || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 6 {
+			t.Errorf("%+v: want 150 frames, a built scene and six stages", r)
+		}
+		switch r.Class {
+		case "ball", "torus":
+			if !(r.ContactsPerFrm > 1) {
+				t.Errorf("%s of %d triangles: %v contacts per frame, want the grasp in it", r.Class, r.Tris, r.ContactsPerFrm)
+			}
+		case "field":
+			if r.ContactsPerFrm != 0 || r.NearPerFrame != 0 {
+				t.Errorf("field: %v contacts and %v near per frame, want nothing within the band", r.ContactsPerFrm, r.NearPerFrame)
+			}
+		}
+	}
+	if !seen["ball"] || !seen["torus"] || !seen["field"] {
+		t.Errorf("classes run: %v", seen)
+	}
+	if _, err := gloved(t, "bench", "scenes", "--classes", "cube"); err == nil {
+		t.Error("an unknown class was accepted")
+	}
+}
