@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,7 +36,7 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field] [--max-tris N] [--frames N] [--motion M] [--no-tris] [--json]", out)
+	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field] [--max-tris N] [--frames N] [--motion M] [--no-tris] [--json] [--export DIR]", out)
 	classes := fs.String("classes", "ball,torus,field", "scene classes to run, comma-separated")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
@@ -42,6 +44,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
 	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
 	asJSON := fs.Bool("json", false, "print one JSON array")
+	export := fs.String("export", "", "also write each scene and its frames as `gloved export` does, to DIR/CLASS-TRIS (for bench/fcl)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -60,9 +63,17 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 			if size > *maxTris || ctx.Err() != nil {
 				continue
 			}
-			row, err := benchScene(ctx, c, size, *motion, *frames, session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris})
+			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris}
+			scene := c.Make(size)
+			row, err := benchScene(ctx, c.Name, scene, *motion, *frames, opt)
 			if err != nil {
 				return err
+			}
+			if *export != "" {
+				dir := filepath.Join(*export, fmt.Sprintf("%s-%d", c.Name, row.Tris))
+				if err := exportScene(ctx, dir, scene, *motion, warmFrames+*frames, opt); err != nil {
+					return err
+				}
 			}
 			rows = append(rows, row)
 			if !*asJSON {
@@ -76,20 +87,45 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// benchScene builds one scene and runs the motion through it.
-func benchScene(ctx context.Context, c experiments.SceneClass, size int, motion string, frames int, opt session.PipelineOptions) (sceneRow, error) {
-	scene := c.Make(size)
+// openScene opens the simulated glove with the demo wrist on scene.
+func openScene(scene *env.Mesh, motion string, opt session.PipelineOptions) (*session.Session, error) {
 	spec := session.Spec{Device: session.DeviceSim, Motion: motion, Speed: session.SpeedMax, Wrist: session.PoseValues(env.GraspWrist())}
 	if err := spec.Normalize(); err != nil {
-		return sceneRow{}, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
+	return session.Open(spec, scene, opt)
+}
+
+// exportScene writes scene and frames of the motion in `gloved export`'s
+// form to dir.
+func exportScene(ctx context.Context, dir string, scene *env.Mesh, motion string, frames int, opt session.PipelineOptions) error {
+	s, err := openScene(scene, motion, opt)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := os.MkdirAll(filepath.Join(dir, "links"), 0o755); err != nil {
+		return err
+	}
+	if err := writeLinks(dir, s.Pipeline.Body()); err != nil {
+		return err
+	}
+	if err := writeSceneOBJ(filepath.Join(dir, "scene.obj"), scene); err != nil {
+		return err
+	}
+	_, err = exportFrames(ctx, s, frames, dir)
+	return err
+}
+
+// benchScene builds one scene and runs the motion through it.
+func benchScene(ctx context.Context, class string, scene *env.Mesh, motion string, frames int, opt session.PipelineOptions) (sceneRow, error) {
 	t0 := time.Now()
-	s, err := session.Open(spec, scene, opt)
+	s, err := openScene(scene, motion, opt)
 	if err != nil {
 		return sceneRow{}, err
 	}
 	defer s.Close()
-	row := sceneRow{Class: c.Name, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
+	row := sceneRow{Class: class, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
 	var times stageTimes
 	for k := range times {
 		times[k] = make([]time.Duration, 0, frames)
