@@ -69,8 +69,8 @@ func areaVolume(verts []mgl64.Vec3, tris [][3]int32, own []int32) (area, vol flo
 // detectConvex marks each object whose mesh equals its convex hull: the
 // same enclosed volume and the same surface area, within convexTol. A
 // closed convex surface passes; a dent changes the volume, an open or
-// doubled surface the area or the volume, so anything else is treated as
-// a triangle surface. The triangles are grouped by object first, so that
+// doubled surface the area or the volume, so anything else is non-convex:
+// a closed solid or an open surface (see Surface). The triangles are grouped by object first, so that
 // the work is linear in the triangles however many objects there are.
 func (m *Mesh) detectConvex() {
 	m.Convex = make([]bool, len(m.Objects))
