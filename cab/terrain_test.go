@@ -3,12 +3,10 @@ package cab_test
 import (
 	"math"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/cab"
-	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -52,22 +50,9 @@ var terrains = map[string]func(x, z float64) float64{
 // under the demo wrist.
 func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
 	t.Helper()
-	cal, _ := handmodel.DefaultCalibration(22)
-	glove, err := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
+	frames, err := sim.Poses(hand, sim.Grasp, n, env.GraspWrist())
 	if err != nil {
 		t.Fatal(err)
-	}
-	var s devices.Sample
-	var q handmodel.Angles
-	var frames [][]geom.Transform
-	for range n {
-		glove.Read(&s)
-		if err := cal.Angles(&s, &hand.Limits, &q); err != nil {
-			t.Fatal(err)
-		}
-		p := make([]geom.Transform, hand.NumLinks())
-		hand.Pose(&q, env.GraspWrist(), p)
-		frames = append(frames, p)
 	}
 	return frames
 }

@@ -3,11 +3,9 @@ package narrow
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -49,25 +47,9 @@ func handSolver(t testing.TB, scene *env.Mesh) (*Solver, *handmodel.Hand) {
 // under the demo wrist.
 func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
 	t.Helper()
-	cal, err := handmodel.DefaultCalibration(22)
+	frames, err := sim.Poses(hand, sim.Grasp, n, env.GraspWrist())
 	if err != nil {
 		t.Fatal(err)
-	}
-	glove, err := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s devices.Sample
-	var q handmodel.Angles
-	var frames [][]geom.Transform
-	for range n {
-		glove.Read(&s)
-		if err := cal.Angles(&s, &hand.Limits, &q); err != nil {
-			t.Fatal(err)
-		}
-		p := make([]geom.Transform, hand.NumLinks())
-		hand.Pose(&q, env.GraspWrist(), p)
-		frames = append(frames, p)
 	}
 	return frames
 }
