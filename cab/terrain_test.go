@@ -11,6 +11,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/handmodel/handtest"
 )
 
 // heightField is a 1 m square terrain of 2·n² triangles over x, z in
@@ -50,7 +51,7 @@ var terrains = map[string]func(x, z float64) float64{
 // under the demo wrist.
 func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
 	t.Helper()
-	frames, err := sim.Poses(hand, sim.Grasp, n, env.GraspWrist())
+	frames, err := handtest.Poses(hand, sim.Grasp, n, env.GraspWrist())
 	if err != nil {
 		t.Fatal(err)
 	}

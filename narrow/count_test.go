@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/handmodel/handtest"
 )
 
 // sinkScene is the table with a finely tessellated ball (8·4^level
@@ -47,7 +48,7 @@ func handSolver(t testing.TB, scene *env.Mesh) (*Solver, *handmodel.Hand) {
 // under the demo wrist.
 func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
 	t.Helper()
-	frames, err := sim.Poses(hand, sim.Grasp, n, env.GraspWrist())
+	frames, err := handtest.Poses(hand, sim.Grasp, n, env.GraspWrist())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-package sim
+package handtest
 
 import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -13,12 +14,12 @@ import (
 // the wrist at wrist, and returns every frame's link transforms: the
 // workload of the tests and benchmarks that pose the hand without a
 // pipeline.
-func Poses(hand *handmodel.Hand, m Motion, frames int, wrist geom.Transform) ([][]geom.Transform, error) {
+func Poses(hand *handmodel.Hand, m sim.Motion, frames int, wrist geom.Transform) ([][]geom.Transform, error) {
 	cal, err := handmodel.DefaultCalibration(22)
 	if err != nil {
 		return nil, err
 	}
-	glove, err := New(m, 22, 10*time.Millisecond, true)
+	glove, err := sim.New(m, 22, 10*time.Millisecond, true)
 	if err != nil {
 		return nil, err
 	}

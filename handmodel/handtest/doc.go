@@ -1,0 +1,7 @@
+// Package handtest drives the hand for tests and benchmarks that pose it
+// without a pipeline: the simulated glove read through the default
+// calibration, frame after frame.
+//
+// Source: shared/reference/cyberglove-protocol.md (the glove the simulator
+// stands for) and the calibration of package handmodel.
+package handtest
