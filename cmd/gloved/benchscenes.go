@@ -18,6 +18,7 @@ import (
 // sceneRow is one scene of one class through the whole pipeline.
 type sceneRow struct {
 	Class          string       `json:"class"`
+	Motion         string       `json:"motion"`
 	Tris           int          `json:"tris"`
 	BuildS         float64      `json:"build_s"`
 	Frames         int          `json:"frames"`
@@ -36,11 +37,12 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field] [--max-tris N] [--frames N] [--motion M] [--no-tris] [--json] [--export DIR]", out)
-	classes := fs.String("classes", "ball,torus,field", "scene classes to run, comma-separated")
+	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--json] [--plot FILE.svg] [--export DIR]", out)
+	classes := fs.String("classes", "ball,torus,field,room", "scene classes to run, comma-separated")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
-	motion := fs.String("motion", "grasp", "the simulated glove's motion: grasp, tap or pinch")
+	motions := fs.String("motions", "grasp,tap,pinch", "the simulated glove's motions, comma-separated")
+	plot := fs.String("plot", "", "write total frame time (p50) against triangles, log-log, to this SVG file")
 	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
 	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
 	asJSON := fs.Bool("json", false, "print one JSON array")
@@ -65,20 +67,28 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 			}
 			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris}
 			scene := c.Make(size)
-			row, err := benchScene(ctx, c.Name, scene, *motion, *frames, opt)
-			if err != nil {
-				return err
-			}
-			if *export != "" {
-				dir := filepath.Join(*export, fmt.Sprintf("%s-%d", c.Name, row.Tris))
-				if err := exportScene(ctx, dir, scene, *motion, warmFrames+*frames, opt); err != nil {
+			for _, motion := range strings.Split(*motions, ",") {
+				motion = strings.TrimSpace(motion)
+				row, err := benchScene(ctx, c.Name, scene, motion, *frames, opt)
+				if err != nil {
 					return err
 				}
+				rows = append(rows, row)
+				if !*asJSON {
+					printSceneRow(out, row, len(rows) == 1)
+				}
+				if *export != "" {
+					dir := filepath.Join(*export, fmt.Sprintf("%s-%d-%s", c.Name, row.Tris, motion))
+					if err := exportScene(ctx, dir, scene, motion, warmFrames+*frames, opt); err != nil {
+						return err
+					}
+				}
 			}
-			rows = append(rows, row)
-			if !*asJSON {
-				printSceneRow(out, row, len(rows) == 1)
-			}
+		}
+	}
+	if *plot != "" {
+		if err := writeScenesPlot(*plot, rows); err != nil {
+			return err
 		}
 	}
 	if *asJSON {
@@ -125,7 +135,7 @@ func benchScene(ctx context.Context, class string, scene *env.Mesh, motion strin
 		return sceneRow{}, err
 	}
 	defer s.Close()
-	row := sceneRow{Class: class, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
+	row := sceneRow{Class: class, Motion: motion, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
 	var times stageTimes
 	for k := range times {
 		times[k] = make([]time.Duration, 0, frames)
@@ -153,13 +163,45 @@ func benchScene(ctx context.Context, class string, scene *env.Mesh, motion strin
 // printSceneRow prints one scene as a table row (the header first).
 func printSceneRow(out io.Writer, r sceneRow, header bool) {
 	if header {
-		fmt.Fprintf(out, "%-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "class", "tris", "build s", "refit", "traverse", "narrow", "total", "total p99", "contacts", "near")
-		fmt.Fprintf(out, "%-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "", "", "", "p50 us", "p50 us", "p50 us", "p50 us", "us", "/frame", "/frame")
+		fmt.Fprintf(out, "%-6s %-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "class", "motion", "tris", "build s", "refit", "traverse", "narrow", "total", "total p99", "contacts", "near")
+		fmt.Fprintf(out, "%-6s %-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "", "", "", "", "p50 us", "p50 us", "p50 us", "p50 us", "us", "/frame", "/frame")
 	}
 	st := map[string]stageStats{}
 	for _, s := range r.Stages {
 		st[s.Stage] = s
 	}
-	fmt.Fprintf(out, "%-6s %9d %8.2f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f\n", r.Class, r.Tris, r.BuildS,
+	fmt.Fprintf(out, "%-6s %-6s %9d %8.2f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f\n", r.Class, r.Motion, r.Tris, r.BuildS,
 		st["refit"].P50US, st["traverse"].P50US, st["narrow"].P50US, st["total"].P50US, st["total"].P99US, r.ContactsPerFrm, r.NearPerFrame)
+}
+
+// writeScenesPlot draws each class and motion's p50 frame time against its
+// scenes' triangles, log-log.
+func writeScenesPlot(path string, rows []sceneRow) error {
+	p := logLogPlot{Title: "Frame time against scene size (p50, whole frame)", XLabel: "triangles", YLabel: "frame time (us)"}
+	colors := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"}
+	index := map[string]int{}
+	for _, r := range rows {
+		key := r.Class + " " + r.Motion
+		i, ok := index[key]
+		if !ok {
+			i = len(p.Series)
+			index[key] = i
+			p.Series = append(p.Series, series{Name: key, Color: colors[i%len(colors)]})
+		}
+		for _, st := range r.Stages {
+			if st.Stage == "total" {
+				p.Series[i].X = append(p.Series[i].X, float64(r.Tris))
+				p.Series[i].Y = append(p.Series[i].Y, st.P50US)
+			}
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	if err := p.WriteSVG(f); err != nil {
+		f.Close()
+		return fmt.Errorf("plot: %w", err)
+	}
+	return f.Close()
 }

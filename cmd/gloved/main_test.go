@@ -244,7 +244,8 @@ func TestBenchCAB(t *testing.T) {
 // size; the grasp sinks fingers into the ball and the torus, and nothing
 // comes near the height field under the hand.
 func TestBenchScenes(t *testing.T) {
-	out, err := gloved(t, "bench", "scenes", "--max-tris", "50000", "--frames", "150", "--json")
+	plot := filepath.Join(t.TempDir(), "scenes.svg")
+	out, err := gloved(t, "bench", "scenes", "--max-tris", "50000", "--frames", "150", "--motions", "grasp", "--json", "--plot", plot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestBenchScenes(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range rows {
 		seen[r.Class] = true
-		if r.Frames != 150 || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 6 {
+		if r.Frames != 150 || r.Motion != "grasp" || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 6 {
 			t.Errorf("%+v: want 150 frames, a built scene and six stages", r)
 		}
 		switch r.Class {
@@ -271,6 +272,9 @@ func TestBenchScenes(t *testing.T) {
 	}
 	if !seen["ball"] || !seen["torus"] || !seen["field"] {
 		t.Errorf("classes run: %v", seen)
+	}
+	if svg, err := os.ReadFile(plot); err != nil || !bytes.Contains(svg, []byte("<polyline")) {
+		t.Errorf("plot not written: %v", err)
 	}
 	if _, err := gloved(t, "bench", "scenes", "--classes", "cube"); err == nil {
 		t.Error("an unknown class was accepted")

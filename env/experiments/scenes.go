@@ -53,6 +53,12 @@ var SceneClasses = []SceneClass{
 		},
 	},
 	{
+		Name:  "room",
+		What:  "a room: floor, walls, the table, the grasped ball and two more objects beside it",
+		Sizes: []int{250_000, 1_000_000},
+		Make:  room,
+	},
+	{
 		Name:  "field",
 		What:  "1 m height field 7-10 cm under the fingers (ripples of 2 cm), no table; nothing within the band",
 		Sizes: []int{50_000, 200_000, 800_000, 2_000_000},
@@ -60,6 +66,28 @@ var SceneClasses = []SceneClass{
 			return HeightField(max(2, int(math.Round(math.Sqrt(float64(tris)/2)))))
 		},
 	},
+}
+
+// room returns a room of about tris triangles around the demo grasp: a
+// floor (a height field), four walls and the table, and on the table the
+// grasped ball with a torus and a second ball beside it, the finely
+// tessellated objects taking the rest.
+func room(tris int) *env.Mesh {
+	m := HeightField(max(2, int(math.Sqrt(float64(tris)/8))))
+	for _, w := range [][2]mgl64.Vec3{
+		{{0, 1.2, -0.5}, {0.5, 0.55, 0.005}}, {{0, 1.2, 0.5}, {0.5, 0.55, 0.005}},
+		{{-0.5, 1.2, 0}, {0.005, 0.55, 0.5}}, {{0.5, 1.2, 0}, {0.005, 0.55, 0.5}},
+	} {
+		m.Append(env.Box("wall", w[0], w[1]))
+	}
+	m.Append(table())
+	rest := max(8, (tris-len(m.Tris))/3)
+	level := int(math.Round(math.Log(float64(rest)/8) / math.Log(4)))
+	m.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, max(1, level)))
+	m.Append(env.Sphere("ball2", mgl64.Vec3{0.25, 0.78, 0.1}, 0.06, max(1, level)))
+	nv := max(3, int(math.Round(math.Sqrt(float64(rest)/4))))
+	m.Append(env.Torus("torus", mgl64.Vec3{-0.25, 0.75, 0.05}, 0.035, 0.03, 2*nv, nv))
+	return m
 }
 
 // HeightField returns a 1 m square terrain of 2n² triangles around the
@@ -90,5 +118,5 @@ func SceneClassNamed(name string) (SceneClass, error) {
 			return c, nil
 		}
 	}
-	return SceneClass{}, fmt.Errorf("no scene class %q (have: ball, torus, field)", name)
+	return SceneClass{}, fmt.Errorf("no scene class %q (have: ball, torus, room, field)", name)
 }
