@@ -161,7 +161,7 @@ func (s *Solver) boxDistance(link *Shape, b *geom.OBB) float64 {
 	s.boxPoly.Verts = s.corner[:]
 	s.boxPoly.measure()
 	sh := Shape{P: &s.boxPoly, X: geom.Identity()}
-	d := Distance(link, &sh, nil)
+	d := Distance(link, &sh, &s.boxCache)
 	if d.Overlap {
 		return 0
 	}

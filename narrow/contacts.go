@@ -95,6 +95,7 @@ type Solver struct {
 	stampGen uint32
 	corner   [8]mgl64.Vec3
 	boxPoly  Polytope
+	boxCache Cache // GJK's start from the last box tried: nodes' boxes are alike
 }
 
 // NewSolver prepares a solver for links (each a convex polytope in its
