@@ -74,14 +74,19 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	b.spare = make(chan struct{}, workers-1)
+	b.spare = make(chan *worker, workers-1)
 	for range workers - 1 {
-		b.spare <- struct{}{}
+		b.spare <- nil // made on first use
 	}
 	w := b.newWorker()
 	b.build(w, 0, n, 0, 0)
 	b.wg.Wait()
 	b.merge(w)
+	for range workers - 1 {
+		if w := <-b.spare; w != nil {
+			b.merge(w)
+		}
+	}
 	return t, nil
 }
 
@@ -90,7 +95,7 @@ type builder struct {
 	centers []mgl64.Vec3
 	order   []int32
 	fit     geom.FitMode
-	spare   chan struct{} // tokens for extra goroutines
+	spare   chan *worker // idle workers for extra goroutines (nil: not made yet)
 	wg      sync.WaitGroup
 	mu      sync.Mutex // guards tree.Stats and tree.Depth
 }
@@ -130,15 +135,16 @@ func (b *builder) build(w *worker, lo, hi int, idx int32, depth int) {
 	goLeft := mid-lo > 1
 	if goLeft && hi-mid > 1 && mid-lo >= parallelMin {
 		select {
-		case <-b.spare:
+		case w2 := <-b.spare:
 			goLeft = false
 			b.wg.Add(1)
 			go func() {
 				defer b.wg.Done()
-				w2 := b.newWorker()
+				if w2 == nil {
+					w2 = b.newWorker()
+				}
 				b.build(w2, lo, mid, left, depth+1)
-				b.merge(w2)
-				b.spare <- struct{}{}
+				b.spare <- w2
 			}()
 		default:
 		}
@@ -166,6 +172,10 @@ func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
 	if w.gen == 0 { // wrapped: clear stamps
 		clear(w.stamp)
 		w.gen = 1
+	}
+	if cap(w.tris) < hi-lo { // sized once, by the worker's first and largest group
+		w.tris = make([][3]int32, 0, hi-lo)
+		w.pts = make([]mgl64.Vec3, 0, min(len(m.Verts), 3*(hi-lo)))
 	}
 	w.pts, w.tris = w.pts[:0], w.tris[:0]
 	for _, ti := range b.order[lo:hi] {
@@ -226,6 +236,7 @@ func addStats(a, b geom.FitStats) geom.FitStats {
 	a.Points += b.Points
 	a.Axis += b.Axis
 	a.HullFailures += b.HullFailures
+	a.LibraryHulls += b.LibraryHulls
 	return a
 }
 

@@ -15,8 +15,12 @@ type SurfaceMoments struct {
 
 // Add accumulates triangle (p, q, r).
 func (m *SurfaceMoments) Add(p, q, r mgl64.Vec3) {
-	a := 0.5 * q.Sub(p).Cross(r.Sub(p)).Len()
-	if a == 0 {
+	m.addArea(p, q, r, 0.5*q.Sub(p).Cross(r.Sub(p)).Len())
+}
+
+// addArea accumulates triangle (p, q, r) of area a.
+func (m *SurfaceMoments) addArea(p, q, r mgl64.Vec3, a float64) {
+	if !(a > 0) {
 		return
 	}
 	c := p.Add(q).Add(r).Mul(1.0 / 3)

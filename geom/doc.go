@@ -8,5 +8,7 @@
 // (shared/seeds/obbtree-gottschalk-1996.txt): section 4 for the covariance of
 // the convex hull surface and the box fit, section 5 for the separating-axis
 // overlap test and its degenerate (zero thickness) boxes, section 7.1 for the
-// rank-deficient fallback. All geometry is float64 (mgl64 value types).
+// rank-deficient fallback. The convex hull is quickhull: C. B. Barber,
+// D. P. Dobkin, H. Huhdanpaa, "The Quickhull Algorithm for Convex Hulls",
+// ACM TOMS 22(4), 1996. All geometry is float64 (mgl64 value types).
 package geom

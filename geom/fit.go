@@ -23,15 +23,11 @@ const (
 	FitAxisAligned
 )
 
-// flatRatio is the ratio of smallest to largest point-covariance eigenvalue
-// under which a point set counts as flat (thickness below 1e-8 of its size)
-// and is not handed to the hull.
-const flatRatio = 1e-16
-
 // FitStats counts how fits were made.
 type FitStats struct {
 	Hull, Surface, Points, Axis int // fits oriented by each statistic
 	HullFailures                int // hull attempts that failed and fell back
+	LibraryHulls                int // hulls the own quickhull declined, made by quickhull-go
 }
 
 // Fitter fits oriented boxes to point sets. It owns the hull scratch so
@@ -39,8 +35,10 @@ type FitStats struct {
 type Fitter struct {
 	Mode  FitMode
 	Stats FitStats
+	own   hullBuilder
 	qh    quickhull.QuickHull
 	buf   []r3.Vector
+	rel   []mgl64.Vec3
 }
 
 // Fit returns the box around pts, oriented per f.Mode, with extents from the
@@ -104,29 +102,27 @@ func (f *Fitter) orient(pts []mgl64.Vec3, tris [][3]int32, o mgl64.Vec3) mgl64.M
 }
 
 // hullAxes orients by the hull surface's covariance. It declines (ok=false)
-// when the points are flat, since a hull needs three dimensions, or when the
-// hull library fails on the input.
+// when the points are flat (thinner than flatThickness of their extent),
+// since a hull needs three dimensions, or when no hull could be made.
 func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (mgl64.Mat3, bool) {
-	_, pc := PointCovariance(pts)
-	vals, _ := pc.Eigen()
-	if !(vals[2] > flatRatio*vals[0]) {
-		return mgl64.Mat3{}, false
+	if cap(f.rel) < len(pts) {
+		f.rel = make([]mgl64.Vec3, 0, len(pts))
 	}
-	f.buf = f.buf[:0]
+	f.rel = f.rel[:0]
 	for _, p := range pts {
-		d := p.Sub(o)
-		f.buf = append(f.buf, r3.Vector{X: d[0], Y: d[1], Z: d[2]})
-	}
-	hull, err := quickHull(&f.qh, f.buf, true)
-	if err != nil {
-		f.Stats.HullFailures++
-		return mgl64.Mat3{}, false
+		f.rel = append(f.rel, p.Sub(o))
 	}
 	var m SurfaceMoments
-	v := hull.Vertices
-	for i := 0; i+2 < len(hull.Indices); i += 3 {
-		p, q, r := v[hull.Indices[i]], v[hull.Indices[i+1]], v[hull.Indices[i+2]]
-		m.Add(mgl64.Vec3{p.X, p.Y, p.Z}, mgl64.Vec3{q.X, q.Y, q.Z}, mgl64.Vec3{r.X, r.Y, r.Z})
+	switch f.own.Build(f.rel) {
+	case hullFlat:
+		return mgl64.Mat3{}, false
+	case hullMade:
+		f.own.Moments(&m)
+	case hullFailed:
+		if !f.libraryHull(&m) {
+			f.Stats.HullFailures++
+			return mgl64.Mat3{}, false
+		}
 	}
 	if !(m.Area > 0) {
 		f.Stats.HullFailures++
@@ -135,4 +131,24 @@ func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (mgl64.Mat3, bool) {
 	_, c := m.Covariance()
 	_, axes := c.Eigen()
 	return axes, true
+}
+
+// libraryHull adds the surface of f.rel's hull by quickhull-go to m, for
+// input this package's own hull declines. False if the library fails too.
+func (f *Fitter) libraryHull(m *SurfaceMoments) bool {
+	f.Stats.LibraryHulls++
+	f.buf = f.buf[:0]
+	for _, d := range f.rel {
+		f.buf = append(f.buf, r3.Vector{X: d[0], Y: d[1], Z: d[2]})
+	}
+	hull, err := quickHull(&f.qh, f.buf, true)
+	if err != nil {
+		return false
+	}
+	v := hull.Vertices
+	for i := 0; i+2 < len(hull.Indices); i += 3 {
+		p, q, r := v[hull.Indices[i]], v[hull.Indices[i+1]], v[hull.Indices[i+2]]
+		m.Add(mgl64.Vec3{p.X, p.Y, p.Z}, mgl64.Vec3{q.X, q.Y, q.Z}, mgl64.Vec3{r.X, r.Y, r.Z})
+	}
+	return true
 }

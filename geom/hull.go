@@ -21,20 +21,38 @@ type Hull struct {
 	Tris  [][3]int32
 }
 
-// ConvexHull returns the convex hull of pts (quickhull-go), its faces
-// turned to point away from the vertices' centroid: the library's "ccw"
-// winding is clockwise seen from outside by this package's convention. It
-// fails, with an error wrapping ErrNoHull, for fewer than four points, a
-// non-finite point, flat input, and input the library panics on.
+// ConvexHull returns the convex hull of pts, its triangles wound
+// counter-clockwise seen from outside. Coplanar neighbours are not merged;
+// points within rounding of the hull's surface may be left out of its
+// vertices. It fails, with an error wrapping ErrNoHull, for fewer than
+// four points, a non-finite point, and flat input (thinner than 1e-8 of
+// its extent). The hull is this package's quickhull; quickhull-go (the
+// test oracle) takes over on input whose rounding the own hull declines.
 func ConvexHull(pts []mgl64.Vec3) (Hull, error) {
 	if len(pts) < 4 {
 		return Hull{}, fmt.Errorf("geom: %w: %d points, want at least 4", ErrNoHull, len(pts))
 	}
-	in := make([]r3.Vector, len(pts))
 	for i, p := range pts {
 		if !Finite3(p) {
 			return Hull{}, fmt.Errorf("geom: %w: point %d %v is not finite", ErrNoHull, i, p)
 		}
+	}
+	var b hullBuilder
+	switch b.Build(pts) {
+	case hullFlat:
+		return Hull{}, fmt.Errorf("geom: %w: the points are flat", ErrNoHull)
+	case hullFailed:
+		return libraryConvexHull(pts)
+	}
+	return b.mesh(), nil
+}
+
+// libraryConvexHull is ConvexHull by quickhull-go, its faces turned to
+// point away from the vertices' centroid: the library's "ccw" winding is
+// clockwise seen from outside by this package's convention.
+func libraryConvexHull(pts []mgl64.Vec3) (Hull, error) {
+	in := make([]r3.Vector, len(pts))
+	for i, p := range pts {
 		in[i] = r3.Vector{X: p[0], Y: p[1], Z: p[2]}
 	}
 	mesh, err := quickHull(new(quickhull.QuickHull), in, false)

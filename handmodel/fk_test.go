@@ -118,28 +118,57 @@ func TestLeftHandMirrorsRight(t *testing.T) {
 			if !near(xl[i].T, m.T) || !xl[i].R.ApproxEqual(m.R) || math.Abs(xl[i].R.Det()-1) > 1e-12 {
 				t.Fatalf("link %v of the left hand is not the mirror image", Link(i))
 			}
-			// The mirrored geometry, placed, is the mirror of the right's
-			// (the hull may list its vertices in another order).
-			lv := left.Geometry(Link(i)).Verts
-			if len(lv) != len(right.Geometry(Link(i)).Verts) {
-				t.Fatalf("link %v: %d vertices left, %d right", Link(i), len(lv), len(right.Geometry(Link(i)).Verts))
+			// The mirrored geometry, placed, is the mirror of the right's:
+			// each solid holds the other's vertices (the hulls may list
+			// other vertices: a corner in the middle of a flat side is kept
+			// or left out by rounding).
+			lg, rg := left.Geometry(Link(i)), right.Geometry(Link(i))
+			var lw, rw []mgl64.Vec3
+			for _, v := range lg.Verts {
+				lw = append(lw, xl[i].Apply(v))
 			}
-			for k, v := range right.Geometry(Link(i)).Verts {
+			for _, v := range rg.Verts {
 				p := xr[i].Apply(v)
-				p[0] = -p[0]
-				found := false
-				for _, w := range lv {
-					if near(xl[i].Apply(w), p) {
-						found = true
-						break
-					}
-				}
-				if !found {
-					t.Fatalf("link %v vertex %d has no mirror image in the left hand", Link(i), k)
-				}
+				rw = append(rw, mgl64.Vec3{-p[0], p[1], p[2]})
+			}
+			if k, d := farthestOutside(lw, lg.Tris, rw); d > 1e-12 {
+				t.Fatalf("link %v: the mirror of the right's vertex %d is %g outside the left's solid", Link(i), k, d)
+			}
+			if k, d := farthestOutside(rw, rg.Tris, lw); d > 1e-12 {
+				t.Fatalf("link %v: the left's vertex %d is %g outside the mirror of the right's solid", Link(i), k, d)
 			}
 		}
 	}
+}
+
+// farthestOutside returns the point of pts farthest outside the convex
+// solid with vertices verts and outward triangles tris (which may be wound
+// either way: a mirror turns them), and that distance.
+func farthestOutside(verts []mgl64.Vec3, tris [][3]int32, pts []mgl64.Vec3) (int, float64) {
+	c := mgl64.Vec3{}
+	for _, v := range verts {
+		c = c.Add(v)
+	}
+	c = c.Mul(1 / float64(len(verts)))
+	worst, at := math.Inf(-1), -1
+	for k, p := range pts {
+		d := math.Inf(-1)
+		for _, tr := range tris {
+			a, b, e := verts[tr[0]], verts[tr[1]], verts[tr[2]]
+			n := b.Sub(a).Cross(e.Sub(a))
+			if n.Len() == 0 {
+				continue
+			}
+			if n = n.Normalize(); n.Dot(c.Sub(a)) > 0 {
+				n = n.Mul(-1)
+			}
+			d = max(d, n.Dot(p.Sub(a)))
+		}
+		if d > worst {
+			worst, at = d, k
+		}
+	}
+	return at, worst
 }
 
 func TestLinkGeometry(t *testing.T) {
