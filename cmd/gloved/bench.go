@@ -12,11 +12,11 @@ import (
 
 func runBench(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: bench needs an experiment: proximity, cab, pipeline or scenes", errUsage)
+		return fmt.Errorf("%w: bench needs an experiment: proximity, cab, pipeline, scenes or latency", errUsage)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(out, "usage: gloved bench proximity|cab|pipeline|scenes [flags]; gloved bench EXPERIMENT -h for its flags")
+		fmt.Fprintln(out, "usage: gloved bench proximity|cab|pipeline|scenes|latency [flags]; gloved bench EXPERIMENT -h for its flags")
 		return errHelp
 	case "proximity":
 		return runProximity(ctx, args[1:], out)
@@ -26,8 +26,10 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 		return runBenchPipeline(ctx, args[1:], out)
 	case "scenes":
 		return runBenchScenes(ctx, args[1:], out)
+	case "latency":
+		return runBenchLatency(ctx, args[1:], out)
 	}
-	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, pipeline, scenes)", errUsage, args[0])
+	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, pipeline, scenes, latency)", errUsage, args[0])
 }
 
 func runProximity(ctx context.Context, args []string, out io.Writer) error {

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -16,7 +19,7 @@ import (
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
 	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22")
 	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
 	motion := fs.String("motion", "grasp", "simulated motion: grasp, tap or pinch")
@@ -30,6 +33,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	hangupAt := fs.Float64("hangup-at", 0, "seconds after start at which the port hangs up (as a USB unplug)")
 	hangupFor := fs.Float64("hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
 	seed := fs.Uint64("seed", 1, "seed of the fault injection")
+	stamps := fs.String("stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -57,13 +61,26 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 		}
 		o.Source, o.Sensors, what = src, n, "recording "+*source
 	}
-	e, err := emulator.New(o)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
 	var h emulator.Hangup
 	if *hangupAt > 0 {
 		h = emulator.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
+	}
+	if *stamps != "" {
+		f, err := os.Create(*stamps)
+		if err != nil {
+			return fmt.Errorf("--stamps: %w", err)
+		}
+		w := bufio.NewWriter(f)
+		defer func() { w.Flush(); f.Close() }()
+		var line []byte
+		o.OnWrite = func(t time.Time) {
+			line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
+			w.Write(append(line, '\n'))
+		}
+	}
+	e, err := emulator.New(o)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	hand := map[bool]string{true: "left", false: "right"}[*left]
 	return emulator.Run(ctx, e, *link, h, func(path string) {

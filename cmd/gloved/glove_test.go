@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,24 +21,6 @@ import (
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/env"
 )
-
-// syncBuffer is a bytes.Buffer safe for a command writing in a goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func dumpLines(t *testing.T, path string) []dumpLine {
 	t.Helper()

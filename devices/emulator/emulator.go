@@ -40,6 +40,10 @@ type Opts struct {
 	// OnRecord, if set, is called with every record's sensor values as
 	// sent (after clamping), in order: tests compare against it.
 	OnRecord func(raw []uint16)
+	// OnWrite, if set, is called with the time just before each streamed
+	// record is written to the port: the start of a glove-to-OSC latency
+	// measurement (gloved bench latency).
+	OnWrite func(time.Time)
 }
 
 // Stats counts what an emulator did.
@@ -167,6 +171,9 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 			e.mu.Lock()
 			rec := e.record(cyberglove.HeadStream)
 			e.mu.Unlock()
+			if e.opts.OnWrite != nil {
+				e.opts.OnWrite(time.Now())
+			}
 			if _, err := conn.Write(rec); err != nil {
 				return err
 			}

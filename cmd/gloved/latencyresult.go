@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// maxRecordAge is the longest a record may take from the emulator's write
+// to the driver and still be paired with a frame: beyond it (two record
+// periods) the write before the frame's timetag is taken to be another
+// record's, and the frame is counted unmatched.
+const maxRecordAge = 20 * time.Millisecond
+
+// latencyStats summarises one leg of the path, in microseconds.
+type latencyStats struct {
+	P50  float64 `json:"p50_us"`
+	P99  float64 `json:"p99_us"`
+	P999 float64 `json:"p999_us"`
+	Max  float64 `json:"max_us"`
+}
+
+// latencyResult is what gloved bench latency reports: the whole path from
+// the emulator's write of a record to this process's receipt of the frame
+// bundle made from it, and its two legs, split at the frame's timetag.
+type latencyResult struct {
+	Frames    int          `json:"frames"`
+	Unmatched int          `json:"unmatched"`
+	Total     latencyStats `json:"total"`  // record written -> datagram received
+	Pty       latencyStats `json:"pty"`    // record written -> bytes at the driver (the timetag)
+	Daemon    latencyStats `json:"daemon"` // timetag -> datagram received: frame, encoding, UDP
+}
+
+// matchLatency pairs each frame with the last record write at or before
+// its timetag (writes ascending) and summarises the three legs.
+func matchLatency(writes []time.Time, frames []frameTimes) latencyResult {
+	var total, pty, daemon []time.Duration
+	res := latencyResult{}
+	for _, f := range frames {
+		i, found := slices.BinarySearchFunc(writes, f.Timetag, func(w, t time.Time) int { return w.Compare(t) })
+		if !found {
+			i-- // the last write before the timetag
+		}
+		if i < 0 || f.Timetag.Sub(writes[i]) > maxRecordAge || f.Arrival.Before(f.Timetag) {
+			res.Unmatched++
+			continue
+		}
+		w := writes[i]
+		total = append(total, f.Arrival.Sub(w))
+		pty = append(pty, f.Timetag.Sub(w))
+		daemon = append(daemon, f.Arrival.Sub(f.Timetag))
+	}
+	res.Frames = len(total)
+	res.Total, res.Pty, res.Daemon = summarise(total), summarise(pty), summarise(daemon)
+	return res
+}
+
+// summarise returns the percentiles of d (zero if empty).
+func summarise(d []time.Duration) latencyStats {
+	if len(d) == 0 {
+		return latencyStats{}
+	}
+	slices.Sort(d)
+	at := func(q float64) float64 {
+		return float64(d[min(len(d)-1, int(q*float64(len(d))))].Nanoseconds()) / 1e3
+	}
+	return latencyStats{P50: at(0.5), P99: at(0.99), P999: at(0.999), Max: float64(d[len(d)-1].Nanoseconds()) / 1e3}
+}
+
+// readStamps reads the emulator's write times (Unix ns, one per line).
+func readStamps(path string) ([]time.Time, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench latency: the emulator's write times: %w", err)
+	}
+	defer f.Close()
+	var out []time.Time
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		ns, err := strconv.ParseInt(sc.Text(), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bench latency: %s line %d: %w", path, len(out)+1, err)
+		}
+		out = append(out, time.Unix(0, ns))
+	}
+	return out, sc.Err()
+}
+
+func (r *latencyResult) print(out io.Writer, scene string) {
+	fmt.Fprintf(out, "glove record written (emulator process) -> OSC frame received (this process); the daemon in its own process\n")
+	fmt.Fprintf(out, "scene %s, %d frames measured, %d unmatched\n", scene, r.Frames, r.Unmatched)
+	fmt.Fprintf(out, "%-34s %9s %9s %9s %9s\n", "", "p50 us", "p99 us", "p99.9 us", "max us")
+	for _, row := range []struct {
+		name string
+		s    latencyStats
+	}{
+		{"total", r.Total},
+		{"pty (write -> driver)", r.Pty},
+		{"daemon + UDP (driver -> receiver)", r.Daemon},
+	} {
+		fmt.Fprintf(out, "%-34s %9.0f %9.0f %9.0f %9.0f\n", row.name, row.s.P50, row.s.P99, row.s.P999, row.s.Max)
+	}
+}
