@@ -20,30 +20,33 @@ const maxJacobiSweeps = 32
 // multiplicities: a repeated eigenvalue yields some orthonormal basis of its
 // eigenspace, never NaN. Non-finite input yields the identity basis.
 func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
-	a := [3][3]float64{{m[0], m[1], m[2]}, {m[1], m[3], m[4]}, {m[2], m[4], m[5]}}
-	v := [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	for _, x := range m {
 		if !Finite(x) {
 			return mgl64.Vec3{}, mgl64.Ident3()
 		}
 	}
+	// The upper triangle, rotated in place; v's columns are the vectors.
+	j := jacobi{a: [3][3]float64{{m[0], m[1], m[2]}, {m[1], m[3], m[4]}, {m[2], m[4], m[5]}},
+		v: [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}
+	a := &j.a
 	for range maxJacobiSweeps {
 		off := a[0][1]*a[0][1] + a[0][2]*a[0][2] + a[1][2]*a[1][2]
 		diag := a[0][0]*a[0][0] + a[1][1]*a[1][1] + a[2][2]*a[2][2]
 		if off <= 1e-32*diag || off == 0 {
 			break
 		}
-		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
-			jacobiRotate(&a, &v, pq[0], pq[1])
-		}
+		j.rotate(0, 1, 2)
+		j.rotate(0, 2, 1)
+		j.rotate(1, 2, 0)
 	}
+	v := &j.v
 	// Sort descending, carrying the vectors (columns of v).
 	idx := [3]int{0, 1, 2}
 	d := [3]float64{a[0][0], a[1][1], a[2][2]}
 	for i := range 2 {
-		for j := i + 1; j < 3; j++ {
-			if d[idx[j]] > d[idx[i]] {
-				idx[i], idx[j] = idx[j], idx[i]
+		for k := i + 1; k < 3; k++ {
+			if d[idx[k]] > d[idx[i]] {
+				idx[i], idx[k] = idx[k], idx[i]
 			}
 		}
 	}
@@ -55,9 +58,17 @@ func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
 	return mgl64.Vec3{d[idx[0]], d[idx[1]], d[idx[2]]}, mgl64.Mat3FromCols(e0, e1, e2)
 }
 
-// jacobiRotate zeroes a[p][q] by a plane rotation (Numerical Recipes form,
-// with the large-theta branch that avoids overflow).
-func jacobiRotate(a, v *[3][3]float64, p, q int) {
+// jacobi is a symmetric 3x3 matrix under Jacobi rotations (only its upper
+// triangle is kept up to date) and the accumulated rotation.
+type jacobi struct {
+	a, v [3][3]float64
+}
+
+// rotate zeroes a[p][q] (p < q; r is the third index) by a plane rotation,
+// in Numerical Recipes' form: the large-theta branch avoids overflow and
+// tau = s/(1+c) keeps the updates accurate.
+func (j *jacobi) rotate(p, q, r int) {
+	a := &j.a
 	apq := a[p][q]
 	if apq == 0 {
 		return
@@ -74,19 +85,34 @@ func jacobiRotate(a, v *[3][3]float64, p, q int) {
 	}
 	c := 1 / math.Sqrt(t*t+1)
 	s := t * c
-	for k := range 3 {
-		akp, akq := a[k][p], a[k][q]
-		a[k][p] = c*akp - s*akq
-		a[k][q] = s*akp + c*akq
-	}
-	for k := range 3 {
-		apk, aqk := a[p][k], a[q][k]
-		a[p][k] = c*apk - s*aqk
-		a[q][k] = s*apk + c*aqk
-	}
+	tau := s / (1 + c)
+	a[p][p] -= t * apq
+	a[q][q] += t * apq
+	a[p][q] = 0
+	// The third row/column, stored in the upper triangle.
+	arp, arq := upper(a, r, p), upper(a, r, q)
+	setUpper(a, r, p, arp-s*(arq+tau*arp))
+	setUpper(a, r, q, arq+s*(arp-tau*arq))
+	v := &j.v
 	for k := range 3 {
 		vkp, vkq := v[k][p], v[k][q]
-		v[k][p] = c*vkp - s*vkq
-		v[k][q] = s*vkp + c*vkq
+		v[k][p] = vkp - s*(vkq+tau*vkp)
+		v[k][q] = vkq + s*(vkp-tau*vkq)
 	}
+}
+
+// upper reads element (i, k) of a symmetric matrix kept as its upper
+// triangle.
+func upper(a *[3][3]float64, i, k int) float64 {
+	if i > k {
+		i, k = k, i
+	}
+	return a[i][k]
+}
+
+func setUpper(a *[3][3]float64, i, k int, x float64) {
+	if i > k {
+		i, k = k, i
+	}
+	a[i][k] = x
 }
