@@ -41,9 +41,9 @@ type horizonEdge struct {
 // quickhull) kept allocation-free across calls: faces, outside lists and
 // the horizon live in its slices. The OBB fit needs only the hull's
 // surface, so faces stay triangles and coplanar ones are not merged; a
-// point within eps of a face is taken to be on it. It declines (false)
-// input it cannot hull: flat within eps, or a horizon that does not close
-// into one loop, which rounding can cause on nearly degenerate input.
+// point within eps of a face is taken to be on it. Build reports flat
+// input (hullFlat), and gives up (hullFailed) where rounding leaves a
+// horizon that is not one loop: the caller then asks quickhull-go.
 type hullBuilder struct {
 	pts     []mgl64.Vec3
 	faces   []hullFace
@@ -53,7 +53,7 @@ type hullBuilder struct {
 	visible []int32
 	horizon []horizonEdge
 	added   []int32
-	forced  []int32 // faces taken as visible from the current eye though it is within eps of their planes
+	forced  []int32 // faces made visible from the current eye (see findHorizon)
 	visit   int32   // the current visibility walk
 	eps     float64
 	near    float64 // nearPlane times the coordinates' magnitude
