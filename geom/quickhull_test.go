@@ -353,3 +353,25 @@ func TestOwnHullOnRoundedAndMovedClouds(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryFallbackGivesTheSameSurface: the fit's fallback, for input
+// the own hull gives up on, adds the same surface as the own hull.
+func TestLibraryFallbackGivesTheSameSurface(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	for _, c := range hullClouds[:2] {
+		pts := c.gen(r, 200)
+		var own, lib SurfaceMoments
+		var h hullBuilder
+		if h.Build(pts) != hullMade {
+			t.Fatalf("%s: no hull", c.name)
+		}
+		h.Moments(&own)
+		f := Fitter{rel: pts}
+		if !f.libraryHull(&lib) || f.Stats.LibraryHulls != 1 {
+			t.Fatalf("%s: the library made no hull (stats %+v)", c.name, f.Stats)
+		}
+		if err := sameMoments(own, lib); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
