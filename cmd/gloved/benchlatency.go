@@ -1,29 +1,26 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	encbin "encoding/binary"
 	"encoding/json"
-	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	goosc "github.com/hypebeast/go-osc/osc"
-
+	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/session"
 )
 
 func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,...] [--motion grasp|tap|pinch] [--count-tris] [--json]", out)
+	fs := newFlagSet("bench latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch] [--count-tris] [--json]", out)
 	frames := fs.Int("frames", 2000, "frames to measure (100 per second)")
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
-	scene := fs.String("scene", "builtin:grasp", "scene files, comma-separated (as the config's [scene] files)")
+	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")
+	config := fs.String("config", "", "take the scene and the [frame] settings from this daemon config (its hands and [osc] are replaced)")
 	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: grasp, tap or pinch")
 	countTris := fs.Bool("count-tris", false, "count the triangles each contact touches ([frame] count_tris)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -35,25 +32,43 @@ func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
 	if *frames < 1 || *warmup < 0 {
 		return fmt.Errorf("%w: --frames must be at least 1 and --warmup at least 0", errUsage)
 	}
-	files, err := latencySceneFiles(*scene)
+	r := latencyRun{frames: *frames, warmup: *warmup, motion: *motion, countTris: *countTris}
+	what := "scene " + *scene
+	var err error
+	if *config != "" {
+		if flagSet(fs, "scene") || flagSet(fs, "count-tris") {
+			return fmt.Errorf("%w: --config brings the scene and count_tris: give --scene and --count-tris only without it", errUsage)
+		}
+		r, err = r.fromConfig(*config)
+		what = "config " + *config
+	} else {
+		r.files, err = latencySceneFiles(*scene)
+	}
 	if err != nil {
 		return err
 	}
-	res, err := measureLatency(ctx, latencyRun{frames: *frames, warmup: *warmup, files: files, motion: *motion, countTris: *countTris})
+	res, err := measureLatency(ctx, r)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		return json.NewEncoder(out).Encode(res)
 	}
-	res.print(out, *scene)
+	res.print(out, what)
 	return nil
+}
+
+// flagSet reports whether the command line set the flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // latencySceneFiles checks the scene files and makes them absolute, since
 // the daemon reads them from its config's directory.
-func latencySceneFiles(list string) ([]string, error) {
-	var files []string
+func latencySceneFiles(list string) ([]session.SceneFile, error) {
+	var files []session.SceneFile
 	for _, f := range strings.Split(list, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
@@ -68,7 +83,7 @@ func latencySceneFiles(list string) ([]string, error) {
 			}
 			f = abs
 		}
-		files = append(files, f)
+		files = append(files, session.SceneFile{Path: f})
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w: --scene names no file", errUsage)
@@ -79,9 +94,33 @@ func latencySceneFiles(list string) ([]string, error) {
 // latencyRun is what one measurement runs.
 type latencyRun struct {
 	frames, warmup int
-	files          []string
+	files          []session.SceneFile
 	motion         string
 	countTris      bool
+	proximityM     float64 // 0: the daemon's default
+}
+
+// fromConfig takes r's scene and frame settings from a daemon config.
+func (r latencyRun) fromConfig(path string) (latencyRun, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return r, fmt.Errorf("bench latency: --config %s: %w", path, err)
+	}
+	c, err := daemon.LoadConfig(abs)
+	if err != nil {
+		return r, fmt.Errorf("bench latency: --config %s: %w", path, err)
+	}
+	if len(c.Scene.Files) == 0 {
+		return r, fmt.Errorf("bench latency: --config %s: it has no [scene] files", path)
+	}
+	r.files = nil
+	for _, f := range c.Scene.Files {
+		f.Path = c.Resolve(f.Path)
+		r.files = append(r.files, f)
+	}
+	r.countTris = c.Frame.CountTris != nil && *c.Frame.CountTris
+	r.proximityM = c.Frame.ProximityM
+	return r, nil
 }
 
 // latencyConfig is the daemon's config for a measurement: one glove on the
@@ -89,7 +128,11 @@ type latencyRun struct {
 func latencyConfig(r latencyRun, link, target string) string {
 	var files []string
 	for _, f := range r.files {
-		files = append(files, fmt.Sprintf("{ path = %q }", f))
+		files = append(files, sceneEntry(f))
+	}
+	proximity := ""
+	if r.proximityM > 0 {
+		proximity = fmt.Sprintf("proximity_m = %v\n", r.proximityM)
 	}
 	return fmt.Sprintf(`[[hand]]
 name = "right"
@@ -103,7 +146,26 @@ targets = [%q]
 listen = "127.0.0.1:0"
 [frame]
 count_tris = %t
-`, link, strings.Join(files, ", "), target, r.countTris)
+%s`, link, strings.Join(files, ", "), target, r.countTris, proximity)
+}
+
+// sceneEntry writes a scene file as an inline TOML table.
+func sceneEntry(f session.SceneFile) string {
+	e := fmt.Sprintf("{ path = %q", f.Path)
+	if f.Scale != 0 {
+		e += fmt.Sprintf(", scale = %v", f.Scale)
+	}
+	if f.Up != "" {
+		e += fmt.Sprintf(", up = %q", f.Up)
+	}
+	if f.Transform != nil {
+		var t []string
+		for _, v := range f.Transform {
+			t = append(t, fmt.Sprint(v))
+		}
+		e += ", transform = [" + strings.Join(t, ", ") + "]"
+	}
+	return e + " }"
 }
 
 // measureLatency runs the emulator and the daemon as child processes of
@@ -119,9 +181,9 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 		return nil, fmt.Errorf("bench latency: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	rx, err := listenReceiver()
 	if err != nil {
-		return nil, fmt.Errorf("bench latency: receiver: %w", err)
+		return nil, err
 	}
 	defer rx.Close()
 	link, stamps, cfg := filepath.Join(dir, "glove"), filepath.Join(dir, "stamps"), filepath.Join(dir, "latency.toml")
@@ -141,7 +203,7 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 		return nil, err
 	}
 	defer dm.stop()
-	got, err := receiveFrames(ctx, rx, r.warmup+r.frames, dm)
+	got, err := receiveFrames(rx, r.warmup+r.frames, ctx.Err, dm)
 	if err != nil {
 		return nil, err
 	}
@@ -155,47 +217,4 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 	}
 	res := matchLatency(writes, got[r.warmup:])
 	return &res, nil
-}
-
-// frameTimes is one received frame: its timetag (when the serial bytes
-// completing its sample reached the driver) and its arrival here.
-type frameTimes struct{ Timetag, Arrival time.Time }
-
-// receiveFrames takes n frame bundles of the right hand from rx. It fails
-// when the daemon exits or no frame comes for 5 s.
-func receiveFrames(ctx context.Context, rx *net.UDPConn, n int, dm *child) ([]frameTimes, error) {
-	frameAddr := []byte("/gloved/right/frame\x00")
-	buf := make([]byte, 65536)
-	got := make([]frameTimes, 0, n)
-	last := time.Now()
-	for len(got) < n {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := dm.exited(); err != nil {
-			return nil, err
-		}
-		rx.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-		k, _, err := rx.ReadFrom(buf)
-		now := time.Now()
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			if now.Sub(last) > 5*time.Second {
-				return nil, fmt.Errorf("bench latency: no frame from the daemon for 5 s (%d of %d received)%s", len(got), n, dm.tail())
-			}
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("bench latency: receiving: %w", err)
-		}
-		// Read the bundle by hand: "#bundle\0", the timetag, the first
-		// element's size, then its address.
-		pk := buf[:k]
-		if k < 40 || !bytes.HasPrefix(pk, []byte("#bundle\x00")) || !bytes.HasPrefix(pk[20:], frameAddr) {
-			continue
-		}
-		last = now
-		tt := goosc.NewTimetagFromTimetag(encbin.BigEndian.Uint64(pk[8:16])).Time()
-		got = append(got, frameTimes{Timetag: tt, Arrival: now})
-	}
-	return got, nil
 }

@@ -32,6 +32,8 @@ func startChild(ctx context.Context, name, exe string, args ...string) (*child, 
 	c.cmd.Stderr = &c.errs
 	c.cmd.Cancel = func() error { return c.cmd.Process.Signal(syscall.SIGTERM) }
 	c.cmd.WaitDelay = 5 * time.Second
+	// Should this process be killed outright, the child ends too.
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	if err := c.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the %s (%s %s): %w", name, exe, strings.Join(args, " "), err)
 	}

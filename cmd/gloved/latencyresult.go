@@ -25,37 +25,46 @@ type latencyStats struct {
 }
 
 // latencyResult is what gloved bench latency reports: the whole path from
-// the emulator's write of a record to this process's receipt of the frame
-// bundle made from it, and its two legs, split at the frame's timetag.
+// the emulator's write of a record to the frame bundle made from it
+// leaving the daemon (its datagram in the receiving socket), and its two
+// legs, split at the frame's timetag; and, outside the path, this
+// receiving process's own wake-up.
 type latencyResult struct {
 	Frames    int          `json:"frames"`
-	Unmatched int          `json:"unmatched"`
-	Total     latencyStats `json:"total"`  // record written -> datagram received
-	Pty       latencyStats `json:"pty"`    // record written -> bytes at the driver (the timetag)
-	Daemon    latencyStats `json:"daemon"` // timetag -> datagram received: frame, encoding, UDP
+	Unmatched int          `json:"unmatched"` // frames with no record write to pair with
+	Dropped   int          `json:"dropped"`   // records written among the measured ones that gave no frame
+	Total     latencyStats `json:"total"`     // record written -> datagram out
+	Pty       latencyStats `json:"pty"`       // record written -> bytes at the driver (the timetag)
+	Daemon    latencyStats `json:"daemon"`    // timetag -> datagram out: frame, encoding, UDP send
+	Receiver  latencyStats `json:"receiver"`  // datagram out -> read by the receiving process (not in total)
 }
 
 // matchLatency pairs each frame with the last record write at or before
-// its timetag (writes ascending) and summarises the three legs.
+// its timetag (writes ascending) and summarises the legs. A write between
+// the first and the last paired ones that no frame took counts dropped.
 func matchLatency(writes []time.Time, frames []frameTimes) latencyResult {
-	var total, pty, daemon []time.Duration
+	var total, pty, daemon, receiver []time.Duration
 	res := latencyResult{}
+	first, last := len(writes), -1
 	for _, f := range frames {
 		i, found := slices.BinarySearchFunc(writes, f.Timetag, func(w, t time.Time) int { return w.Compare(t) })
 		if !found {
 			i-- // the last write before the timetag
 		}
-		if i < 0 || f.Timetag.Sub(writes[i]) > maxRecordAge || f.Arrival.Before(f.Timetag) {
+		if i < 0 || f.Timetag.Sub(writes[i]) > maxRecordAge || f.Out.Before(f.Timetag) {
 			res.Unmatched++
 			continue
 		}
+		first, last = min(first, i), max(last, i)
 		w := writes[i]
-		total = append(total, f.Arrival.Sub(w))
+		total = append(total, f.Out.Sub(w))
 		pty = append(pty, f.Timetag.Sub(w))
-		daemon = append(daemon, f.Arrival.Sub(f.Timetag))
+		daemon = append(daemon, f.Out.Sub(f.Timetag))
+		receiver = append(receiver, f.Arrival.Sub(f.Out))
 	}
 	res.Frames = len(total)
-	res.Total, res.Pty, res.Daemon = summarise(total), summarise(pty), summarise(daemon)
+	res.Dropped = max(0, last-first+1-res.Frames)
+	res.Total, res.Pty, res.Daemon, res.Receiver = summarise(total), summarise(pty), summarise(daemon), summarise(receiver)
 	return res
 }
 
@@ -91,17 +100,18 @@ func readStamps(path string) ([]time.Time, error) {
 }
 
 func (r *latencyResult) print(out io.Writer, scene string) {
-	fmt.Fprintf(out, "glove record written (emulator process) -> OSC frame received (this process); the daemon in its own process\n")
-	fmt.Fprintf(out, "scene %s, %d frames measured, %d unmatched\n", scene, r.Frames, r.Unmatched)
-	fmt.Fprintf(out, "%-34s %9s %9s %9s %9s\n", "", "p50 us", "p99 us", "p99.9 us", "max us")
+	fmt.Fprintf(out, "glove record written (emulator process) -> OSC frame out of the daemon (its own process), received here\n")
+	fmt.Fprintf(out, "%s, %d frames measured, %d unmatched, %d records dropped\n", scene, r.Frames, r.Unmatched, r.Dropped)
+	fmt.Fprintf(out, "%-38s %9s %9s %9s %9s\n", "", "p50 us", "p99 us", "p99.9 us", "max us")
 	for _, row := range []struct {
 		name string
 		s    latencyStats
 	}{
 		{"total", r.Total},
 		{"pty (write -> driver)", r.Pty},
-		{"daemon + UDP (driver -> receiver)", r.Daemon},
+		{"daemon + UDP (driver -> datagram out)", r.Daemon},
+		{"receiver wake-up (not in total)", r.Receiver},
 	} {
-		fmt.Fprintf(out, "%-34s %9.0f %9.0f %9.0f %9.0f\n", row.name, row.s.P50, row.s.P99, row.s.P999, row.s.Max)
+		fmt.Fprintf(out, "%-38s %9.0f %9.0f %9.0f %9.0f\n", row.name, row.s.P50, row.s.P99, row.s.P999, row.s.Max)
 	}
 }
