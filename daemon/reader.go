@@ -3,6 +3,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -163,5 +164,11 @@ func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-c
 	case h.ready <- struct{}{}:
 	default:
 	}
+	// The send made the frame goroutine this thread's next to run; yield
+	// so that it runs here now. Else this goroutine goes straight back
+	// into its blocking read, and the frame waits for another thread to
+	// be woken and steal it: 35 us at the median and 0.2-1.7 ms in the
+	// tail on a 2-core machine (gloved bench latency).
+	runtime.Gosched()
 	return true
 }
