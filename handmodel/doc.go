@@ -3,7 +3,9 @@
 // table 5 hand) and an optional forearm; joint axes and limits; the map from
 // calibrated glove sensors to joints for 22- and 18-sensor gloves;
 // calibration files; forward kinematics into caller-owned link transforms;
-// and the links' convex geometry with link-frame OBBs.
+// and the links' convex geometry with link-frame OBBs; and skinned hand
+// meshes as VR apps render them (glTF 2.0 skins, linear blend skinning),
+// such as the WebXR generic hand in testdata/webxr-generic-hand.
 //
 // Sources: shared/seeds/cab-articulated-obb-update.txt (the articulated,
 // branching body and its links, section 3; the CyberGlove-driven hand of
@@ -12,7 +14,10 @@
 // abduction anchored on the middle finger, left-hand mirroring). Segment
 // proportions follow Buchholz, Armstrong and Goldstein, "Anthropometric
 // data for describing the kinematics of the human hand", Ergonomics 35(3),
-// 1992 (lengths as fractions of hand length).
+// 1992 (lengths as fractions of hand length). Skins: the glTF 2.0
+// specification, section 3.7.3 (skins, joint matrices); joint names and
+// frames per the WebXR Hand Input and OpenXR XR_EXT_hand_tracking joint
+// lists (-Z along each bone toward the fingertip).
 //
 // Frames: the hand frame has its origin at the wrist's center, +Y toward
 // the fingertips, +X toward the thumb for a right hand, +Z out of the back

@@ -1,0 +1,233 @@
+package handmodel
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/qmuntal/gltf"
+)
+
+// webxrHand is the WebXR generic hand (MIT, see its README and LICENSE
+// beside it).
+func webxrHand(t testing.TB, side string) *Skin {
+	t.Helper()
+	s, err := LoadSkin(filepath.Join("testdata", "webxr-generic-hand", side+".glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// webxrJoints is the WebXR Hand Input joint list without the palm.
+var webxrJoints = func() []string {
+	out := []string{"wrist", "thumb-metacarpal", "thumb-phalanx-proximal", "thumb-phalanx-distal", "thumb-tip"}
+	for _, f := range []string{"index", "middle", "ring", "pinky"} {
+		for _, j := range []string{"metacarpal", "phalanx-proximal", "phalanx-intermediate", "phalanx-distal", "tip"} {
+			out = append(out, f+"-finger-"+j)
+		}
+	}
+	return out
+}()
+
+// TestWebXRHandLoads: both hands read as the asset's README says: 1,360
+// vertices, 2,314 triangles, the 25 WebXR joints (the left file lists them
+// in another order); every vertex's weights
+// sum to 1 over joints of the skin.
+func TestWebXRHandLoads(t *testing.T) {
+	for _, side := range []string{"right", "left"} {
+		s := webxrHand(t, side)
+		if len(s.Verts) != 1360 || len(s.Tris) != 2314 {
+			t.Errorf("%s: %d vertices and %d triangles, want 1360 and 2314", side, len(s.Verts), len(s.Tris))
+		}
+		if got := slices.Sorted(slices.Values(s.Joints)); !slices.Equal(got, slices.Sorted(slices.Values(webxrJoints))) {
+			t.Errorf("%s: joints %v, want %v", side, s.Joints, webxrJoints)
+		}
+		for v, w := range s.Weight {
+			if sum := w[0] + w[1] + w[2] + w[3]; math.Abs(sum-1) > 1e-12 {
+				t.Fatalf("%s: vertex %d weights sum to %v", side, v, sum)
+			}
+		}
+	}
+}
+
+// TestSkinBindPoseIsTheFilesMesh: each joint's rest transform in the
+// file's scene is the inverse of its inverse bind matrix, so posing the
+// skin at rest reproduces the file's vertices.
+func TestSkinBindPoseIsTheFilesMesh(t *testing.T) {
+	s := webxrHand(t, "right")
+	for j := range s.Joints {
+		// The file stores float32: the identity to within its rounding.
+		for k, x := range s.Rest[j].Mul4(s.InverseBind[j]).Sub(mgl64.Ident4()) {
+			if math.Abs(x) > 1e-6 {
+				t.Fatalf("joint %s: rest times inverse bind is off the identity by %g at %d", s.Joints[j], x, k)
+			}
+		}
+	}
+	var p SkinPose
+	if err := s.Pose(s.Rest, &p); err != nil {
+		t.Fatal(err)
+	}
+	for v := range s.Verts {
+		if d := p.Verts[v].Sub(s.Verts[v]).Len(); d > 1e-6 {
+			t.Fatalf("vertex %d is %g m from the file's", v, d)
+		}
+	}
+}
+
+// TestSkinPoseFollowsItsJoints: turning the index finger's distal joint
+// about its own origin moves a vertex bound to it alone on the circle the
+// joint says, leaves vertices of other joints where they were, and blends
+// a shared vertex by its weights.
+func TestSkinPoseFollowsItsJoints(t *testing.T) {
+	s := webxrHand(t, "right")
+	j := slices.Index(s.Joints, "index-finger-phalanx-distal")
+	world := slices.Clone(s.Rest)
+	origin := s.Rest[j].Col(3).Vec3()
+	turn := mgl64.Translate3D(origin[0], origin[1], origin[2]).
+		Mul4(mgl64.HomogRotate3D(0.6, s.Rest[j].Col(0).Vec3().Normalize())).
+		Mul4(mgl64.Translate3D(-origin[0], -origin[1], -origin[2]))
+	world[j] = turn.Mul4(s.Rest[j])
+	var p SkinPose
+	if err := s.Pose(world, &p); err != nil {
+		t.Fatal(err)
+	}
+	alone, others, shared := 0, 0, 0
+	for v, x := range s.Verts {
+		w := 0.0
+		for k, i := range s.Influence[v] {
+			if int(i) == j {
+				w += s.Weight[v][k]
+			}
+		}
+		want := x.Mul(1 - w).Add(mgl64.TransformCoordinate(x, turn).Mul(w))
+		if d := p.Verts[v].Sub(want).Len(); d > 1e-6 {
+			t.Fatalf("vertex %d (weight %v on the joint) is %g m from where the blend puts it", v, w, d)
+		}
+		switch {
+		case w == 1:
+			alone++
+			if r0, r1 := x.Sub(origin).Len(), p.Verts[v].Sub(origin).Len(); math.Abs(r0-r1) > 1e-6 {
+				t.Fatalf("vertex %d left its circle about the joint: %v -> %v", v, r0, r1)
+			}
+		case w == 0:
+			others++
+		default:
+			shared++
+		}
+	}
+	if alone == 0 || others == 0 || shared == 0 {
+		t.Errorf("%d vertices on the joint alone, %d on others, %d shared: want some of each", alone, others, shared)
+	}
+}
+
+// TestSkinPoseAllocatesNothing: a reused SkinPose poses without
+// allocating, as the frame loop needs.
+func TestSkinPoseAllocatesNothing(t *testing.T) {
+	s := webxrHand(t, "right")
+	var p SkinPose
+	s.Pose(s.Rest, &p)
+	if n := testing.AllocsPerRun(10, func() { s.Pose(s.Rest, &p) }); n != 0 {
+		t.Errorf("Pose allocated %v times per run", n)
+	}
+}
+
+// TestSkinRefusesMalformedFiles: each way a skinned glTF can be unusable
+// is an error naming it, never a panic.
+func TestSkinRefusesMalformedFiles(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("testdata", "webxr-generic-hand", "right.glb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(d *gltf.Document)) []byte {
+		doc, err := gltf.Open(filepath.Join("testdata", "webxr-generic-hand", "right.glb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(doc)
+		path := filepath.Join(t.TempDir(), "edited.glb")
+		if err := gltf.SaveBinary(doc, path); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tests := []struct {
+		name string
+		file []byte
+		says string
+	}{
+		{"not glTF", []byte("hello"), "not glTF"},
+		{"truncated", good[:len(good)/2], "not glTF"},
+		{"no skin", edit(func(d *gltf.Document) { d.Nodes[25].Skin = nil }), "no skinned mesh"},
+		{"no weights", edit(func(d *gltf.Document) { delete(d.Meshes[0].Primitives[0].Attributes, gltf.WEIGHTS_0) }), "WEIGHTS_0"},
+		{"a joint index past the skin", edit(func(d *gltf.Document) {
+			d.Skins[0].Joints, d.Skins[0].InverseBindMatrices = d.Skins[0].Joints[:3], nil
+		}), "JOINTS_0"},
+		{"an accessor longer than its buffer", edit(func(d *gltf.Document) { d.Accessors[0].Count = 1 << 19 }), "runs past its buffer"},
+		{"inverse bind matrices for fewer joints", edit(func(d *gltf.Document) { d.Accessors[6].Count = 3 }), "inverse bind matrices"},
+		{"points, not triangles", edit(func(d *gltf.Document) { d.Meshes[0].Primitives[0].Mode = gltf.PrimitivePoints }), "only triangles"},
+	}
+	for _, tc := range tests {
+		_, err := ReadSkin(tc.file, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: got %v, want an error saying %q", tc.name, err, tc.says)
+		}
+	}
+}
+
+// FuzzReadSkin: no input makes ReadSkin panic, and what it accepts poses.
+func FuzzReadSkin(f *testing.F) {
+	for _, side := range []string{"right", "left"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "webxr-generic-hand", side+".glb"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := ReadSkin(b, nil)
+		if err != nil {
+			return
+		}
+		var p SkinPose
+		if err := s.Pose(s.Rest, &p); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestWebXRBonesRunAlongMinusZ: in the WebXR hand each finger joint's
+// next joint lies along the joint's -Z axis (the OpenXR hand-joint
+// convention: -Z toward the fingertip), within 8 degrees; posing the skin
+// from the glove's angles relies on it.
+func TestWebXRBonesRunAlongMinusZ(t *testing.T) {
+	for _, side := range []string{"right", "left"} {
+		s := webxrHand(t, side)
+		chains := [][]string{{"thumb-metacarpal", "thumb-phalanx-proximal", "thumb-phalanx-distal", "thumb-tip"}}
+		for _, f := range []string{"index", "middle", "ring", "pinky"} {
+			var c []string
+			for _, j := range []string{"metacarpal", "phalanx-proximal", "phalanx-intermediate", "phalanx-distal", "tip"} {
+				c = append(c, f+"-finger-"+j)
+			}
+			chains = append(chains, c)
+		}
+		for _, c := range chains {
+			for k := 0; k+1 < len(c); k++ {
+				a, b := slices.Index(s.Joints, c[k]), slices.Index(s.Joints, c[k+1])
+				bone := s.Rest[b].Col(3).Vec3().Sub(s.Rest[a].Col(3).Vec3())
+				local := s.Rest[a].Inv().Mul4x1(bone.Vec4(0)).Vec3().Normalize()
+				if local[2] > -0.99 {
+					t.Errorf("%s %s -> %s: the bone runs along %v in the joint's frame, want -Z", side, c[k], c[k+1], local)
+				}
+			}
+		}
+	}
+}
