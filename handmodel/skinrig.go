@@ -1,0 +1,148 @@
+package handmodel
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// SkinRig drives a skin with the WebXR hand joints (the OpenXR hand-joint
+// list without the palm) from the glove's joint angles. The skin keeps
+// its own bones: each joint turns about its rest frame by the rotation the
+// hand model gives the link it stands for, carried from the link's frame
+// (+Y along the bone, +Z out of the back) into the joint's (-Z along the
+// bone, +Y out of the back). The wrist follows the hand model's palm, so
+// the skin sits where the hand is. The metacarpals and tips ride rigidly
+// on their parents; the palm arch, which the model gives the ring and
+// little finger bases, turns those fingers at their knuckles.
+type SkinRig struct {
+	Skin   *Skin
+	hand   *Hand
+	parent []int        // a joint's parent joint; -1 for the wrist
+	link   []Link       // the model's link a joint stands for; -1: none
+	local  []mgl64.Mat4 // each joint's rest transform in its parent's frame
+	rest   []mgl64.Mat3 // each driving link's local rotation at zero angles
+	order  []int        // the joints, each after its parent
+	world  []mgl64.Mat4 // scratch: the posed joints
+}
+
+// webxrChains are the WebXR joints from the wrist out, finger by finger,
+// with the links of the hand model they stand for.
+var webxrChains = [5][]struct {
+	name string
+	link Link
+}{
+	{{"thumb-metacarpal", ThumbMetacarpal}, {"thumb-phalanx-proximal", ThumbProximal}, {"thumb-phalanx-distal", ThumbDistal}, {"thumb-tip", -1}},
+	fingerChain("index", IndexProximal),
+	fingerChain("middle", MiddleProximal),
+	fingerChain("ring", RingProximal),
+	fingerChain("pinky", LittleProximal),
+}
+
+func fingerChain(f string, proximal Link) []struct {
+	name string
+	link Link
+} {
+	return []struct {
+		name string
+		link Link
+	}{
+		{f + "-finger-metacarpal", -1}, {f + "-finger-phalanx-proximal", proximal},
+		{f + "-finger-phalanx-intermediate", proximal + 1}, {f + "-finger-phalanx-distal", proximal + 2}, {f + "-finger-tip", -1},
+	}
+}
+
+// openXRFromLink carries a rotation from a link frame of the hand model
+// into a WebXR joint frame: x stays, the model's +Y (along the bone) is
+// the joint's -Z, its +Z (back of the hand) the joint's +Y.
+var openXRFromLink = mgl64.Mat3{1, 0, 0, 0, 0, -1, 0, 1, 0}
+
+// NewSkinRig rigs skin, whose joints must carry the WebXR names, to be
+// driven through hand's joints.
+func NewSkinRig(skin *Skin, hand *Hand) (*SkinRig, error) {
+	n := len(skin.Joints)
+	r := &SkinRig{Skin: skin, hand: hand, parent: make([]int, n), link: make([]Link, n),
+		local: make([]mgl64.Mat4, n), rest: make([]mgl64.Mat3, n), world: make([]mgl64.Mat4, n)}
+	index := map[string]int{}
+	for j, name := range skin.Joints {
+		index[name] = j
+		r.parent[j], r.link[j] = -1, -1
+	}
+	find := func(name string) (int, error) {
+		j, ok := index[name]
+		if !ok {
+			return 0, fmt.Errorf("handmodel: skin rig: the skin has no joint %q (WebXR hand joint names are needed)", name)
+		}
+		return j, nil
+	}
+	wrist, err := find("wrist")
+	if err != nil {
+		return nil, err
+	}
+	for _, chain := range webxrChains {
+		up := wrist
+		for _, c := range chain {
+			j, err := find(c.name)
+			if err != nil {
+				return nil, err
+			}
+			r.parent[j], r.link[j] = up, c.link
+			up = j
+		}
+	}
+	r.order = append(r.order, wrist)
+	for _, chain := range webxrChains {
+		for _, c := range chain {
+			r.order = append(r.order, index[c.name])
+		}
+	}
+	if len(r.order) != n {
+		return nil, fmt.Errorf("handmodel: skin rig: the skin has %d joints, the WebXR hand %d", n, len(r.order))
+	}
+	var zero Angles
+	for j := range n {
+		if p := r.parent[j]; p >= 0 {
+			r.local[j] = skin.Rest[p].Inv().Mul4(skin.Rest[j])
+		}
+		if l := r.link[j]; l >= 0 {
+			r.rest[j] = hand.local(l, &zero, hand.Params.Right).R
+		}
+	}
+	return r, nil
+}
+
+// Pose poses the skin for joint angles q, its wrist on the hand model's
+// palm as links places it (links: the model's Pose for the same q), into
+// p. It allocates nothing once p has been used.
+func (r *SkinRig) Pose(q *Angles, links []geom.Transform, p *SkinPose) error {
+	r.Joints(q, links)
+	return r.Skin.Pose(r.world, p)
+}
+
+// Joints returns the posed joints' world transforms (valid until the next
+// call), for q and the palm as links places it.
+func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
+	right := r.hand.Params.Right
+	for _, j := range r.order {
+		p := r.parent[j]
+		if p < 0 {
+			r.world[j] = mat4(links[Palm]).Mul4(openXRFromLink.Transpose().Mat4())
+			continue
+		}
+		r.world[j] = r.world[p].Mul4(r.local[j])
+		if l := r.link[j]; l >= 0 {
+			turn := r.rest[j].Transpose().Mul3(r.hand.local(l, q, right).R)
+			r.world[j] = r.world[j].Mul4(openXRFromLink.Mul3(turn).Mul3(openXRFromLink.Transpose()).Mat4())
+		}
+	}
+	return r.world
+}
+
+// mat4 is x as a homogeneous matrix.
+func mat4(x geom.Transform) mgl64.Mat4 {
+	m := x.R.Mat4()
+	m[12], m[13], m[14] = x.T[0], x.T[1], x.T[2]
+	return m
+}
