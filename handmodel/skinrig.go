@@ -28,12 +28,15 @@ type SkinRig struct {
 	world  []mgl64.Mat4 // scratch: the posed joints
 }
 
-// webxrChains are the WebXR joints from the wrist out, finger by finger,
-// with the links of the hand model they stand for.
-var webxrChains = [5][]struct {
+// webxrJoint is a WebXR hand joint and the link of the hand model it
+// stands for (-1: none; it rides on its parent).
+type webxrJoint struct {
 	name string
 	link Link
-}{
+}
+
+// webxrChains are the WebXR joints from the wrist out, finger by finger.
+var webxrChains = [5][]webxrJoint{
 	{{"thumb-metacarpal", ThumbMetacarpal}, {"thumb-phalanx-proximal", ThumbProximal}, {"thumb-phalanx-distal", ThumbDistal}, {"thumb-tip", -1}},
 	fingerChain("index", IndexProximal),
 	fingerChain("middle", MiddleProximal),
@@ -41,14 +44,9 @@ var webxrChains = [5][]struct {
 	fingerChain("pinky", LittleProximal),
 }
 
-func fingerChain(f string, proximal Link) []struct {
-	name string
-	link Link
-} {
-	return []struct {
-		name string
-		link Link
-	}{
+// fingerChain is a finger's WebXR joints, from its metacarpal out.
+func fingerChain(f string, proximal Link) []webxrJoint {
+	return []webxrJoint{
 		{f + "-finger-metacarpal", -1}, {f + "-finger-phalanx-proximal", proximal},
 		{f + "-finger-phalanx-intermediate", proximal + 1}, {f + "-finger-phalanx-distal", proximal + 2}, {f + "-finger-tip", -1},
 	}
