@@ -1,10 +1,12 @@
 package handmodel
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -442,4 +444,21 @@ func finiteMat(m mgl64.Mat4) bool {
 		}
 	}
 	return true
+}
+
+// WriteOBJ writes posed skin p as OBJ object name, its vertices numbered
+// from base (1 for a file of its own; OBJ numbers vertices file-wide).
+func (s *Skin) WriteOBJ(w io.Writer, p *SkinPose, name string, base int) error {
+	if len(p.Verts) != len(s.Verts) {
+		return fmt.Errorf("handmodel: skin OBJ: the pose has %d vertices, the skin %d", len(p.Verts), len(s.Verts))
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "o %s\n", name)
+	for _, v := range p.Verts {
+		fmt.Fprintf(bw, "v %.6f %.6f %.6f\n", v[0], v[1], v[2])
+	}
+	for _, t := range s.Tris {
+		fmt.Fprintf(bw, "f %d %d %d\n", base+int(t[0]), base+int(t[1]), base+int(t[2]))
+	}
+	return bw.Flush()
 }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/env"
+)
+
+var webxrRight = filepath.Join("..", "..", "handmodel", "testdata", "webxr-generic-hand", "right.glb")
+
+// TestHandMeshIsPosedAndExported: `gloved hand --mesh` poses the skinned
+// WebXR hand with the model and writes it into the OBJ beside the links,
+// whole: every triangle of the skin, numbered after the links' vertices.
+func TestHandMeshIsPosedAndExported(t *testing.T) {
+	obj := filepath.Join(t.TempDir(), "fist.obj")
+	r := runBinary(t, 20*time.Second, "hand", "--mesh", webxrRight, "--pose", "fist", "-o", obj)
+	if r.code != 0 || !strings.Contains(r.stdout, "1360 vertices, 2314 triangles, 25 joints") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	m, err := env.Load(obj, env.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skin := slices.Index(m.Objects, "skin")
+	if skin < 0 {
+		t.Fatalf("objects %v: no skin", m.Objects)
+	}
+	n := 0
+	for _, o := range m.Object {
+		if int(o) == skin {
+			n++
+		}
+	}
+	if n != 2314 {
+		t.Errorf("the exported skin has %d triangles, want 2314", n)
+	}
+}
+
+// TestHandMeshFailuresSayWhatIsWrong: a missing file and a glTF without a
+// skinned mesh each end with one line naming the file and the problem.
+func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {
+	runBinary(t, 20*time.Second, "hand", "--mesh", "no-such-hand.glb").oneLine(t, 1, "no-such-hand.glb")
+	crate := filepath.Join("..", "..", "testdata", "scenes", "crate.glb")
+	runBinary(t, 20*time.Second, "hand", "--mesh", crate).oneLine(t, 1, "crate.glb", "no skinned mesh")
+}
