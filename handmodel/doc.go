@@ -20,11 +20,14 @@
 // lists (-Z along each bone toward the fingertip).
 //
 // Frames: the hand frame has its origin at the wrist's center, +Y toward
-// the fingertips, +X toward the thumb for a right hand, +Z out of the back
-// of the hand (the palm faces -Z). Every link frame has its origin at the
-// joint that moves it and +Y along the bone. Positive flexion curls toward
-// the palm, positive abduction moves toward the thumb. A left hand is the
-// mirror image through the YZ plane; its link transforms are M·T·M with
-// M = diag(-1, 1, 1), which are rigid, so the sign flips of abduction and
-// wrist yaw that drivers apply to left gloves happen by construction.
+// the fingertips, +Z out of the back of the hand (the palm faces -Z), so
+// +X is toward a right hand's little finger and a left hand's thumb (seen
+// from its back with the fingers up, a right hand has its thumb on the
+// left). Every link frame has its origin at the joint that moves it and +Y
+// along the bone. Positive flexion curls toward the palm, positive
+// abduction moves toward the thumb. The link table describes the left
+// hand; the right hand is its mirror image through the YZ plane, with link
+// transforms M·T·M for M = diag(-1, 1, 1), which are rigid, so the sign
+// flips of abduction and wrist yaw that drivers apply between gloves of the
+// two sides happen by construction.
 package handmodel

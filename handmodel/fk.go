@@ -15,8 +15,9 @@ import (
 // limits). Pose allocates nothing.
 func (h *Hand) Pose(q *Angles, wrist geom.Transform, out []geom.Transform) {
 	_ = out[len(h.links)-1]
-	// A left hand mirrors every local transform: M(A·B)M = (MAM)(MBM), so
-	// the chain composes as usual and the wrist is applied at the roots.
+	// A right hand mirrors every local transform of the table's left hand:
+	// M(A·B)M = (MAM)(MBM), so the chain composes as usual and the wrist is
+	// applied at the roots.
 	right := h.Params.Right
 	if len(h.links) > FingerLinks {
 		// The forearm, a root, comes last in the table and first in the chain.
@@ -34,7 +35,7 @@ func (h *Hand) Pose(q *Angles, wrist geom.Transform, out []geom.Transform) {
 }
 
 // local returns link l's transform in its parent's frame (in the hand frame
-// for roots), mirrored for a left hand.
+// for roots), mirrored for a right hand (the table is the left).
 func (h *Hand) local(l Link, q *Angles, right bool) geom.Transform {
 	d := &h.links[l]
 	r := mgl64.Ident3()
@@ -48,7 +49,7 @@ func (h *Hand) local(l Link, q *Angles, right bool) geom.Transform {
 		}
 	}
 	x := geom.Transform{R: r, T: d.origin}
-	if !right {
+	if right {
 		x = mirror(x)
 	}
 	return x

@@ -32,8 +32,37 @@ func pose(h *Hand, q Angles, wrist geom.Transform) []geom.Transform {
 	return out
 }
 
+// tableHand is the hand the link table describes, the left (the right is
+// its mirror image): the layout the tests below spell out.
+func tableHand(t *testing.T) *Hand {
+	t.Helper()
+	p := DefaultParams
+	p.Right = false
+	return mustHand(t, p)
+}
+
+// TestRightThumbIsOnTheLeft: in the hand frame (fingers +Y, palm -Z) a
+// right hand, seen from its back with the fingers up, has its thumb on the
+// left (-X) and its little finger on the right; a left hand the opposite.
+func TestRightThumbIsOnTheLeft(t *testing.T) {
+	for _, right := range []bool{true, false} {
+		p := DefaultParams
+		p.Right = right
+		h := mustHand(t, p)
+		x := pose(h, Angles{}, geom.Identity())
+		thumb := x[ThumbDistal].Apply(h.Geometry(ThumbDistal).Box.Center)
+		index, little := x[IndexProximal].T, x[LittleProximal].T
+		if left := thumb[0] < 0 && index[0] < little[0]; left != right {
+			t.Errorf("right=%v: thumb tip at %v, index knuckle at %v, little knuckle at %v", right, thumb, index, little)
+		}
+		if thumb[2] >= 0 {
+			t.Errorf("right=%v: the thumb tip is at %v, behind the palm's plane: want it in front of the palm (-Z)", right, thumb)
+		}
+	}
+}
+
 func TestFlatHand(t *testing.T) {
-	h := mustHand(t, DefaultParams)
+	h := tableHand(t)
 	L, B := h.Params.Length, h.Params.Breadth
 	x := pose(h, Angles{}, geom.Identity())
 	if x[Palm].R != mgl64.Ident3() || x[Palm].T != (mgl64.Vec3{}) {
@@ -48,7 +77,7 @@ func TestFlatHand(t *testing.T) {
 }
 
 func TestSingleJointAndFist(t *testing.T) {
-	h := mustHand(t, DefaultParams)
+	h := tableHand(t)
 	L, B := h.Params.Length, h.Params.Breadth
 	seg := segmentFractions[1]
 	mcp := mgl64.Vec3{0.30 * B, seg[0] * L, 0}

@@ -49,7 +49,7 @@ func (h *Hand) buildGeometry() error {
 		if pts == nil {
 			pts = rodPoints(d.length, d.r0, d.r1)
 		}
-		if !h.Params.Right {
+		if h.Params.Right { // the table is the left hand's
 			pts = mirrorPoints(pts)
 		}
 		g, err := hullGeometry(pts)

@@ -65,7 +65,7 @@ func TestSkinRigAtRestIsTheSkinOnThePalm(t *testing.T) {
 		}
 		// The skin keeps its own layout: seen from the back of the hand
 		// (+Z) with the fingers up (+Y), a right hand's thumb is on the
-		// left (-X). (The procedural model puts its right thumb at +X.)
+		// left (-X), as the model's is (TestRightThumbIsOnTheLeft).
 		thumb := jointAt(r, world, "thumb-tip")
 		if (thumb[0] < 0) != (side == "right") || thumb[2] > 0 {
 			t.Errorf("%s: the thumb tip is at %v: want -X for a right hand, +X for a left, on the palm side (-Z)", side, thumb)

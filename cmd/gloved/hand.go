@@ -45,7 +45,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s hand, length %.3f m, breadth %.3f m, %d links (pose %s, hand frame: +Y to the fingertips, +X to the thumb of a right hand, palm facing -Z)\n",
+	fmt.Fprintf(out, "%s hand, length %.3f m, breadth %.3f m, %d links (pose %s, hand frame: +Y to the fingertips, palm facing -Z, +X to a right hand's little finger)\n",
 		map[bool]string{true: "left", false: "right"}[*left], *length, *breadth, h.NumLinks(), *poseName)
 	fmt.Fprintf(out, "%-8s %-8s %8s %8s %8s   %s\n", "link", "parent", "half x", "half y", "half z", "joint origin (m)")
 	for l := range handmodel.Link(h.NumLinks()) {
