@@ -10,5 +10,7 @@
 // overlap test and its degenerate (zero thickness) boxes, section 7.1 for the
 // rank-deficient fallback. The convex hull is quickhull: C. B. Barber,
 // D. P. Dobkin, H. Huhdanpaa, "The Quickhull Algorithm for Convex Hulls",
-// ACM TOMS 22(4), 1996. All geometry is float64 (mgl64 value types).
+// ACM TOMS 22(4), 1996. The smallest enclosing ball is Welzl's (1991)
+// with Gärtner's move-to-front (1999). All geometry is float64 (mgl64
+// value types).
 package geom
