@@ -75,8 +75,19 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// maxSkinFileBytes bounds a skinned hand's file: a rendered hand is well
+// under a megabyte.
+const maxSkinFileBytes = 64 << 20
+
 // LoadSkin reads the first skinned mesh of a glTF 2.0 file (.gltf or .glb).
 func LoadSkin(path string) (*Skin, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("handmodel: skin: %w", err)
+	}
+	if st.Size() > maxSkinFileBytes {
+		return nil, fmt.Errorf("handmodel: skin %s: %d bytes, more than a skinned hand's %d", path, st.Size(), maxSkinFileBytes)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("handmodel: skin: %w", err)

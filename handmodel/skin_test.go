@@ -175,6 +175,17 @@ func TestSkinRefusesMalformedFiles(t *testing.T) {
 		{"inverse bind matrices for fewer joints", edit(func(d *gltf.Document) { d.Accessors[6].Count = 3 }), "inverse bind matrices"},
 		{"points, not triangles", edit(func(d *gltf.Document) { d.Meshes[0].Primitives[0].Mode = gltf.PrimitivePoints }), "only triangles"},
 	}
+	huge := filepath.Join(t.TempDir(), "huge.glb")
+	if f, err := os.Create(huge); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(maxSkinFileBytes + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	} else {
+		f.Close()
+	}
+	if _, err := LoadSkin(huge); err == nil || !strings.Contains(err.Error(), "more than a skinned hand's") {
+		t.Errorf("a file past the size bound: got %v", err)
+	}
 	for _, tc := range tests {
 		_, err := ReadSkin(tc.file, nil)
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
