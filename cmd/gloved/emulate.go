@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,31 +66,44 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	if *hangupAt > 0 {
 		h = emulator.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
 	}
+	var closeStamps func() error
 	if *stamps != "" {
 		f, err := os.Create(*stamps)
 		if err != nil {
 			return fmt.Errorf("--stamps: %w", err)
 		}
 		w := bufio.NewWriter(f)
-		defer func() { w.Flush(); f.Close() }()
 		var line []byte
 		o.OnWrite = func(t time.Time) {
 			line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
-			w.Write(append(line, '\n'))
+			w.Write(append(line, '\n')) // an error stays in w and is reported by Flush
+		}
+		closeStamps = func() error {
+			if err := errors.Join(w.Flush(), f.Close()); err != nil {
+				return fmt.Errorf("--stamps: %w", err)
+			}
+			return nil
 		}
 	}
 	e, err := emulator.New(o)
 	if err != nil {
+		if closeStamps != nil {
+			closeStamps()
+		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	hand := map[bool]string{true: "left", false: "right"}[*left]
-	return emulator.Run(ctx, e, *link, h, func(path string) {
+	err = emulator.Run(ctx, e, *link, h, func(path string) {
 		fmt.Fprintf(out, "emulating a %d-sensor %s-hand CyberGlove (%s) on %s", o.Sensors, hand, what, path)
 		if *link != "" {
 			fmt.Fprintf(out, " (linked at %s)", *link)
 		}
 		fmt.Fprintln(out)
 	})
+	if closeStamps != nil {
+		err = errors.Join(err, closeStamps())
+	}
+	return err
 }
 
 // recordedSource loads a recording's samples and plays their values in a
