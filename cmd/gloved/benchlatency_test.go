@@ -119,3 +119,10 @@ func TestBenchLatencyFailuresSayWhatFailed(t *testing.T) {
 	r = runBinary(t, 30*time.Second, "bench", "latency", "--scene", bad, "--frames", "10")
 	r.oneLine(t, 1, "the daemon exited", "broken.obj")
 }
+
+// TestEmulateStampsFileThatCannotBeMade: --stamps into a directory that
+// does not exist ends at once with one line naming the flag and the path.
+func TestEmulateStampsFileThatCannotBeMade(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "no-such-dir", "stamps")
+	runBinary(t, 10*time.Second, "emulate", "--stamps", bad).oneLine(t, 1, "--stamps", "no-such-dir")
+}
