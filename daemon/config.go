@@ -217,7 +217,7 @@ func (c *Config) Resolve(p string) string {
 // Spec returns hand i's spec with its paths resolved.
 func (c *Config) Spec(i int) session.Spec {
 	s := c.Hands[i].Spec
-	s.Recording, s.Calibration = c.Resolve(s.Recording), c.Resolve(s.Calibration)
+	s.Recording, s.Calibration, s.Mesh = c.Resolve(s.Recording), c.Resolve(s.Calibration), c.Resolve(s.Mesh)
 	return s
 }
 

@@ -49,8 +49,14 @@ func (h *Hand) local(l Link, q *Angles, right bool) geom.Transform {
 		}
 	}
 	x := geom.Transform{R: r, T: d.origin}
+	if d.skinned {
+		x.R = d.restT.Mul3(r)
+	}
 	if right {
 		x = mirror(x)
+	}
+	if d.skinned {
+		x = d.pre.Mul(x)
 	}
 	return x
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // Link indexes the hand's rigid bodies.
@@ -71,6 +73,13 @@ type linkDef struct {
 	// the palm and forearm a hull given in points.
 	length, r0, r1 float64
 	hull           []mgl64.Vec3
+	// A skinned hand's link: T = T_parent · pre · restT · rots, where pre
+	// is the skin's rest transform of the link in its parent's and restT
+	// undoes the rots' rest turn, so that only the joints' turn remains
+	// (mirrored for a right hand, like every turn of the table).
+	skinned bool
+	pre     geom.Transform
+	restT   mgl64.Mat3
 }
 
 // Params sizes the procedural hand.
@@ -79,6 +88,14 @@ type Params struct {
 	Breadth float64 // across the metacarpal heads, m (adult: 0.075-0.095)
 	Right   bool
 	Forearm bool // add a forearm link (parent of the palm)
+	// Mesh is a skinned hand (glTF 2.0 with the WebXR joints, such as the
+	// WebXR generic hand) whose bones and shape the hand takes instead of
+	// the procedural ones; its size is its own (Length and Breadth are
+	// measured from it). The other hand's file is mirrored.
+	Mesh string
+	// JointNames renames a rig's joints to the WebXR names the hand
+	// needs: WebXR name -> the file's joint name.
+	JointNames map[string]string
 }
 
 // DefaultParams is a mid-sized adult right hand.
@@ -90,6 +107,7 @@ type Hand struct {
 	Limits [NumJoints]Limit
 	links  []linkDef
 	geom   []LinkGeometry
+	rig    *SkinRig // a skinned hand's skin; nil for the procedural hand
 }
 
 // Buchholz et al. 1992: segment lengths as fractions of hand length,
@@ -110,8 +128,26 @@ var (
 	archShare   = [5]float64{0, 0, 0, 0.5, 1} // how much of the palm arch each finger base takes
 )
 
-// New builds the procedural hand for p.
+// New builds the hand p describes: the skinned hand of p.Mesh, or the
+// procedural hand.
 func New(p Params) (*Hand, error) {
+	if p.Mesh != "" {
+		skin, err := LoadSkin(p.Mesh)
+		if err != nil {
+			return nil, err
+		}
+		if err := skin.RenameJoints(p.JointNames); err != nil {
+			return nil, fmt.Errorf("handmodel: skin %s: %w", p.Mesh, err)
+		}
+		h, err := newSkinned(skin, p)
+		if err != nil {
+			return nil, fmt.Errorf("%w (skin %s)", err, p.Mesh)
+		}
+		return h, nil
+	}
+	if len(p.JointNames) > 0 {
+		return nil, fmt.Errorf("handmodel: joint names are for a skinned hand: give its mesh")
+	}
 	if !(p.Length >= 0.05 && p.Length <= 0.4) || !(p.Breadth >= 0.02 && p.Breadth <= 0.2) {
 		return nil, fmt.Errorf("handmodel: hand length %v m and breadth %v m: want 0.05-0.4 and 0.02-0.2", p.Length, p.Breadth)
 	}
@@ -184,6 +220,10 @@ func New(p Params) (*Hand, error) {
 	}
 	return h, nil
 }
+
+// Rig returns a skinned hand's skin, rigged to the hand; nil for the
+// procedural hand.
+func (h *Hand) Rig() *SkinRig { return h.rig }
 
 // NumLinks returns 16, or 17 with a forearm.
 func (h *Hand) NumLinks() int { return len(h.links) }

@@ -61,44 +61,12 @@ var openXRFromLink = mgl64.Mat3{1, 0, 0, 0, 0, -1, 0, 1, 0}
 // driven through hand's joints.
 func NewSkinRig(skin *Skin, hand *Hand) (*SkinRig, error) {
 	n := len(skin.Joints)
-	r := &SkinRig{Skin: skin, hand: hand, parent: make([]int, n), link: make([]Link, n),
-		local: make([]mgl64.Mat4, n), rest: make([]mgl64.Mat3, n), world: make([]mgl64.Mat4, n)}
-	index := map[string]int{}
-	for j, name := range skin.Joints {
-		index[name] = j
-		r.parent[j], r.link[j] = -1, -1
-	}
-	find := func(name string) (int, error) {
-		j, ok := index[name]
-		if !ok {
-			return 0, fmt.Errorf("handmodel: skin rig: the skin has no joint %q (WebXR hand joint names are needed)", name)
-		}
-		return j, nil
-	}
-	wrist, err := find("wrist")
+	sk, err := webxrSkeleton(skin)
 	if err != nil {
 		return nil, err
 	}
-	for _, chain := range webxrChains {
-		up := wrist
-		for _, c := range chain {
-			j, err := find(c.name)
-			if err != nil {
-				return nil, err
-			}
-			r.parent[j], r.link[j] = up, c.link
-			up = j
-		}
-	}
-	r.order = append(r.order, wrist)
-	for _, chain := range webxrChains {
-		for _, c := range chain {
-			r.order = append(r.order, index[c.name])
-		}
-	}
-	if len(r.order) != n {
-		return nil, fmt.Errorf("handmodel: skin rig: the skin has %d joints, the WebXR hand %d", n, len(r.order))
-	}
+	r := &SkinRig{Skin: skin, hand: hand, parent: sk.parent, link: sk.link, order: sk.order,
+		local: make([]mgl64.Mat4, n), rest: make([]mgl64.Mat3, n), world: make([]mgl64.Mat4, n)}
 	var zero Angles
 	for j := range n {
 		if p := r.parent[j]; p >= 0 {
@@ -136,6 +104,53 @@ func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
 		}
 	}
 	return r.world
+}
+
+// skeleton is a skin's joints read as the WebXR hand's.
+type skeleton struct {
+	parent []int  // a joint's parent joint; -1 for the wrist
+	link   []Link // the model's link a joint stands for; -1: none
+	order  []int  // the joints, each after its parent
+	wrist  int
+}
+
+// webxrSkeleton finds the WebXR hand joints among skin's by name.
+func webxrSkeleton(skin *Skin) (skeleton, error) {
+	n := len(skin.Joints)
+	sk := skeleton{parent: make([]int, n), link: make([]Link, n)}
+	index := map[string]int{}
+	for j, name := range skin.Joints {
+		index[name] = j
+		sk.parent[j], sk.link[j] = -1, -1
+	}
+	find := func(name string) (int, error) {
+		j, ok := index[name]
+		if !ok {
+			return 0, fmt.Errorf("handmodel: skin rig: the skin has no joint %q (WebXR hand joint names are needed; a config's joint table can rename a rig's)", name)
+		}
+		return j, nil
+	}
+	var err error
+	if sk.wrist, err = find("wrist"); err != nil {
+		return sk, err
+	}
+	sk.order = append(sk.order, sk.wrist)
+	for _, chain := range webxrChains {
+		up := sk.wrist
+		for _, c := range chain {
+			j, err := find(c.name)
+			if err != nil {
+				return sk, err
+			}
+			sk.parent[j], sk.link[j] = up, c.link
+			sk.order = append(sk.order, j)
+			up = j
+		}
+	}
+	if len(sk.order) != n {
+		return sk, fmt.Errorf("handmodel: skin rig: the skin has %d joints, the WebXR hand %d", n, len(sk.order))
+	}
+	return sk, nil
 }
 
 // mat4 is x as a homogeneous matrix.

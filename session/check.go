@@ -10,13 +10,18 @@ import (
 )
 
 // Check checks what can be checked of spec without opening its glove: its
-// fields; that its calibration file loads (and, where the sensor count is
+// fields; that its skinned hand, if any, builds; that its calibration file loads (and, where the sensor count is
 // known, is for that many sensors); that a replay's recording opens, with
 // a calibration that fits it; and that the session's recording can be
 // written where it is asked for. Errors name the key at fault.
 func Check(spec Spec) error {
 	if err := spec.Normalize(); err != nil {
 		return err
+	}
+	if spec.Mesh != "" {
+		if _, err := handmodel.New(spec.HandParams(true)); err != nil {
+			return fmt.Errorf("mesh: %w", err)
+		}
 	}
 	if spec.Device == DeviceReplay {
 		r, err := recording.OpenReplay(spec.Recording, false)

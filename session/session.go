@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
@@ -27,9 +28,12 @@ func Open(spec Spec, scene *env.Mesh, o PipelineOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	hand, err := handmodel.New(handmodel.Params{Length: g.Spec.Length, Breadth: g.Spec.Breadth, Right: g.Info.Right})
+	hand, err := handmodel.New(g.Spec.HandParams(g.Info.Right))
 	if err != nil {
 		g.Close()
+		if g.Spec.Mesh != "" {
+			err = fmt.Errorf("mesh: %w", err)
+		}
 		return nil, err
 	}
 	p, err := NewPipeline(hand, g.Cal, scene, o)

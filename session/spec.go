@@ -44,6 +44,13 @@ type Spec struct {
 	Length      float64   `toml:"length"`      // hand length, m
 	Breadth     float64   `toml:"breadth"`     // hand breadth, m
 	Speed       string    `toml:"speed"`       // replay and sim: "1" (real time, default) or "max"
+	// Mesh is a skinned hand (glTF/GLB with the WebXR joints) to use
+	// instead of the procedural hand: the links take its bones and shape,
+	// and its size replaces length and breadth.
+	Mesh string `toml:"mesh"`
+	// Joints renames another rig's joints to the WebXR names: WebXR
+	// joint name = the file's joint name.
+	Joints map[string]string `toml:"joints"`
 	// Period is the sample period of a glove or the simulation (0: 10 ms).
 	Period time.Duration `toml:"-"`
 	// Poll asks a CyberGlove for each record instead of streaming.
@@ -116,6 +123,9 @@ func (s *Spec) checkDevice() error {
 }
 
 func (s *Spec) checkHand() error {
+	if len(s.Joints) > 0 && s.Mesh == "" {
+		return fmt.Errorf("joints: a joint table renames a skinned hand's joints: set mesh too")
+	}
 	if s.Side != "" && s.Side != "right" && s.Side != "left" {
 		return fmt.Errorf("side = %q: want right or left", s.Side)
 	}
@@ -128,6 +138,11 @@ func (s *Spec) checkHand() error {
 		}
 	}
 	return nil
+}
+
+// HandParams is the hand the spec describes, for a glove of side right.
+func (s *Spec) HandParams(right bool) handmodel.Params {
+	return handmodel.Params{Length: s.Length, Breadth: s.Breadth, Right: right, Mesh: s.Mesh, JointNames: s.Joints}
 }
 
 // PoseFrom checks and converts a pose given as 7 numbers, qw qx qy qz tx

@@ -47,7 +47,7 @@ func round9(x float64) float64 {
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--json]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	if pos, err := parseInterleaved(fs, args); err != nil {

@@ -17,7 +17,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	left := fs.Bool("left", false, "a left hand")
 	forearm := fs.Bool("forearm", false, "add the forearm link")
 	meshes := fs.String("meshes", "", "OBJ/STL/glTF file with per-link meshes (objects named palm, thumb1 .. little3, forearm)")
-	mesh := fs.String("mesh", "", "a skinned hand (glTF/GLB with WebXR joint names, such as the WebXR generic hand) to pose with the model and export")
+	mesh := fs.String("mesh", "", "a skinned hand (glTF/GLB with WebXR joint names, such as the WebXR generic hand): the links take its bones and shape, and the posed skin is exported with them")
 	poseName := fs.String("pose", "flat", "pose for the export: flat, fist or spread")
 	objPath := fs.String("o", "", "write the posed link meshes and frames to this OBJ file")
 	if pos, err := parseInterleaved(fs, args); err != nil {
@@ -25,8 +25,11 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	h, err := handmodel.New(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm})
+	h, err := handmodel.New(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh})
 	if err != nil {
+		if *mesh != "" {
+			return fmt.Errorf("--mesh: %w", err)
+		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if *meshes != "" {
@@ -41,12 +44,12 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	q.Clamp(&h.Limits)
 	poses := make([]geom.Transform, h.NumLinks())
 	h.Pose(&q, geom.Identity(), poses)
-	skin, posed, err := poseSkin(*mesh, h, &q, poses)
+	skin, posed, err := poseSkin(h, &q, poses)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%s hand, length %.3f m, breadth %.3f m, %d links (pose %s, hand frame: +Y to the fingertips, palm facing -Z, +X to a right hand's little finger)\n",
-		map[bool]string{true: "left", false: "right"}[*left], *length, *breadth, h.NumLinks(), *poseName)
+		map[bool]string{true: "left", false: "right"}[*left], h.Params.Length, h.Params.Breadth, h.NumLinks(), *poseName)
 	fmt.Fprintf(out, "%-8s %-8s %8s %8s %8s   %s\n", "link", "parent", "half x", "half y", "half z", "joint origin (m)")
 	for l := range handmodel.Link(h.NumLinks()) {
 		b := h.Geometry(l).Box
@@ -85,25 +88,18 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// poseSkin loads the skinned hand at path (none if path is empty), rigs it
-// to h and poses it for q, the links posed as poses.
-func poseSkin(path string, h *handmodel.Hand, q *handmodel.Angles, poses []geom.Transform) (*handmodel.Skin, *handmodel.SkinPose, error) {
-	if path == "" {
+// poseSkin poses a skinned hand's skin for q, the links posed as poses
+// (none for the procedural hand).
+func poseSkin(h *handmodel.Hand, q *handmodel.Angles, poses []geom.Transform) (*handmodel.Skin, *handmodel.SkinPose, error) {
+	rig := h.Rig()
+	if rig == nil {
 		return nil, nil, nil
-	}
-	skin, err := handmodel.LoadSkin(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	rig, err := handmodel.NewSkinRig(skin, h)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var p handmodel.SkinPose
 	if err := rig.Pose(q, poses, &p); err != nil {
 		return nil, nil, err
 	}
-	return skin, &p, nil
+	return rig.Skin, &p, nil
 }
 
 // describeSkin prints a posed skin's size and extent.

@@ -12,14 +12,20 @@ import (
 
 var webxrRight = filepath.Join("..", "..", "handmodel", "testdata", "webxr-generic-hand", "right.glb")
 
-// TestHandMeshIsPosedAndExported: `gloved hand --mesh` poses the skinned
-// WebXR hand with the model and writes it into the OBJ beside the links,
+// TestHandMeshIsPosedAndExported: `gloved hand --mesh` builds the hand on
+// the skinned WebXR hand, poses it and writes it into the OBJ beside the
+// links,
 // whole: every triangle of the skin, numbered after the links' vertices.
 func TestHandMeshIsPosedAndExported(t *testing.T) {
 	obj := filepath.Join(t.TempDir(), "fist.obj")
 	r := runBinary(t, 20*time.Second, "hand", "--mesh", webxrRight, "--pose", "fist", "-o", obj)
 	if r.code != 0 || !strings.Contains(r.stdout, "1360 vertices, 2314 triangles, 25 joints") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	// The hand is the skin's: its size is measured from it, not the
+	// procedural default.
+	if strings.Contains(r.stdout, "length 0.190 m") {
+		t.Errorf("the hand has the procedural default length: %s", r.stdout)
 	}
 	m, err := env.Load(obj, env.LoadOptions{})
 	if err != nil {
@@ -46,4 +52,14 @@ func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {
 	runBinary(t, 20*time.Second, "hand", "--mesh", "no-such-hand.glb").oneLine(t, 1, "no-such-hand.glb")
 	crate := filepath.Join("..", "..", "testdata", "scenes", "crate.glb")
 	runBinary(t, 20*time.Second, "hand", "--mesh", crate).oneLine(t, 1, "crate.glb", "no skinned mesh")
+}
+
+// TestContactsWithTheSkinnedHand: the offline pipeline runs the hand built
+// on the skin: the simulated grasp closes its fingers on the shipped ball.
+func TestContactsWithTheSkinnedHand(t *testing.T) {
+	r := runBinary(t, 60*time.Second, "contacts", "--sim", "--scene", "builtin:grasp", "--frames", "200",
+		"--wrist", "0.70710678 -0.70710678 0 0 0 0.91 0.10", "--mesh", webxrRight)
+	if r.code != 0 || !strings.Contains(r.stdout, " in ball ") {
+		t.Fatalf("exit %d, no contact with the ball\nstdout: %.2000s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
 }

@@ -11,10 +11,10 @@ import (
 // sessionOpts are the flags that choose an offline session: what
 // `contacts`, `export` and `bench pipeline` share.
 type sessionOpts struct {
-	scenes, recording, calibration, wrist, motion string
-	sim                                           bool
-	frames                                        int
-	proximity                                     float64
+	scenes, recording, calibration, wrist, motion, mesh string
+	sim                                                 bool
+	frames                                              int
+	proximity                                           float64
 }
 
 // addSessionFlags declares the flags that choose a session.
@@ -28,6 +28,7 @@ func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.StringVar(&o.wrist, "wrist", "", `wrist pose "qw qx qy qz tx ty tz" (default: the recording's, else the identity)`)
 	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
 	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
+	fs.StringVar(&o.mesh, "mesh", "", "a skinned hand (glTF/GLB with the WebXR joints) instead of the procedural hand")
 	return o
 }
 
@@ -39,7 +40,7 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 	if o.sim && o.frames < 1 {
 		return session.Spec{}, fmt.Errorf("%w: --frames %d: a simulation needs at least 1", errUsage, o.frames)
 	}
-	s := session.Spec{Device: session.DeviceReplay, Recording: o.recording, Calibration: o.calibration, Speed: session.SpeedMax}
+	s := session.Spec{Device: session.DeviceReplay, Recording: o.recording, Calibration: o.calibration, Speed: session.SpeedMax, Mesh: o.mesh}
 	if o.sim {
 		s.Device, s.Recording, s.Motion = session.DeviceSim, "", o.motion
 	}

@@ -88,6 +88,10 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		{"metrics address", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[metrics]\nlisten = \"127.0.0.1:http-ish\"\n"), []string{"metrics.listen"}},
 		{"recording is a directory", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = "+fmt.Sprintf("%q", dir)+"\n"), []string{"hand[1] (left).recording", "is a directory"}},
 		{"recording cannot be written", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = \"/proc/gloved.glove\"\n"), []string{"hand[1] (left).recording", "cannot write"}},
+		{"skinned hand missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = \"no-such-hand.glb\"\n"), []string{"hand[1] (left).mesh", "no-such-hand.glb"}},
+		{"skinned hand not glTF", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", notGLTF(t))+"\n"), []string{"hand[1] (left).mesh", "not glTF"}},
+		{"skinned hand without the WebXR joints", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", webxrAbs(t))+"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1] (left).mesh", "Hand_L"}},
+		{"joint table without a mesh", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1].joints", "set mesh"}},
 		{"calibration missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = \"/dev/null-glove\"\ncalibration = \"no-such-cal.toml\"\n"), []string{"hand[1] (left).calibration", "no-such-cal.toml"}},
 	}
 	for _, tc := range tests {
@@ -100,6 +104,26 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 	if ok.code != 0 || !strings.Contains(ok.stdout, "config ok") {
 		t.Fatalf("a good config: exit %d, %s %s", ok.code, ok.stdout, ok.stderr)
 	}
+}
+
+// notGLTF returns a file that is not glTF.
+func notGLTF(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hand.glb")
+	if err := os.WriteFile(path, []byte("not a hand\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// webxrAbs is the WebXR right hand's absolute path.
+func webxrAbs(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(webxrRight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestRecordWithoutAGloveSaysWhatToDo: recording from a glove that is not
