@@ -244,6 +244,18 @@ func TestOverlapsAreBruteForce(t *testing.T) {
 		if got := sorted(s.OverlapsM1(slack, nil)); !slices.Equal(got, sorted(inChains)) {
 			t.Fatalf("M1: %d pairs, brute force %d", len(got), len(inChains))
 		}
+		if err := s.SetChains(s.Chains); err != nil {
+			t.Fatal(err)
+		}
+		var distinct []Pair
+		for _, q := range sorted(inChains) {
+			if len(distinct) == 0 || distinct[len(distinct)-1] != q {
+				distinct = append(distinct, q)
+			}
+		}
+		if got := sorted(s.OverlapsChained(slack, nil)); !slices.Equal(got, distinct) {
+			t.Fatalf("chained: %d pairs, brute force %d", len(got), len(distinct))
+		}
 		p := NewParallel(s, 4)
 		if got := sorted(p.M1(slack, nil)); !slices.Equal(got, sorted(inChains)) {
 			t.Fatalf("parallel M1: %d pairs, brute force %d", len(got), len(inChains))

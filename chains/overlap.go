@@ -19,7 +19,34 @@ func (s *Set) SetChains(chains [][]int32) error {
 		}
 	}
 	s.Chains = chains
+	seen := map[Pair]bool{}
+	s.chainPairs = s.chainPairs[:0]
+	for _, ch := range chains {
+		for x, a := range ch {
+			for _, b := range ch[x+1:] {
+				p := Pair{min(a, b), max(a, b)}
+				if a != b && s.Counts(a, b) && !seen[p] {
+					seen[p] = true
+					s.chainPairs = append(s.chainPairs, p)
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// OverlapsChained appends each overlapping pair the chains hold once:
+// M1's test over the distinct countable pairs of all chains, listed when
+// the chains were set, so that a frame tests each pair once and never an
+// adjacent one. The frame loop uses it. It allocates nothing once out
+// has grown.
+func (s *Set) OverlapsChained(slack float64, out []Pair) []Pair {
+	for _, p := range s.chainPairs {
+		if s.Spheres[p.A].Overlaps(s.Spheres[p.B], slack) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // OverlapsM1 appends the overlapping pairs inside each chain (the paper's

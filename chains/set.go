@@ -16,8 +16,10 @@ type Set struct {
 	Fits    []Fit
 	Spheres []Sphere
 	Chains  [][]int32 // sphere indices; see SetChains
-	use     Method
-	tris    [][3]int32
+	// chainPairs are the distinct pairs the chains test that count.
+	chainPairs []Pair
+	use        Method
+	tris       [][3]int32
 	// near[l] has bit k set when spheres on links l and k never count.
 	near [maxLinks]uint64
 	// Following the pivots: the distinct pivot vertices (slot order), each
@@ -46,6 +48,13 @@ func (s *Set) exclude(parent []int32) {
 			s.near[p] |= 1 << l
 		}
 	}
+}
+
+// Exclude makes spheres on links a and b never count, as adjacent ones.
+// Call it before SetChains, which lists the pairs that count.
+func (s *Set) Exclude(a, b int32) {
+	s.near[a] |= 1 << b
+	s.near[b] |= 1 << a
 }
 
 // Counts reports whether spheres a and b may count as a self-collision:

@@ -15,6 +15,7 @@ import (
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
 )
 
@@ -25,6 +26,7 @@ type Config struct {
 	Scene   SceneConfig   `toml:"scene"`
 	OSC     OSCConfig     `toml:"osc"`
 	Frame   FrameConfig   `toml:"frame"`
+	Self    SelfConfig    `toml:"self"`
 	Log     LogConfig     `toml:"log"`
 	Metrics MetricsConfig `toml:"metrics"`
 	// Path is the file the config came from ("" for built-in); relative
@@ -137,6 +139,34 @@ type FrameConfig struct {
 	StallMS    float64 `toml:"stall_ms"` // a connected glove silent this long is reported stalled
 	ProximityM float64 `toml:"proximity_m"`
 	CountTris  *bool   `toml:"count_tris"`
+}
+
+// SelfConfig tunes self-contact: the hand against itself, pinch and fist
+// (distances in metres; package selfcontact).
+type SelfConfig struct {
+	Enabled   *bool   `toml:"enabled"` // default true
+	SlackM    float64 `toml:"slack_m"`
+	PinchOnM  float64 `toml:"pinch_on_m"`
+	PinchOffM float64 `toml:"pinch_off_m"`
+	FistOnM   float64 `toml:"fist_on_m"`
+	FistOffM  float64 `toml:"fist_off_m"`
+}
+
+// options are the self-contact options the table gives, defaults for
+// what it leaves out.
+func (s SelfConfig) options() selfcontact.Options {
+	o := selfcontact.DefaultOptions
+	set := func(dst *float64, v float64) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	set(&o.Slack, s.SlackM)
+	set(&o.PinchOn, s.PinchOnM)
+	set(&o.PinchOff, s.PinchOffM)
+	set(&o.FistOn, s.FistOnM)
+	set(&o.FistOff, s.FistOffM)
+	return o
 }
 
 // LogConfig chooses the log level and format.
@@ -268,6 +298,9 @@ func (c *Config) checkService() error {
 	}
 	if !(c.Frame.ProximityM >= 0 && c.Frame.ProximityM <= 1) {
 		return fmt.Errorf("frame.proximity_m = %v: want 0 to 1 m", c.Frame.ProximityM)
+	}
+	if err := c.Self.options().Check(); err != nil {
+		return fmt.Errorf("self: %w", err)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

@@ -47,6 +47,21 @@ type SkinPose struct {
 // (one per joint): each vertex is the weighted sum of its joints' moves,
 // world·InverseBind. It allocates nothing once p has been used.
 func (s *Skin) Pose(world []mgl64.Mat4, p *SkinPose) error {
+	if err := s.SetJoints(world, p); err != nil {
+		return err
+	}
+	p.Verts = grow(p.Verts, len(s.Verts))
+	for v := range s.Verts {
+		p.Verts[v] = s.Vertex(p, int32(v))
+	}
+	return nil
+}
+
+// SetJoints readies p to place vertices for the joints' world transforms
+// world, without placing any: Vertex then places one at a time, for a
+// caller that needs a few (the sphere chains' pivots). It allocates
+// nothing once p has been used.
+func (s *Skin) SetJoints(world []mgl64.Mat4, p *SkinPose) error {
 	if len(world) != len(s.Joints) {
 		return fmt.Errorf("handmodel: skin pose: %d joint transforms for %d joints", len(world), len(s.Joints))
 	}
@@ -54,17 +69,19 @@ func (s *Skin) Pose(world []mgl64.Mat4, p *SkinPose) error {
 	for j := range world {
 		p.mats[j] = world[j].Mul4(s.InverseBind[j])
 	}
-	p.Verts = grow(p.Verts, len(s.Verts))
-	for v, x := range s.Verts {
-		var out mgl64.Vec3
-		for k, j := range s.Influence[v] {
-			if w := s.Weight[v][k]; w != 0 {
-				out = out.Add(mgl64.TransformCoordinate(x, p.mats[j]).Mul(w))
-			}
-		}
-		p.Verts[v] = out
-	}
 	return nil
+}
+
+// Vertex returns vertex v placed by the joints p was last set to.
+func (s *Skin) Vertex(p *SkinPose, v int32) mgl64.Vec3 {
+	x := s.Verts[v]
+	var out mgl64.Vec3
+	for k, j := range s.Influence[v] {
+		if w := s.Weight[v][k]; w != 0 {
+			out = out.Add(mgl64.TransformCoordinate(x, p.mats[j]).Mul(w))
+		}
+	}
+	return out
 }
 
 // grow returns s with length n, reusing its storage when it can.

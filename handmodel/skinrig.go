@@ -25,6 +25,7 @@ type SkinRig struct {
 	local  []mgl64.Mat4 // each joint's rest transform in its parent's frame
 	rest   []mgl64.Mat3 // each driving link's local rotation at zero angles
 	order  []int        // the joints, each after its parent
+	owner  []Link       // the link each joint moves (a metacarpal's: the palm; a tip's: its phalanx)
 	world  []mgl64.Mat4 // scratch: the posed joints
 }
 
@@ -65,7 +66,7 @@ func NewSkinRig(skin *Skin, hand *Hand) (*SkinRig, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &SkinRig{Skin: skin, hand: hand, parent: sk.parent, link: sk.link, order: sk.order,
+	r := &SkinRig{Skin: skin, hand: hand, parent: sk.parent, link: sk.link, order: sk.order, owner: jointOwners(sk),
 		local: make([]mgl64.Mat4, n), rest: make([]mgl64.Mat3, n), world: make([]mgl64.Mat4, n)}
 	var zero Angles
 	for j := range n {
@@ -104,6 +105,23 @@ func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
 		}
 	}
 	return r.world
+}
+
+// VertexLink returns the link skin vertex v rides on: its dominant
+// joint's.
+func (r *SkinRig) VertexLink(v int32) Link {
+	return r.owner[r.Skin.Influence[v][dominant(r.Skin.Weight[v])]]
+}
+
+// JointAt returns where the skin's joint of that name stands in the
+// file's scene (its rest pose), and whether there is one.
+func (r *SkinRig) JointAt(name string) (mgl64.Vec3, bool) {
+	for j, n := range r.Skin.Joints {
+		if n == name {
+			return r.Skin.Rest[j].Col(3).Vec3(), true
+		}
+	}
+	return mgl64.Vec3{}, false
 }
 
 // skeleton is a skin's joints read as the WebXR hand's.

@@ -32,7 +32,30 @@ type Frame struct {
 	Contacts   []Contact
 	Near       []Near
 	Touches    []Touch
+	Self       []SelfContact
+	Pinches    []Pinch
+	Fists      []Fist
 	Status     string // sent when not empty
+}
+
+// SelfContact is two links of the hand touching each other.
+type SelfContact struct {
+	A, B  string
+	Depth float64
+	Point mgl64.Vec3
+}
+
+// Pinch is a finger's pinch against the thumb beginning or ending.
+type Pinch struct {
+	Finger   string
+	Begin    bool
+	Distance float64
+}
+
+// Fist is the hand closing into a fist or opening from one.
+type Fist struct {
+	Begin    bool
+	Distance float64
 }
 
 // Touch is an edge of a (link, object) contact: Begin true when it starts,
@@ -51,6 +74,9 @@ type Touch struct {
 //	<prefix>/<hand>/contact s link, s object, f depth, f f f point, f f f normal (one each)
 //	<prefix>/<hand>/near    s link, s object, f distance, f f f point (one each)
 //	<prefix>/<hand>/touch   s link, s object, i 1 begin / 0 end (one each)
+//	<prefix>/<hand>/self    s link, s link, f depth, f f f point (one each)
+//	<prefix>/<hand>/pinch   s finger, i 1 begin / 0 end, f distance (one each)
+//	<prefix>/<hand>/fist    i 1 begin / 0 end, f distance
 //	<prefix>/<hand>/status  s state (when f.Status is set)
 //
 // No NaN or infinity is written: a contact or near entry holding one is
@@ -68,13 +94,10 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.Message(addr.Touch)
 		w.String(t.Link)
 		w.String(t.Object)
-		if t.Begin {
-			w.Int(1)
-		} else {
-			w.Int(0)
-		}
+		w.Int(flag(t.Begin))
 		w.End()
 	}
+	appendSelf(w, addr, f)
 	if f.Status != "" {
 		w.Message(addr.Status)
 		w.String(f.Status)
@@ -133,16 +156,50 @@ func appendContacts(w *Writer, addr *Addresses, f *Frame) {
 	}
 }
 
+// appendSelf writes the self-contact, pinch and fist messages.
+func appendSelf(w *Writer, addr *Addresses, f *Frame) {
+	for i := range f.Self {
+		c := &f.Self[i]
+		w.Message(addr.Self)
+		w.String(c.A)
+		w.String(c.B)
+		w.Float(c.Depth)
+		w.vec(c.Point)
+		w.End()
+	}
+	for _, p := range f.Pinches {
+		w.Message(addr.Pinch)
+		w.String(p.Finger)
+		w.Int(flag(p.Begin))
+		w.Float(p.Distance)
+		w.End()
+	}
+	for _, e := range f.Fists {
+		w.Message(addr.Fist)
+		w.Int(flag(e.Begin))
+		w.Float(e.Distance)
+		w.End()
+	}
+}
+
+// flag is 1 for a beginning, 0 for an end.
+func flag(begin bool) int32 {
+	if begin {
+		return 1
+	}
+	return 0
+}
+
 // Addresses are one hand's message addresses, built once.
 type Addresses struct {
-	Frame, Joints, Links, Contact, Near, Touch, Status, Wrist string
+	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Wrist string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
 func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
-		Near: b + "near", Touch: b + "touch", Status: b + "status", Wrist: b + "wrist"}
+		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Wrist: b + "wrist"}
 }
 
 // TouchTracker turns per-frame contacts into begin/end edges with

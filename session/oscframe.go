@@ -5,10 +5,11 @@ import (
 
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/selfcontact"
 )
 
-// FillFrame fills f's joints, link poses, contacts and near list from the
-// last frame, links and objects by name. The caller owns the rest (Seq,
+// FillFrame fills f's joints, link poses, contacts, near list, self-contacts
+// and pinch and fist events from the last frame, links and objects by name. The caller owns the rest (Seq,
 // timing, touches, status). Once f's slices have grown it allocates
 // nothing.
 func (p *Pipeline) FillFrame(f *osc.Frame) {
@@ -30,4 +31,26 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 	for _, n := range p.solver.Near {
 		f.Near = append(f.Near, osc.Near{Link: handmodel.Link(n.Link).String(), Object: objects[n.Object], Distance: n.Distance, Point: n.Point})
 	}
+	f.Self, f.Pinches, f.Fists = f.Self[:0], f.Pinches[:0], f.Fists[:0]
+	if p.self == nil {
+		return
+	}
+	for _, c := range p.self.Contacts {
+		f.Self = append(f.Self, osc.SelfContact{A: c.A.String(), B: c.B.String(), Depth: c.Depth, Point: c.Point})
+	}
+	for _, e := range p.self.Events {
+		switch e.Kind {
+		case selfcontact.PinchEvent:
+			f.Pinches = append(f.Pinches, osc.Pinch{Finger: fingerName(e.Finger), Begin: e.Begin, Distance: e.Distance})
+		case selfcontact.FistEvent:
+			f.Fists = append(f.Fists, osc.Fist{Begin: e.Begin, Distance: e.Distance})
+		}
+	}
+}
+
+// fingerName names a finger by its distal link: index, middle, ring or
+// little.
+func fingerName(tip handmodel.Link) string {
+	name := tip.String()
+	return name[:len(name)-1]
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/selfcontact"
 )
 
 // PipelineOptions tune the frame pipeline.
@@ -20,6 +21,10 @@ type PipelineOptions struct {
 	// SkipTris leaves each contact's count of touched triangles at 0: on
 	// a deep grasp of a finely tessellated object it is most of the frame.
 	SkipTris bool
+	// NoSelf turns self-contact (pinch, fist, links touching links) off;
+	// Self tunes it (zero: selfcontact.DefaultOptions).
+	NoSelf bool
+	Self   selfcontact.Options
 }
 
 // Pipeline turns glove samples into contacts. It owns every buffer it
@@ -39,6 +44,7 @@ type Pipeline struct {
 	refit  cab.Refitter
 	query  cab.SceneQuery
 	solver *narrow.Solver
+	self   *selfcontact.Detector // nil: off
 
 	angles handmodel.Angles
 	poses  []geom.Transform
@@ -80,6 +86,14 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	}
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
 	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
+	if !o.NoSelf {
+		if o.Self == (selfcontact.Options{}) {
+			o.Self = selfcontact.DefaultOptions
+		}
+		if p.self, err = selfcontact.New(hand, links, o.Self); err != nil {
+			return nil, err
+		}
+	}
 	p.band = o.Proximity
 	for o := range scene.Objects {
 		p.objBox = append(p.objBox, solver.ObjectTree(o).Bounds())
@@ -102,7 +116,13 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t3 := time.Now()
 	p.solver.Solve(p.poses, p.solids)
 	t4 := time.Now()
-	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3)}
+	if p.self != nil {
+		if err := p.self.Frame(&p.angles, p.poses); err != nil {
+			return err
+		}
+	}
+	t5 := time.Now()
+	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3), StageSelf: t5.Sub(t4)}
 	return nil
 }
 
@@ -126,6 +146,10 @@ func (p *Pipeline) Contacts() []narrow.Contact { return p.solver.Contacts }
 // Near returns the last frame's links within the proximity band of an
 // object they do not touch.
 func (p *Pipeline) Near() []narrow.Near { return p.solver.Near }
+
+// Self returns the self-contact detector (nil when it is off): the last
+// frame's self-contacts, pinch and fist events and distances.
+func (p *Pipeline) Self() *selfcontact.Detector { return p.self }
 
 // Angles returns the last frame's joint angles.
 func (p *Pipeline) Angles() *handmodel.Angles { return &p.angles }

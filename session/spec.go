@@ -102,7 +102,7 @@ func (s *Spec) checkDevice() error {
 		}
 	case DeviceSim:
 		if !sim.Motion(s.Motion).Valid() {
-			return fmt.Errorf("motion = %q: want grasp, tap or pinch", s.Motion)
+			return fmt.Errorf("motion = %q: want grasp, tap, pinch, fist or cross", s.Motion)
 		}
 	default:
 		return fmt.Errorf("device = %q: want cyberglove, replay or sim", s.Device)

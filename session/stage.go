@@ -9,10 +9,11 @@ const (
 	StageRefit                 // CAB refit
 	StageTraverse              // hierarchy against the scene
 	StageNarrow                // exact contacts
+	StageSelf                  // self-contact: sphere chains, exact confirmation, pinch and fist
 	StageOSC                   // encoding and sending the bundle
 	NumStages
 )
 
-var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "osc"}
+var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "self", "osc"}
 
 func (s Stage) String() string { return stageNames[s] }

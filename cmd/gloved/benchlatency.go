@@ -16,12 +16,12 @@ import (
 )
 
 func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch] [--count-tris] [--json]", out)
+	fs := newFlagSet("bench latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--count-tris] [--json]", out)
 	frames := fs.Int("frames", 2000, "frames to measure (100 per second)")
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
 	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")
 	config := fs.String("config", "", "take the scene and the [frame] settings from this daemon config (its hands and [osc] are replaced)")
-	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: grasp, tap or pinch")
+	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: grasp, tap, pinch, fist or cross")
 	countTris := fs.Bool("count-tris", false, "count the triangles each contact touches ([frame] count_tris)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if pos, err := parseInterleaved(fs, args); err != nil {

@@ -29,11 +29,37 @@ type nearJSON struct {
 	Point    [3]float64 `json:"point"`
 }
 
+// selfJSON is two links of the hand touching.
+type selfJSON struct {
+	Links [2]string  `json:"links"`
+	Depth float64    `json:"depth"`
+	Point [3]float64 `json:"point"`
+}
+
+// pinchJSON is a finger against the thumb: its distance, whether it
+// pinches, and "begin" or "end" on the frame that changes it.
+type pinchJSON struct {
+	Finger   string  `json:"finger"`
+	Distance float64 `json:"distance"`
+	Pinching bool    `json:"pinching"`
+	Event    string  `json:"event,omitempty"`
+}
+
+// fistJSON is whether the hand is a fist, and "begin" or "end" on the
+// frame that changes it.
+type fistJSON struct {
+	Closed bool   `json:"closed"`
+	Event  string `json:"event,omitempty"`
+}
+
 type frameJSON struct {
 	Frame    int           `json:"frame"`
 	T        float64       `json:"t"`
 	Contacts []contactJSON `json:"contacts"`
 	Near     []nearJSON    `json:"near"`
+	Self     []selfJSON    `json:"self"`
+	Pinch    []pinchJSON   `json:"pinch"`
+	Fist     *fistJSON     `json:"fist,omitempty"`
 }
 
 func vec(v mgl64.Vec3) [3]float64 { return [3]float64{round9(v[0]), round9(v[1]), round9(v[2])} }
@@ -72,6 +98,17 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		}
 		for _, n := range fj.Near {
 			parts = append(parts, fmt.Sprintf("%s near %s %.1f mm", n.Link, n.Object, n.Distance*1e3))
+		}
+		for _, c := range fj.Self {
+			parts = append(parts, fmt.Sprintf("%s on %s %.1f mm", c.Links[0], c.Links[1], c.Depth*1e3))
+		}
+		for _, p := range fj.Pinch {
+			if p.Event != "" {
+				parts = append(parts, fmt.Sprintf("%s pinch %s at %.1f mm", p.Finger, p.Event, p.Distance*1e3))
+			}
+		}
+		if fj.Fist != nil && fj.Fist.Event != "" {
+			parts = append(parts, "fist "+fj.Fist.Event)
 		}
 		if len(parts) == 0 {
 			parts = []string{"-"}

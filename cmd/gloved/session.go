@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
 )
 
@@ -91,12 +92,35 @@ func warnDamage(s *session.Session) {
 func frameRecord(s *session.Session) frameJSON {
 	p := s.Pipeline
 	objects := p.Scene().Objects
-	fj := frameJSON{Frame: s.Frames - 1, T: round9(s.Sample.Time.Seconds()), Contacts: []contactJSON{}, Near: []nearJSON{}}
+	fj := frameJSON{Frame: s.Frames - 1, T: round9(s.Sample.Time.Seconds()), Contacts: []contactJSON{}, Near: []nearJSON{}, Self: []selfJSON{}, Pinch: []pinchJSON{}}
 	for _, c := range p.Contacts() {
 		fj.Contacts = append(fj.Contacts, contactJSON{Link: handmodel.Link(c.Link).String(), Object: objects[c.Object], Depth: round9(c.Depth), Point: vec(c.Point), Normal: vec(c.Normal), Tris: c.Tris, Exact: c.Exact})
 	}
 	for _, n := range p.Near() {
 		fj.Near = append(fj.Near, nearJSON{Link: handmodel.Link(n.Link).String(), Object: objects[n.Object], Distance: round9(n.Distance), Point: vec(n.Point)})
 	}
+	if d := p.Self(); d != nil {
+		selfRecord(d, &fj)
+	}
 	return fj
+}
+
+// selfRecord adds the frame's self-contacts, pinches and fist to fj.
+func selfRecord(d *selfcontact.Detector, fj *frameJSON) {
+	for _, c := range d.Contacts {
+		fj.Self = append(fj.Self, selfJSON{Links: [2]string{c.A.String(), c.B.String()}, Depth: round9(c.Depth), Point: vec(c.Point)})
+	}
+	event := func(kind selfcontact.EventKind, finger handmodel.Link) string {
+		for _, e := range d.Events {
+			if e.Kind == kind && e.Finger == finger {
+				return map[bool]string{true: "begin", false: "end"}[e.Begin]
+			}
+		}
+		return ""
+	}
+	for f, tip := range selfcontact.FingerTips {
+		name := tip.String()
+		fj.Pinch = append(fj.Pinch, pinchJSON{Finger: name[:len(name)-1], Distance: round9(d.Pinch[f]), Pinching: d.Pinching(f), Event: event(selfcontact.PinchEvent, tip)})
+	}
+	fj.Fist = &fistJSON{Closed: d.InFist(), Event: event(selfcontact.FistEvent, handmodel.Palm)}
 }

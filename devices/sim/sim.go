@@ -17,10 +17,12 @@ const (
 	Grasp Motion = "grasp" // all fingers close around an object and open, 3 s cycle
 	Tap   Motion = "tap"   // the index finger taps at 2 Hz, the others rest
 	Pinch Motion = "pinch" // thumb and index meet and part, 2 s cycle
+	Fist  Motion = "fist"  // the hand closes into a fist and opens, 3 s cycle
+	Cross Motion = "cross" // the index finger crosses over the middle finger and back, 2 s cycle
 )
 
 // Motions lists the simulated motions.
-var Motions = []Motion{Grasp, Tap, Pinch}
+var Motions = []Motion{Grasp, Tap, Pinch, Fist, Cross}
 
 // Valid reports whether m is one of the Motions.
 func (m Motion) Valid() bool { return slices.Contains(Motions, m) }
@@ -58,11 +60,22 @@ func Raw(m Motion, t time.Duration, raw *[devices.MaxSensors]uint16) error {
 		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.45*c, 0.25*c, 0.15*c
 	case Pinch:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
-		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.35*c, 0.45*c, 0.3*c
-		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.6*c, 0.3*c, 0.35*c
+		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.4*c, 0.5*c, 0.3*c
+		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.7*c, 0.35*c, 0.4*c
 		amount[devices.SensorThumbAbduction] = -0.2 * c
+	case Fist:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
+		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+			amount[k], amount[k+1], amount[k+2] = c, c, 0.8*c
+		}
+		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.5*c, 0.4*c, 0.5*c
+		amount[devices.SensorPalmArch] = 0.4 * c
+	case Cross:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
+		amount[devices.SensorMiddleIndexAbduction] = -0.6 * c
+		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP] = 0.25*c, 0.1*c
 	default:
-		return fmt.Errorf("sim: unknown motion %q (have grasp, tap, pinch)", m)
+		return fmt.Errorf("sim: unknown motion %q (have grasp, tap, pinch, fist, cross)", m)
 	}
 	for k := range devices.MaxSensors {
 		v := restRaw(k) + amount[k]*200
