@@ -171,7 +171,7 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	hc, spec := d.config.Hands[i], d.config.Spec(i)
 	opt := session.PipelineOptions{Proximity: d.config.Frame.ProximityM, Self: d.config.Self.options()}
 	if e := d.config.Self.Enabled; e != nil {
-		opt.NoSelf = !*e
+		opt.SelfContact = *e
 	}
 	if c := d.config.Frame.CountTris; c != nil {
 		opt.SkipTris = !*c

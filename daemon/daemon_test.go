@@ -281,12 +281,8 @@ budget_ms = 100.0
 // handmodel.TestRightThumbIsOnTheLeft). The same 201 frames touch with the
 // same links, 762 contacts as before; the poses and points are mirrored.
 // The hash before was 01f5f7fc….
-//
-// Changed a third time, deliberately: frames carry the hand's contacts
-// with itself (/self), and pinch and fist events (/pinch, /fist; package
-// selfcontact). The scene contacts are the same. The hash before was
-// 00201c63….
-const goldenReplayHash = "03c74d2136404cbfb41fcd9faa0393a05bfedb96e61a8ef50b978f2f99fdfcfc"
+
+const goldenReplayHash = "00201c63263a1313dfcc0a689cc7771aa3a84562fda638e7aa7e36c16edd7bca"
 
 func TestReplayOSCStreamIsGolden(t *testing.T) {
 	hash := func() (string, int) {

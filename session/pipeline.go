@@ -21,10 +21,11 @@ type PipelineOptions struct {
 	// SkipTris leaves each contact's count of touched triangles at 0: on
 	// a deep grasp of a finely tessellated object it is most of the frame.
 	SkipTris bool
-	// NoSelf turns self-contact (pinch, fist, links touching links) off;
-	// Self tunes it (zero: selfcontact.DefaultOptions).
-	NoSelf bool
-	Self   selfcontact.Options
+	// SelfContact turns self-contact (pinch, fist, links touching links)
+	// on; Self tunes it (zero: selfcontact.DefaultOptions). It is off by
+	// default until it meets its frame budget.
+	SelfContact bool
+	Self        selfcontact.Options
 }
 
 // Pipeline turns glove samples into contacts. It owns every buffer it
@@ -86,7 +87,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	}
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
 	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
-	if !o.NoSelf {
+	if o.SelfContact {
 		if o.Self == (selfcontact.Options{}) {
 			o.Self = selfcontact.DefaultOptions
 		}

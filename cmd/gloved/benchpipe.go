@@ -92,15 +92,18 @@ type stageTimes [session.NumStages + 1][]time.Duration
 
 // summary returns each stage's p50, p99 and max (sorting the times).
 func (t *stageTimes) summary() []stageStats {
-	names := []string{"pose", "refit", "traverse", "narrow", "osc", "total"}
 	var out []stageStats
 	for k, ts := range t {
+		name := "total"
+		if k < int(session.NumStages) {
+			name = session.Stage(k).String()
+		}
 		if len(ts) == 0 {
 			continue
 		}
 		slices.Sort(ts)
 		n := len(ts)
-		out = append(out, stageStats{Stage: names[k],
+		out = append(out, stageStats{Stage: name,
 			P50US: us(ts[n/2]), P99US: us(ts[min(n-1, n*99/100)]), MaxUS: us(ts[n-1])})
 	}
 	return out

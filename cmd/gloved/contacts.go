@@ -81,7 +81,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	s, err := o.open(session.PipelineOptions{})
+	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if *dir == "" {
 		return fmt.Errorf("%w: export needs --out DIR", errUsage)
 	}
-	s, err := o.open(session.PipelineOptions{})
+	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {
 		return err
 	}

@@ -415,7 +415,7 @@ func TestBenchPipelineAndExport(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Frames != 201 || len(res.Stages) != 6 || res.Stages[5].Stage != "total" || !(res.Stages[5].P99US >= res.Stages[5].P50US) {
+	if res.Frames != 201 || len(res.Stages) != 7 || res.Stages[6].Stage != "total" || !(res.Stages[6].P99US >= res.Stages[6].P50US) {
 		t.Fatalf("bench pipeline: %+v", res)
 	}
 	dir := t.TempDir()

@@ -256,8 +256,8 @@ func TestBenchScenes(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range rows {
 		seen[r.Class] = true
-		if r.Frames != 150 || r.Motion != "grasp" || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 6 {
-			t.Errorf("%+v: want 150 frames, a built scene and six stages", r)
+		if r.Frames != 150 || r.Motion != "grasp" || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 7 {
+			t.Errorf("%+v: want 150 frames, a built scene and seven stages", r)
 		}
 		switch r.Class {
 		case "ball", "torus":
