@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
 func runHand(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("hand", "gloved hand [--length M] [--breadth M] [--left] [--forearm] [--meshes FILE] [--mesh FILE.glb] [--pose flat|fist|spread] [-o FILE.obj]", out)
+	fs := newFlagSet("hand", "gloved hand [--length M] [--breadth M] [--left] [--forearm] [--meshes FILE] [--mesh FILE.glb] [--pose flat|fist|spread] [-o FILE.obj|FILE.glb]", out)
 	length := fs.Float64("length", handmodel.DefaultParams.Length, "hand length, wrist crease to middle fingertip, m")
 	breadth := fs.Float64("breadth", handmodel.DefaultParams.Breadth, "hand breadth across the knuckles, m")
 	left := fs.Bool("left", false, "a left hand")
@@ -19,11 +21,19 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	meshes := fs.String("meshes", "", "OBJ/STL/glTF file with per-link meshes (objects named palm, thumb1 .. little3, forearm)")
 	mesh := fs.String("mesh", "", "a skinned hand (glTF/GLB with WebXR joint names, such as the WebXR generic hand): the links take its bones and shape, and the posed skin is exported with them")
 	poseName := fs.String("pose", "flat", "pose for the export: flat, fist or spread")
-	objPath := fs.String("o", "", "write the posed link meshes and frames to this OBJ file")
+	outPath := fs.String("o", "", "write the posed hand to this file: OBJ (.obj: the link meshes and frames) or binary glTF (.glb: a node per link, posed)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	glb := false
+	switch ext := strings.ToLower(filepath.Ext(*outPath)); {
+	case *outPath == "" || ext == ".obj":
+	case ext == ".glb":
+		glb = true
+	default:
+		return fmt.Errorf("%w: -o %s: want a .obj or .glb file", errUsage, *outPath)
 	}
 	h, err := handmodel.New(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh})
 	if err != nil {
@@ -63,29 +73,39 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if skin != nil {
 		describeSkin(out, *mesh, skin, posed)
 	}
-	if *objPath == "" {
+	if *outPath == "" {
 		return nil
 	}
-	f, err := os.Create(*objPath)
+	write := func(f *os.File) error { return writeHandOBJ(f, h, poses, skin, posed) }
+	if glb {
+		write = func(f *os.File) error { return h.WriteGLB(f, poses, skin, posed) }
+	}
+	f, err := os.Create(*outPath)
 	if err != nil {
 		return err
 	}
-	err = h.WriteOBJ(f, poses)
-	if err == nil && skin != nil {
-		base := 1
-		for l := range handmodel.Link(h.NumLinks()) {
-			base += len(h.Geometry(l).Verts)
-		}
-		err = skin.WriteOBJ(f, posed, "skin", base)
-	}
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("-o %s: %w", *objPath, err)
+		return fmt.Errorf("-o %s: %w", *outPath, err)
 	}
-	fmt.Fprintf(out, "wrote %s\n", *objPath)
+	fmt.Fprintf(out, "wrote %s\n", *outPath)
 	return nil
+}
+
+// writeHandOBJ writes the posed links, and the posed skin of a skinned
+// hand, as one OBJ file.
+func writeHandOBJ(w io.Writer, h *handmodel.Hand, poses []geom.Transform, skin *handmodel.Skin, posed *handmodel.SkinPose) error {
+	if err := h.WriteOBJ(w, poses); err != nil || skin == nil {
+		return err
+	}
+	base := 1
+	for l := range handmodel.Link(h.NumLinks()) {
+		base += len(h.Geometry(l).Verts)
+	}
+	return skin.WriteOBJ(w, posed, "skin", base)
 }
 
 // poseSkin poses a skinned hand's skin for q, the links posed as poses

@@ -46,6 +46,40 @@ func TestHandMeshIsPosedAndExported(t *testing.T) {
 	}
 }
 
+// TestHandExportsGLB: `-o FILE.glb` writes binary glTF that a scene loader
+// reads back: a node per link and the skin, the same triangles as the OBJ
+// export of the same pose, to float32 precision. Another extension is a
+// usage error, before anything is written.
+func TestHandExportsGLB(t *testing.T) {
+	dir := t.TempDir()
+	obj, glb := filepath.Join(dir, "hand.obj"), filepath.Join(dir, "hand.glb")
+	for _, out := range []string{obj, glb} {
+		if r := runBinary(t, 20*time.Second, "hand", "--mesh", webxrRight, "--pose", "spread", "-o", out); r.code != 0 {
+			t.Fatalf("-o %s: exit %d\nstderr: %s", out, r.code, r.stderr)
+		}
+	}
+	a, err := env.Load(obj, env.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := env.Load(glb, env.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Objects, b.Objects) || len(a.Tris) != len(b.Tris) {
+		t.Fatalf("OBJ has %d triangles in %v, glTF %d in %v", len(a.Tris), a.Objects, len(b.Tris), b.Objects)
+	}
+	for i := range a.Tris {
+		for k := range 3 {
+			// The OBJ prints 6 decimals; the glTF keeps float32.
+			if d := a.Verts[a.Tris[i][k]].Sub(b.Verts[b.Tris[i][k]]).Len(); d > 2e-6 || a.Object[i] != b.Object[i] {
+				t.Fatalf("triangle %d corner %d: OBJ and glTF differ by %.3g m", i, k, d)
+			}
+		}
+	}
+	runBinary(t, 20*time.Second, "hand", "-o", filepath.Join(dir, "hand.fbx")).oneLine(t, 2, "hand.fbx", ".glb")
+}
+
 // TestHandMeshFailuresSayWhatIsWrong: a missing file and a glTF without a
 // skinned mesh each end with one line naming the file and the problem.
 func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {

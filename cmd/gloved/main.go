@@ -78,8 +78,8 @@ func commands() map[string]command {
 			run:     runContacts,
 		},
 		"hand": {
-			summary: "describe the hand model and export its posed link meshes and frames as OBJ",
-			usage:   "gloved hand [flags] [-o FILE.obj]",
+			summary: "describe the hand model and export it posed: OBJ or binary glTF",
+			usage:   "gloved hand [flags] [-o FILE.obj|FILE.glb]",
 			run:     runHand,
 		},
 		"bench": {
