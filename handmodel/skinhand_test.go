@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -235,4 +236,86 @@ func TestSkinnedHandErrorsNameTheFile(t *testing.T) {
 	if _, err := New(Params{Right: true, Forearm: true, Mesh: filepath.Join("testdata", "webxr-generic-hand", "right.glb")}); err == nil {
 		t.Error("a skinned hand with a forearm was built")
 	}
+}
+
+// TestSkinnedHandPosesFromAGloveRecording: the shipped CyberGlove recording
+// of a grasp, calibrated with the calibration it stored, poses the skinned
+// hand frame by frame: every skin vertex is finite, every vertex bound
+// wholly to one joint stays inside (to 0.1 µm) its link's hull, and the
+// grasp closes the skin: the fingertips come toward the palm as the
+// recorded flexion says.
+func TestSkinnedHandPosesFromAGloveRecording(t *testing.T) {
+	const file = "../testdata/recordings/grasp.glove"
+	r, err := recording.OpenReplay(file, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := r.Header()
+	r.Close()
+	samples, warn, err := recording.ReadSamples(file)
+	if err != nil || warn != nil || len(samples) < 100 {
+		t.Fatalf("%d samples (%v, %v)", len(samples), err, warn)
+	}
+	cal, err := ParseCalibration(file, []byte(hdr.Calibration))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := skinnedHand(t, hdr.Hand == "right", hdr.Hand+".glb")
+	rig := h.Rig()
+	links := make([]geom.Transform, h.NumLinks())
+	var p SkinPose
+	var tips []int
+	for _, l := range []Link{IndexDistal, MiddleDistal, RingDistal, LittleDistal} {
+		tips = append(tips, fingertip(rig, l))
+	}
+	reach := func() float64 { // mean fingertip distance from the palm's origin
+		d := 0.0
+		for _, v := range tips {
+			d += p.Verts[v].Sub(links[Palm].T).Len()
+		}
+		return d / float64(len(tips))
+	}
+	open, closed := math.Inf(-1), math.Inf(1)
+	for i := range samples {
+		var q Angles
+		if err := cal.Angles(&samples[i], &h.Limits, &q); err != nil {
+			t.Fatalf("sample %d: %v", i, err)
+		}
+		h.Pose(&q, geom.Identity(), links)
+		if err := rig.Pose(&q, links, &p); err != nil {
+			t.Fatal(err)
+		}
+		for v, x := range p.Verts {
+			if !geom.Finite3(x) {
+				t.Fatalf("sample %d: vertex %d is %v", i, v, x)
+			}
+			k := dominant(rig.Skin.Weight[v])
+			if rig.Skin.Weight[v][k] == 1 {
+				l := rig.VertexLink(int32(v))
+				if out := outside(h.Geometry(l), links[l].Inverse().Apply(x)); out > 1e-7 {
+					t.Fatalf("sample %d: vertex %d, bound to link %v, is %g m outside it", i, v, l, out)
+				}
+			}
+		}
+		d := reach()
+		open, closed = max(open, d), min(closed, d)
+	}
+	t.Logf("%d samples: mean fingertip reach from the wrist %.1f mm open, %.1f mm closed", len(samples), 1e3*open, 1e3*closed)
+	if open-closed < 0.03 {
+		t.Errorf("the grasp moved the fingertips %.1f mm: the skin does not follow the glove", 1e3*(open-closed))
+	}
+}
+
+// fingertip is the skin vertex bound to distal link l farthest from the
+// skin's origin, the wrist, in the bind pose: its fingertip.
+func fingertip(rig *SkinRig, l Link) int {
+	best, bestD := -1, math.Inf(-1)
+	for v := range rig.Skin.Verts {
+		if rig.VertexLink(int32(v)) == l {
+			if d := rig.Skin.Verts[v].Len(); d > bestD {
+				best, bestD = v, d
+			}
+		}
+	}
+	return best
 }
