@@ -160,7 +160,10 @@ type rigidPoser struct {
 	x geom.Transform
 }
 
-func (p *rigidPoser) Vertex(i int32) mgl64.Vec3 { return p.x.Apply(p.m.Verts[i]) }
+func (p *rigidPoser) Centroid(t int32) mgl64.Vec3 {
+	tri := p.m.Tris[t]
+	return p.x.Apply(p.m.Verts[tri[0]].Add(p.m.Verts[tri[1]]).Add(p.m.Verts[tri[2]]).Mul(1.0 / 3))
+}
 
 // TestSpheresFollowTheirPivots: moved rigidly, the mesh carries every
 // sphere rigidly (centre moved, radius kept), and Update allocates
@@ -184,6 +187,56 @@ func TestSpheresFollowTheirPivots(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(20, func() { s.Update(moved) }); n != 0 {
 		t.Errorf("Update allocated %v times", n)
+	}
+}
+
+// linkPoser is rigidPoser with its triangles given to links by link: a
+// sphere whose pivots all ride one link takes that link's motion, x.
+type linkPoser struct {
+	rigidPoser
+	link func(tri int32) int32
+}
+
+func (p *linkPoser) TriLink(t int32) int32       { return p.link(t) }
+func (p *linkPoser) Motion(int32) geom.Transform { return p.x }
+func (p *linkPoser) Centroid(t int32) mgl64.Vec3 { return p.rigidPoser.Centroid(t) }
+func sameSpheres(a, b []Sphere, tol float64) bool {
+	for i := range a {
+		if a[i].C.Sub(b[i].C).Len() > tol || math.Abs(a[i].R-b[i].R) > tol {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// TestUpdateLinkIsUpdate: moving the spheres link by link gives what
+// moving them all does, by their pivots or, for a poser of rigid links,
+// by the link all of a sphere's pivots ride on.
+func TestUpdateLinkIsUpdate(t *testing.T) {
+	m := tube(0.009, 0.009, 0.08, 0.002, 48)
+	x, _ := geom.FromQuat(mgl64.Quat{W: 0.9, V: mgl64.Vec3{-0.3, 0.1, 0.4}}, mgl64.Vec3{-0.2, 0.5, 0.1})
+	for name, link := range map[string]func(int32) int32{
+		"one link":          func(int32) int32 { return 0 },
+		"alternating links": func(t int32) int32 { return t % 2 },
+		"pivots, no links":  nil,
+	} {
+		s := fingerSet(t, m)
+		var at Poser = &rigidPoser{m, x}
+		if link != nil {
+			at = &linkPoser{rigidPoser{m, x}, link}
+		}
+		s.Update(&rigidPoser{m, x})
+		want := append([]Sphere(nil), s.Spheres...)
+		s = fingerSet(t, m)
+		for l := range int32(4) {
+			s.UpdateLink(at, l)
+		}
+		if !sameSpheres(s.Spheres, want, 1e-12) {
+			t.Errorf("%s: the spheres moved link by link differ from those moved at once", name)
+		}
+		if n := testing.AllocsPerRun(20, func() { s.UpdateLink(at, 1) }); n != 0 {
+			t.Errorf("%s: UpdateLink allocated %v times", name, n)
+		}
 	}
 }
 
@@ -216,8 +269,19 @@ func TestOverlapsAreBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	parent := []int32{-1, 0, 1, 2, 0, 4}
 	adjacent := func(a, b int32) bool { return a == b || parent[a] == b || parent[b] == a }
-	for range 50 {
+	for i := range 50 {
 		s := randomSet(r, 60)
+		if i%2 == 1 {
+			// Each link's spheres in a cluster of their own, so that the
+			// balls bounding links are apart as often as not.
+			var centre [6]mgl64.Vec3
+			for l := range centre {
+				centre[l] = mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()}.Mul(0.7)
+			}
+			for k := range s.Spheres {
+				s.Spheres[k].C = centre[s.Fits[k].Link].Add(s.Spheres[k].C.Mul(0.3))
+			}
+		}
 		slack := 0.02 * r.Float64()
 		var all, inChains []Pair
 		for a := range int32(len(s.Spheres)) {
@@ -256,6 +320,17 @@ func TestOverlapsAreBruteForce(t *testing.T) {
 		if got := sorted(s.OverlapsChained(slack, nil)); !slices.Equal(got, distinct) {
 			t.Fatalf("chained: %d pairs, brute force %d", len(got), len(distinct))
 		}
+		for g, lp := range s.LinkPairs() {
+			want := slices.ContainsFunc(distinct, func(q Pair) bool {
+				a, b := s.Fits[q.A].Link, s.Fits[q.B].Link
+				return LinkPair{min(a, b), max(a, b)} == lp
+			})
+			for range 2 { // the second time from the pair that overlapped
+				if got := s.GroupOverlaps(g, slack); got != want {
+					t.Fatalf("links %v: the group says overlap %v, brute force %v", lp, got, want)
+				}
+			}
+		}
 		p := NewParallel(s, 4)
 		if got := sorted(p.M1(slack, nil)); !slices.Equal(got, sorted(inChains)) {
 			t.Fatalf("parallel M1: %d pairs, brute force %d", len(got), len(inChains))
@@ -273,6 +348,16 @@ func TestOverlapsAllocateNothing(t *testing.T) {
 	out = s.OverlapsM2(0.01, out)
 	if n := testing.AllocsPerRun(20, func() { out = s.OverlapsM2(0.01, s.OverlapsM1(0.01, out[:0])) }); n != 0 {
 		t.Errorf("the overlap tests allocated %v times", n)
+	}
+	if err := s.SetChains(s.Chains); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		for g := range s.LinkPairs() {
+			s.GroupOverlaps(g, 0.01)
+		}
+	}); n != 0 {
+		t.Errorf("GroupOverlaps allocated %v times", n)
 	}
 }
 

@@ -1,12 +1,24 @@
 package chains
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 )
 
 // Pair is two spheres that overlap, A < B.
 type Pair struct{ A, B int32 }
+
+// LinkPair is two links, A < B.
+type LinkPair struct{ A, B int32 }
+
+// linkGroup is the chained sphere pairs between two links.
+type linkGroup struct {
+	links LinkPair
+	pairs []Pair // a run of chainPairs
+	hit   int32  // the pair that overlapped last
+}
 
 // SetChains sets the chains (section 4): lists of sphere indices tested
 // among themselves. A sphere may be in several.
@@ -32,7 +44,57 @@ func (s *Set) SetChains(chains [][]int32) error {
 			}
 		}
 	}
+	s.groupByLinks()
 	return nil
+}
+
+// links returns the links of pair p's spheres, in order.
+func (s *Set) links(p Pair) LinkPair {
+	a, b := s.Fits[p.A].Link, s.Fits[p.B].Link
+	return LinkPair{min(a, b), max(a, b)}
+}
+
+// groupByLinks orders the chained pairs by their links and notes each
+// link pair's run, and each link's spheres.
+func (s *Set) groupByLinks() {
+	slices.SortStableFunc(s.chainPairs, func(x, y Pair) int {
+		lx, ly := s.links(x), s.links(y)
+		return cmp.Or(cmp.Compare(lx.A, ly.A), cmp.Compare(lx.B, ly.B))
+	})
+	s.groups, s.linkPairs = s.groups[:0], s.linkPairs[:0]
+	for i := 0; i < len(s.chainPairs); {
+		l := s.links(s.chainPairs[i])
+		j := i + 1
+		for j < len(s.chainPairs) && s.links(s.chainPairs[j]) == l {
+			j++
+		}
+		s.groups = append(s.groups, linkGroup{links: l, pairs: s.chainPairs[i:j]})
+		s.linkPairs = append(s.linkPairs, l)
+		i = j
+	}
+}
+
+// LinkPairs are the pairs of links the chains hold countable sphere pairs
+// between, in order: group g of GroupOverlaps is LinkPairs()[g].
+func (s *Set) LinkPairs() []LinkPair { return s.linkPairs }
+
+// GroupOverlaps reports whether a chained pair of spheres between the
+// links of group g overlaps (each grown by slack): a caller confirming on
+// the links needs no more than that, so it stops at the first, trying
+// first the pair that overlapped last time. The spheres of both links
+// must be current (Update, or UpdateLink for each).
+func (s *Set) GroupOverlaps(g int, slack float64) bool {
+	grp := &s.groups[g]
+	if p := grp.pairs[grp.hit]; s.Spheres[p.A].Overlaps(s.Spheres[p.B], slack) {
+		return true
+	}
+	for k, p := range grp.pairs {
+		if s.Spheres[p.A].Overlaps(s.Spheres[p.B], slack) {
+			grp.hit = int32(k)
+			return true
+		}
+	}
+	return false
 }
 
 // OverlapsChained appends each overlapping pair the chains hold once:

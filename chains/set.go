@@ -2,8 +2,11 @@ package chains
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // maxLinks bounds the links a set's spheres lie on: a link's excluded
@@ -16,27 +19,52 @@ type Set struct {
 	Fits    []Fit
 	Spheres []Sphere
 	Chains  [][]int32 // sphere indices; see SetChains
-	// chainPairs are the distinct pairs the chains test that count.
+	// chainPairs are the distinct pairs the chains test that count,
+	// ordered by their links; groups are the runs of one link pair.
 	chainPairs []Pair
+	groups     []linkGroup
+	linkPairs  []LinkPair
+	// linkSpheres are each link's spheres.
+	linkSpheres [][]int32
 	use        Method
 	tris       [][3]int32
 	// near[l] has bit k set when spheres on links l and k never count.
 	near [maxLinks]uint64
-	// Following the pivots: the distinct pivot vertices (slot order), each
-	// sphere's pivot triangles as slots, its centre's offset in the
+	// Following the pivots: the distinct pivot triangles (slot order),
+	// each sphere's four pivots as slots, its centre's offset in the
 	// pivots' frame and its radius over their mean distance.
-	pivotVerts []int32
-	slots      [][4][3]int32
-	offset     []mgl64.Vec3
-	scale      []float64
-	pos        []mgl64.Vec3 // scratch: the pivot vertices posed
+	pivotTris []int32
+	slots     [][4]int32
+	offset    []mgl64.Vec3
+	scale     []float64
+	pos       []mgl64.Vec3 // the pivots' centroids, as last placed
+	// rigid[i] is the link all of sphere i's pivots ride on for a
+	// LinkPoser, or -1; nil until the first update by one.
+	rigid []int32
 }
 
-// Poser places the mesh's vertices in the current frame: a skin posed by
-// its joints, or rigid links by their transforms.
+// Poser places the mesh's triangles' centroids in the current frame: a
+// skin posed by its joints, or rigid links by their transforms. Update
+// asks it for the pivot triangles' only (PivotTris), so a poser may
+// ready those in advance.
 type Poser interface {
-	Vertex(i int32) mgl64.Vec3
+	Centroid(tri int32) mgl64.Vec3
 }
+
+// LinkPoser is a Poser whose triangles ride rigid links (a procedural
+// hand's hulls): each triangle's link, and each link's motion from the
+// bind pose. A sphere whose four pivots ride one link then moves by that
+// link's motion: what the pivots' rule gives under their rigid motion
+// (TestSpheresFollowTheirPivots), for one transform instead of four
+// pivots.
+type LinkPoser interface {
+	Poser
+	TriLink(tri int32) int32
+	Motion(link int32) geom.Transform
+}
+
+// PivotTris are the triangles whose centroids Update asks a Poser for.
+func (s *Set) PivotTris() []int32 { return s.pivotTris }
 
 // exclude marks the link pairs whose spheres never count: a link with
 // itself and with its parent.
@@ -68,72 +96,120 @@ func (s *Set) Counts(a, b int32) bool {
 func (s *Set) ready(m *Mesh) error {
 	slot := map[int32]int32{}
 	n := len(s.Fits)
-	s.Spheres, s.slots = make([]Sphere, n), make([][4][3]int32, n)
+	s.Spheres, s.slots = make([]Sphere, n), make([][4]int32, n)
 	s.offset, s.scale = make([]mgl64.Vec3, n), make([]float64, n)
 	for i, f := range s.Fits {
 		for k, t := range f.Pivots {
-			for c, v := range m.Tris[t] {
-				if _, ok := slot[v]; !ok {
-					slot[v] = int32(len(s.pivotVerts))
-					s.pivotVerts = append(s.pivotVerts, v)
-				}
-				s.slots[i][k][c] = slot[v]
+			if _, ok := slot[t]; !ok {
+				slot[t] = int32(len(s.pivotTris))
+				s.pivotTris = append(s.pivotTris, t)
 			}
+			s.slots[i][k] = slot[t]
 		}
 	}
-	s.pos = make([]mgl64.Vec3, len(s.pivotVerts))
-	for j, v := range s.pivotVerts {
-		s.pos[j] = m.Verts[v]
+	for i, f := range s.Fits {
+		for int(f.Link) >= len(s.linkSpheres) {
+			s.linkSpheres = append(s.linkSpheres, nil)
+		}
+		s.linkSpheres[f.Link] = append(s.linkSpheres[f.Link], int32(i))
+	}
+	s.pos = make([]mgl64.Vec3, len(s.pivotTris))
+	for j, t := range s.pivotTris {
+		tri := m.Tris[t]
+		s.pos[j] = m.Verts[tri[0]].Add(m.Verts[tri[1]]).Add(m.Verts[tri[2]]).Mul(1.0 / 3)
 	}
 	for i, f := range s.Fits {
 		sp := f.Sphere[s.use]
-		c, frame, spread := s.pivotFrame(i)
+		c, basis, spread := s.pivotFrame(i)
 		if !(spread > 0) {
 			return fmt.Errorf("chains: sphere %d's pivots coincide", i)
 		}
-		s.offset[i] = frame.Transpose().Mul3x1(sp.C.Sub(c))
+		if basis != (mgl64.Mat3{}) {
+			s.offset[i] = basis.Inv().Mul3x1(sp.C.Sub(c))
+		}
 		s.scale[i] = sp.R / spread
 		s.Spheres[i] = sp
 	}
 	return nil
 }
 
-// pivotFrame returns the mean of sphere i's pivot centroids, a frame the
-// pivots carry (identity if they are collinear), and their mean distance
-// from that mean.
+// pivotFrame returns the mean of sphere i's pivot centroids, a basis the
+// pivots carry (the diagonals p0-p2 and p1-p3 and their cross product;
+// not orthonormal, so no square root, and under a rigid motion it turns
+// exactly as the pivots do; the zero matrix when the diagonals are
+// parallel), and the root mean square of the pivots' distances from that
+// mean (the paper's mean distance, with one square root instead of four;
+// the same when the pivots are equidistant, as they are around a tube).
 func (s *Set) pivotFrame(i int) (mgl64.Vec3, mgl64.Mat3, float64) {
-	var p [4]mgl64.Vec3
-	var c mgl64.Vec3
-	for k, tri := range s.slots[i] {
-		p[k] = s.pos[tri[0]].Add(s.pos[tri[1]]).Add(s.pos[tri[2]]).Mul(1.0 / 3)
-		c = c.Add(p[k])
+	sl := &s.slots[i]
+	p0, p1, p2, p3 := s.pos[sl[0]], s.pos[sl[1]], s.pos[sl[2]], s.pos[sl[3]]
+	c := p0.Add(p1).Add(p2).Add(p3).Mul(0.25)
+	d0, d1, d2, d3 := p0.Sub(c), p1.Sub(c), p2.Sub(c), p3.Sub(c)
+	spread := math.Sqrt((d0.Dot(d0) + d1.Dot(d1) + d2.Dot(d2) + d3.Dot(d3)) / 4)
+	e1, e2 := p0.Sub(p2), p1.Sub(p3)
+	n := e1.Cross(e2)
+	if n.LenSqr() <= 1e-18*e1.LenSqr()*e2.LenSqr() {
+		return c, mgl64.Mat3{}, spread
 	}
-	c = c.Mul(0.25)
-	spread := 0.0
-	for k := range p {
-		spread += p[k].Sub(c).Len()
-	}
-	spread /= 4
-	e1 := p[0].Sub(p[2])
-	e3 := e1.Cross(p[1].Sub(p[3]))
-	if e1.Len() == 0 || e3.Len() <= 1e-9*e1.Len()*e1.Len() {
-		return c, mgl64.Ident3(), spread
-	}
-	e1, e3 = e1.Normalize(), e3.Normalize()
-	return c, mgl64.Mat3FromCols(e1, e3.Cross(e1), e3), spread
+	return c, mgl64.Mat3FromCols(e1, e2, n), spread
 }
 
 // Update moves every sphere with its pivot polygons (section 5.1): its
-// centre is the mean of the pivots' centroids plus its offset in their
-// frame (zero offset: the paper's rule), its radius their mean distance
-// from that mean, scaled as built. Under a rigid motion of the pivots the
-// sphere moves rigidly with them. It allocates nothing.
+// centre is the mean of the pivots' centroids plus its offset in the
+// basis they carry (zero offset: the paper's rule), its radius their
+// spread about that mean, scaled as built. Under a rigid motion of the
+// pivots the sphere moves rigidly with them. It allocates nothing.
 func (s *Set) Update(at Poser) {
-	for j, v := range s.pivotVerts {
-		s.pos[j] = at.Vertex(v)
+	for j, t := range s.pivotTris {
+		s.pos[j] = at.Centroid(t)
 	}
 	for i := range s.Spheres {
-		c, frame, spread := s.pivotFrame(i)
-		s.Spheres[i] = Sphere{C: c.Add(frame.Mul3x1(s.offset[i])), R: s.scale[i] * spread}
+		s.place(i)
 	}
+}
+
+// UpdateLink moves the spheres on link l as Update does, placing only
+// their pivots: for a caller that needs a few links' spheres in a frame.
+// It allocates nothing once it has run with at.
+func (s *Set) UpdateLink(at Poser, l int32) {
+	if int(l) >= len(s.linkSpheres) {
+		return
+	}
+	lp, rigid := at.(LinkPoser)
+	if rigid && s.rigid == nil {
+		s.rideOn(lp)
+	}
+	for _, i := range s.linkSpheres[l] {
+		if rigid && s.rigid[i] >= 0 {
+			x := lp.Motion(s.rigid[i])
+			sp := s.Fits[i].Sphere[s.use]
+			s.Spheres[i] = Sphere{C: x.Apply(sp.C), R: sp.R}
+			continue
+		}
+		for _, slot := range s.slots[i] {
+			s.pos[slot] = at.Centroid(s.pivotTris[slot])
+		}
+		s.place(int(i))
+	}
+}
+
+// rideOn notes, for each sphere, the one link its pivots all ride on
+// under p, if there is one.
+func (s *Set) rideOn(p LinkPoser) {
+	s.rigid = make([]int32, len(s.Spheres))
+	for i := range s.rigid {
+		l := p.TriLink(s.pivotTris[s.slots[i][0]])
+		for _, slot := range s.slots[i][1:] {
+			if p.TriLink(s.pivotTris[slot]) != l {
+				l = -1
+			}
+		}
+		s.rigid[i] = l
+	}
+}
+
+// place sets sphere i from its pivots' placed centroids.
+func (s *Set) place(i int) {
+	c, basis, spread := s.pivotFrame(i)
+	s.Spheres[i] = Sphere{C: c.Add(basis.Mul3x1(s.offset[i])), R: s.scale[i] * spread}
 }

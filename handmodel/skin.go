@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
@@ -78,8 +79,65 @@ func (s *Skin) Vertex(p *SkinPose, v int32) mgl64.Vec3 {
 	var out mgl64.Vec3
 	for k, j := range s.Influence[v] {
 		if w := s.Weight[v][k]; w != 0 {
-			out = out.Add(mgl64.TransformCoordinate(x, p.mats[j]).Mul(w))
+			out = out.Add(affine(&p.mats[j], x, 1).Mul(w))
 		}
+	}
+	return out
+}
+
+// affine applies the affine part of m (a joint's move: world·InverseBind)
+// to x taken with weight w: the linear part to x, the translation times w.
+func affine(m *mgl64.Mat4, x mgl64.Vec3, w float64) mgl64.Vec3 {
+	return mgl64.Vec3{
+		m[0]*x[0] + m[4]*x[1] + m[8]*x[2] + m[12]*w,
+		m[1]*x[0] + m[5]*x[1] + m[9]*x[2] + m[13]*w,
+		m[2]*x[0] + m[6]*x[1] + m[10]*x[2] + m[14]*w,
+	}
+}
+
+// Blend is a fixed affine combination of skin vertices, such as a
+// triangle's centroid, placed as its vertices are: since skinning is
+// linear in the vertex, the combination Σ c_v·skin(x_v) is
+// Σ_j M_j·(Σ_v c_v w_vj x_v, Σ_v c_v w_vj), one joint move per joint its
+// vertices ride on, however many vertices it blends.
+type Blend struct{ terms []blendTerm }
+
+// blendTerm is one joint's share of a blend: its move applied to p, with
+// its translation weighted by w.
+type blendTerm struct {
+	joint int32
+	p     mgl64.Vec3
+	w     float64
+}
+
+// Blend compiles the combination of vertices verts with coefficients coef
+// (summing to 1 for a point).
+func (s *Skin) Blend(verts []int32, coef []float64) Blend {
+	var b Blend
+	for i, v := range verts {
+		for k, j := range s.Influence[v] {
+			w := coef[i] * s.Weight[v][k]
+			if w == 0 {
+				continue
+			}
+			t := slices.IndexFunc(b.terms, func(t blendTerm) bool { return t.joint == j })
+			if t < 0 {
+				b.terms = append(b.terms, blendTerm{joint: j})
+				t = len(b.terms) - 1
+			}
+			b.terms[t].p = b.terms[t].p.Add(s.Verts[v].Mul(w))
+			b.terms[t].w += w
+		}
+	}
+	return b
+}
+
+// Place returns blend b placed by the joints p was last set to.
+func (s *Skin) Place(p *SkinPose, b *Blend) mgl64.Vec3 {
+	var out mgl64.Vec3
+	for i := range b.terms {
+		t := &b.terms[i]
+		out = out.Add(affine(&p.mats[t.joint], t.p, t.w))
 	}
 	return out
 }
@@ -258,6 +316,9 @@ func (s *Skin) readJoints(doc *gltf.Document, sk *gltf.Skin, world []mgl64.Mat4)
 		if j < 0 || j >= len(doc.Nodes) {
 			return fmt.Errorf("the skin names joint node %d, which does not exist", j)
 		}
+		if !affineMat(world[j]) {
+			return fmt.Errorf("joint %q: its node's matrix is not affine (glTF wants the last row 0 0 0 1)", doc.Nodes[j].Name)
+		}
 		s.Joints = append(s.Joints, doc.Nodes[j].Name)
 		s.Rest = append(s.Rest, world[j])
 	}
@@ -285,6 +346,9 @@ func (s *Skin) readJoints(doc *gltf.Document, sk *gltf.Skin, world []mgl64.Mat4)
 		}
 		if !finiteMat(x) {
 			return errors.New("inverse bind matrices: a value is not finite")
+		}
+		if !affineMat(x) {
+			return fmt.Errorf("inverse bind matrix %d is not affine (glTF wants the last row 0 0 0 1)", len(s.InverseBind))
 		}
 		s.InverseBind = append(s.InverseBind, x)
 	}
@@ -462,6 +526,13 @@ func checkedAccessor(doc *gltf.Document, i, lo, hi int) (*gltf.Accessor, error) 
 		return nil, fmt.Errorf("accessor %d runs past its buffer", i)
 	}
 	return a, nil
+}
+
+// affineMat reports whether m's last row is 0 0 0 1, to float32 rounding:
+// skinning applies joint moves as affine maps.
+func affineMat(m mgl64.Mat4) bool {
+	const tol = 1e-6
+	return math.Abs(m[3]) <= tol && math.Abs(m[7]) <= tol && math.Abs(m[11]) <= tol && math.Abs(m[15]-1) <= tol
 }
 
 // finiteMat reports whether every entry of m is finite.

@@ -2,6 +2,7 @@ package handmodel
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,6 +174,9 @@ func TestSkinRefusesMalformedFiles(t *testing.T) {
 		}), "JOINTS_0"},
 		{"an accessor longer than its buffer", edit(func(d *gltf.Document) { d.Accessors[0].Count = 1 << 19 }), "runs past its buffer"},
 		{"inverse bind matrices for fewer joints", edit(func(d *gltf.Document) { d.Accessors[6].Count = 3 }), "inverse bind matrices"},
+		{"a projective joint matrix", edit(func(d *gltf.Document) {
+			d.Nodes[d.Skins[0].Joints[1]].Matrix = [16]float64{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1}
+		}), "not affine"},
 		{"points, not triangles", edit(func(d *gltf.Document) { d.Meshes[0].Primitives[0].Mode = gltf.PrimitivePoints }), "only triangles"},
 	}
 	huge := filepath.Join(t.TempDir(), "huge.glb")
@@ -239,6 +243,36 @@ func TestWebXRBonesRunAlongMinusZ(t *testing.T) {
 					t.Errorf("%s %s -> %s: the bone runs along %v in the joint's frame, want -Z", side, c[k], c[k+1], local)
 				}
 			}
+		}
+	}
+}
+
+// TestBlendIsTheCombinationOfItsVertices: a compiled blend (a triangle's
+// centroid, or any affine combination) placed by the joints is the same
+// combination of its vertices placed one by one, at random joint moves.
+func TestBlendIsTheCombinationOfItsVertices(t *testing.T) {
+	s := webxrHand(t, "right")
+	r := rand.New(rand.NewPCG(12, 12))
+	world := make([]mgl64.Mat4, len(s.Joints))
+	var p SkinPose
+	for range 50 {
+		for j := range world {
+			axis := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+			world[j] = mgl64.Translate3D(0.1*r.NormFloat64(), 0.1*r.NormFloat64(), 0.1*r.NormFloat64()).Mul4(mgl64.HomogRotate3D(r.Float64()*6, axis)).Mul4(s.Rest[j])
+		}
+		if err := s.Pose(world, &p); err != nil {
+			t.Fatal(err)
+		}
+		tri := s.Tris[r.IntN(len(s.Tris))]
+		coef := []float64{r.Float64(), r.Float64(), 0}
+		coef[2] = 1 - coef[0] - coef[1]
+		b := s.Blend(tri[:], coef)
+		var want mgl64.Vec3
+		for k, v := range tri {
+			want = want.Add(p.Verts[v].Mul(coef[k]))
+		}
+		if got := s.Place(&p, &b); got.Sub(want).Len() > 1e-12 {
+			t.Fatalf("triangle %v: the blend is placed at %v, its vertices' combination at %v", tri, got, want)
 		}
 	}
 }

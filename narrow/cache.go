@@ -1,17 +1,47 @@
 package narrow
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
 
 // Cache warm-starts a pair's query from its last simplex (Box2D style): the
-// caller keeps one per pair across frames. A zero Cache is empty. The
-// cache holds vertex indices only, so it stays valid however the shapes
-// move.
+// caller keeps one per pair of shapes across frames. A zero Cache is
+// empty. What it holds stays valid however the shapes move.
 type Cache struct {
 	count  uint8
 	ia, ib [4]int32
 	// Axis is the last separating direction (A to B, world), the Lander
 	// article's cached separating plane; zero when unknown.
 	Axis mgl64.Vec3
+	// The last measurement: B's pose in A's frame when it was taken, and
+	// bounds then on the distance (lo, from a separating plane or the
+	// distance; hi, from two points of the shapes). Since then the
+	// distance has changed by no more than B's drift relative to A.
+	measured bool
+	rel      geom.Transform
+	lo, hi   float64
+}
+
+// measure records bounds on the pair's distance at its pose now.
+func (c *Cache) measure(q *pair, lo, hi float64) {
+	c.measured, c.rel, c.lo, c.hi = true, q.rel, lo, hi
+}
+
+// drift bounds how far any point of B has moved relative to A since the
+// measurement: a point v of B is at R·v + T in A's frame, so it moved by
+// at most |ΔT| + ‖ΔR‖·|v|, the Frobenius norm bounding ΔR's; a part in a
+// billion of the pair's size covers the rounding.
+func (c *Cache) drift(q *pair) float64 {
+	f := 0.0
+	for k := range q.rel.R {
+		d := q.rel.R[k] - c.rel.R[k]
+		f += d * d
+	}
+	return q.rel.T.Sub(c.rel.T).Len() + math.Sqrt(f)*q.b.size() + 1e-9*(q.size+q.rel.T.Len())
 }
 
 // Reset empties the cache (the pair disappeared).

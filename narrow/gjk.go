@@ -40,6 +40,9 @@ func Distance(a, b *Shape, cache *Cache) DistanceResult {
 	if res.Overlap {
 		res.Distance = 0
 		res.simplex = s
+		if cache != nil {
+			cache.measure(&q, 0, 0)
+		}
 	} else {
 		if res.simplex.count == 0 {
 			res.simplex = s
@@ -51,6 +54,14 @@ func Distance(a, b *Shape, cache *Cache) DistanceResult {
 		res.PointA, res.PointB = q.world(pa), q.world(pb)
 		if cache != nil {
 			cache.Axis = res.PointB.Sub(res.PointA)
+			// GJK stops within gjkRelTol of |v|², so the distance is
+			// at least (1 - 1e-9) of the witnesses'; a run cut short
+			// bounds it from above only.
+			lo := 0.0
+			if res.Converged {
+				lo = res.Distance * (1 - 1e-9)
+			}
+			cache.measure(&q, lo, res.Distance)
 		}
 	}
 	if cache != nil {
@@ -73,6 +84,12 @@ type gjkEnd struct {
 	overlap   bool // the origin is in A - B, up to overlapTol
 	converged bool // false: the iteration cap was hit
 	iters     int
+	// sep is, when an early run stopped at a separating plane, the plane's
+	// normal from A toward B (query frame, not unit); gap is the shapes'
+	// gap along it and far the distance between the two points whose
+	// difference showed it (bounds on the distance).
+	sep      mgl64.Vec3
+	gap, far float64
 }
 
 // gjk runs GJK from s, reducing it to the simplex nearest the origin.
@@ -103,7 +120,8 @@ func (q *pair) gjk(s, prev *simplex, early bool) gjkEnd {
 		vw := v.Dot(w.w)
 		if early && vw > 0 {
 			// The plane normal to v separates: the shapes are apart.
-			end.converged = true
+			end.converged, end.sep = true, v.Mul(-1)
+			end.gap, end.far = vw/math.Sqrt(vv), w.w.Len()
 			return end
 		}
 		if vv-vw <= gjkRelTol*vv || s.has(w.ia, w.ib) || s.count == 4 {

@@ -43,9 +43,13 @@ type body struct {
 	poser   poser
 }
 
-// poser places the body's vertices for a frame's angles and link poses.
+// poser places the body's triangles' centroids for a frame's angles and
+// link poses.
 type poser interface {
 	chains.Poser
+	// ready prepares the triangles the spheres follow (the set's
+	// PivotTris).
+	ready(tris []int32)
 	set(q *handmodel.Angles, links []geom.Transform) error
 }
 
@@ -58,27 +62,30 @@ func newBody(h *handmodel.Hand) (*body, error) {
 	return rigidBody(h), nil
 }
 
-// rigidBody is the procedural hand's link hulls at rest, each vertex
+// rigidBody is the procedural hand's link hulls at rest, each triangle
 // riding on its link.
 func rigidBody(h *handmodel.Hand) *body {
 	var zero handmodel.Angles
 	links := make([]geom.Transform, h.NumLinks())
 	h.Pose(&zero, geom.Identity(), links)
 	p := &rigidPoser{}
+	for l := range handmodel.Link(handmodel.FingerLinks) {
+		p.rest = append(p.rest, links[l].Inverse())
+	}
 	b := &body{mesh: chains.Mesh{Union: true}, poser: p}
-	triLink := []handmodel.Link{}
 	for l := range handmodel.Link(handmodel.FingerLinks) {
 		g := h.Geometry(l)
 		base := int32(len(b.mesh.Verts))
 		for _, v := range g.Verts {
 			b.mesh.Verts = append(b.mesh.Verts, links[l].Apply(v))
-			p.link, p.local = append(p.link, l), append(p.local, v)
 		}
 		for _, t := range g.Tris {
 			b.mesh.Tris = append(b.mesh.Tris, [3]int32{t[0] + base, t[1] + base, t[2] + base})
-			triLink = append(triLink, l)
+			p.link = append(p.link, l)
+			p.centroid = append(p.centroid, g.Verts[t[0]].Add(g.Verts[t[1]]).Add(g.Verts[t[2]]).Mul(1.0/3))
 		}
 	}
+	triLink := p.link
 	for f, fl := range fingerLinks {
 		tip := 0.0
 		for _, v := range h.Geometry(fl[2]).Verts {
@@ -119,19 +126,31 @@ func palm(triLink []handmodel.Link, wrist, knuckle, across mgl64.Vec3) chains.Re
 
 var fingerNames = [5]string{"thumb", "index", "middle", "ring", "little"}
 
-// rigidPoser places a procedural hand's vertices on their links.
+// rigidPoser places a procedural hand's triangles on their links: a
+// triangle lies on one link, its centroid fixed in the link's frame.
 type rigidPoser struct {
-	link  []handmodel.Link
-	local []mgl64.Vec3
-	links []geom.Transform
+	link     []handmodel.Link // each triangle's
+	centroid []mgl64.Vec3     // each triangle's, in its link's frame
+	rest     []geom.Transform // each link's inverse pose at rest
+	links    []geom.Transform
+	motion   [handmodel.FingerLinks]geom.Transform
 }
+
+func (p *rigidPoser) ready([]int32) {}
 
 func (p *rigidPoser) set(_ *handmodel.Angles, links []geom.Transform) error {
 	p.links = links
+	for l := range p.motion {
+		p.motion[l] = links[l].Mul(p.rest[l])
+	}
 	return nil
 }
 
-func (p *rigidPoser) Vertex(i int32) mgl64.Vec3 { return p.links[p.link[i]].Apply(p.local[i]) }
+func (p *rigidPoser) Centroid(t int32) mgl64.Vec3 { return p.links[p.link[t]].Apply(p.centroid[t]) }
+
+func (p *rigidPoser) TriLink(t int32) int32 { return int32(p.link[t]) }
+
+func (p *rigidPoser) Motion(l int32) geom.Transform { return p.motion[l] }
 
 // skinBody is a skinned hand's skin at rest, its triangles given to the
 // link most of their vertices ride on.
@@ -182,15 +201,40 @@ func skinBody(h *handmodel.Hand) (*body, error) {
 	return b, nil
 }
 
-// skinPoser places a skinned hand's vertices by linear blend skinning, one
-// at a time.
+// skinPoser places a skinned hand's triangles' centroids by linear blend
+// skinning: each pivot's centroid compiled to one move per joint its
+// vertices ride on (handmodel.Blend).
 type skinPoser struct {
-	rig  *handmodel.SkinRig
-	pose handmodel.SkinPose
+	rig    *handmodel.SkinRig
+	pose   handmodel.SkinPose
+	blends []handmodel.Blend // by triangle: the pivots' only
+	// The frame's angles and links, its joints posed only once a centroid
+	// is asked for: a frame that needs no sphere poses no joint.
+	q     *handmodel.Angles
+	links []geom.Transform
+	posed bool
+}
+
+func (p *skinPoser) ready(tris []int32) {
+	skin := p.rig.Skin
+	p.blends = make([]handmodel.Blend, len(skin.Tris))
+	third := []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}
+	for _, t := range tris {
+		p.blends[t] = skin.Blend(skin.Tris[t][:], third)
+	}
 }
 
 func (p *skinPoser) set(q *handmodel.Angles, links []geom.Transform) error {
-	return p.rig.Skin.SetJoints(p.rig.Joints(q, links), &p.pose)
+	p.q, p.links, p.posed = q, links, false
+	return nil
 }
 
-func (p *skinPoser) Vertex(i int32) mgl64.Vec3 { return p.rig.Skin.Vertex(&p.pose, i) }
+func (p *skinPoser) Centroid(t int32) mgl64.Vec3 {
+	if !p.posed {
+		// The rig's joints and the skin agree in number (NewSkinRig):
+		// SetJoints cannot fail here.
+		_ = p.rig.Skin.SetJoints(p.rig.Joints(p.q, p.links), &p.pose)
+		p.posed = true
+	}
+	return p.rig.Skin.Place(&p.pose, &p.blends[t])
+}

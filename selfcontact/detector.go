@@ -2,7 +2,6 @@ package selfcontact
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -56,13 +55,9 @@ type Contact struct {
 // frame. It owns its buffers: a frame allocates nothing.
 type Detector struct {
 	Set *chains.Set
-	// Contacts and Events are the last frame's; Pinch holds each finger's
-	// (index to little) distance from the thumb (see Event), Fist its
-	// tip's from the palm.
+	// Contacts and Events are the last frame's.
 	Contacts []Contact
 	Events   []Event
-	Pinch    [4]float64
-	Fist     [4]float64
 
 	hand     *handmodel.Hand
 	opts     Options
@@ -72,9 +67,10 @@ type Detector struct {
 	caches   [handmodel.FingerLinks][handmodel.FingerLinks]narrow.Cache
 	adjacent [handmodel.FingerLinks]uint32
 	cand     [handmodel.FingerLinks]uint32
-	pairs    []chains.Pair
+	proposed []int32 // the groups (Set.LinkPairs) the spheres proposed
 	pinching [4]bool
 	fist     bool
+	coherence
 }
 
 // New builds the spheres and chains of hand h, whose links' convex shapes
@@ -98,7 +94,9 @@ func New(h *handmodel.Hand, polys []*narrow.Polytope, o Options) (*Detector, err
 	if err != nil {
 		return nil, fmt.Errorf("selfcontact: %w", err)
 	}
+	b.poser.ready(set.PivotTris())
 	d := &Detector{Set: set, hand: h, opts: o, body: b, polys: polys}
+	d.coherence.init(polys)
 	for l := range handmodel.Link(handmodel.FingerLinks) {
 		d.shapes[l].P = polys[l]
 		d.adjacent[l] |= 1 << l
@@ -111,6 +109,7 @@ func New(h *handmodel.Hand, polys []*narrow.Polytope, o Options) (*Detector, err
 	if err := set.SetChains(fingerPairChains(set, b.regions)); err != nil {
 		return nil, err
 	}
+	d.certs = make([]cert, len(set.LinkPairs()))
 	return d, nil
 }
 
@@ -161,34 +160,62 @@ func fingerPairChains(s *chains.Set, regions []chains.Region) [][]int32 {
 }
 
 // Frame finds the self-contacts and events of the hand at angles q with
-// its links at poses (the hand model's Pose for q).
+// its links at poses (the hand model's Pose for q). For each pair of
+// links the chains join it asks, in order of cost, whether the pair is
+// known to be apart (a certificate from an earlier frame still good for
+// how far the links have moved since), whether the balls bounding their
+// hulls are apart, and then the spheres (updating only the links it
+// needs); a pair the spheres propose is decided exactly on the hulls.
+// The contacts are those of testing every proposed pair exactly: the
+// first two steps only pass over pairs the exact test would deny.
 func (d *Detector) Frame(q *handmodel.Angles, poses []geom.Transform) error {
 	if err := d.body.poser.set(q, poses); err != nil {
 		return err
 	}
-	d.Set.Update(d.body.poser)
 	for l := range d.shapes {
 		d.shapes[l].X = poses[l]
 	}
-	d.pairs = d.Set.OverlapsChained(d.opts.Slack, d.pairs[:0])
+	d.track(poses)
 	d.cand = [handmodel.FingerLinks]uint32{}
-	for _, p := range d.pairs {
-		a, b := d.Set.Fits[p.A].Link, d.Set.Fits[p.B].Link
-		d.cand[min(a, b)] |= 1 << max(a, b)
+	d.proposed = d.proposed[:0]
+	var fresh uint32 // links whose spheres are placed this frame
+	for g, lp := range d.Set.LinkPairs() {
+		a, b := handmodel.Link(lp.A), handmodel.Link(lp.B)
+		if d.apart(g, a, b) {
+			continue
+		}
+		for _, l := range [2]handmodel.Link{a, b} {
+			if fresh&(1<<l) == 0 {
+				fresh |= 1 << l
+				d.Set.UpdateLink(d.body.poser, int32(l))
+			}
+		}
+		if d.Set.GroupOverlaps(g, d.opts.Slack) {
+			d.cand[a] |= 1 << b
+			d.proposed = append(d.proposed, int32(g))
+		}
 	}
 	d.Contacts = d.Contacts[:0]
-	for a := range d.cand {
-		for m := d.cand[a]; m != 0; m &= m - 1 {
-			d.confirm(handmodel.Link(a), handmodel.Link(bits.TrailingZeros32(m)))
-		}
+	for _, g := range d.proposed {
+		d.confirm(int(g))
 	}
 	d.events()
 	return nil
 }
 
-// confirm decides links a < b exactly and records their contact.
-func (d *Detector) confirm(a, b handmodel.Link) {
+// confirm decides group g's links exactly and records their contact: the
+// cached boolean query first (most proposed pairs are near, not
+// touching), which certifies a pair apart; the distance and depth only
+// for a pair that touches.
+func (d *Detector) confirm(g int) {
+	lp := d.Set.LinkPairs()[g]
+	a, b := handmodel.Link(lp.A), handmodel.Link(lp.B)
 	sa, sb := &d.shapes[a], &d.shapes[b]
+	overlap, gap := narrow.IntersectsCached(sa, sb, &d.caches[a][b])
+	if !overlap {
+		d.certify(g, a, b, gap)
+		return
+	}
 	res := narrow.Distance(sa, sb, &d.caches[a][b])
 	if !res.Overlap {
 		return
@@ -200,6 +227,12 @@ func (d *Detector) confirm(a, b handmodel.Link) {
 // distance is links a and b's exact distance (0 when they touch).
 func (d *Detector) distance(a, b handmodel.Link) float64 {
 	return narrow.Distance(&d.shapes[a], &d.shapes[b], &d.caches[min(a, b)][max(a, b)]).Distance
+}
+
+// bounds bounds links a and b's distance from their last query, without
+// one (narrow.DistanceBounds).
+func (d *Detector) bounds(a, b handmodel.Link) (lo, hi float64) {
+	return narrow.DistanceBounds(&d.shapes[a], &d.shapes[b], &d.caches[min(a, b)][max(a, b)])
 }
 
 // Touching appends, by brute force over every pair of links that are not

@@ -27,24 +27,48 @@ type Event struct {
 // FingerTips are the distal links of the four fingers, index to little.
 var FingerTips = [4]handmodel.Link{handmodel.IndexDistal, handmodel.MiddleDistal, handmodel.RingDistal, handmodel.LittleDistal}
 
-// events measures the pinch and fist distances and records the events
-// their hysteresis gives.
+// events records the pinch and fist events the hysteresis gives. A
+// distance is measured exactly only when its bounds from the last
+// measurement straddle the threshold that could change the state, so a
+// frame far from any threshold measures none; the events are those of
+// measuring every distance every frame.
 func (d *Detector) events() {
 	d.Events = d.Events[:0]
 	o := &d.opts
-	worst := 0.0
 	for f, tip := range FingerTips {
-		d.Pinch[f] = min(d.distance(handmodel.ThumbDistal, tip), d.distance(handmodel.ThumbDistal, tip-1))
+		loD, hiD := d.bounds(handmodel.ThumbDistal, tip)
+		loM, hiM := d.bounds(handmodel.ThumbDistal, tip-1)
 		switch {
-		case !d.pinching[f] && d.Pinch[f] <= o.PinchOn:
-			d.pinching[f] = true
-			d.Events = append(d.Events, Event{Kind: PinchEvent, Finger: tip, Begin: true, Distance: d.Pinch[f]})
-		case d.pinching[f] && d.Pinch[f] >= o.PinchOff:
-			d.pinching[f] = false
-			d.Events = append(d.Events, Event{Kind: PinchEvent, Finger: tip, Distance: d.Pinch[f]})
+		case !d.pinching[f] && min(loD, loM) <= o.PinchOn:
+			if dist := d.PinchDistance(f); dist <= o.PinchOn {
+				d.pinching[f] = true
+				d.Events = append(d.Events, Event{Kind: PinchEvent, Finger: tip, Begin: true, Distance: dist})
+			}
+		case d.pinching[f] && min(hiD, hiM) >= o.PinchOff:
+			if dist := d.PinchDistance(f); dist >= o.PinchOff {
+				d.pinching[f] = false
+				d.Events = append(d.Events, Event{Kind: PinchEvent, Finger: tip, Distance: dist})
+			}
 		}
-		d.Fist[f] = d.distance(handmodel.Palm, tip)
-		worst = max(worst, d.Fist[f])
+	}
+	// A fist begins when every tip is within FistOn of the palm, so one
+	// tip known to be further rules it out; it ends when one tip is
+	// FistOff away, ruled out while every tip is known to be nearer.
+	maybe := true
+	for _, tip := range FingerTips {
+		lo, hi := d.bounds(handmodel.Palm, tip)
+		if d.fist {
+			maybe = maybe && hi < o.FistOff
+		} else {
+			maybe = maybe && lo <= o.FistOn
+		}
+	}
+	if maybe == d.fist { // in a fist and surely staying; open and surely staying
+		return
+	}
+	worst := 0.0
+	for _, tip := range FingerTips {
+		worst = max(worst, d.distance(handmodel.Palm, tip))
 	}
 	switch {
 	case !d.fist && worst <= o.FistOn:
@@ -54,6 +78,14 @@ func (d *Detector) events() {
 		d.fist = false
 		d.Events = append(d.Events, Event{Kind: FistEvent, Finger: handmodel.Palm, Distance: worst})
 	}
+}
+
+// PinchDistance measures finger f's (0 index .. 3 little) pinch distance
+// now: the thumb's distal phalanx from the finger's two outer phalanges
+// (a tip or a key pinch), exactly (m).
+func (d *Detector) PinchDistance(f int) float64 {
+	tip := FingerTips[f]
+	return min(d.distance(handmodel.ThumbDistal, tip), d.distance(handmodel.ThumbDistal, tip-1))
 }
 
 // Pinching reports whether finger f (0 index .. 3 little) is pinching.

@@ -2,9 +2,11 @@ package selfcontact
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/chains"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
@@ -159,6 +161,47 @@ func TestSelfContactsAreExactlyConfirmed(t *testing.T) {
 	}
 }
 
+// TestPassingOverChangesNoContact: what a frame passes over (pairs
+// certified apart in earlier frames, hulls' balls apart, spheres of links
+// it does not need) changes no answer: the contacts are exactly the
+// touching pairs among those every sphere, all moved and all tested,
+// proposes.
+func TestPassingOverChangesNoContact(t *testing.T) {
+	for name, h := range hands(t) {
+		d := detector(t, h, DefaultOptions)
+		var touch [][2]handmodel.Link
+		var pairs []chains.Pair
+		for _, m := range sim.Motions {
+			motion(t, h, m, 300, func(i int, q *handmodel.Angles, poses []geom.Transform) {
+				if err := d.Frame(q, poses); err != nil {
+					t.Fatal(err)
+				}
+				var got, want [][2]handmodel.Link
+				for _, c := range d.Contacts {
+					got = append(got, [2]handmodel.Link{c.A, c.B})
+				}
+				d.Set.Update(d.body.poser)
+				pairs = d.Set.OverlapsChained(d.opts.Slack, pairs[:0])
+				for _, p := range d.Touching(touch[:0]) {
+					for _, sp := range pairs {
+						a, b := d.Set.Fits[sp.A].Link, d.Set.Fits[sp.B].Link
+						if handmodel.Link(min(a, b)) == p[0] && handmodel.Link(max(a, b)) == p[1] {
+							want = append(want, p)
+							break
+						}
+					}
+				}
+				byLinks := func(x, y [2]handmodel.Link) int { return int(x[0]-y[0])*64 + int(x[1]-y[1]) }
+				slices.SortFunc(got, byLinks)
+				slices.SortFunc(want, byLinks)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s %s frame %d: contacts on %v, the spheres all tested and the exact test give %v", name, m, i, got, want)
+				}
+			})
+		}
+	}
+}
+
 // TestFistBeginsAndEnds: the simulated fist closes and opens the hand:
 // a fist begins and then ends.
 func TestFistBeginsAndEnds(t *testing.T) {
@@ -217,21 +260,24 @@ func TestOptionsAreChecked(t *testing.T) {
 	}
 }
 
-// BenchmarkFrame is self-contact's cost per frame on a fist motion.
+// BenchmarkFrame is self-contact's cost per frame through each simulated
+// motion, for each hand.
 func BenchmarkFrame(b *testing.B) {
 	for name, h := range hands(b) {
-		b.Run(name, func(b *testing.B) {
-			d := detector(b, h, DefaultOptions)
-			var qs []handmodel.Angles
-			var ps [][]geom.Transform
-			motion(b, h, sim.Fist, 300, func(i int, q *handmodel.Angles, poses []geom.Transform) {
-				qs, ps = append(qs, *q), append(ps, append([]geom.Transform(nil), poses...))
+		for _, m := range []sim.Motion{sim.Grasp, sim.Pinch, sim.Fist, sim.Cross} {
+			b.Run(name+"/"+string(m), func(b *testing.B) {
+				d := detector(b, h, DefaultOptions)
+				var qs []handmodel.Angles
+				var ps [][]geom.Transform
+				motion(b, h, m, 400, func(i int, q *handmodel.Angles, poses []geom.Transform) {
+					qs, ps = append(qs, *q), append(ps, append([]geom.Transform(nil), poses...))
+				})
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					d.Frame(&qs[i%len(qs)], ps[i%len(qs)])
+				}
 			})
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				d.Frame(&qs[i%len(qs)], ps[i%len(qs)])
-			}
-		})
+		}
 	}
 }

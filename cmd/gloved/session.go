@@ -120,7 +120,7 @@ func selfRecord(d *selfcontact.Detector, fj *frameJSON) {
 	}
 	for f, tip := range selfcontact.FingerTips {
 		name := tip.String()
-		fj.Pinch = append(fj.Pinch, pinchJSON{Finger: name[:len(name)-1], Distance: round9(d.Pinch[f]), Pinching: d.Pinching(f), Event: event(selfcontact.PinchEvent, tip)})
+		fj.Pinch = append(fj.Pinch, pinchJSON{Finger: name[:len(name)-1], Distance: round9(d.PinchDistance(f)), Pinching: d.Pinching(f), Event: event(selfcontact.PinchEvent, tip)})
 	}
 	fj.Fist = &fistJSON{Closed: d.InFist(), Event: event(selfcontact.FistEvent, handmodel.Palm)}
 }
