@@ -26,8 +26,8 @@ type Set struct {
 	linkPairs  []LinkPair
 	// linkSpheres are each link's spheres.
 	linkSpheres [][]int32
-	use        Method
-	tris       [][3]int32
+	use         Method
+	tris        [][3]int32
 	// near[l] has bit k set when spheres on links l and k never count.
 	near [maxLinks]uint64
 	// Following the pivots: the distinct pivot triangles (slot order),
