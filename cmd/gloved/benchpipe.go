@@ -31,9 +31,10 @@ type pipelineBench struct {
 // frame's OSC bundle is encoded but not sent) and counts allocations per
 // frame over a second pass, once every buffer has grown.
 func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--json]", out)
+	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--self] [--json]", out)
 	o := addSessionFlags(fs)
 	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
+	self := fs.Bool("self", false, "run self-contact (the hand against itself), as the config's [self] enabled does")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
@@ -44,7 +45,7 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	var times stageTimes
 	var mallocs uint64
 	for pass := range 2 {
-		s, err := o.open(session.PipelineOptions{SkipTris: *noTris})
+		s, err := o.open(session.PipelineOptions{SkipTris: *noTris, SelfContact: *self})
 		if err != nil {
 			return err
 		}

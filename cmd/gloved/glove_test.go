@@ -418,6 +418,19 @@ func TestBenchPipelineAndExport(t *testing.T) {
 	if res.Frames != 201 || len(res.Stages) != 7 || res.Stages[6].Stage != "total" || !(res.Stages[6].P99US >= res.Stages[6].P50US) {
 		t.Fatalf("bench pipeline: %+v", res)
 	}
+	// Self-contact is timed when it runs, as the daemon's [self] enabled
+	// runs it, and costs nothing when it does not.
+	out, err = gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--self", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withSelf pipelineBench
+	if err := json.Unmarshal([]byte(out), &withSelf); err != nil {
+		t.Fatal(err)
+	}
+	if res.Stages[4].Stage != "self" || res.Stages[4].MaxUS > 1 || !(withSelf.Stages[4].P50US > 0) {
+		t.Fatalf("bench pipeline self stage: without --self %+v, with %+v", res.Stages[4], withSelf.Stages[4])
+	}
 	dir := t.TempDir()
 	if _, err := gloved(t, "export", "--scene", scene, "--recording", rec, "--out", dir); err != nil {
 		t.Fatal(err)
