@@ -249,6 +249,11 @@ func (d *Detector) Touching(out [][2]handmodel.Link) [][2]handmodel.Link {
 	return out
 }
 
+// UpdateSpheres moves every sphere to the last frame, by its pivots, as
+// the paper's update does for every frame (Frame moves only those it
+// needs): for measuring the spheres themselves.
+func (d *Detector) UpdateSpheres() { d.Set.Update(d.body.poser) }
+
 // Proposed reports whether the spheres proposed links a and b in the
 // last frame.
 func (d *Detector) Proposed(a, b handmodel.Link) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,4 +97,24 @@ func TestContactsWithTheSkinnedHand(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, " in ball ") {
 		t.Fatalf("exit %d, no contact with the ball\nstdout: %.2000s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestBenchSelfPrintsItsTables: `gloved bench self` measures both hands
+// (the skinned one with --mesh), prints the accuracy and overlap tables,
+// writes the plot, and refuses a frame count that cannot run.
+func TestBenchSelfPrintsItsTables(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "f.svg")
+	r := runBinary(t, 60*time.Second, "bench", "self", "--mesh", webxrRight, "--frames", "20", "--plot", svg)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"procedural hand: 73 spheres", "skinned hand: 37 spheres", "j1'", "M2 par", "FN %", "fist", "wrote " + svg} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the output has no %q:\n%s", want, r.stdout)
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<svg") {
+		t.Errorf("the plot: %v", err)
+	}
+	runBinary(t, 20*time.Second, "bench", "self", "--frames", "0").oneLine(t, 2, "--frames 0")
 }
