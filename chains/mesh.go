@@ -70,7 +70,7 @@ type Sphere struct {
 // Overlaps reports whether a and b, each grown by slack, share a point:
 // the paper's squared-distance test, 11 operations.
 func (a Sphere) Overlaps(b Sphere, slack float64) bool {
-	d := a.C.Sub(b.C)
+	dx, dy, dz := a.C[0]-b.C[0], a.C[1]-b.C[1], a.C[2]-b.C[2]
 	r := a.R + b.R + 2*slack
-	return d.Dot(d) <= r*r
+	return dx*dx+dy*dy+dz*dz <= r*r
 }

@@ -141,17 +141,27 @@ func (s *Set) ready(m *Mesh) error {
 // mean (the paper's mean distance, with one square root instead of four;
 // the same when the pivots are equidistant, as they are around a tube).
 func (s *Set) pivotFrame(i int) (mgl64.Vec3, mgl64.Mat3, float64) {
+	// Written out: the compiler keeps arrays such as mgl64's vectors in
+	// memory, and this runs per sphere per frame.
 	sl := &s.slots[i]
-	p0, p1, p2, p3 := s.pos[sl[0]], s.pos[sl[1]], s.pos[sl[2]], s.pos[sl[3]]
-	c := p0.Add(p1).Add(p2).Add(p3).Mul(0.25)
-	d0, d1, d2, d3 := p0.Sub(c), p1.Sub(c), p2.Sub(c), p3.Sub(c)
-	spread := math.Sqrt((d0.Dot(d0) + d1.Dot(d1) + d2.Dot(d2) + d3.Dot(d3)) / 4)
-	e1, e2 := p0.Sub(p2), p1.Sub(p3)
-	n := e1.Cross(e2)
-	if n.LenSqr() <= 1e-18*e1.LenSqr()*e2.LenSqr() {
+	p0, p1, p2, p3 := &s.pos[sl[0]], &s.pos[sl[1]], &s.pos[sl[2]], &s.pos[sl[3]]
+	var c mgl64.Vec3
+	ss := 0.0
+	for k := range 3 {
+		c[k] = (p0[k] + p1[k] + p2[k] + p3[k]) * 0.25
+	}
+	for _, p := range [4]*mgl64.Vec3{p0, p1, p2, p3} {
+		dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
+		ss += dx*dx + dy*dy + dz*dz
+	}
+	spread := math.Sqrt(ss / 4)
+	ax, ay, az := p0[0]-p2[0], p0[1]-p2[1], p0[2]-p2[2]
+	bx, by, bz := p1[0]-p3[0], p1[1]-p3[1], p1[2]-p3[2]
+	nx, ny, nz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
+	if nx*nx+ny*ny+nz*nz <= 1e-18*(ax*ax+ay*ay+az*az)*(bx*bx+by*by+bz*bz) {
 		return c, mgl64.Mat3{}, spread
 	}
-	return c, mgl64.Mat3FromCols(e1, e2, n), spread
+	return c, mgl64.Mat3{ax, ay, az, bx, by, bz, nx, ny, nz}, spread
 }
 
 // Update moves every sphere with its pivot polygons (section 5.1): its
@@ -210,6 +220,11 @@ func (s *Set) rideOn(p LinkPoser) {
 
 // place sets sphere i from its pivots' placed centroids.
 func (s *Set) place(i int) {
-	c, basis, spread := s.pivotFrame(i)
-	s.Spheres[i] = Sphere{C: c.Add(basis.Mul3x1(s.offset[i])), R: s.scale[i] * spread}
+	c, m, spread := s.pivotFrame(i)
+	o := &s.offset[i]
+	s.Spheres[i] = Sphere{C: mgl64.Vec3{
+		c[0] + (m[0]*o[0] + m[3]*o[1] + m[6]*o[2]),
+		c[1] + (m[1]*o[0] + m[4]*o[1] + m[7]*o[2]),
+		c[2] + (m[2]*o[0] + m[5]*o[1] + m[8]*o[2]),
+	}, R: s.scale[i] * spread}
 }

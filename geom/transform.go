@@ -38,11 +38,27 @@ func FromPose(v [7]float64) (Transform, error) {
 	return FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
 }
 
-// Apply returns R p + T.
-func (x Transform) Apply(p mgl64.Vec3) mgl64.Vec3 { return x.R.Mul3x1(p).Add(x.T) }
+// Apply returns R p + T. It and Rotate are written out, as mgl64's
+// Mul3x1 and Add compute them: the compiler keeps arrays such as mgl64's
+// vectors in memory, and these run in every inner loop.
+func (x Transform) Apply(p mgl64.Vec3) mgl64.Vec3 {
+	m := &x.R
+	return mgl64.Vec3{
+		m[0]*p[0] + m[3]*p[1] + m[6]*p[2] + x.T[0],
+		m[1]*p[0] + m[4]*p[1] + m[7]*p[2] + x.T[1],
+		m[2]*p[0] + m[5]*p[1] + m[8]*p[2] + x.T[2],
+	}
+}
 
 // Rotate returns R v (no translation, for directions).
-func (x Transform) Rotate(v mgl64.Vec3) mgl64.Vec3 { return x.R.Mul3x1(v) }
+func (x Transform) Rotate(v mgl64.Vec3) mgl64.Vec3 {
+	m := &x.R
+	return mgl64.Vec3{
+		m[0]*v[0] + m[3]*v[1] + m[6]*v[2],
+		m[1]*v[0] + m[4]*v[1] + m[7]*v[2],
+		m[2]*v[0] + m[5]*v[1] + m[8]*v[2],
+	}
+}
 
 // Mul returns the transform x∘y: first y, then x.
 func (x Transform) Mul(y Transform) Transform {

@@ -134,12 +134,17 @@ func (s *Skin) Blend(verts []int32, coef []float64) Blend {
 
 // Place returns blend b placed by the joints p was last set to.
 func (s *Skin) Place(p *SkinPose, b *Blend) mgl64.Vec3 {
-	var out mgl64.Vec3
+	// affine, summed and written out: the compiler keeps arrays such as
+	// mgl64's vectors in memory, and this runs per pivot per frame.
+	var ox, oy, oz float64
 	for i := range b.terms {
 		t := &b.terms[i]
-		out = out.Add(affine(&p.mats[t.joint], t.p, t.w))
+		m, x, w := &p.mats[t.joint], &t.p, t.w
+		ox += m[0]*x[0] + m[4]*x[1] + m[8]*x[2] + m[12]*w
+		oy += m[1]*x[0] + m[5]*x[1] + m[9]*x[2] + m[13]*w
+		oz += m[2]*x[0] + m[6]*x[1] + m[10]*x[2] + m[14]*w
 	}
-	return out
+	return mgl64.Vec3{ox, oy, oz}
 }
 
 // grow returns s with length n, reusing its storage when it can.

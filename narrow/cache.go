@@ -24,7 +24,32 @@ type Cache struct {
 	measured bool
 	rel      geom.Transform
 	lo, hi   float64
+	// deep is the face of A - B the last penetration answer came from, by
+	// its vertices' indices in A and B, wound outward, then the vertex
+	// across each of its edges (the neighbouring faces', where the answer
+	// goes when it moves on; n of them): PenetrationCached starts from
+	// these.
+	deep struct {
+		ia, ib [6]int32
+		n      int8
+		ok     bool
+	}
+	// kept is that answer's whole polytope when it was small enough to
+	// keep (nf is 0 otherwise): its vertices by their indices in A and B,
+	// its faces by vertex, wound outward.
+	kept struct {
+		v      [keptVerts][2]int32
+		f      [keptFaces][3]int8
+		nv, nf int8
+	}
 }
+
+// The largest EPA polytope a Cache keeps: most answers between hand links
+// end with 6 to 12 vertices.
+const (
+	keptVerts = 20
+	keptFaces = 2*keptVerts - 4
+)
 
 // measure records bounds on the pair's distance at its pose now.
 func (c *Cache) measure(q *pair, lo, hi float64) {
@@ -42,6 +67,42 @@ func (c *Cache) drift(q *pair) float64 {
 		f += d * d
 	}
 	return q.rel.T.Sub(c.rel.T).Len() + math.Sqrt(f)*q.b.size() + 1e-9*(q.size+q.rel.T.Len())
+}
+
+// keepFace records f, a face of e, as the pair's deepest, with the
+// vertices across its edges.
+func (c *Cache) keepFace(e *epa, f *epaFace) {
+	for k, v := range f.v {
+		c.deep.ia[k], c.deep.ib[k] = e.v[v].ia, e.v[v].ib
+	}
+	c.deep.n = 3
+	for k := range 3 {
+		if v, ok := e.across(f.v[k], f.v[(k+1)%3]); ok {
+			c.deep.ia[c.deep.n], c.deep.ib[c.deep.n] = e.v[v].ia, e.v[v].ib
+			c.deep.n++
+		}
+	}
+	c.deep.ok = true
+	c.kept.nf = 0
+	if e.nv > keptVerts {
+		return
+	}
+	for k := range e.nv {
+		c.kept.v[k] = [2]int32{e.v[k].ia, e.v[k].ib}
+	}
+	c.kept.nv = int8(e.nv)
+	n := 0
+	for i := range e.nf {
+		if !e.f[i].live {
+			continue
+		}
+		if n == keptFaces {
+			return
+		}
+		c.kept.f[n] = e.f[i].v
+		n++
+	}
+	c.kept.nf = int8(n)
 }
 
 // Reset empties the cache (the pair disappeared).

@@ -234,14 +234,17 @@ func (s *Solver) begin(k int) {
 func (s *Solver) solid(link *Shape, l, o int) {
 	cache := &s.caches[l*len(s.scene.Objects)+o]
 	obj := Shape{P: s.solids[o], X: geom.Identity()}
-	d := Distance(link, &obj, cache)
-	if !d.Overlap {
-		if d.Distance <= s.Proximity {
-			s.Near = append(s.Near, Near{Link: l, Object: o, Distance: d.Distance, Point: d.PointB, LinkPoint: d.PointA})
+	p, ok := PenetrationCached(link, &obj, cache)
+	if !ok {
+		d := Distance(link, &obj, cache)
+		if !d.Overlap {
+			if d.Distance <= s.Proximity {
+				s.Near = append(s.Near, Near{Link: l, Object: o, Distance: d.Distance, Point: d.PointB, LinkPoint: d.PointA})
+			}
+			return
 		}
-		return
+		p = Penetration(link, &obj, &d, cache)
 	}
-	p := Penetration(link, &obj, &d)
 	tris := 0
 	if s.CountTris {
 		tris, _ = s.countTris(link, l, o, 0)

@@ -34,7 +34,7 @@ const (
 type epaFace struct {
 	v    [3]int8
 	n    mgl64.Vec3 // outward unit normal
-	d    float64    // distance of the plane from the origin
+	d    float64    // signed distance of the plane from the origin (> 0: behind it)
 	live bool
 }
 
@@ -52,15 +52,19 @@ type epa struct {
 // the expanding polytope algorithm, starting from the tetrahedron GJK ended
 // with (or one grown around the origin when GJK stopped on a lower
 // simplex, as touching shapes make it); d is Distance's answer for the
-// same a and b. Like Distance it works in a's frame, reads the shapes
-// only and allocates nothing: the polytope lives in fixed arrays, and
-// running out of them yields a conservative, flagged answer rather than a
-// wrong one.
-func Penetration(a, b *Shape, d *DistanceResult) PenetrationResult {
+// same a and b. cache, which may be nil, keeps the face the answer came
+// from for PenetrationCached. Like Distance it works in a's frame, reads
+// the shapes only and allocates nothing: the polytope lives in fixed
+// arrays, and running out of them yields a conservative, flagged answer
+// rather than a wrong one.
+func Penetration(a, b *Shape, d *DistanceResult, cache *Cache) PenetrationResult {
 	q := newPair(a, b)
 	var e epa
 	if !e.start(&q, &d.simplex) {
 		// The difference is flat around the origin: the shapes only touch.
+		if cache != nil {
+			cache.deep.ok = false
+		}
 		n := q.centers()
 		if n.LenSqr() == 0 {
 			n = mgl64.Vec3{0, 0, 1}
@@ -69,18 +73,70 @@ func Penetration(a, b *Shape, d *DistanceResult) PenetrationResult {
 		r := PenetrationResult{Normal: n.Normalize().Mul(-1), PointA: p, PointB: p, Exact: true}
 		return q.worldResult(r)
 	}
+	p, _ := e.expandAll(&q, cache)
+	return q.worldResult(p)
+}
+
+// PenetrationCached is Penetration for a pair queried frame after frame
+// that overlapped in its last query: EPA starts near that answer, from the
+// face it came from (which cache keeps) and the vertex of A - B furthest
+// behind it, with no GJK. While the origin is outside the polytope (the
+// answer has moved on to a neighbouring face), the expansion grows it
+// toward the origin first, from the face the origin is furthest beyond.
+// Every vertex is a point of A - B, so a polytope holding the origin
+// proves the shapes overlap, and EPA ends on the same test as from any
+// start: the answer is Penetration's, to the same tolerance. ok is false
+// when the cache holds no face (the pair did not overlap), or the growth
+// met a face of A - B with the origin outside (the shapes are apart), or
+// ran out of room: then run the cold queries. It allocates nothing.
+func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool) {
+	if !cache.deep.ok {
+		return PenetrationResult{}, false
+	}
+	q := newPair(a, b)
+	var e epa
+	if !e.startKept(&q, cache) && !e.startNear(&q, cache) {
+		cache.deep.ok = false
+		return PenetrationResult{}, false
+	}
+	p, inside := e.expandAll(&q, cache)
+	if !inside {
+		cache.deep.ok = false
+		return PenetrationResult{}, false
+	}
+	cache.measure(&q, 0, 0)
+	cache.Axis = mgl64.Vec3{}
+	return q.worldResult(p), true
+}
+
+// expandAll runs the expansion from the start polytope to the face
+// nearest the origin, and keeps that face in cache (when not nil). Faces
+// carry signed plane distances, so a start that does not hold the origin
+// first grows toward it, from the face it lies furthest beyond; inside
+// reports whether the answer's face has the origin behind it (to
+// overlapTol of the size), as every face has at the end when the shapes
+// overlap.
+func (e *epa) expandAll(q *pair, cache *Cache) (p PenetrationResult, inside bool) {
 	e.tol = epaRelTol * q.size
 	for iter := 0; ; iter++ {
 		fi := e.closest()
-		f := &e.f[fi]
+		f := e.f[fi]
 		w := q.support(f.n, e.v[f.v[0]].ia, e.v[f.v[0]].ib)
-		gap := w.w.Dot(f.n) - f.d
-		known := e.hasVertex(w.ia, w.ib)
-		if gap <= e.tol || known || e.nv == epaMaxVerts || iter >= epaMaxIters {
-			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), gap <= e.tol || known))
+		upper := math.Max(w.w.Dot(f.n), f.d)
+		converged := w.w.Dot(f.n)-f.d <= e.tol || e.hasVertex(w.ia, w.ib)
+		if converged || e.nv == epaMaxVerts || iter >= epaMaxIters {
+			inside = f.d >= -overlapTol*q.size
+			if cache != nil {
+				cache.keepFace(e, &f)
+			}
+			return e.result(&f, &e.f[e.witnessFace(fi)], upper, converged), inside
 		}
 		if !e.expand(w) {
-			return q.worldResult(e.result(fi, math.Max(w.w.Dot(f.n), f.d), false))
+			// Out of room part way: the faces are spent, f is not.
+			if cache != nil {
+				cache.deep.ok = false
+			}
+			return e.result(&f, &f, upper, false), f.d >= -overlapTol*q.size
 		}
 	}
 }
@@ -103,11 +159,12 @@ func (e *epa) hasVertex(ia, ib int32) bool {
 	return false
 }
 
-// result reports face fi as the answer. When exact, the depth is the
-// face's distance; otherwise depth is the support distance along its
-// normal, an upper bound that still separates.
-func (e *epa) result(fi int, upper float64, exact bool) PenetrationResult {
-	f := &e.f[fi]
+// result reports face f as the answer, with contact points from the
+// origin's projection on face g (f itself, or one in f's plane that holds
+// the projection: witnessFace). When exact, the depth is f's distance;
+// otherwise it is upper, the support distance along f's normal: an upper
+// bound that still separates.
+func (e *epa) result(f, g *epaFace, upper float64, exact bool) PenetrationResult {
 	depth := f.d
 	if !exact {
 		depth = upper
@@ -115,7 +172,6 @@ func (e *epa) result(fi int, upper float64, exact bool) PenetrationResult {
 	depth = math.Max(depth, 0)
 	// Barycentric weights of the origin's projection on the face that
 	// holds it.
-	g := &e.f[e.witnessFace(fi)]
 	p := g.n.Mul(g.d)
 	a, b, c := e.v[g.v[0]], e.v[g.v[1]], e.v[g.v[2]]
 	l := barycentric(p, a.w, b.w, c.w)
@@ -165,23 +221,32 @@ func (e *epa) closest() int {
 // addFace appends face (i, j, k). With inner set the face is turned to
 // face away from that interior point; otherwise its winding (i, j, k)
 // counter-clockwise seen from outside gives the normal. The plane
-// distance is clamped at 0: the origin is inside, up to rounding.
+// distance is signed: negative while the origin is outside, or on the
+// face up to rounding (result clamps the depth at 0).
 func (e *epa) addFace(i, j, k int8, inner *mgl64.Vec3) bool {
 	if e.nf == epaMaxFaces {
 		return false
 	}
-	a, b, c := e.v[i].w, e.v[j].w, e.v[k].w
-	n := b.Sub(a).Cross(c.Sub(a))
-	l := n.Len()
+	a, b, c := &e.v[i].w, &e.v[j].w, &e.v[k].w
+	// (b - a) × (c - a), written out: the compiler keeps it in registers.
+	ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
+	nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
+	l := math.Sqrt(nx*nx + ny*ny + nz*nz)
 	if !(l > 0) {
 		return false
 	}
-	n = n.Mul(1 / l)
-	if inner != nil && n.Dot(inner.Sub(a)) > 0 {
-		n = n.Mul(-1)
+	inv := 1 / l
+	nx, ny, nz = nx*inv, ny*inv, nz*inv
+	if inner != nil && nx*(inner[0]-a[0])+ny*(inner[1]-a[1])+nz*(inner[2]-a[2]) > 0 {
+		nx, ny, nz = -nx, -ny, -nz
 		j, k = k, j
 	}
-	e.f[e.nf] = epaFace{v: [3]int8{i, j, k}, n: n, d: math.Max(n.Dot(a), 0), live: true}
+	f := &e.f[e.nf]
+	f.v = [3]int8{i, j, k}
+	f.n = mgl64.Vec3{nx, ny, nz}
+	f.d = nx*a[0] + ny*a[1] + nz*a[2]
+	f.live = true
 	e.nf++
 	return true
 }
@@ -196,9 +261,10 @@ func (e *epa) expand(w vertex) bool {
 	e.v[e.nv] = w
 	e.nv++
 	ne := 0
+	wx, wy, wz := w.w[0], w.w[1], w.w[2]
 	for i := range e.nf {
 		f := &e.f[i]
-		if !f.live || f.n.Dot(w.w.Sub(e.v[f.v[0]].w)) <= 0 {
+		if !f.live || f.n[0]*wx+f.n[1]*wy+f.n[2]*wz <= f.d {
 			continue
 		}
 		f.live = false
@@ -242,6 +308,23 @@ func (e *epa) expand(w vertex) bool {
 		}
 	}
 	return true
+}
+
+// across returns the third vertex of the live face holding edge b -> a,
+// the neighbour across a face's edge a -> b.
+func (e *epa) across(a, b int8) (int8, bool) {
+	for i := range e.nf {
+		g := &e.f[i]
+		if !g.live {
+			continue
+		}
+		for k := range 3 {
+			if g.v[k] == b && g.v[(k+1)%3] == a {
+				return g.v[(k+2)%3], true
+			}
+		}
+	}
+	return 0, false
 }
 
 // witnessFace returns the face whose weights give the contact points: fi,

@@ -30,6 +30,88 @@ func (e *epa) start(q *pair, s *simplex) bool {
 	return e.seal(q.size)
 }
 
+// startKept rebuilds the last answer's whole polytope, which cache keeps
+// when it was small, as the shapes are now. It reports whether that
+// polytope is still one EPA may go on from: convex (every vertex behind
+// every face, to keptFlatTol of the size: faces split from one facet of
+// A - B stay coplanar under any motion, so rounding alone decides their
+// fold) and holding the origin inside each face by more than overlapTol.
+func (e *epa) startKept(q *pair, c *Cache) bool {
+	k := &c.kept
+	if k.nf == 0 {
+		return false
+	}
+	for i := range int(k.nv) {
+		if !q.valid(k.v[i][0], k.v[i][1]) {
+			return false
+		}
+		e.v[i] = q.vertex(k.v[i][0], k.v[i][1])
+	}
+	e.nv, e.nf = int(k.nv), 0
+	for _, f := range k.f[:k.nf] {
+		if !e.addFace(f[0], f[1], f[2], nil) {
+			return false
+		}
+	}
+	tol, flat := overlapTol*q.size, keptFlatTol*q.size
+	for i := range e.nf {
+		f := &e.f[i]
+		if f.d <= tol {
+			return false
+		}
+		nx, ny, nz, lim := f.n[0], f.n[1], f.n[2], f.d+flat
+		for j := range e.nv {
+			if w := &e.v[j].w; nx*w[0]+ny*w[1]+nz*w[2] > lim {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// startNear builds the start polytope near the pair's last answer: the
+// deepest face cache keeps, as the shapes are now, the vertex of A - B
+// furthest behind it, and the vertices across the face's edges. The
+// origin may lie outside it (expandAll grows toward it). It reports false
+// when the cache's vertices are not these shapes' or the start is flat.
+func (e *epa) startNear(q *pair, c *Cache) bool {
+	var near [6]vertex
+	for k := range int(c.deep.n) {
+		if !q.valid(c.deep.ia[k], c.deep.ib[k]) {
+			return false
+		}
+		near[k] = q.vertex(c.deep.ia[k], c.deep.ib[k])
+	}
+	copy(e.v[:3], near[:3])
+	n := e.v[1].w.Sub(e.v[0].w).Cross(e.v[2].w.Sub(e.v[0].w))
+	if !(n.LenSqr() > 0) {
+		return false
+	}
+	e.v[3] = q.support(n.Mul(-1), e.v[0].ia, e.v[0].ib)
+	e.nv = 4
+	if !e.seal(q.size) {
+		return false
+	}
+	for _, w := range near[3:c.deep.n] {
+		if !e.hasVertex(w.ia, w.ib) && e.sees(w) && !e.expand(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// sees reports whether some face has w in front of it: whether w is
+// outside the polytope.
+func (e *epa) sees(w vertex) bool {
+	for i := range e.nf {
+		f := &e.f[i]
+		if f.live && f.n.Dot(w.w) > f.d {
+			return true
+		}
+	}
+	return false
+}
+
 // growDirs returns the directions (in the query's frame) in which to look
 // for a new vertex: the axes around one vertex, normals of the segment
 // around two, the triangle's two normals around three. It reports false

@@ -59,7 +59,7 @@ func ExamplePenetration() {
 	if !d.Overlap {
 		return
 	}
-	pen := narrow.Penetration(&a, &b, &d)
+	pen := narrow.Penetration(&a, &b, &d, nil)
 	fmt.Printf("depth %.3f, normal (%.3f, %.3f, %.3f), exact %v\n", pen.Depth, pen.Normal.X(), pen.Normal.Y(), pen.Normal.Z(), pen.Exact)
 	fmt.Printf("deepest point of A at z = %.3f, on B's surface at z = %.3f\n", pen.PointA.Z(), pen.PointB.Z())
 	// Output:

@@ -60,10 +60,13 @@ func NewPolytope(verts []mgl64.Vec3, tris [][3]int32) (*Polytope, error) {
 // climb at hint (any valid index; it is where the last query ended).
 func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 	v := p.Verts
+	// The dot products are written out: the compiler keeps arrays such as
+	// mgl64's vectors in memory, and this is the narrow phase's inner loop.
+	dx, dy, dz := d[0], d[1], d[2]
 	if p.adj == nil {
-		best, bi := v[0].Dot(d), int32(0)
+		best, bi := v[0][0]*dx+v[0][1]*dy+v[0][2]*dz, int32(0)
 		for i := 1; i < len(v); i++ {
-			if s := v[i].Dot(d); s > best {
+			if s := v[i][0]*dx + v[i][1]*dy + v[i][2]*dz; s > best {
 				best, bi = s, int32(i)
 			}
 		}
@@ -72,13 +75,13 @@ func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 	if hint < 0 || int(hint) >= len(v) {
 		hint = 0
 	}
-	cur, best := hint, v[hint].Dot(d)
+	cur, best := hint, v[hint][0]*dx+v[hint][1]*dy+v[hint][2]*dz
 	// On a convex polytope a vertex with no better neighbour is a maximum;
 	// the step bound only guards a malformed adjacency.
 	for range len(v) {
 		moved := false
 		for _, n := range p.adj[cur] {
-			if s := v[n].Dot(d); s > best {
+			if s := v[n][0]*dx + v[n][1]*dy + v[n][2]*dz; s > best {
 				best, cur, moved = s, n, true
 			}
 		}

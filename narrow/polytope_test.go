@@ -26,7 +26,7 @@ func TestPolytopesSharedBetweenGoroutines(t *testing.T) {
 		for i, x := range poses {
 			sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: lit, X: x}
 			if d := Distance(&sa, &sb, nil); d.Overlap {
-				out[i] = Penetration(&sa, &sb, &d)
+				out[i] = Penetration(&sa, &sb, &d, nil)
 			} else {
 				out[i].PointA = d.PointA
 			}

@@ -1,6 +1,7 @@
 package narrow
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -57,6 +58,56 @@ func TestIntersectsCachedIsIntersects(t *testing.T) {
 	if planes < 5000 {
 		t.Errorf("a cached plane was on hand %d times: the test does not reach it", planes)
 	}
+}
+
+// TestPenetrationCachedIsPenetration: along approaches, the depth started
+// from the last frame's deepest face equals the cold query's (itself
+// checked against the reference), its normal is a direction of least
+// overlap, its points differ by the depth along it, and it never claims
+// an overlap the cold query denies; where it cannot start, the cold query
+// runs and keeps its face for the next frame.
+func TestPenetrationCachedIsPenetration(t *testing.T) {
+	r := rand.New(rand.NewPCG(86, 86))
+	warm, overlaps := 0, 0
+	for range 300 {
+		var c Cache
+		approach(r, 120, func(a, b hullShape, xa, xb geom.Transform) {
+			sa, sb := Shape{P: a.poly, X: xa}, Shape{P: b.poly, X: xb}
+			cold := Distance(&sa, &sb, nil)
+			var want PenetrationResult
+			if cold.Overlap {
+				overlaps++
+				want = Penetration(&sa, &sb, &cold, nil)
+			}
+			got, ok := PenetrationCached(&sa, &sb, &c)
+			if !ok {
+				d := Distance(&sa, &sb, &c)
+				if d.Overlap {
+					Penetration(&sa, &sb, &d, &c)
+				}
+				return
+			}
+			warm++
+			if !cold.Overlap {
+				t.Fatalf("the warm start claims an overlap at distance %g", cold.Distance)
+			}
+			size := a.poly.size() + b.poly.size()
+			if !got.Exact || math.Abs(got.Depth-want.Depth) > 1e-9*size {
+				t.Fatalf("warm depth %v (exact %v), cold %v", got.Depth, got.Exact, want.Depth)
+			}
+			least := supportOf(worldVerts(a, xa), got.Normal.Mul(-1)) + supportOf(worldVerts(b, xb), got.Normal)
+			if math.Abs(least-got.Depth) > 1e-9*size || math.Abs(got.Normal.Len()-1) > 1e-12 {
+				t.Fatalf("warm normal %v overlaps by %v, not the depth %v", got.Normal, least, got.Depth)
+			}
+			if got.PointB.Sub(got.PointA).Sub(got.Normal.Mul(got.Depth)).Len() > 1e-9*size {
+				t.Fatalf("warm points %v, %v are not the depth %v apart along %v", got.PointA, got.PointB, got.Depth, got.Normal)
+			}
+		})
+	}
+	if warm < overlaps/2 {
+		t.Errorf("the warm start answered %d of %d overlapping frames", warm, overlaps)
+	}
+	t.Logf("warm starts: %d of %d overlapping frames", warm, overlaps)
 }
 
 // TestDistanceBoundsHoldTheDistance: the bounds from a cache hold the

@@ -46,26 +46,49 @@ type pair struct {
 // subtracted before rotating (as b2InvMulTransforms does) so that shapes
 // near each other but far from the world origin lose no precision.
 func newPair(a, b *Shape) pair {
-	rt := a.X.R.Transpose()
-	rel := geom.Transform{R: rt.Mul3(b.X.R), T: rt.Mul3x1(b.X.T.Sub(a.X.T))}
-	return pair{
-		a: a.P, b: b.P, xa: a.X, rel: rel, back: rel.R.Transpose(),
-		size: a.P.size() + b.P.size(),
+	// Aᵀ·B and Aᵀ·(tB - tA), written out (the compiler keeps arrays such
+	// as mgl64's in memory); the sums run in mgl64's order.
+	ra, rb := &a.X.R, &b.X.R
+	d := [3]float64{b.X.T[0] - a.X.T[0], b.X.T[1] - a.X.T[1], b.X.T[2] - a.X.T[2]}
+	q := pair{a: a.P, b: b.P, xa: a.X, size: a.P.size() + b.P.size()}
+	for r := range 3 {
+		for c := range 3 {
+			v := ra[r*3]*rb[c*3] + ra[r*3+1]*rb[c*3+1] + ra[r*3+2]*rb[c*3+2]
+			q.rel.R[c*3+r], q.back[r*3+c] = v, v
+		}
+		q.rel.T[r] = ra[r*3]*d[0] + ra[r*3+1]*d[1] + ra[r*3+2]*d[2]
 	}
+	return q
 }
 
 // support returns the vertex of A - B furthest along d: A's support along
 // d less B's along -d, each climb starting at its hint.
 func (q *pair) support(d mgl64.Vec3, ha, hb int32) vertex {
 	ia := q.a.Support(d, ha)
-	ib := q.b.Support(q.back.Mul3x1(d.Mul(-1)), hb)
+	ib := q.b.Support(mulNeg(&q.back, &d), hb)
 	return q.vertex(ia, ib)
+}
+
+// mulNeg returns -m·d, written out so that it stays in registers (the
+// compiler keeps arrays such as mgl64's vectors in memory).
+func mulNeg(m *mgl64.Mat3, d *mgl64.Vec3) mgl64.Vec3 {
+	return mgl64.Vec3{
+		-(m[0]*d[0] + m[3]*d[1] + m[6]*d[2]),
+		-(m[1]*d[0] + m[4]*d[1] + m[7]*d[2]),
+		-(m[2]*d[0] + m[5]*d[1] + m[8]*d[2]),
+	}
 }
 
 // vertex returns the vertex of A - B made by A's vertex ia and B's ib.
 func (q *pair) vertex(ia, ib int32) vertex {
-	pa, pb := q.a.Verts[ia], q.rel.Apply(q.b.Verts[ib])
-	return vertex{w: pa.Sub(pb), a: pa, b: pb, ia: ia, ib: ib}
+	pa, v := q.a.Verts[ia], &q.b.Verts[ib]
+	m, t := &q.rel.R, &q.rel.T
+	pb := mgl64.Vec3{
+		m[0]*v[0] + m[3]*v[1] + m[6]*v[2] + t[0],
+		m[1]*v[0] + m[4]*v[1] + m[7]*v[2] + t[1],
+		m[2]*v[0] + m[5]*v[1] + m[8]*v[2] + t[2],
+	}
+	return vertex{w: mgl64.Vec3{pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]}, a: pa, b: pb, ia: ia, ib: ib}
 }
 
 // valid reports whether ia and ib index vertices of A and of B.

@@ -43,6 +43,13 @@ const (
 	// check, and two orders above the rounding of the face planes.
 	epaRelTol = 1e-10
 
+	// keptFlatTol is how far, relative to the size, a vertex of a kept EPA
+	// polytope may stand in front of one of its faces for the polytope to
+	// count as convex: the rounding of face planes, a hundred times below
+	// epaRelTol, so a depth found from a kept polytope is as exact as one
+	// found from scratch.
+	keptFlatTol = 1e-12
+
 	// minDen is the Gram determinant below which a face has no area for
 	// barycentric weights: only zero or subnormal values are that small,
 	// and dividing by them would overflow.

@@ -28,7 +28,8 @@ type coherence struct {
 		c mgl64.Vec3
 		r float64
 	}
-	certs []cert // by Set.LinkPairs
+	centre [handmodel.FingerLinks]mgl64.Vec3 // ball's centre in the world now
+	certs  []cert                            // by Set.LinkPairs
 }
 
 // cert says two links were at least gap apart when their motion sums
@@ -62,6 +63,9 @@ func (c *coherence) init(polys []*narrow.Polytope) {
 // hull at R·v + T moved by at most |ΔT| + ‖ΔR‖·|v|, the Frobenius norm
 // bounding ΔR's, with a part in a billion for rounding.
 func (c *coherence) track(poses []geom.Transform) {
+	for l := range c.centre {
+		c.centre[l] = poses[l].Apply(c.ball[l].c)
+	}
 	if !c.started {
 		copy(c.last[:], poses)
 		c.started = true
@@ -88,9 +92,8 @@ func (c *coherence) apart(g int, a, b handmodel.Link) bool {
 	if ct.ok && ct.gap-(c.moved[a]-ct.ma)-(c.moved[b]-ct.mb) > 0 {
 		return true
 	}
-	ca, cb := c.last[a].Apply(c.ball[a].c), c.last[b].Apply(c.ball[b].c)
 	r := c.ball[a].r + c.ball[b].r
-	if gap := ca.Sub(cb).Len() - r - 1e-9*r; gap > 0 {
+	if gap := c.centre[a].Sub(c.centre[b]).Len() - r - 1e-9*r; gap > 0 {
 		c.certify(g, a, b, gap)
 		return true
 	}

@@ -203,24 +203,29 @@ func (d *Detector) Frame(q *handmodel.Angles, poses []geom.Transform) error {
 	return nil
 }
 
-// confirm decides group g's links exactly and records their contact: the
-// cached boolean query first (most proposed pairs are near, not
-// touching), which certifies a pair apart; the distance and depth only
-// for a pair that touches.
+// confirm decides group g's links exactly and records their contact: a
+// pair that touched in the last frame starts its depth from that frame's
+// deepest face, which also proves the overlap; any other, the cached
+// boolean query first (most proposed pairs are near, not touching),
+// which certifies a pair apart, then the distance and depth for a pair
+// that touches.
 func (d *Detector) confirm(g int) {
 	lp := d.Set.LinkPairs()[g]
 	a, b := handmodel.Link(lp.A), handmodel.Link(lp.B)
-	sa, sb := &d.shapes[a], &d.shapes[b]
-	overlap, gap := narrow.IntersectsCached(sa, sb, &d.caches[a][b])
-	if !overlap {
-		d.certify(g, a, b, gap)
-		return
+	sa, sb, c := &d.shapes[a], &d.shapes[b], &d.caches[a][b]
+	pen, ok := narrow.PenetrationCached(sa, sb, c)
+	if !ok {
+		overlap, gap := narrow.IntersectsCached(sa, sb, c)
+		if !overlap {
+			d.certify(g, a, b, gap)
+			return
+		}
+		res := narrow.Distance(sa, sb, c)
+		if !res.Overlap {
+			return
+		}
+		pen = narrow.Penetration(sa, sb, &res, c)
 	}
-	res := narrow.Distance(sa, sb, &d.caches[a][b])
-	if !res.Overlap {
-		return
-	}
-	pen := narrow.Penetration(sa, sb, &res)
 	d.Contacts = append(d.Contacts, Contact{A: a, B: b, Depth: pen.Depth, Point: pen.PointA.Add(pen.PointB).Mul(0.5), Normal: pen.Normal})
 }
 
