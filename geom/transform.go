@@ -60,9 +60,22 @@ func (x Transform) Rotate(v mgl64.Vec3) mgl64.Vec3 {
 	}
 }
 
-// Mul returns the transform x∘y: first y, then x.
+// Mul returns the transform x∘y: first y, then x (written out, in
+// mgl64's order, as Apply is).
 func (x Transform) Mul(y Transform) Transform {
-	return Transform{R: x.R.Mul3(y.R), T: x.R.Mul3x1(y.T).Add(x.T)}
+	a, b := &x.R, &y.R
+	var z Transform
+	for c := 0; c < 9; c += 3 {
+		b0, b1, b2 := b[c], b[c+1], b[c+2]
+		for r := range 3 {
+			z.R[c+r] = a[r]*b0 + a[3+r]*b1 + a[6+r]*b2
+		}
+	}
+	t := &y.T
+	for r := range 3 {
+		z.T[r] = a[r]*t[0] + a[3+r]*t[1] + a[6+r]*t[2] + x.T[r]
+	}
+	return z
 }
 
 // Inverse returns the inverse rigid motion (R^T, -R^T T).

@@ -68,7 +68,7 @@ func (s *Skin) SetJoints(world []mgl64.Mat4, p *SkinPose) error {
 	}
 	p.mats = grow(p.mats, len(world))
 	for j := range world {
-		p.mats[j] = world[j].Mul4(s.InverseBind[j])
+		p.mats[j] = mul4(&world[j], &s.InverseBind[j])
 	}
 	return nil
 }

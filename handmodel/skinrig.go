@@ -89,19 +89,25 @@ func (r *SkinRig) Pose(q *Angles, links []geom.Transform, p *SkinPose) error {
 }
 
 // Joints returns the posed joints' world transforms (valid until the next
-// call), for q and the palm as links places it.
+// call) for q, links being the hand model's Pose for q: the wrist rides on
+// the palm, and each joint turns as its link does in its parent's frame.
 func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
 	right := r.hand.Params.Right
+	toLink, fromLink := openXRFromLink.Transpose(), openXRFromLink
 	for _, j := range r.order {
 		p := r.parent[j]
 		if p < 0 {
-			r.world[j] = mat4(links[Palm]).Mul4(openXRFromLink.Transpose().Mat4())
+			m, t := mat4(links[Palm]), toLink.Mat4()
+			r.world[j] = mul4(&m, &t)
 			continue
 		}
-		r.world[j] = r.world[p].Mul4(r.local[j])
+		r.world[j] = mul4(&r.world[p], &r.local[j])
 		if l := r.link[j]; l >= 0 {
-			turn := r.rest[j].Transpose().Mul3(r.hand.local(l, q, right).R)
-			r.world[j] = r.world[j].Mul4(openXRFromLink.Mul3(turn).Mul3(openXRFromLink.Transpose()).Mat4())
+			rt, lr := r.rest[j].Transpose(), r.localTurn(l, q, links, right)
+			turn := mul3(&rt, &lr)
+			turn = mul3(&fromLink, &turn)
+			m := mul3(&turn, &toLink).Mat4()
+			r.world[j] = mul4(&r.world[j], &m)
 		}
 	}
 	return r.world
@@ -172,6 +178,41 @@ func webxrSkeleton(skin *Skin) (skeleton, error) {
 }
 
 // mat4 is x as a homogeneous matrix.
+// localTurn is link l's rotation in its parent's frame: read off the
+// posed links (Pose composed them so, to rounding) rather than turned
+// again from the angles, except for a root.
+func (r *SkinRig) localTurn(l Link, q *Angles, links []geom.Transform, right bool) mgl64.Mat3 {
+	p := r.hand.Parent(l)
+	if p < 0 {
+		return r.hand.local(l, q, right).R
+	}
+	pt := links[p].R.Transpose()
+	return mul3(&pt, &links[l].R)
+}
+
+// mul4 and mul3 are mgl64's Mul4 and Mul3, in the same order, written
+// out over pointers: the compiler keeps arrays in memory, and a skinned
+// hand's joints take a few dozen of these per frame.
+func mul4(a, b *mgl64.Mat4) (m mgl64.Mat4) {
+	for c := 0; c < 16; c += 4 {
+		b0, b1, b2, b3 := b[c], b[c+1], b[c+2], b[c+3]
+		for r := range 4 {
+			m[c+r] = a[r]*b0 + a[4+r]*b1 + a[8+r]*b2 + a[12+r]*b3
+		}
+	}
+	return m
+}
+
+func mul3(a, b *mgl64.Mat3) (m mgl64.Mat3) {
+	for c := 0; c < 9; c += 3 {
+		b0, b1, b2 := b[c], b[c+1], b[c+2]
+		for r := range 3 {
+			m[c+r] = a[r]*b0 + a[3+r]*b1 + a[6+r]*b2
+		}
+	}
+	return m
+}
+
 func mat4(x geom.Transform) mgl64.Mat4 {
 	m := x.R.Mat4()
 	m[12], m[13], m[14] = x.T[0], x.T[1], x.T[2]
