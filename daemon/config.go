@@ -144,7 +144,7 @@ type FrameConfig struct {
 // SelfConfig tunes self-contact: the hand against itself, pinch and fist
 // (distances in metres; package selfcontact).
 type SelfConfig struct {
-	Enabled   *bool   `toml:"enabled"` // default false (it does not meet its frame budget yet)
+	Enabled   *bool   `toml:"enabled"` // default true
 	SlackM    float64 `toml:"slack_m"`
 	PinchOnM  float64 `toml:"pinch_on_m"`
 	PinchOffM float64 `toml:"pinch_off_m"`

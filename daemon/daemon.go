@@ -169,7 +169,7 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 // checked here.
 func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	hc, spec := d.config.Hands[i], d.config.Spec(i)
-	opt := session.PipelineOptions{Proximity: d.config.Frame.ProximityM, Self: d.config.Self.options()}
+	opt := session.PipelineOptions{Proximity: d.config.Frame.ProximityM, Self: d.config.Self.options(), SelfContact: true}
 	if e := d.config.Self.Enabled; e != nil {
 		opt.SelfContact = *e
 	}

@@ -281,16 +281,28 @@ budget_ms = 100.0
 // handmodel.TestRightThumbIsOnTheLeft). The same 201 frames touch with the
 // same links, 762 contacts as before; the poses and points are mirrored.
 // The hash before was 01f5f7fc….
+//
+// Changed a third time, deliberately: self-contact runs by default now
+// that it meets its frame budget. The same 201 frames carry the same 762
+// scene contacts (the stream with [self] enabled = false still hashes to
+// 00201c63…); added are 548 /self messages (the recorded grasp presses
+// neighbouring fingers together) and 4 /pinch events.
 
-const goldenReplayHash = "00201c63263a1313dfcc0a689cc7771aa3a84562fda638e7aa7e36c16edd7bca"
+const (
+	goldenReplayHash       = "03c74d2136404cbfb41fcd9faa0393a05bfedb96e61a8ef50b978f2f99fdfcfc"
+	goldenReplayHashNoSelf = "00201c63263a1313dfcc0a689cc7771aa3a84562fda638e7aa7e36c16edd7bca"
+)
 
 func TestReplayOSCStreamIsGolden(t *testing.T) {
-	hash := func() (string, int) {
+	hash := func(self bool) (string, int) {
 		cfg := &Config{
 			Hands: []HandConfig{{Name: "right", Spec: session.Spec{Device: "replay", Recording: "../testdata/recordings/grasp.glove", Speed: "max"}}},
 			Scene: SceneConfig{Files: []session.SceneFile{{Path: "../testdata/scenes/grasp.obj"}}},
 			OSC:   OSCConfig{Listen: "127.0.0.1:0"},
 			Frame: FrameConfig{BudgetMS: 1000},
+		}
+		if !self {
+			cfg.Self.Enabled = &self
 		}
 		if err := cfg.Normalize(); err != nil {
 			t.Fatal(err)
@@ -333,8 +345,8 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 		}
 		return hex.EncodeToString(h.Sum(nil)), frames
 	}
-	first, frames := hash()
-	second, _ := hash()
+	first, frames := hash(true)
+	second, _ := hash(true)
 	if frames != 201 {
 		t.Fatalf("%d frames replayed, the recording holds 201 samples", frames)
 	}
@@ -343,5 +355,10 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 	}
 	if first != goldenReplayHash {
 		t.Fatalf("replay hash %s, golden %s", first, goldenReplayHash)
+	}
+	// Self-contact only adds messages: without it the stream is the one
+	// before it ran by default.
+	if h, _ := hash(false); h != goldenReplayHashNoSelf {
+		t.Fatalf("replay hash with [self] enabled = false %s, golden %s", h, goldenReplayHashNoSelf)
 	}
 }

@@ -21,8 +21,8 @@ type pinchEvent struct {
 	begin  bool
 }
 
-// TestPinchOnTheWire: a simulated pinch through the daemon with [self]
-// enabled: the pinch begin and end events arrive at the frames the exact
+// TestPinchOnTheWire: a simulated pinch through the daemon, self-contact
+// on by default (the config has no [self]): the pinch begin and end events arrive at the frames the exact
 // thumb-finger distance says. The reference poses the hand from each
 // frame's own /joints message (the frames the daemon ran), measures the
 // thumb's distal phalanx against each finger's two outer phalanges
@@ -53,8 +53,6 @@ listen = "127.0.0.1:0"
 [frame]
 budget_ms = 100.0
 count_tris = false
-[self]
-enabled = true
 `, rx.LocalAddr().String()))
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -97,8 +97,8 @@ func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
 	for _, j := range r.order {
 		p := r.parent[j]
 		if p < 0 {
-			m, t := mat4(links[Palm]), toLink.Mat4()
-			r.world[j] = mul4(&m, &t)
+			m := mat4(links[Palm])
+			r.world[j] = mulTurn(&m, &toLink)
 			continue
 		}
 		r.world[j] = mul4(&r.world[p], &r.local[j])
@@ -106,8 +106,8 @@ func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
 			rt, lr := r.rest[j].Transpose(), r.localTurn(l, q, links, right)
 			turn := mul3(&rt, &lr)
 			turn = mul3(&fromLink, &turn)
-			m := mul3(&turn, &toLink).Mat4()
-			r.world[j] = mul4(&r.world[j], &m)
+			turn = mul3(&turn, &toLink)
+			r.world[j] = mulTurn(&r.world[j], &turn)
 		}
 	}
 	return r.world
@@ -211,6 +211,19 @@ func mul3(a, b *mgl64.Mat3) (m mgl64.Mat3) {
 		}
 	}
 	return m
+}
+
+// mulTurn is mul4(a, t) for t the rotation m as a Mat4: only a's first
+// three columns mix.
+func mulTurn(a *mgl64.Mat4, m *mgl64.Mat3) (out mgl64.Mat4) {
+	for c := range 3 {
+		m0, m1, m2 := m[3*c], m[3*c+1], m[3*c+2]
+		for r := range 4 {
+			out[4*c+r] = a[r]*m0 + a[4+r]*m1 + a[8+r]*m2
+		}
+	}
+	out[12], out[13], out[14], out[15] = a[12], a[13], a[14], a[15]
+	return out
 }
 
 func mat4(x geom.Transform) mgl64.Mat4 {

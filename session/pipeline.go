@@ -22,8 +22,8 @@ type PipelineOptions struct {
 	// a deep grasp of a finely tessellated object it is most of the frame.
 	SkipTris bool
 	// SelfContact turns self-contact (pinch, fist, links touching links)
-	// on; Self tunes it (zero: selfcontact.DefaultOptions). It is off by
-	// default until it meets its frame budget.
+	// on; Self tunes it (zero: selfcontact.DefaultOptions). The daemon
+	// turns it on unless the config's [self] enabled is false.
 	SelfContact bool
 	Self        selfcontact.Options
 }

@@ -18,12 +18,17 @@ import (
 
 func graspPipeline(t testing.TB, level int) *Pipeline {
 	t.Helper()
+	return graspPipelineWith(t, level, PipelineOptions{Proximity: 0.01})
+}
+
+func graspPipelineWith(t testing.TB, level int, o PipelineOptions) *Pipeline {
+	t.Helper()
 	hand, err := handmodel.New(handmodel.DefaultParams)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
-	p, err := NewPipeline(hand, cal, env.GraspScene(level), PipelineOptions{Proximity: 0.01})
+	p, err := NewPipeline(hand, cal, env.GraspScene(level), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,17 +132,21 @@ func TestGraspContacts(t *testing.T) {
 	}
 }
 
+// TestFrameAllocatesNothing: once its buffers have grown, a frame
+// allocates nothing, with self-contact as the daemon runs it and without.
 func TestFrameAllocatesNothing(t *testing.T) {
-	p := graspPipeline(t, 4)
-	runGrasp(t, p, 150) // grow every buffer through the grasp
-	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
-	var s devices.Sample
-	allocs := testing.AllocsPerRun(100, func() {
-		glove.Read(&s)
-		p.Frame(&s, env.GraspWrist())
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per frame", allocs)
+	for _, self := range []bool{true, false} {
+		p := graspPipelineWith(t, 4, PipelineOptions{Proximity: 0.01, SelfContact: self})
+		runGrasp(t, p, 150) // grow every buffer through the grasp
+		glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
+		var s devices.Sample
+		allocs := testing.AllocsPerRun(100, func() {
+			glove.Read(&s)
+			p.Frame(&s, env.GraspWrist())
+		})
+		if allocs != 0 {
+			t.Fatalf("self-contact %v: %v allocations per frame", self, allocs)
+		}
 	}
 }
 

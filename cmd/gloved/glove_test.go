@@ -407,7 +407,7 @@ func freePortTCP(t *testing.T) string {
 
 func TestBenchPipelineAndExport(t *testing.T) {
 	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
-	out, err := gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--json")
+	out, err := gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--self=false", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,9 +418,9 @@ func TestBenchPipelineAndExport(t *testing.T) {
 	if res.Frames != 201 || len(res.Stages) != 7 || res.Stages[6].Stage != "total" || !(res.Stages[6].P99US >= res.Stages[6].P50US) {
 		t.Fatalf("bench pipeline: %+v", res)
 	}
-	// Self-contact is timed when it runs, as the daemon's [self] enabled
-	// runs it, and costs nothing when it does not.
-	out, err = gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--self", "--json")
+	// Self-contact is timed when it runs, by default as in the daemon,
+	// and costs nothing when it does not.
+	out, err = gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +429,7 @@ func TestBenchPipelineAndExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Stages[4].Stage != "self" || res.Stages[4].MaxUS > 1 || !(withSelf.Stages[4].P50US > 0) {
-		t.Fatalf("bench pipeline self stage: without --self %+v, with %+v", res.Stages[4], withSelf.Stages[4])
+		t.Fatalf("bench pipeline self stage: with --self=false %+v, by default %+v", res.Stages[4], withSelf.Stages[4])
 	}
 	dir := t.TempDir()
 	if _, err := gloved(t, "export", "--scene", scene, "--recording", rec, "--out", dir); err != nil {
