@@ -36,22 +36,37 @@ func TestEveryCylinderHoldsItsTriangles(t *testing.T) {
 	var tr Tree
 	for trial := range 200 {
 		tris := blob(r, 1+r.IntN(300), mgl64.Vec3{}, 0.05, 0.02)
-		o := Options{Variant: Variant(trial % 2), Threshold: []float64{0, 0.005, 0.01, 0.03}[trial%4]}
+		o := Options{Variant: Variant(trial % 3), Threshold: []float64{0, 0.005, 0.01, 0.03}[trial%4]}
+		if o.Variant == Contour && o.Threshold == 0 {
+			o.Threshold = 0.002
+		}
 		if err := tr.Build(tris, randomAxis(r), o); err != nil {
 			t.Fatal(err)
+		}
+		// A contour tree's items are its outline's pieces.
+		points := func(it int32) [][3]float64 {
+			if o.Variant != Contour {
+				var out [][3]float64
+				for _, p := range tris[it] {
+					out = append(out, [3]float64{p.Dot(tr.U), p.Dot(tr.V), p.Dot(tr.Axis)})
+				}
+				return out
+			}
+			a, b := tr.Piece(it)
+			return [][3]float64{{a[0], a[1], math.NaN()}, {b[0], b[1], math.NaN()}}
 		}
 		if o.Variant == Single && len(tr.Nodes) != 1 {
 			t.Fatalf("trial %d: a single cylinder has %d nodes", trial, len(tr.Nodes))
 		}
-		if root := tr.Nodes[0]; int(root.Count) != len(tris) || root.First != 0 {
-			t.Fatalf("trial %d: the root holds %d of %d triangles", trial, root.Count, len(tris))
+		if root := tr.Nodes[0]; int(root.Count) != len(tr.Items) || root.First != 0 || (o.Variant != Contour && len(tr.Items) != len(tris)) {
+			t.Fatalf("trial %d: the root holds %d of %d items", trial, root.Count, len(tr.Items))
 		}
-		seen := make([]bool, len(tris))
+		seen := make([]bool, len(tr.Items))
 		for i := range tr.Nodes {
 			n := &tr.Nodes[i]
 			for _, it := range tr.Items[n.First : n.First+n.Count] {
-				for _, p := range tris[it] {
-					u, v, w := p.Dot(tr.U), p.Dot(tr.V), p.Dot(tr.Axis)
+				for _, p := range points(it) {
+					u, v, w := p[0], p[1], p[2]
 					if !n.Circle.Contains(u, v) || w < n.Lo || w > n.Hi {
 						t.Fatalf("trial %d node %d: vertex (%v, %v, %v) outside %+v [%v, %v]", trial, i, u, v, w, n.Circle, n.Lo, n.Hi)
 					}
@@ -64,7 +79,7 @@ func TestEveryCylinderHoldsItsTriangles(t *testing.T) {
 				}
 			}
 			if n.Leaf() {
-				if o.Variant == Triangles && n.Count > 1 && n.Circle.Radius > o.Threshold {
+				if o.Variant != Single && n.Count > 1 && n.Circle.Radius > o.Threshold {
 					t.Fatalf("trial %d node %d: a leaf of %d triangles, radius %v over %v", trial, i, n.Count, n.Circle.Radius, o.Threshold)
 				}
 				continue
@@ -181,23 +196,25 @@ func TestCylindersOverlap(t *testing.T) {
 func TestRebuildAndQueryAllocateNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 3))
 	a, b := blob(r, 500, mgl64.Vec3{}, 0.04, 0.02), blob(r, 500, mgl64.Vec3{0.05, 0, 0}, 0.04, 0.02)
-	var ta, tb Tree
-	var stack [][2]int32
-	axis := mgl64.Vec3{0, 0, 1}
-	ta.Build(a, axis, DefaultOptions)
-	tb.Build(b, axis, DefaultOptions)
-	Query(&ta, &tb, -1, &stack)
-	if n := testing.AllocsPerRun(20, func() {
-		for i := range a { // a new pose: the set moved
-			for k := range 3 {
-				a[i][k] = a[i][k].Add(mgl64.Vec3{1e-4, 0, 0})
-			}
-		}
-		ta.Build(a, axis, DefaultOptions)
+	for _, o := range []Options{DefaultOptions, {Variant: Contour, Threshold: 0.01}} {
+		var ta, tb Tree
+		var stack [][2]int32
+		axis := mgl64.Vec3{0, 0, 1}
+		ta.Build(a, axis, o)
+		tb.Build(b, axis, o)
 		Query(&ta, &tb, -1, &stack)
-		Query(&ta, &tb, 3, &stack)
-	}); n != 0 {
-		t.Fatalf("%v allocations per rebuild and query", n)
+		if n := testing.AllocsPerRun(20, func() {
+			for i := range a { // a new pose: the set moved
+				for k := range 3 {
+					a[i][k] = a[i][k].Add(mgl64.Vec3{1e-4, 0, 0})
+				}
+			}
+			ta.Build(a, axis, o)
+			Query(&ta, &tb, -1, &stack)
+			Query(&ta, &tb, 3, &stack)
+		}); n != 0 {
+			t.Fatalf("%v: %v allocations per rebuild and query", o.Variant, n)
+		}
 	}
 }
 
@@ -227,14 +244,18 @@ func TestBuildRefusesWhatCannotWork(t *testing.T) {
 // BenchmarkBuild is a tree's rebuild for 2,300 triangles (the WebXR
 // hand's count) and BenchmarkQuery a colliding query of two such trees.
 func BenchmarkBuild(b *testing.B) {
-	r := rand.New(rand.NewPCG(16, 4))
-	tris := blob(r, 2300, mgl64.Vec3{}, 0.05, 0.01)
-	var tr Tree
-	b.ReportAllocs()
-	for b.Loop() {
-		tr.Build(tris, mgl64.Vec3{0, 0, 1}, DefaultOptions)
+	for _, o := range []Options{DefaultOptions, {Variant: Contour, Threshold: 0.01}, {Variant: Single}} {
+		b.Run(o.Variant.String(), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(16, 4))
+			tris := blob(r, 2300, mgl64.Vec3{}, 0.05, 0.01)
+			var tr Tree
+			b.ReportAllocs()
+			for b.Loop() {
+				tr.Build(tris, mgl64.Vec3{0, 0, 1}, o)
+			}
+			b.ReportMetric(float64(len(tr.Nodes)), "nodes")
+		})
 	}
-	b.ReportMetric(float64(len(tr.Nodes)), "nodes")
 }
 
 func BenchmarkQuery(b *testing.B) {

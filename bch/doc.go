@@ -13,12 +13,17 @@
 // plane axes through the triangles' centroid, each node bounded by the
 // smallest circle holding its projection (geom.MinCircle) and here also by
 // its extent along the axis, splitting stopped at a threshold radius (the
-// paper's 1 cm). Of its variants, the all-projected-triangles tree and
-// the single cylinder are built; section 5.1's level of detail is the
-// query's depth limit: overlapping nodes at the limit count as a
-// collision.
+// paper's 1 cm). All three of its variants are built: the
+// all-projected-triangles tree, the contour tree (over the outline of the
+// projected triangles' union, which the paper computed with the Clipper
+// library and contour.go computes on a grid; pieces longer than twice the
+// threshold are cut, as the paper halves them) and the single cylinder.
+// Section 5.1's level of detail is the query's depth limit: overlapping
+// nodes at the limit count as a collision.
 //
-// A tree never misses a collision: every node's cylinder holds all its
-// triangles, so two trees whose triangles meet have overlapping leaves
-// (tested against the exact triangle test on seeded random input).
+// A triangles tree never misses a collision: every node's cylinder holds
+// all its triangles, so two trees whose triangles meet have overlapping
+// leaves (tested against the exact triangle test on seeded random input).
+// A contour tree, as the paper says, detects outlines that meet, not one
+// shape wholly inside the other's.
 package bch

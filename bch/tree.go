@@ -18,6 +18,10 @@ const (
 	Triangles Variant = iota
 	// Single is one cylinder: the tree stops at its root.
 	Single
+	// Contour is the paper's contour tree: it holds the outline of the
+	// projected triangles' union (pieces no longer than twice the
+	// threshold), split until a node is narrower than the threshold.
+	Contour
 )
 
 func (v Variant) String() string {
@@ -26,6 +30,8 @@ func (v Variant) String() string {
 		return "triangles"
 	case Single:
 		return "single"
+	case Contour:
+		return "contour"
 	}
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
@@ -63,7 +69,8 @@ type Tree struct {
 	// triangles are projected onto.
 	Axis, U, V mgl64.Vec3
 	Nodes      []Node
-	// Items are triangle indices, each node's a contiguous run.
+	// Items index the triangles (or, for a contour tree, the outline's
+	// pieces: Piece), each node's a contiguous run.
 	Items []int32
 
 	// Per triangle: projected vertices (3 each), centroid, extent along
@@ -73,6 +80,14 @@ type Tree struct {
 	xs, ys                 []float64
 	todo                   []int32
 	seed                   uint64
+	outline                outline
+}
+
+// Piece returns piece i of a contour tree's outline, its ends in the
+// tree's plane (coordinates along U and V).
+func (t *Tree) Piece(i int32) (a, b [2]float64) {
+	s := &t.outline.segs[i]
+	return [2]float64{s.au, s.av}, [2]float64{s.bu, s.bv}
 }
 
 // Build makes t the tree of tris about axis (any non-zero direction),
@@ -91,8 +106,15 @@ func (t *Tree) Build(tris []geom.Triangle, axis mgl64.Vec3, o Options) error {
 	t.Axis = axis.Mul(1 / l)
 	t.U, t.V = plane(t.Axis)
 	t.project(tris)
+	items := len(tris)
+	if o.Variant == Contour {
+		t.outline.build(t, 2*o.Threshold)
+		if items = t.pieces(); items == 0 {
+			return fmt.Errorf("bch: the triangles project to no area about axis %v", t.Axis)
+		}
+	}
 	t.Nodes = t.Nodes[:0]
-	t.Items = grow(t.Items, len(tris))
+	t.Items = grow(t.Items, items)
 	for i := range t.Items {
 		t.Items[i] = int32(i)
 	}
@@ -105,7 +127,7 @@ func (t *Tree) Build(tris []geom.Triangle, axis mgl64.Vec3, o Options) error {
 		k := int(t.next() % uint64(j+1))
 		t.Items[j], t.Items[k] = t.Items[k], t.Items[j]
 	}
-	t.Nodes = append(t.Nodes, Node{Count: int32(len(tris)), Child: [2]int32{-1, -1}})
+	t.Nodes = append(t.Nodes, Node{Count: int32(items), Child: [2]int32{-1, -1}})
 	t.todo = append(t.todo[:0], 0)
 	for len(t.todo) > 0 {
 		i := t.todo[len(t.todo)-1]
@@ -159,6 +181,25 @@ func (t *Tree) project(tris []geom.Triangle) {
 		}
 		t.cu[i], t.cv[i], t.lo[i], t.hi[i] = cu/3, cv/3, lo, hi
 	}
+}
+
+// pieces makes the outline's pieces the items, in place of the
+// triangles: each as a degenerate triangle (its ends, the second twice),
+// centred on its midpoint, with its triangle's extent along the axis.
+func (t *Tree) pieces() int {
+	segs := t.outline.segs
+	n := len(segs)
+	t.pu, t.pv = grow(t.pu, 3*n), grow(t.pv, 3*n)
+	t.cu, t.cv = grow(t.cu, n), grow(t.cv, n)
+	t.lo, t.hi = grow(t.lo, n), grow(t.hi, n)
+	for i, s := range segs {
+		t.pu[3*i], t.pv[3*i] = s.au, s.av
+		t.pu[3*i+1], t.pv[3*i+1] = s.bu, s.bv
+		t.pu[3*i+2], t.pv[3*i+2] = s.bu, s.bv
+		t.cu[i], t.cv[i] = 0.5*(s.au+s.bu), 0.5*(s.av+s.bv)
+		t.lo[i], t.hi[i] = s.lo, s.hi
+	}
+	return n
 }
 
 // bound sets node i's cylinder: the smallest disk holding its triangles'
