@@ -15,18 +15,22 @@ type Result struct {
 	// Level is the deeper of the two nodes' depths that gave the hit (or
 	// the deepest pair tested, when there was none).
 	Level int
-	// Limited: the depth limit stopped the descent before a leaf.
+	// Limited: the depth limit stopped the descent before a pair of
+	// leaves.
 	Limited bool
 	// Tests counts the cylinder pairs tested.
 	Tests int
 }
 
 // Query walks trees a and b (built about the same axis) together and
-// stops at the first collision: two overlapping nodes that are leaves or
-// at depth maxDepth (below 0: no limit), the level of detail of the
-// paper's section 5.1. Of two overlapping nodes it splits the wider
-// unless that one cannot be split. stack is the caller's (nil works; a
-// reused one makes the query allocation-free).
+// stops at the first collision: two overlapping leaves, or two
+// overlapping nodes one of which is at depth maxDepth (below 0: no
+// limit), the level of detail of the paper's section 5.1. Of two
+// overlapping nodes it splits the wider unless that one is a leaf. A
+// limited query visits the pairs an unlimited one does, in the same
+// order, until it stops, so it denies no collision a deeper one finds.
+// stack is the caller's (nil works; a reused one makes the query
+// allocation-free).
 func Query(a, b *Tree, maxDepth int, stack *[][2]int32) Result {
 	var res Result
 	if len(a.Nodes) == 0 || len(b.Nodes) == 0 {
@@ -38,7 +42,7 @@ func Query(a, b *Tree, maxDepth int, stack *[][2]int32) Result {
 	}
 	st := append((*stack)[:0], [2]int32{0, 0})
 	defer func() { *stack = st[:0] }()
-	final := func(n *Node) bool { return n.Leaf() || (maxDepth >= 0 && int(n.Depth) >= maxDepth) }
+	atLimit := func(n *Node) bool { return maxDepth >= 0 && int(n.Depth) >= maxDepth }
 	for len(st) > 0 {
 		p := st[len(st)-1]
 		st = st[:len(st)-1]
@@ -48,14 +52,14 @@ func Query(a, b *Tree, maxDepth int, stack *[][2]int32) Result {
 		if !Overlaps(na, nb) {
 			continue
 		}
-		fa, fb := final(na), final(nb)
-		if fa && fb {
+		la, lb := na.Leaf(), nb.Leaf()
+		if (la && lb) || atLimit(na) || atLimit(nb) {
 			res.Hit = true
 			res.Level = max(int(na.Depth), int(nb.Depth))
-			res.Limited = !na.Leaf() || !nb.Leaf()
+			res.Limited = !la || !lb
 			return res
 		}
-		if !fa && (fb || na.Circle.Radius >= nb.Circle.Radius) {
+		if !la && (lb || na.Circle.Radius >= nb.Circle.Radius) {
 			st = append(st, [2]int32{na.Child[1], p[1]}, [2]int32{na.Child[0], p[1]})
 		} else {
 			st = append(st, [2]int32{p[0], nb.Child[1]}, [2]int32{p[0], nb.Child[0]})

@@ -93,6 +93,9 @@ func (t *Tree) Piece(i int32) (a, b [2]float64) {
 // Build makes t the tree of tris about axis (any non-zero direction),
 // reusing t's storage.
 func (t *Tree) Build(tris []geom.Triangle, axis mgl64.Vec3, o Options) error {
+	// A tree that fails to build is empty: it collides with nothing
+	// rather than with its last pose.
+	t.Nodes, t.Items = t.Nodes[:0], t.Items[:0]
 	if len(tris) == 0 {
 		return fmt.Errorf("bch: no triangles")
 	}

@@ -177,7 +177,6 @@ func webxrSkeleton(skin *Skin) (skeleton, error) {
 	return sk, nil
 }
 
-// mat4 is x as a homogeneous matrix.
 // localTurn is link l's rotation in its parent's frame: read off the
 // posed links (Pose composed them so, to rounding) rather than turned
 // again from the angles, except for a root.
@@ -226,6 +225,7 @@ func mulTurn(a *mgl64.Mat4, m *mgl64.Mat3) (out mgl64.Mat4) {
 	return out
 }
 
+// mat4 is x as a homogeneous matrix.
 func mat4(x geom.Transform) mgl64.Mat4 {
 	m := x.R.Mat4()
 	m[12], m[13], m[14] = x.T[0], x.T[1], x.T[2]

@@ -73,8 +73,7 @@ func Penetration(a, b *Shape, d *DistanceResult, cache *Cache) PenetrationResult
 		r := PenetrationResult{Normal: n.Normalize().Mul(-1), PointA: p, PointB: p, Exact: true}
 		return q.worldResult(r)
 	}
-	p, _ := e.expandAll(&q, cache)
-	return q.worldResult(p)
+	return q.worldResult(e.expandAll(&q, cache))
 }
 
 // PenetrationCached is Penetration for a pair queried frame after frame
@@ -85,10 +84,14 @@ func Penetration(a, b *Shape, d *DistanceResult, cache *Cache) PenetrationResult
 // toward the origin first, from the face the origin is furthest beyond.
 // Every vertex is a point of A - B, so a polytope holding the origin
 // proves the shapes overlap, and EPA ends on the same test as from any
-// start: the answer is Penetration's, to the same tolerance. ok is false
-// when the cache holds no face (the pair did not overlap), or the growth
-// met a face of A - B with the origin outside (the shapes are apart), or
-// ran out of room: then run the cold queries. It allocates nothing.
+// start: the answer is Penetration's, to the same tolerance. It answers
+// only exact depths beyond warmMinDepth of the size: ok is false when the
+// cache holds no face (the pair did not overlap), the growth met a face
+// of A - B with the origin outside (the shapes are apart), the expansion
+// ran out of room or iterations (its answer would be a bound, where the
+// cold start may be exact), or the shapes barely touch (where touching
+// and apart are the tolerances' to decide, as the cold queries do): then
+// run the cold queries. It allocates nothing.
 func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool) {
 	if !cache.deep.ok {
 		return PenetrationResult{}, false
@@ -99,8 +102,8 @@ func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool)
 		cache.deep.ok = false
 		return PenetrationResult{}, false
 	}
-	p, inside := e.expandAll(&q, cache)
-	if !inside {
+	p = e.expandAll(&q, cache)
+	if !p.Exact || !(p.Depth > warmMinDepth*q.size) {
 		cache.deep.ok = false
 		return PenetrationResult{}, false
 	}
@@ -112,11 +115,9 @@ func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool)
 // expandAll runs the expansion from the start polytope to the face
 // nearest the origin, and keeps that face in cache (when not nil). Faces
 // carry signed plane distances, so a start that does not hold the origin
-// first grows toward it, from the face it lies furthest beyond; inside
-// reports whether the answer's face has the origin behind it (to
-// overlapTol of the size), as every face has at the end when the shapes
-// overlap.
-func (e *epa) expandAll(q *pair, cache *Cache) (p PenetrationResult, inside bool) {
+// first grows toward it, from the face it lies furthest beyond; if the
+// origin is outside A - B the answer is that face, at depth 0.
+func (e *epa) expandAll(q *pair, cache *Cache) PenetrationResult {
 	e.tol = epaRelTol * q.size
 	for iter := 0; ; iter++ {
 		fi := e.closest()
@@ -125,18 +126,17 @@ func (e *epa) expandAll(q *pair, cache *Cache) (p PenetrationResult, inside bool
 		upper := math.Max(w.w.Dot(f.n), f.d)
 		converged := w.w.Dot(f.n)-f.d <= e.tol || e.hasVertex(w.ia, w.ib)
 		if converged || e.nv == epaMaxVerts || iter >= epaMaxIters {
-			inside = f.d >= -overlapTol*q.size
 			if cache != nil {
 				cache.keepFace(e, &f)
 			}
-			return e.result(&f, &e.f[e.witnessFace(fi)], upper, converged), inside
+			return e.result(&f, &e.f[e.witnessFace(fi)], upper, converged)
 		}
 		if !e.expand(w) {
 			// Out of room part way: the faces are spent, f is not.
 			if cache != nil {
 				cache.deep.ok = false
 			}
-			return e.result(&f, &f, upper, false), f.d >= -overlapTol*q.size
+			return e.result(&f, &f, upper, false)
 		}
 	}
 }

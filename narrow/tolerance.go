@@ -50,6 +50,13 @@ const (
 	// found from scratch.
 	keptFlatTol = 1e-12
 
+	// warmMinDepth is the depth, relative to the size, below which
+	// PenetrationCached leaves a pair to the cold queries: ten times
+	// epaRelTol and a thousand times keptFlatTol, so that a polytope only
+	// convex to keptFlatTol, or one thinner than the tolerances, never
+	// decides that shapes overlap.
+	warmMinDepth = 1e-9
+
 	// minDen is the Gram determinant below which a face has no area for
 	// barycentric weights: only zero or subnormal values are that small,
 	// and dividing by them would overflow.

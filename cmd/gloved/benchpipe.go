@@ -31,7 +31,7 @@ type pipelineBench struct {
 // frame's OSC bundle is encoded but not sent) and counts allocations per
 // frame over a second pass, once every buffer has grown.
 func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--self=false] [--json]", out)
+	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--no-tris] [--self=false] [--json]", out)
 	o := addSessionFlags(fs)
 	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
 	self := fs.Bool("self", true, "run self-contact (the hand against itself), as the daemon does unless [self] enabled = false")
