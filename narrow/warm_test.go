@@ -40,7 +40,9 @@ func TestPenetrationCachedNeverGuesses(t *testing.T) {
 		name string
 		make func(r *rand.Rand) (hullShape, hullShape)
 	}{
-		{"random", func(r *rand.Rand) (hullShape, hullShape) { return randomHull(r, 6+r.IntN(30), 1), randomHull(r, 6+r.IntN(30), 1) }},
+		{"random", func(r *rand.Rand) (hullShape, hullShape) {
+			return randomHull(r, 6+r.IntN(30), 1), randomHull(r, 6+r.IntN(30), 1)
+		}},
 		{"spheres", func(r *rand.Rand) (hullShape, hullShape) { return sphereHull(r, 300), sphereHull(r, 300) }},
 		{"slivers", func(r *rand.Rand) (hullShape, hullShape) { return flatHull(r, 20, 1e-9), flatHull(r, 20, 1e-9) }},
 		{"sliver and hull", func(r *rand.Rand) (hullShape, hullShape) { return flatHull(r, 20, 1e-9), randomHull(r, 20, 1) }},
