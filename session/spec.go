@@ -40,7 +40,7 @@ type Spec struct {
 	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the shipped one)
 	Recording   string    `toml:"recording"`   // replay: the file to play; cyberglove and sim: record the session to this file
 	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz (default: the recording's, else the identity)
-	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch
+	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch | fist | cross | spread | handshake
 	Length      float64   `toml:"length"`      // hand length, m
 	Breadth     float64   `toml:"breadth"`     // hand breadth, m
 	Speed       string    `toml:"speed"`       // replay and sim: "1" (real time, default) or "max"
@@ -102,7 +102,7 @@ func (s *Spec) checkDevice() error {
 		}
 	case DeviceSim:
 		if !sim.Motion(s.Motion).Valid() {
-			return fmt.Errorf("motion = %q: want grasp, tap, pinch, fist or cross", s.Motion)
+			return fmt.Errorf("motion = %q: want %s", s.Motion, sim.MotionNames())
 		}
 	default:
 		return fmt.Errorf("device = %q: want cyberglove, replay or sim", s.Device)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
 )
 
@@ -21,7 +22,7 @@ func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
 	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")
 	config := fs.String("config", "", "take the scene and the [frame] settings from this daemon config (its hands and [osc] are replaced)")
-	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: grasp, tap, pinch, fist or cross")
+	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: "+sim.MotionNames())
 	countTris := fs.Bool("count-tris", false, "count the triangles each contact touches ([frame] count_tris)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if pos, err := parseInterleaved(fs, args); err != nil {

@@ -23,7 +23,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
 	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22")
 	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
-	motion := fs.String("motion", "grasp", "simulated motion: grasp, tap, pinch, fist or cross")
+	motion := fs.String("motion", "grasp", "simulated motion: "+sim.MotionNames())
 	left := fs.Bool("left", false, "report a left-hand glove")
 	link := fs.String("link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
 	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes")

@@ -126,7 +126,7 @@ func TestRecordAndDumpErrors(t *testing.T) {
 		{[]string{"record", "--device", "sim", "-o", filepath.Join(dir, "x.glove")}, "needs --seconds"},
 		{[]string{"record", "--device", "glove9000", "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, `--device "glove9000"`},
 		{[]string{"record", "--port", filepath.Join(dir, "nope"), "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, "nope"},
-		{[]string{"record", "--device", "sim", "--motion", "wave", "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, `motion = "wave": want grasp, tap, pinch, fist or cross`},
+		{[]string{"record", "--device", "sim", "--motion", "wave", "--seconds", "1", "-o", filepath.Join(dir, "x.glove")}, `motion = "wave": want grasp, tap, pinch, fist, cross, spread or handshake`},
 		{[]string{"dump", bad}, "bad.glove: not a gloved recording"},
 		{[]string{"dump"}, "one recording file"},
 		{[]string{"emulate", "--sensors", "20"}, "20 sensors"},

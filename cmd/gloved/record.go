@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
 )
 
@@ -18,7 +19,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	baud := fs.Int("baud", 115200, "baud rate")
 	rate := fs.Float64("rate", 100, "samples per second when streaming")
 	poll := fs.Bool("poll", false, "poll each record with G instead of streaming")
-	motion := fs.String("motion", "grasp", "the simulator's motion: grasp, tap, pinch, fist or cross")
+	motion := fs.String("motion", "grasp", "the simulator's motion: "+sim.MotionNames())
 	calib := fs.String("calibration", "", "calibration file to store with the recording (default: the shipped one for the sensor count)")
 	wrist := fs.String("wrist", "1 0 0 0 0 0 0", "fixed wrist pose to store: qw qx qy qz tx ty tz")
 	secs := fs.Float64("seconds", 0, "how long to record")

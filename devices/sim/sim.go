@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,10 +20,32 @@ const (
 	Pinch Motion = "pinch" // thumb and index meet and part, 2 s cycle
 	Fist  Motion = "fist"  // the hand closes into a fist and opens, 3 s cycle
 	Cross Motion = "cross" // the index finger crosses over the middle finger and back, 2 s cycle
+	// Spread: the fingers spread apart and close together, straight, 2 s cycle.
+	Spread Motion = "spread"
+	// Handshake: the fingers and thumb close around another hand's palm
+	// and open, 3 s cycle; two simulated hands, one left, with wrists
+	// placed palm to palm, close on each other.
+	Handshake Motion = "handshake"
 )
 
 // Motions lists the simulated motions.
-var Motions = []Motion{Grasp, Tap, Pinch, Fist, Cross}
+var Motions = []Motion{Grasp, Tap, Pinch, Fist, Cross, Spread, Handshake}
+
+// MotionNames lists the motions for messages and usage: "grasp, tap,
+// ... or handshake".
+func MotionNames() string {
+	var b strings.Builder
+	for i, m := range Motions {
+		switch {
+		case i == len(Motions)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(m))
+	}
+	return b.String()
+}
 
 // Valid reports whether m is one of the Motions.
 func (m Motion) Valid() bool { return slices.Contains(Motions, m) }
@@ -74,8 +97,22 @@ func Raw(m Motion, t time.Duration, raw *[devices.MaxSensors]uint16) error {
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
 		amount[devices.SensorMiddleIndexAbduction] = -0.6 * c
 		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP] = 0.25*c, 0.1*c
+	case Spread:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
+		amount[devices.SensorMiddleIndexAbduction] = 0.4 * c
+		amount[devices.SensorRingMiddleAbduction] = 0.35 * c
+		amount[devices.SensorLittleRingAbduction] = 0.45 * c
+		amount[devices.SensorThumbAbduction] = 0.4 * c
+	case Handshake:
+		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
+		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+			amount[k], amount[k+1], amount[k+2] = 0.45*c, 0.55*c, 0.35*c
+		}
+		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.2*c, 0.25*c, 0.2*c
+		amount[devices.SensorThumbAbduction] = 0.3
+		amount[devices.SensorPalmArch] = 0.2 * c
 	default:
-		return fmt.Errorf("sim: unknown motion %q (have grasp, tap, pinch, fist, cross)", m)
+		return fmt.Errorf("sim: unknown motion %q (have %s)", m, MotionNames())
 	}
 	for k := range devices.MaxSensors {
 		v := restRaw(k) + amount[k]*200

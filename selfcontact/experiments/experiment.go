@@ -55,8 +55,13 @@ type Result struct {
 
 var regionNames = [...]string{"thumb", "index", "middle", "ring", "little", "palm"}
 
+// Motions are the simulated motions the experiments run: the one-hand
+// motions the README's tables were measured on.
+var Motions = []sim.Motion{sim.Grasp, sim.Tap, sim.Pinch, sim.Fist, sim.Cross}
+
 // Run measures hand h (named name) with options o over frames samples of
 // each simulated motion.
+
 func Run(name string, h *handmodel.Hand, o selfcontact.Options, frames int) (Result, error) {
 	d, err := detector(h, o)
 	if err != nil {
@@ -66,7 +71,7 @@ func Run(name string, h *handmodel.Hand, o selfcontact.Options, frames int) (Res
 	for _, f := range d.Set.Fits {
 		res.Spheres = append(res.Spheres, SphereF{Region: regionNames[f.Region], Link: handmodel.Link(f.Link).String(), F: f.F})
 	}
-	for _, m := range sim.Motions {
+	for _, m := range Motions {
 		// A detector per motion, so that none starts warm from another.
 		if d, err = detector(h, o); err != nil {
 			return res, err
