@@ -34,6 +34,9 @@ type Hierarchy struct {
 	Order    []int32
 	junction []int32
 	depth    int
+	// levels: each node's depth from the root (the root's is 0), then
+	// each link's, at len(Nodes)+link.
+	levels   []int32
 	children [][]int32
 }
 
@@ -69,7 +72,29 @@ func Build(b *Body) (*Hierarchy, error) {
 	}
 	h.Root, h.depth = h.subtree(root)
 	h.Boxes = make([]geom.OBB, len(h.Nodes))
+	h.levels = make([]int32, len(h.Nodes)+n)
+	h.setLevel(h.Root, 0)
 	return h, nil
+}
+
+// setLevel records the depth of reference ref and of everything under it.
+func (h *Hierarchy) setLevel(ref, level int32) {
+	if ref < 0 {
+		h.levels[int32(len(h.Nodes))+^ref] = level
+		return
+	}
+	h.levels[ref] = level
+	for _, c := range h.Nodes[ref].Child {
+		h.setLevel(c, level+1)
+	}
+}
+
+// Level returns a reference's depth below the root (the root's is 0).
+func (h *Hierarchy) Level(ref int32) int {
+	if ref < 0 {
+		return int(h.levels[int32(len(h.Nodes))+^ref])
+	}
+	return int(h.levels[ref])
 }
 
 // subtree builds the hierarchy under link l and returns its reference and

@@ -28,23 +28,27 @@ type SceneQuery struct {
 	grown  geom.OBB
 }
 
-// box returns the box of hierarchy reference a grown by the margin: a
-// link's box by the margin itself, a node's by √3 times it. A node's box
-// holds its links' boxes, but grown along its own axes it need not hold
-// theirs grown along their axes, whose corners reach the margin·√3 from
-// the ungrown box; grown by that much it does, so no pair is lost below it.
-func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB {
+// box returns the box of hierarchy reference a grown by the margin.
+func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB { return grownBox(h, a, q.Margin, &q.grown) }
+
+// grownBox returns the box of reference a grown by margin (scratch holds
+// it): a link's box by the margin itself, a node's by √3 times it. A
+// node's box holds its links' boxes, but grown along its own axes it need
+// not hold theirs grown along their axes, whose corners reach the
+// margin·√3 from the ungrown box; grown by that much it does, so no pair
+// is lost below it. With no margin it is the box itself.
+func grownBox(h *Hierarchy, a int32, margin float64, scratch *geom.OBB) *geom.OBB {
 	b := h.Box(a)
-	if q.Margin <= 0 {
+	if margin <= 0 {
 		return b
 	}
-	m := q.Margin
+	m := margin
 	if a >= 0 {
 		m *= math.Sqrt(3)
 	}
-	q.grown = *b
-	q.grown.Half = q.grown.Half.Add(mgl64.Vec3{m, m, m})
-	return &q.grown
+	*scratch = *b
+	scratch.Half = scratch.Half.Add(mgl64.Vec3{m, m, m})
+	return scratch
 }
 
 // Run finds every (link, triangle) pair whose link box meets the triangle.

@@ -41,6 +41,7 @@ type epaFace struct {
 // epa is the expanding polytope's fixed-size state.
 type epa struct {
 	tol   float64 // epaRelTol·size: the gap that ends the expansion
+	see   float64 // epaSeeTol·size: how far in front of a face a vertex it sees is
 	v     [epaMaxVerts]vertex
 	nv    int
 	f     [epaMaxFaces]epaFace
@@ -60,6 +61,7 @@ type epa struct {
 func Penetration(a, b *Shape, d *DistanceResult, cache *Cache) PenetrationResult {
 	q := newPair(a, b)
 	var e epa
+	e.scale(q.size)
 	if !e.start(&q, &d.simplex) {
 		// The difference is flat around the origin: the shapes only touch.
 		if cache != nil {
@@ -98,6 +100,7 @@ func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool)
 	}
 	q := newPair(a, b)
 	var e epa
+	e.scale(q.size)
 	if !e.startKept(&q, cache) && !e.startNear(&q, cache) {
 		cache.deep.ok = false
 		return PenetrationResult{}, false
@@ -118,14 +121,16 @@ func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool)
 // first grows toward it, from the face it lies furthest beyond; if the
 // origin is outside A - B the answer is that face, at depth 0.
 func (e *epa) expandAll(q *pair, cache *Cache) PenetrationResult {
-	e.tol = epaRelTol * q.size
 	for iter := 0; ; iter++ {
 		fi := e.closest()
 		f := e.f[fi]
 		w := q.support(f.n, e.v[f.v[0]].ia, e.v[f.v[0]].ib)
 		upper := math.Max(w.w.Dot(f.n), f.d)
-		converged := w.w.Dot(f.n)-f.d <= e.tol || e.hasVertex(w.ia, w.ib)
-		if converged || e.nv == epaMaxVerts || iter >= epaMaxIters {
+		converged := w.w.Dot(f.n)-f.d <= e.tol
+		// A support point the polytope already holds, yet in front of its
+		// nearest face, means rounding folded the polytope: the answer
+		// is then the bound upper, flagged inexact, never a wrong depth.
+		if converged || e.hasVertex(w.ia, w.ib) || e.nv == epaMaxVerts || iter >= epaMaxIters {
 			if cache != nil {
 				cache.keepFace(e, &f)
 			}
@@ -140,6 +145,9 @@ func (e *epa) expandAll(q *pair, cache *Cache) PenetrationResult {
 		}
 	}
 }
+
+// scale sets the tolerances for shapes of the given size.
+func (e *epa) scale(size float64) { e.tol, e.see = epaRelTol*size, epaSeeTol*size }
 
 // worldResult returns r, found in the query's frame, in the world.
 func (q *pair) worldResult(r PenetrationResult) PenetrationResult {
@@ -264,7 +272,7 @@ func (e *epa) expand(w vertex) bool {
 	wx, wy, wz := w.w[0], w.w[1], w.w[2]
 	for i := range e.nf {
 		f := &e.f[i]
-		if !f.live || f.n[0]*wx+f.n[1]*wy+f.n[2]*wz <= f.d {
+		if !f.live || f.n[0]*wx+f.n[1]*wy+f.n[2]*wz <= f.d+e.see {
 			continue
 		}
 		f.live = false
@@ -290,7 +298,7 @@ func (e *epa) expand(w vertex) bool {
 			}
 		}
 	}
-	if ne == 0 {
+	if ne == 0 || !e.rim(ne) {
 		return false
 	}
 	// Compact dead faces away before adding new ones.
@@ -308,6 +316,37 @@ func (e *epa) expand(w vertex) bool {
 		}
 	}
 	return true
+}
+
+// rim reports whether the first ne edges form one closed loop, the rim
+// of one region of faces: every vertex on it starts one edge and ends
+// one, and following the edges from the first comes back after ne. Faces
+// joined to any other rim would fold the polytope.
+func (e *epa) rim(ne int) bool {
+	var starts, ends [epaMaxVerts]int8
+	for m := range ne {
+		a, b := e.edges[m][0], e.edges[m][1]
+		starts[a]++
+		ends[b]++
+		if starts[a] > 1 || ends[b] > 1 {
+			return false
+		}
+	}
+	at, steps := e.edges[0][1], 1
+	for at != e.edges[0][0] {
+		next := -1
+		for m := range ne {
+			if e.edges[m][0] == at {
+				next = m
+				break
+			}
+		}
+		if next < 0 || steps == ne {
+			return false
+		}
+		at, steps = e.edges[next][1], steps+1
+	}
+	return steps == ne
 }
 
 // across returns the third vertex of the live face holding edge b -> a,

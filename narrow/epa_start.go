@@ -105,7 +105,7 @@ func (e *epa) startNear(q *pair, c *Cache) bool {
 func (e *epa) sees(w vertex) bool {
 	for i := range e.nf {
 		f := &e.f[i]
-		if f.live && f.n.Dot(w.w) > f.d {
+		if f.live && f.n.Dot(w.w) > f.d+e.see {
 			return true
 		}
 	}

@@ -43,6 +43,15 @@ const (
 	// check, and two orders above the rounding of the face planes.
 	epaRelTol = 1e-10
 
+	// epaSeeTol is how far, relative to the size, a new EPA vertex must
+	// stand in front of a face for the face to see it. One lying in the
+	// plane of coplanar faces would otherwise be seen, by rounding, from
+	// some of them and not others between them, and the faces it removes
+	// would not form one region with one rim: the polytope would fold.
+	// The planes round at about 1e-16 of the size; the margin stays a
+	// decade below keptFlatTol's check of convexity.
+	epaSeeTol = 1e-13
+
 	// keptFlatTol is how far, relative to the size, a vertex of a kept EPA
 	// polytope may stand in front of one of its faces for the polytope to
 	// count as convex: the rounding of face planes, a hundred times below

@@ -107,7 +107,7 @@ func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 		return Row{}, err
 	}
 	row := Row{Method: string(strat)}
-	q := BodyQuery{SkipAdjacent: true}
+	q := cab.BodyQuery{SkipAdjacent: true}
 	var c chainCandidates
 	for f := range frames {
 		r.pose(f)
@@ -132,13 +132,13 @@ func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 // chainCandidates are one frame's candidate pairs: pairs[:cross] of chain
 // A with chain B, then selfA pairs within A, then the pairs within B.
 type chainCandidates struct {
-	pairs        []LinkPair
+	pairs        []cab.LinkPair
 	cross, selfA int
 	boxTests     int
 }
 
 // candidates descends the refitted hierarchies for the frame's candidates.
-func (r *chainRig) candidates(q *BodyQuery, c *chainCandidates) {
+func (r *chainRig) candidates(q *cab.BodyQuery, c *chainCandidates) {
 	q.Run(r.ha, r.hb)
 	c.cross = len(q.Pairs)
 	c.pairs = append(c.pairs[:0], q.Pairs...)
