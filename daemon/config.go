@@ -22,13 +22,15 @@ import (
 // Config is the daemon's configuration file (TOML). See configs/*.toml
 // for commented examples and the README for the reference.
 type Config struct {
-	Hands   []HandConfig  `toml:"hand"`
-	Scene   SceneConfig   `toml:"scene"`
-	OSC     OSCConfig     `toml:"osc"`
-	Frame   FrameConfig   `toml:"frame"`
-	Self    SelfConfig    `toml:"self"`
-	Log     LogConfig     `toml:"log"`
-	Metrics MetricsConfig `toml:"metrics"`
+	Hands []HandConfig `toml:"hand"`
+	Scene SceneConfig  `toml:"scene"`
+	OSC   OSCConfig    `toml:"osc"`
+	Frame FrameConfig  `toml:"frame"`
+	Self  SelfConfig   `toml:"self"`
+	// HandContact tunes the tests between hands.
+	HandContact HandContactConfig `toml:"hand_contact"`
+	Log         LogConfig         `toml:"log"`
+	Metrics     MetricsConfig     `toml:"metrics"`
 	// Path is the file the config came from ("" for built-in); relative
 	// paths in it are relative to its directory.
 	Path string `toml:"-"`
@@ -151,6 +153,19 @@ type SelfConfig struct {
 	FistOnM   float64 `toml:"fist_on_m"`
 	FistOffM  float64 `toml:"fist_off_m"`
 }
+
+// HandContactConfig tunes the tests between hands, which run whenever
+// there are two or more [[hand]]s (package handcontact).
+type HandContactConfig struct {
+	Enabled *bool `toml:"enabled"` // default true
+	// MaxDepth caps the level of detail; by default the hands'
+	// hierarchies are descended as deep as the frame budget allows.
+	MaxDepth *int `toml:"max_depth"`
+}
+
+// maxDepthLimit bounds hand_contact.max_depth: a hand's hierarchy is
+// about ten levels deep.
+const maxDepthLimit = 64
 
 // options are the self-contact options the table gives, defaults for
 // what it leaves out.
@@ -301,6 +316,9 @@ func (c *Config) checkService() error {
 	}
 	if err := c.Self.options().Check(); err != nil {
 		return fmt.Errorf("self: %w", err)
+	}
+	if m := c.HandContact.MaxDepth; m != nil && (*m < 0 || *m > maxDepthLimit) {
+		return fmt.Errorf("hand_contact.max_depth = %d: want 0 (the hands' root boxes) to %d; leave it out for as deep as the frame budget allows", *m, maxDepthLimit)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

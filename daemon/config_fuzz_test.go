@@ -9,7 +9,7 @@ import (
 // FuzzParseConfig: any bytes as a config file give a config or an error,
 // never a panic; an accepted config passes its own checks again.
 func FuzzParseConfig(f *testing.F) {
-	for _, name := range []string{"demo.toml", "cyberglove.toml", "replay.toml"} {
+	for _, name := range []string{"demo.toml", "cyberglove.toml", "replay.toml", "handshake.toml"} {
 		text, err := configs.Files.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -10,7 +10,8 @@ import (
 )
 
 func TestShippedConfigsParse(t *testing.T) {
-	for _, name := range []string{"demo.toml", "cyberglove.toml", "replay.toml"} {
+	hands := map[string]int{"demo.toml": 1, "cyberglove.toml": 1, "replay.toml": 1, "handshake.toml": 2}
+	for name, n := range hands {
 		text, err := configs.Files.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -19,7 +20,7 @@ func TestShippedConfigsParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(c.Hands) != 1 || c.OSC.Prefix != "/gloved" || c.OSC.Listen != osc.DefaultListen {
+		if len(c.Hands) != n || c.OSC.Prefix != "/gloved" || c.OSC.Listen != osc.DefaultListen {
 			t.Errorf("%s: %+v", name, c)
 		}
 	}
@@ -54,6 +55,8 @@ files = [{ path = "builtin:grasp" }]
 		{"prefix", base + "[osc]\nprefix = \"gloved\"\n", `osc.prefix = "gloved"`},
 		{"budget", base + "[frame]\nbudget_ms = -1.0\n", "frame.budget_ms = -1"},
 		{"proximity", base + "[frame]\nproximity_m = 5.0\n", "frame.proximity_m = 5"},
+		{"hand max depth", base + "[hand_contact]\nmax_depth = -1\n", "hand_contact.max_depth = -1"},
+		{"hand contact key", base + "[hand_contact]\ndepth = 3\n", "unknown key hand_contact.depth"},
 		{"level", base + "[log]\nlevel = \"loud\"\n", `log.level = "loud"`},
 		{"format", base + "[log]\nformat = \"xml\"\n", `log.format = "xml"`},
 		{"type", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nbaud = \"fast\"", 1), "baud"},

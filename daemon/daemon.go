@@ -29,6 +29,9 @@ type Daemon struct {
 	hub    *osc.Hub
 	scene  *env.Mesh
 	hands  []*handRuntime
+	// pairs tests the hands against each other (nil: one hand, or
+	// [hand_contact] enabled = false).
+	pairs  *session.HandPairs
 	start  time.Time
 	budget time.Duration
 
@@ -135,7 +138,11 @@ func (d *Daemon) openHands() error {
 		if err != nil {
 			return fmt.Errorf("hand %s: %w", hc.Name, err)
 		}
+		h.index = i
 		d.hands = append(d.hands, h)
+	}
+	if err := d.openPairs(); err != nil {
+		return err
 	}
 	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) {
 		for _, h := range d.hands {
@@ -146,6 +153,28 @@ func (d *Daemon) openHands() error {
 	}
 	for _, h := range d.hands {
 		h.writer.NonFinite = &d.hub.Stats.NonFinite
+	}
+	return nil
+}
+
+// openPairs prepares the tests between hands, when there are two or
+// more and [hand_contact] does not turn them off.
+func (d *Daemon) openPairs() error {
+	cfg := d.config
+	if len(d.hands) < 2 || (cfg.HandContact.Enabled != nil && !*cfg.HandContact.Enabled) {
+		return nil
+	}
+	o := session.HandPairsOptions{Proximity: cfg.Frame.ProximityM, MaxDepth: -1}
+	if m := cfg.HandContact.MaxDepth; m != nil {
+		o.MaxDepth = *m
+	}
+	names := make([]string, len(d.hands))
+	for i, h := range d.hands {
+		names[i] = h.cfg.Name
+	}
+	var err error
+	if d.pairs, err = session.NewHandPairs(names, o); err != nil {
+		return fmt.Errorf("%w: hand_contact: %v", ErrConfig, err)
 	}
 	return nil
 }

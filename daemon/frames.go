@@ -57,19 +57,33 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 // it.
 func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, status string, seq int32) error {
 	t0 := time.Now()
-	if err := h.sess.Pipeline.Frame(s, wrist); err != nil {
+	p := h.sess.Pipeline
+	if err := p.Frame(s, wrist); err != nil {
 		return err
+	}
+	var hands time.Duration
+	if d.pairs != nil {
+		th := time.Now()
+		d.pairs.Publish(h.index, p, th)
+		if err := d.pairs.Run(h.index, p, th, t0.Add(d.budget)); err != nil {
+			return err
+		}
+		hands = time.Since(th)
 	}
 	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 	t1 := time.Now()
 	h.build(seq, ms, status, t1)
+	if d.pairs != nil {
+		d.pairs.FillFrame(h.index, &h.frame)
+	}
 	h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
 	d.hub.Send(h.writer.Packets())
 	if d.onFrame != nil {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
-	stages := h.sess.Pipeline.Stages()
+	stages := p.Stages()
+	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
 	total := time.Since(t0)
 	h.Stats.Frames.Add(1)

@@ -44,6 +44,7 @@ type HandStats struct {
 // never queued).
 type handRuntime struct {
 	cfg    HandConfig
+	index  int          // in the daemon's hands (and its HandPairs)
 	spec   session.Spec // paths resolved
 	scene  *env.Mesh
 	opt    session.PipelineOptions

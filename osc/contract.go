@@ -35,7 +35,35 @@ type Frame struct {
 	Self       []SelfContact
 	Pinches    []Pinch
 	Fists      []Fist
-	Status     string // sent when not empty
+	// Between hands: contacts with and links near another hand's, and
+	// the tests a depth limit stopped.
+	Hands    []HandContact
+	HandNear []HandNear
+	LOD      []LOD
+	Status   string // sent when not empty
+}
+
+// HandContact is a link of this hand touching a link of another hand:
+// Depth along Normal (from the other link toward this one), Point on the
+// other link's surface.
+type HandContact struct {
+	Other, Link, OtherLink string
+	Depth                  float64
+	Point, Normal          mgl64.Vec3
+}
+
+// HandNear is a link of this hand within the proximity band of a link of
+// another hand.
+type HandNear struct {
+	Other, Link, OtherLink string
+	Distance               float64
+}
+
+// LOD says the test against another hand stopped at a level of detail:
+// the hands' boxes at that depth of their hierarchies overlap.
+type LOD struct {
+	Other string
+	Level int32
 }
 
 // SelfContact is two links of the hand touching each other.
@@ -77,6 +105,9 @@ type Touch struct {
 //	<prefix>/<hand>/self    s link, s link, f depth, f f f point (one each)
 //	<prefix>/<hand>/pinch   s finger, i 1 begin / 0 end, f distance (one each)
 //	<prefix>/<hand>/fist    i 1 begin / 0 end, f distance
+//	<prefix>/<hand>/hand    s other hand, s link, s other link, f depth, f f f point, f f f normal (one each)
+//	<prefix>/<hand>/handnear s other hand, s link, s other link, f distance (one each)
+//	<prefix>/<hand>/lod     s other hand, i level (one per other hand the depth limit stopped at)
 //	<prefix>/<hand>/status  s state (when f.Status is set)
 //
 // No NaN or infinity is written: a contact or near entry holding one is
@@ -98,6 +129,7 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		w.End()
 	}
 	appendSelf(w, addr, f)
+	appendHands(w, addr, f)
 	if f.Status != "" {
 		w.Message(addr.Status)
 		w.String(f.Status)
@@ -182,6 +214,36 @@ func appendSelf(w *Writer, addr *Addresses, f *Frame) {
 	}
 }
 
+// appendHands writes the messages between hands.
+func appendHands(w *Writer, addr *Addresses, f *Frame) {
+	for i := range f.Hands {
+		c := &f.Hands[i]
+		w.Message(addr.Hand)
+		w.String(c.Other)
+		w.String(c.Link)
+		w.String(c.OtherLink)
+		w.Float(c.Depth)
+		w.vec(c.Point)
+		w.vec(c.Normal)
+		w.End()
+	}
+	for i := range f.HandNear {
+		n := &f.HandNear[i]
+		w.Message(addr.HandNear)
+		w.String(n.Other)
+		w.String(n.Link)
+		w.String(n.OtherLink)
+		w.Float(n.Distance)
+		w.End()
+	}
+	for _, l := range f.LOD {
+		w.Message(addr.LOD)
+		w.String(l.Other)
+		w.Int(l.Level)
+		w.End()
+	}
+}
+
 // flag is 1 for a beginning, 0 for an end.
 func flag(begin bool) int32 {
 	if begin {
@@ -193,13 +255,15 @@ func flag(begin bool) int32 {
 // Addresses are one hand's message addresses, built once.
 type Addresses struct {
 	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Wrist string
+	Hand, HandNear, LOD                                                          string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
 func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
-		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Wrist: b + "wrist"}
+		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Wrist: b + "wrist",
+		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod"}
 }
 
 // TouchTracker turns per-frame contacts into begin/end edges with

@@ -76,3 +76,49 @@ func TestAppendFrameDropsNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestHandMessagesDecode: the messages between hands carry, in order,
+// what the schema says, as go-osc decodes them; a hand contact holding a
+// NaN is left out.
+func TestHandMessagesDecode(t *testing.T) {
+	f := frameFor(3)
+	f.Hands = []HandContact{
+		{Other: "left", Link: "index3", OtherLink: "palm", Depth: 0.004, Point: mgl64.Vec3{0.1, 1, 0.02}, Normal: mgl64.Vec3{0, 0, 1}},
+		{Other: "left", Link: "thumb3", OtherLink: "palm", Depth: math.NaN()},
+	}
+	f.HandNear = []HandNear{{Other: "left", Link: "middle2", OtherLink: "ring3", Distance: 0.006}}
+	f.LOD = []LOD{{Other: "left", Level: 3}}
+	var w Writer
+	var dropped atomic.Uint64
+	w.NonFinite = &dropped
+	w.Begin(1)
+	AppendFrame(&w, HandAddresses("/gloved", "right"), f)
+	byAddr := map[string][][]any{}
+	for _, m := range decodeAll(t, w.Packets()) {
+		byAddr[m.Address] = append(byAddr[m.Address], m.Arguments)
+	}
+	want := map[string][][]any{
+		"/gloved/right/hand":     {{"left", "index3", "palm", float32(0.004), float32(0.1), float32(1), float32(0.02), float32(0), float32(0), float32(1)}},
+		"/gloved/right/handnear": {{"left", "middle2", "ring3", float32(0.006)}},
+		"/gloved/right/lod":      {{"left", int32(3)}},
+	}
+	for addr, w := range want {
+		got := byAddr[addr]
+		if len(got) != len(w) {
+			t.Fatalf("%s: %d messages, want %d", addr, len(got), len(w))
+		}
+		for i := range w {
+			if len(got[i]) != len(w[i]) {
+				t.Fatalf("%s: %v, want %v", addr, got[i], w[i])
+			}
+			for k := range w[i] {
+				if got[i][k] != w[i][k] {
+					t.Fatalf("%s argument %d: %v, want %v", addr, k, got[i][k], w[i][k])
+				}
+			}
+		}
+	}
+	if dropped.Load() != 1 {
+		t.Fatalf("%d messages dropped, want the NaN contact's", dropped.Load())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handcontact"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 	"github.com/gloved/gloved/selfcontact"
@@ -46,6 +47,9 @@ type Pipeline struct {
 	query  cab.SceneQuery
 	solver *narrow.Solver
 	self   *selfcontact.Detector // nil: off
+	// part is the hand's part in tests against other hands: the same
+	// hierarchy and hulls.
+	part handcontact.Hand
 
 	angles handmodel.Angles
 	poses  []geom.Transform
@@ -63,30 +67,21 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if scene.Convex == nil {
 		scene.DetectConvex()
 	}
-	body, err := cab.HandBody(hand)
+	part, err := handcontact.NewHand(hand)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session: %w", err)
 	}
-	hier, err := cab.Build(body)
-	if err != nil {
-		return nil, err
-	}
+	hier, links := part.Hier, part.Links
 	refit, err := cab.NewRefitter(cab.CAB, hier)
 	if err != nil {
 		return nil, err
-	}
-	links := make([]*narrow.Polytope, len(body.Links))
-	for i, l := range body.Links {
-		if links[i], err = narrow.NewPolytope(l.Verts, l.Tris); err != nil {
-			return nil, fmt.Errorf("session: link %s: %w", l.Name, err)
-		}
 	}
 	solver, err := narrow.NewSolver(links, scene)
 	if err != nil {
 		return nil, err
 	}
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
-	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, poses: make([]geom.Transform, hand.NumLinks())}
+	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, part: part, poses: make([]geom.Transform, hand.NumLinks())}
 	if o.SelfContact {
 		if o.Self == (selfcontact.Options{}) {
 			o.Self = selfcontact.DefaultOptions
@@ -167,6 +162,14 @@ func (p *Pipeline) Hand() *handmodel.Hand { return p.hand }
 
 // Body returns the hand's links as the hierarchy bounds them.
 func (p *Pipeline) Body() *cab.Body { return p.hier.Body }
+
+// HandPart returns the hand's part in tests against other hands
+// (handcontact): its hierarchy and link hulls, only read.
+func (p *Pipeline) HandPart() handcontact.Hand { return p.part }
+
+// HandPose copies the last frame's link poses and refitted boxes into
+// dst, for a test against another hand (on this goroutine or another).
+func (p *Pipeline) HandPose(dst *handcontact.Pose) { dst.Set(p.poses, p.hier) }
 
 // Scene returns the scene.
 func (p *Pipeline) Scene() *env.Mesh { return p.scene }

@@ -10,10 +10,11 @@ const (
 	StageTraverse              // hierarchy against the scene
 	StageNarrow                // exact contacts
 	StageSelf                  // self-contact: sphere chains, exact confirmation, pinch and fist
+	StageHands                 // contacts with other hands (HandPairs), timed by the caller
 	StageOSC                   // encoding and sending the bundle
 	NumStages
 )
 
-var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "self", "osc"}
+var stageNames = [NumStages]string{"pose", "refit", "traverse", "narrow", "self", "hands", "osc"}
 
 func (s Stage) String() string { return stageNames[s] }

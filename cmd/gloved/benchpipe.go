@@ -132,7 +132,9 @@ func benchPass(ctx context.Context, s *session.Session, limit int, times *stageT
 			stages := s.Pipeline.Stages()
 			stages[session.StageOSC] = enc
 			for k, d := range stages {
-				times[k] = append(times[k], d)
+				if session.Stage(k) != session.StageHands { // one hand: none
+					times[k] = append(times[k], d)
+				}
 			}
 			times[session.NumStages] = append(times[session.NumStages], t1.Sub(t0)+enc)
 			if after != nil {
