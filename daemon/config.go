@@ -251,6 +251,36 @@ func (c *Config) defaults() {
 	}
 }
 
+// PipelineOptions are the frame pipeline's options the config gives, for
+// every hand.
+func (c *Config) PipelineOptions() session.PipelineOptions {
+	opt := session.PipelineOptions{Proximity: c.Frame.ProximityM, Self: c.Self.options(), SelfContact: true}
+	if e := c.Self.Enabled; e != nil {
+		opt.SelfContact = *e
+	}
+	if ct := c.Frame.CountTris; ct != nil {
+		opt.SkipTris = !*ct
+	}
+	return opt
+}
+
+// HandPairs returns the tests between the config's hands, in their
+// order: nil for one hand, or with [hand_contact] enabled = false.
+func (c *Config) HandPairs() (*session.HandPairs, error) {
+	if len(c.Hands) < 2 || (c.HandContact.Enabled != nil && !*c.HandContact.Enabled) {
+		return nil, nil
+	}
+	o := session.HandPairsOptions{Proximity: c.Frame.ProximityM, MaxDepth: -1}
+	if m := c.HandContact.MaxDepth; m != nil {
+		o.MaxDepth = *m
+	}
+	names := make([]string, len(c.Hands))
+	for i, h := range c.Hands {
+		names[i] = h.Name
+	}
+	return session.NewHandPairs(names, o)
+}
+
 // Resolve returns p relative to the config's directory.
 func (c *Config) Resolve(p string) string {
 	if c.Path == "" {

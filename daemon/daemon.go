@@ -157,23 +157,11 @@ func (d *Daemon) openHands() error {
 	return nil
 }
 
-// openPairs prepares the tests between hands, when there are two or
-// more and [hand_contact] does not turn them off.
+// openPairs prepares the tests between hands (none for one hand, or with
+// [hand_contact] enabled = false).
 func (d *Daemon) openPairs() error {
-	cfg := d.config
-	if len(d.hands) < 2 || (cfg.HandContact.Enabled != nil && !*cfg.HandContact.Enabled) {
-		return nil
-	}
-	o := session.HandPairsOptions{Proximity: cfg.Frame.ProximityM, MaxDepth: -1}
-	if m := cfg.HandContact.MaxDepth; m != nil {
-		o.MaxDepth = *m
-	}
-	names := make([]string, len(d.hands))
-	for i, h := range d.hands {
-		names[i] = h.cfg.Name
-	}
 	var err error
-	if d.pairs, err = session.NewHandPairs(names, o); err != nil {
+	if d.pairs, err = d.config.HandPairs(); err != nil {
 		return fmt.Errorf("%w: hand_contact: %v", ErrConfig, err)
 	}
 	return nil
@@ -197,14 +185,7 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 // reader, which retries while it is absent, once its calibration has been
 // checked here.
 func (d *Daemon) openHand(i int) (*handRuntime, error) {
-	hc, spec := d.config.Hands[i], d.config.Spec(i)
-	opt := session.PipelineOptions{Proximity: d.config.Frame.ProximityM, Self: d.config.Self.options(), SelfContact: true}
-	if e := d.config.Self.Enabled; e != nil {
-		opt.SelfContact = *e
-	}
-	if c := d.config.Frame.CountTris; c != nil {
-		opt.SkipTris = !*c
-	}
+	hc, spec, opt := d.config.Hands[i], d.config.Spec(i), d.config.PipelineOptions()
 	log := d.log.With().Str("hand", hc.Name).Logger()
 	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
 	if spec.Device == session.DeviceCyberGlove {

@@ -73,13 +73,27 @@ func round9(x float64) float64 {
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
+	hands := fs.String("hands", "", "run the two or more [[hand]]s of this config together and print, as JSON, each hand's contacts with the scene and with the other hands")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *hands != "" {
+		if o.scenes != "" || o.recording != "" || o.sim {
+			return fmt.Errorf("%w: --hands takes the hands and scene from its config: leave out --scene, --recording and --sim", errUsage)
+		}
+		limit := 0
+		if flagSet(fs, "frames") {
+			if o.frames < 1 {
+				return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, o.frames)
+			}
+			limit = o.frames
+		}
+		return runHandsContacts(ctx, *hands, limit, out)
 	}
 	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {

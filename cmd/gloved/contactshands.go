@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/session"
+)
+
+// handContactJSON is a link of this hand touching a link of another.
+type handContactJSON struct {
+	Other     string     `json:"other"`
+	Link      string     `json:"link"`
+	OtherLink string     `json:"other_link"`
+	Depth     float64    `json:"depth"`
+	Point     [3]float64 `json:"point"`
+	Normal    [3]float64 `json:"normal"`
+	Exact     bool       `json:"exact"`
+}
+
+// handNearJSON is a link of this hand within the band of another's.
+type handNearJSON struct {
+	Other     string  `json:"other"`
+	Link      string  `json:"link"`
+	OtherLink string  `json:"other_link"`
+	Distance  float64 `json:"distance"`
+}
+
+// handFrameJSON is one hand's frame: its own record, and what it meets
+// of the other hands.
+type handFrameJSON struct {
+	Hand string `json:"hand"`
+	frameJSON
+	Hands    []handContactJSON `json:"hands"`
+	HandNear []handNearJSON    `json:"hand_near"`
+}
+
+// handsJSON is one frame of every hand.
+type handsJSON struct {
+	Frame int             `json:"frame"`
+	Hands []handFrameJSON `json:"hands"`
+}
+
+// runHandsContacts runs every hand of the config at path together, a
+// frame of each in turn, and prints per frame each hand's contacts with
+// the scene and with the other hands, as JSON: what the daemon would
+// publish, at full depth, from one process and reproducibly. limit caps
+// the frames (0: until a hand's recording ends; simulations run 300).
+func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer) error {
+	cfg, err := daemon.LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Hands) < 2 {
+		return fmt.Errorf("%w: --hands %s: %d [[hand]]; two or more meet", errUsage, path, len(cfg.Hands))
+	}
+	pairs, err := cfg.HandPairs()
+	if err != nil {
+		return err
+	}
+	if pairs == nil {
+		return fmt.Errorf("%w: --hands %s: [hand_contact] enabled = false", errUsage, path)
+	}
+	scene, err := daemon.LoadScene(cfg)
+	if err != nil {
+		return err
+	}
+	sessions := make([]*session.Session, 0, len(cfg.Hands))
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	sims := false
+	for i, h := range cfg.Hands {
+		spec := cfg.Spec(i)
+		if spec.Device == session.DeviceCyberGlove {
+			return fmt.Errorf("%w: --hands %s: hand %s is a glove; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name)
+		}
+		sims = sims || spec.Device == session.DeviceSim
+		spec.Speed = session.SpeedMax
+		s, err := session.Open(spec, scene, cfg.PipelineOptions())
+		if err != nil {
+			return fmt.Errorf("hand %s: %w", h.Name, err)
+		}
+		sessions = append(sessions, s)
+	}
+	if limit == 0 && sims {
+		limit = 300
+	}
+	enc := json.NewEncoder(out)
+	never := time.Now().Add(24 * time.Hour) // no frame budget: full depth
+	for frame := 0; ctx.Err() == nil && (limit == 0 || frame < limit); frame++ {
+		for _, s := range sessions {
+			if ok, err := s.Next(); err != nil || !ok {
+				return err
+			}
+		}
+		now := time.Now()
+		for i, s := range sessions {
+			pairs.Publish(i, s.Pipeline, now)
+		}
+		rec := handsJSON{Frame: frame}
+		for i, s := range sessions {
+			if err := pairs.Run(i, s.Pipeline, now, never); err != nil {
+				return err
+			}
+			rec.Hands = append(rec.Hands, handRecord(cfg.Hands[i].Name, s, pairs, i, cfg))
+		}
+		if err := enc.Encode(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handRecord is hand i's frame record.
+func handRecord(name string, s *session.Session, pairs *session.HandPairs, i int, cfg *daemon.Config) handFrameJSON {
+	r := handFrameJSON{Hand: name, frameJSON: frameRecord(s), Hands: []handContactJSON{}, HandNear: []handNearJSON{}}
+	a := pairs.Answer(i)
+	for _, c := range a.Contacts {
+		r.Hands = append(r.Hands, handContactJSON{Other: cfg.Hands[c.Hand].Name, Link: c.Link.String(), OtherLink: c.Other.String(),
+			Depth: round9(c.Depth), Point: vec(c.Point), Normal: vec(c.Normal), Exact: c.Exact})
+	}
+	for _, n := range a.Near {
+		r.HandNear = append(r.HandNear, handNearJSON{Other: cfg.Hands[n.Hand].Name, Link: n.Link.String(), OtherLink: n.Other.String(), Distance: round9(n.Distance)})
+	}
+	return r
+}

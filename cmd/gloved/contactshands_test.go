@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestContactsBetweenHands: `gloved contacts --hands configs/handshake.toml`
+// prints a JSON frame of both hands per line, and what the right hand
+// touches of the left, the left touches of the right: the same pairs of
+// links the other way round, equally deep, with opposite normals.
+func TestContactsBetweenHands(t *testing.T) {
+	out, err := gloved(t, "contacts", "--hands", "../../configs/handshake.toml", "--frames", "150")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 150 {
+		t.Fatalf("%d frames printed, want 150", len(lines))
+	}
+	meeting := 0
+	for i, l := range lines {
+		var f handsJSON
+		if err := json.Unmarshal([]byte(l), &f); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		if f.Frame != i || len(f.Hands) != 2 || f.Hands[0].Hand != "right" || f.Hands[1].Hand != "left" {
+			t.Fatalf("line %d: frame %d of hands %+v", i, f.Frame, f.Hands)
+		}
+		right, left := f.Hands[0], f.Hands[1]
+		if len(right.Hands) != len(left.Hands) {
+			t.Fatalf("frame %d: the right hand touches the left %d times, the left the right %d", i, len(right.Hands), len(left.Hands))
+		}
+		if len(right.Hands) > 0 {
+			meeting++
+		}
+		for _, c := range right.Hands {
+			found := false
+			for _, d := range left.Hands {
+				if d.Link != c.OtherLink || d.OtherLink != c.Link {
+					continue
+				}
+				found = true
+				n := [3]float64{c.Normal[0] + d.Normal[0], c.Normal[1] + d.Normal[1], c.Normal[2] + d.Normal[2]}
+				if c.Other != "left" || d.Other != "right" || math.Abs(c.Depth-d.Depth) > 1e-6 || math.Hypot(n[0], math.Hypot(n[1], n[2])) > 1e-3 {
+					t.Fatalf("frame %d: %+v against %+v: want the same depth and opposite normals", i, c, d)
+				}
+			}
+			if !found {
+				t.Fatalf("frame %d: right %s touches left %s, but not the other way", i, c.Link, c.OtherLink)
+			}
+		}
+	}
+	if meeting < 75 {
+		t.Fatalf("the hands meet in %d of 150 frames", meeting)
+	}
+}
+
+func TestContactsBetweenHandsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"contacts", "--hands", "../../configs/demo.toml"}, "1 [[hand]]; two or more meet"},
+		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--sim"}, "leave out --scene, --recording and --sim"},
+		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--frames", "0"}, "--frames 0"},
+		{[]string{"contacts", "--hands", "nowhere.toml"}, "nowhere.toml"},
+	} {
+		r := runBinary(t, 20*time.Second, tc.args...)
+		r.oneLine(t, 2, tc.says)
+	}
+}
