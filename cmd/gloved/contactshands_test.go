@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +75,39 @@ func TestContactsBetweenHandsErrors(t *testing.T) {
 	} {
 		r := runBinary(t, 20*time.Second, tc.args...)
 		r.oneLine(t, 2, tc.says)
+	}
+}
+
+// TestWatchShowsHandsMeeting: `gloved run` on the shipped handshake config
+// (its ports moved) and `gloved watch` beside it: watch prints where each
+// hand touches the other.
+func TestWatchShowsHandsMeeting(t *testing.T) {
+	text, err := os.ReadFile("../../configs/handshake.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := freePort(t)
+	conf := strings.Replace(string(text), `listen = "127.0.0.1:9431"`, fmt.Sprintf("listen = %q", listen), 1)
+	conf = strings.Replace(conf, `targets = ["127.0.0.1:9430"]`, "targets = []", 1)
+	conf += "\n[log]\nlevel = \"error\"\n"
+	cfg := filepath.Join(t.TempDir(), "handshake.toml")
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var out syncBuffer
+		done <- run(context.Background(), []string{"run", "-c", cfg, "--for", "3s", "--status=false"}, &out)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "right: streaming") || !strings.Contains(out, "left: streaming") || !strings.Contains(out, " on left ") || !strings.Contains(out, " on right ") {
+		t.Fatalf("watch output:\n%s", out)
 	}
 }

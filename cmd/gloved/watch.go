@@ -23,6 +23,10 @@ type watchState struct {
 	contacts []string
 	near     int
 	touches  []string
+	// hands are the contacts with other hands; lod the levels a test
+	// against another hand stopped at.
+	hands []string
+	lod   []string
 }
 
 func runWatch(ctx context.Context, args []string, out io.Writer) error {
@@ -158,7 +162,15 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 		if el := time.Since(h.since); el >= time.Second {
 			h.fps, h.frames, h.since = float64(h.frames)/el.Seconds(), 0, time.Now()
 		}
-		h.contacts, h.near, h.touches = h.contacts[:0], 0, h.touches[:0]
+		h.contacts, h.near, h.touches, h.hands, h.lod = h.contacts[:0], 0, h.touches[:0], h.hands[:0], h.lod[:0]
+	case "hand":
+		h.hands = append(h.hands, fmt.Sprintf("%s on %s %s %.1f mm", str(1), str(0), str(2), num(3)*1e3))
+	case "lod":
+		level := int32(-1)
+		if len(m.Arguments) > 1 {
+			level, _ = m.Arguments[1].(int32)
+		}
+		h.lod = append(h.lod, fmt.Sprintf("%s at level %d", str(0), level))
 	case "contact":
 		h.contacts = append(h.contacts, fmt.Sprintf("%s in %s %.1f mm", str(0), str(1), num(2)*1e3))
 	case "near":
@@ -188,6 +200,12 @@ func printWatch(out io.Writer, hands map[string]*watchState) {
 		}
 		if len(h.touches) > 0 {
 			line += " | touch " + strings.Join(h.touches, ", ")
+		}
+		if len(h.hands) > 0 {
+			line += " | hands: " + strings.Join(h.hands, ", ")
+		}
+		if len(h.lod) > 0 {
+			line += " | may touch " + strings.Join(h.lod, ", ")
 		}
 		fmt.Fprintln(out, line)
 	}
