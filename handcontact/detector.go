@@ -66,6 +66,7 @@ type Detector struct {
 	caches []narrow.Cache // by this link · len(other links) + other link
 	q      cab.BodyQuery
 	band   float64
+	levels int // Levels()
 	// costs are what each level has cost (ns, a moving average), full
 	// depth last.
 	costs   []float64
@@ -93,14 +94,15 @@ func New(this, other Hand, o Options) (*Detector, error) {
 		d.sb[l].P = p
 	}
 	d.q.Margin = o.Proximity
-	d.costs = make([]float64, d.Levels()+1)
+	d.levels = max(this.Hier.Depth(), other.Hier.Depth())
+	d.costs = make([]float64, d.levels+1)
 	return d, nil
 }
 
 // Levels returns the number of levels of detail: a depth limit from 0
 // (the hands' root boxes) to Levels()-1 can stop the descent; a limit of
 // Levels() or more, or below 0, never does.
-func (d *Detector) Levels() int { return max(d.this.Hier.Depth(), d.other.Hier.Depth()) }
+func (d *Detector) Levels() int { return d.levels }
 
 // Frame finds the contacts and near pairs between the hands at poses a
 // (this hand's) and b (the other's), descending the hierarchies no

@@ -23,15 +23,24 @@ func (d *Detector) slot(maxDepth int) int {
 	return maxDepth
 }
 
-// observe moves the level's cost toward a frame's time.
+// observe moves the level's cost toward a frame's time; and full
+// depth's too when the limit did not stop the query, which then did all
+// a full one would have (so a pessimistic measurement does not keep the
+// hands at a limit while they are apart).
 func (d *Detector) observe(maxDepth int, took time.Duration) {
-	k := d.slot(maxDepth)
 	ns := float64(took.Nanoseconds())
-	if d.costs[k] == 0 {
-		d.costs[k] = ns
-		return
+	move := func(k int) {
+		if d.costs[k] == 0 {
+			d.costs[k] = ns
+			return
+		}
+		d.costs[k] += costWeight * (ns - d.costs[k])
 	}
-	d.costs[k] += costWeight * (ns - d.costs[k])
+	k := d.slot(maxDepth)
+	move(k)
+	if full := d.Levels(); !d.Limited && k != full {
+		move(full)
+	}
 }
 
 // Cost returns what a query limited at maxDepth (below 0: full depth) has
