@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -198,16 +199,16 @@ func TestHandsLevelOfDetail(t *testing.T) {
 // message between hands.
 func TestHandContactCanBeTurnedOff(t *testing.T) {
 	off := false
-	n := 0
+	var n atomic.Int64
 	handshakeDaemon(t, 800*time.Millisecond, func(c *Config) { c.HandContact.Enabled = &off }, func(d *Daemon, hand string, ms []*goosc.Message) {
 		for _, m := range ms {
 			if strings.HasSuffix(m.Address, "/hand") || strings.HasSuffix(m.Address, "/handnear") || strings.HasSuffix(m.Address, "/lod") {
 				t.Errorf("%s: %s with hand_contact off", hand, m.Address)
 			}
 		}
-		n++
+		n.Add(1)
 	})
-	if n == 0 {
+	if n.Load() == 0 {
 		t.Fatal("no frame")
 	}
 }
