@@ -70,11 +70,7 @@ func QueryTimes(ctx context.Context, tr *Trees, cases []Case, iters int) (Query,
 		if v.tests != nil {
 			*v.tests = float64(tests) / float64(max(len(cases), 1))
 		}
-		d, err := timeLoop(ctx, iters, func() {
-			for i, c := range cases {
-				bch.Query(v.trees[c.A], &placed[i], -1, &stack)
-			}
-		})
+		d, err := timeLoop(ctx, iters, func() { bchPass(v.trees, placed, cases, &stack) })
 		if err != nil {
 			return res, err
 		}
@@ -88,13 +84,25 @@ func QueryTimes(ctx context.Context, tr *Trees, cases []Case, iters int) (Query,
 			res.OBBHits++
 		}
 	}
-	d, err := timeLoop(ctx, iters, func() {
-		for i, c := range cases {
-			col.Collide(tr.OBB[c.A], tr.OBB[c.B], poses[i])
-		}
-	})
+	d, err := timeLoop(ctx, iters, func() { obbPass(&col, tr, cases, poses) })
 	res.OBBUS = us(d) / float64(max(iters*len(cases), 1))
 	return res, err
+}
+
+// bchPass queries every case in turn: trees[c.A] against placed[i],
+// case i's B placed.
+func bchPass(trees []*bch.Tree, placed []bch.Tree, cases []Case, stack *[][2]int32) {
+	for i, c := range cases {
+		bch.Query(trees[c.A], &placed[i], -1, stack)
+	}
+}
+
+// obbPass runs the OBB trees' query of every case in turn, case i's B
+// placed by poses[i].
+func obbPass(col *env.Collider, tr *Trees, cases []Case, poses []geom.Transform) {
+	for i, c := range cases {
+		col.Collide(tr.OBB[c.A], tr.OBB[c.B], poses[i])
+	}
 }
 
 // timeLoop runs pass iters times and returns the time taken, checking
