@@ -12,11 +12,11 @@ import (
 
 func runBench(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: bench needs an experiment: proximity, cab, self, pipeline, scenes or latency", errUsage)
+		return fmt.Errorf("%w: bench needs an experiment: proximity, cab, self, bch, pipeline, scenes or latency", errUsage)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(out, "usage: gloved bench proximity|cab|self|pipeline|scenes|latency [flags]; gloved bench EXPERIMENT -h for its flags")
+		fmt.Fprintln(out, "usage: gloved bench proximity|cab|self|bch|pipeline|scenes|latency [flags]; gloved bench EXPERIMENT -h for its flags")
 		return errHelp
 	case "proximity":
 		return runProximity(ctx, args[1:], out)
@@ -24,6 +24,8 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 		return runBenchCAB(ctx, args[1:], out)
 	case "self":
 		return runBenchSelf(ctx, args[1:], out)
+	case "bch":
+		return runBenchBCH(ctx, args[1:], out)
 	case "pipeline":
 		return runBenchPipeline(ctx, args[1:], out)
 	case "scenes":
@@ -31,7 +33,7 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 	case "latency":
 		return runBenchLatency(ctx, args[1:], out)
 	}
-	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, self, pipeline, scenes, latency)", errUsage, args[0])
+	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, self, bch, pipeline, scenes, latency)", errUsage, args[0])
 }
 
 func runProximity(ctx context.Context, args []string, out io.Writer) error {
