@@ -83,8 +83,8 @@ func commands() map[string]command {
 			run:     runHand,
 		},
 		"bench": {
-			summary: "benchmarks: `gloved bench proximity`, `bench cab`, `bench self` (the papers' experiments), `bench pipeline`, `bench scenes`, `bench latency`",
-			usage:   "gloved bench proximity|cab|self|pipeline|scenes|latency [flags]",
+			summary: "benchmarks: `gloved bench proximity`, `bench cab`, `bench self`, `bench bch` (the papers' experiments), `bench pipeline`, `bench scenes`, `bench latency`",
+			usage:   "gloved bench proximity|cab|self|bch|pipeline|scenes|latency [flags]",
 			run:     runBench,
 		},
 	}
