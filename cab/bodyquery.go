@@ -19,7 +19,8 @@ type BodyQuery struct {
 	// Pairs are the (link of a, link of b) pairs whose leaf boxes overlap.
 	Pairs []LinkPair
 	// Limited are the overlapping pairs a depth limit stopped at: a node
-	// at the limit, which was not split (RunLimited).
+	// at the limit, which was not split (RunLimited). Their boxes overlap
+	// as they are, without the Margin.
 	Limited  []RefPair
 	BoxTests int
 	// SkipAdjacent leaves out pairs of links joined by a joint (which
@@ -40,12 +41,13 @@ func (q *BodyQuery) Run(a, b *Hierarchy) int {
 
 // RunLimited is Run with a maximum depth, the level of detail of the
 // bounding cylinder hierarchy's section 5.1: a node maxDepth below its
-// root or deeper is not split, and when it overlaps the other side the
-// pair goes to Limited instead (a collision at that level). maxDepth < 0
-// is no limit. It reports whether the limit stopped the descent. A
+// root or deeper is not split, and when its box overlaps the other side's
+// the pair goes to Limited instead (a collision at that level). maxDepth
+// < 0 is no limit. It reports whether the limit stopped the descent. A
 // limited query visits the pairs the unlimited one does until it stops
-// at the limit, so every pair the unlimited query finds is in Pairs or
-// under a pair of Limited.
+// at the limit, so every pair of overlapping links the unlimited query
+// finds is in Pairs or under a pair of Limited (pairs only within the
+// Margin may be neither).
 func (q *BodyQuery) RunLimited(a, b *Hierarchy, maxDepth int) bool {
 	q.Pairs, q.Limited, q.BoxTests = q.Pairs[:0], q.Limited[:0], 0
 	q.descend(a, b, a.Root, b.Root, false, maxDepth)
@@ -78,7 +80,12 @@ func (q *BodyQuery) descend(a, b *Hierarchy, ra, rb int32, self bool, maxDepth i
 			q.add(a, ^x, ^y, self)
 			return env.Prune, [2]int32{}
 		case limit(a, x) || limit(b, y):
-			q.Limited = append(q.Limited, RefPair{x, y})
+			// A collision at this level is of the boxes themselves: grown
+			// boxes that overlap only within the margin are near, not
+			// colliding, and near pairs are not sought below a limit.
+			if q.Margin <= 0 || !geom.BoxesDisjoint(a.Box(x), by) {
+				q.Limited = append(q.Limited, RefPair{x, y})
+			}
 			return env.Prune, [2]int32{}
 		case x < 0:
 			bx = nil // a link is a leaf: never split

@@ -84,6 +84,7 @@ type handRuntime struct {
 	// 0 while it waits: the watchdog's measure of a wedged loop.
 	busySince      atomic.Int64
 	lastOverrunLog time.Time
+	lastPairLog    time.Time
 }
 
 // newHand prepares a hand; its session is opened by attach (at once for

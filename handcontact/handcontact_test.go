@@ -294,7 +294,7 @@ func covered(d *handcontact.Detector, ha, hb *cab.Hierarchy, k key) bool {
 
 func TestALimitedQueryDeniesNoContact(t *testing.T) {
 	a, b := newSide(t, true), newSide(t, false)
-	d, err := handcontact.New(a.hand, b.hand, handcontact.Options{})
+	d, err := handcontact.New(a.hand, b.hand, handcontact.Options{Proximity: 0.01})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,6 +317,19 @@ func TestALimitedQueryDeniesNoContact(t *testing.T) {
 			if d.Limited {
 				limited++
 			}
+			// Each collision is a pair of boxes that overlap as they are
+			// (not only within the band), one of them a node at exactly
+			// the limit, the other no deeper.
+			for _, p := range d.Collisions {
+				la, lb := a.hand.Hier.Level(p.A), b.hand.Hier.Level(p.B)
+				atLimit := (p.A >= 0 && la == level) || (p.B >= 0 && lb == level)
+				if !atLimit || la > level || lb > level {
+					t.Fatalf("level %d: a collision of boxes at levels %d and %d", level, la, lb)
+				}
+				if geom.BoxesDisjoint(refBox(&a.pose, p.A), refBox(&b.pose, p.B)) {
+					t.Fatalf("level %d: a collision of boxes %d and %d that do not overlap", level, p.A, p.B)
+				}
+			}
 			for _, c := range exact {
 				k := key{c.Link, c.Other}
 				found := slices.ContainsFunc(d.Contacts, func(x handcontact.Contact) bool { return x.Link == k.a && x.Other == k.b })
@@ -328,6 +341,46 @@ func TestALimitedQueryDeniesNoContact(t *testing.T) {
 	}
 	if limited == 0 {
 		t.Fatal("no limit ever stopped the query")
+	}
+}
+
+// refBox is the box of hierarchy reference r in pose p.
+func refBox(p *handcontact.Pose, r int32) *geom.OBB {
+	if r >= 0 {
+		return &p.Boxes[r]
+	}
+	return &p.Leaves[^r]
+}
+
+// TestNoCollisionWithinTheBandOnly: hands apart, but within the band of
+// each other at their root boxes, collide at no level.
+func TestNoCollisionWithinTheBandOnly(t *testing.T) {
+	a, b := newSide(t, true), newSide(t, false)
+	d, err := handcontact.New(a.hand, b.hand, handcontact.Options{Proximity: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := handshake(t, a, b, 1)
+	a.set(pa[0])
+	apart := slices.Clone(pb[0])
+	seen := 0
+	for step := range 60 {
+		for l := range apart {
+			apart[l].T = pb[0][l].T.Add(mgl64.Vec3{0, 0, -0.002 * float64(step)})
+		}
+		b.set(apart)
+		if geom.BoxesDisjoint(refBox(&a.pose, a.hand.Hier.Root), refBox(&b.pose, b.hand.Hier.Root)) {
+			seen++
+			if err := d.Frame(&a.pose, &b.pose, 0); err != nil {
+				t.Fatal(err)
+			}
+			if d.Limited {
+				t.Fatalf("%.0f mm apart: root boxes apart, yet a collision at level 0", 2.0*float64(step))
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("the root boxes never parted")
 	}
 }
 

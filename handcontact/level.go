@@ -23,14 +23,14 @@ func (d *Detector) slot(maxDepth int) int {
 	return maxDepth
 }
 
-// observe moves the level's cost toward a frame's time; and full
-// depth's too when the limit did not stop the query, which then did all
+// observe moves the level's cost toward a frame's time: up to it at
+// once, down by a moving average; and full depth's too when the limit did not stop the query, which then did all
 // a full one would have (so a pessimistic measurement does not keep the
 // hands at a limit while they are apart).
 func (d *Detector) observe(maxDepth int, took time.Duration) {
 	ns := float64(took.Nanoseconds())
 	move := func(k int) {
-		if d.costs[k] == 0 {
+		if ns > d.costs[k] { // up at once: the next frame must not overrun on an old estimate
 			d.costs[k] = ns
 			return
 		}

@@ -36,4 +36,12 @@ func TestCostsFollowTheFrames(t *testing.T) {
 	if got := d.Choose(time.Microsecond); got != -1 {
 		t.Fatalf("Choose(1us) = %d, want full depth", got)
 	}
+	// The hands meet: one frame dearer than the estimate raises it at once.
+	d.observe(-1, 80*time.Microsecond)
+	if d.Cost(-1) != 80*time.Microsecond {
+		t.Fatalf("after an 80 us frame, full depth costs %v", d.Cost(-1))
+	}
+	if got := d.Choose(10 * time.Microsecond); got == -1 {
+		t.Fatal("with 10 us left, Choose still picks the 80 us full depth")
+	}
 }

@@ -42,6 +42,7 @@ type published struct {
 // side is one hand's own state: only its frame loop touches it.
 type side struct {
 	pose, other handcontact.Pose
+	met         bool           // other holds a pose tested by the last Run
 	own         *cab.Hierarchy // the part the detectors were built for
 	dets        []*handcontact.Detector
 	gens        []uint64
@@ -130,10 +131,11 @@ func (hp *HandPairs) Publish(i int, p *Pipeline, now time.Time) {
 
 // Run tests hand i's last frame (p's) against the newest pose of every
 // other hand published within the stale age of now, each test as deep
-// as the time left before deadline allows (by the costs its detector has
+// as what is left of the time left allows (by the costs its detector has
 // measured), and keeps the answer for Answer and FillFrame. A new pair of
 // hands first measures its levels' costs.
-func (hp *HandPairs) Run(i int, p *Pipeline, now, deadline time.Time) error {
+func (hp *HandPairs) Run(i int, p *Pipeline, now time.Time, left time.Duration) error {
+	start := time.Now()
 	s := &hp.sides[i]
 	s.answer.Contacts, s.answer.Near, s.answer.Limited = s.answer.Contacts[:0], s.answer.Near[:0], s.answer.Limited[:0]
 	if s.own != p.part.Hier {
@@ -141,6 +143,7 @@ func (hp *HandPairs) Run(i int, p *Pipeline, now, deadline time.Time) error {
 		s.own = p.part.Hier
 	}
 	p.HandPose(&s.pose)
+	s.met = false
 	for j := range hp.pub {
 		if j == i {
 			continue
@@ -167,13 +170,14 @@ func (hp *HandPairs) Run(i int, p *Pipeline, now, deadline time.Time) error {
 			}
 			s.dets[j], s.gens[j] = d, gen
 		}
-		level := d.Choose(time.Until(deadline))
+		level := d.Choose(left - time.Since(start))
 		if hp.maxDepth >= 0 && (level < 0 || level > hp.maxDepth) {
 			level = hp.maxDepth
 		}
 		if err := d.Frame(&s.pose, &s.other, level); err != nil {
 			return fmt.Errorf("hands %s and %s: %w", hp.names[i], hp.names[j], err)
 		}
+		s.met = true
 		for _, c := range d.Contacts {
 			s.answer.Contacts = append(s.answer.Contacts, HandContact{Hand: j, Contact: c})
 		}
@@ -191,13 +195,16 @@ func (hp *HandPairs) Run(i int, p *Pipeline, now, deadline time.Time) error {
 func (hp *HandPairs) Answer(i int) *HandAnswer { return &hp.sides[i].answer }
 
 // Tested returns the poses hand i's last Run tested: its own and that of
-// the last other hand it met. Call it from hand i's frame loop.
-func (hp *HandPairs) Tested(i int) (own, other *handcontact.Pose) {
-	return &hp.sides[i].pose, &hp.sides[i].other
+// the last other hand it met; ok is false when it met none (every other
+// hand absent or stale). Call it from hand i's frame loop.
+func (hp *HandPairs) Tested(i int) (own, other *handcontact.Pose, ok bool) {
+	s := &hp.sides[i]
+	return &s.pose, &s.other, s.met
 }
 
 // Detector returns hand i's detector against hand j (nil until they have
-// met), for inspecting its costs.
+// met), for inspecting its costs and answers. Call it from hand i's frame
+// loop.
 func (hp *HandPairs) Detector(i, j int) *handcontact.Detector { return hp.sides[i].dets[j] }
 
 // FillFrame fills f's hand-vs-hand contacts, near pairs and levels of

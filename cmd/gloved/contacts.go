@@ -83,8 +83,10 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	if *hands != "" {
-		if o.scenes != "" || o.recording != "" || o.sim {
-			return fmt.Errorf("%w: --hands takes the hands and scene from its config: leave out --scene, --recording and --sim", errUsage)
+		for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh"} {
+			if flagSet(fs, f) {
+				return fmt.Errorf("%w: --hands takes the hands, the scene and the band from its config: leave out --%s (only --frames goes with it)", errUsage, f)
+			}
 		}
 		limit := 0
 		if flagSet(fs, "frames") {

@@ -72,6 +72,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	sessions := make([]*session.Session, 0, len(cfg.Hands))
 	defer func() {
 		for _, s := range sessions {
+			warnDamage(s)
 			s.Close()
 		}
 	}()
@@ -93,10 +94,13 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 		limit = 300
 	}
 	enc := json.NewEncoder(out)
-	never := time.Now().Add(24 * time.Hour) // no frame budget: full depth
+	const unbounded = 24 * time.Hour // no frame budget: full depth
 	for frame := 0; ctx.Err() == nil && (limit == 0 || frame < limit); frame++ {
-		for _, s := range sessions {
+		for i, s := range sessions {
 			if ok, err := s.Next(); err != nil || !ok {
+				if err == nil && limit > 0 {
+					warn("hand %s: its recording ended after %d frames, before --frames %d", cfg.Hands[i].Name, frame, limit)
+				}
 				return err
 			}
 		}
@@ -106,7 +110,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 		}
 		rec := handsJSON{Frame: frame}
 		for i, s := range sessions {
-			if err := pairs.Run(i, s.Pipeline, now, never); err != nil {
+			if err := pairs.Run(i, s.Pipeline, now, unbounded); err != nil {
 				return err
 			}
 			rec.Hands = append(rec.Hands, handRecord(cfg.Hands[i].Name, s, pairs, i, cfg))

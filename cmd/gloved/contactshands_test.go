@@ -69,7 +69,8 @@ func TestContactsBetweenHandsErrors(t *testing.T) {
 		says string
 	}{
 		{[]string{"contacts", "--hands", "../../configs/demo.toml"}, "1 [[hand]]; two or more meet"},
-		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--sim"}, "leave out --scene, --recording and --sim"},
+		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--sim"}, "leave out --sim"},
+		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--proximity", "0.5"}, "leave out --proximity (only --frames goes with it)"},
 		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--frames", "0"}, "--frames 0"},
 		{[]string{"contacts", "--hands", "nowhere.toml"}, "nowhere.toml"},
 	} {
@@ -109,5 +110,51 @@ func TestWatchShowsHandsMeeting(t *testing.T) {
 	}
 	if !strings.Contains(out, "right: streaming") || !strings.Contains(out, "left: streaming") || !strings.Contains(out, " on left ") || !strings.Contains(out, " on right ") {
 		t.Fatalf("watch output:\n%s", out)
+	}
+}
+
+// TestContactsBetweenHandsWarnsOfADamagedRecording: a hand replaying a
+// cut recording runs the intact frames, then says what was wrong and that
+// it ended before --frames.
+func TestContactsBetweenHandsWarnsOfADamagedRecording(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.glove")
+	if _, err := gloved(t, "record", "--device", "sim", "--motion", "handshake", "--seconds", "0.3", "-o", src); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(src)
+	cut := filepath.Join(dir, "cut.glove")
+	os.WriteFile(cut, data[:len(data)-5], 0o644)
+	cfg := filepath.Join(dir, "two.toml")
+	os.WriteFile(cfg, []byte(`
+[[hand]]
+name = "right"
+device = "replay"
+recording = "cut.glove"
+wrist = [0.70710678, 0.0, 0.0, -0.70710678, 0.0, 1.3, 0.025]
+[[hand]]
+name = "left"
+device = "sim"
+side = "left"
+motion = "handshake"
+wrist = [0.0, 0.70710678, -0.70710678, 0.0, 0.15, 1.3, -0.025]
+[scene]
+files = [{ path = "builtin:grasp" }]
+`), 0o644)
+	var said strings.Builder
+	warnings = &said
+	defer func() { warnings = os.Stderr }()
+	out, err := gloved(t, "contacts", "--hands", cfg, "--frames", "100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(out, "\n")
+	if n < 20 || n >= 100 {
+		t.Fatalf("%d frames from a cut 0.3 s recording", n)
+	}
+	for _, want := range []string{"cut.glove", "hand right: its recording ended after"} {
+		if !strings.Contains(said.String(), want) {
+			t.Errorf("warned %q, want it to say %q", said.String(), want)
+		}
 	}
 }
