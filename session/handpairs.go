@@ -131,8 +131,9 @@ func (hp *HandPairs) Publish(i int, p *Pipeline, now time.Time) {
 
 // Run tests hand i's last frame (p's) against the newest pose of every
 // other hand published within the stale age of now, each test as deep
-// as what is left of the time left allows (by the costs its detector has
-// measured), and keeps the answer for Answer and FillFrame. A new pair of
+// as the time left (left, less what this Run has taken so far) allows by
+// the costs its detector has measured, and keeps the answer for Answer
+// and FillFrame. A new pair of
 // hands first measures its levels' costs.
 func (hp *HandPairs) Run(i int, p *Pipeline, now time.Time, left time.Duration) error {
 	start := time.Now()
