@@ -46,9 +46,7 @@ type Pose struct {
 // Set copies links and the boxes of h (refitted to them) into p, reusing
 // p's storage: once it has grown, Set allocates nothing.
 func (p *Pose) Set(links []geom.Transform, h *cab.Hierarchy) {
-	p.Links = append(p.Links[:0], links...)
-	p.Boxes = append(p.Boxes[:0], h.Boxes...)
-	p.Leaves = append(p.Leaves[:0], h.Leaves...)
+	p.CopyFrom(&Pose{Links: links, Boxes: h.Boxes, Leaves: h.Leaves})
 }
 
 // CopyFrom makes p a copy of q, reusing p's storage.

@@ -143,7 +143,9 @@ func (hp *HandPairs) Run(i int, p *Pipeline, now time.Time, left time.Duration) 
 		clear(s.dets)
 		s.own = p.part.Hier
 	}
-	p.HandPose(&s.pose)
+	// This hand's pose is read on this goroutine only: the pipeline's own
+	// buffers, not a copy.
+	s.pose = handcontact.Pose{Links: p.poses, Boxes: p.hier.Boxes, Leaves: p.hier.Leaves}
 	s.met = false
 	for j := range hp.pub {
 		if j == i {

@@ -113,7 +113,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 			if err := pairs.Run(i, s.Pipeline, now, unbounded); err != nil {
 				return err
 			}
-			rec.Hands = append(rec.Hands, handRecord(cfg.Hands[i].Name, s, pairs, i, cfg))
+			rec.Hands = append(rec.Hands, handRecord(cfg, i, s, pairs))
 		}
 		if err := enc.Encode(&rec); err != nil {
 			return err
@@ -122,9 +122,9 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	return nil
 }
 
-// handRecord is hand i's frame record.
-func handRecord(name string, s *session.Session, pairs *session.HandPairs, i int, cfg *daemon.Config) handFrameJSON {
-	r := handFrameJSON{Hand: name, frameJSON: frameRecord(s), Hands: []handContactJSON{}, HandNear: []handNearJSON{}}
+// handRecord is the frame record of hand i of cfg, run by s.
+func handRecord(cfg *daemon.Config, i int, s *session.Session, pairs *session.HandPairs) handFrameJSON {
+	r := handFrameJSON{Hand: cfg.Hands[i].Name, frameJSON: frameRecord(s), Hands: []handContactJSON{}, HandNear: []handNearJSON{}}
 	a := pairs.Answer(i)
 	for _, c := range a.Contacts {
 		r.Hands = append(r.Hands, handContactJSON{Other: cfg.Hands[c.Hand].Name, Link: c.Link.String(), OtherLink: c.Other.String(),
