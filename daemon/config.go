@@ -31,6 +31,8 @@ type Config struct {
 	HandContact HandContactConfig `toml:"hand_contact"`
 	Log         LogConfig         `toml:"log"`
 	Metrics     MetricsConfig     `toml:"metrics"`
+	// View is the live 3D page.
+	View ViewConfig `toml:"view"`
 	// Path is the file the config came from ("" for built-in); relative
 	// paths in it are relative to its directory.
 	Path string `toml:"-"`
@@ -333,6 +335,9 @@ func (c *Config) checkHands() error {
 // checkService checks the OSC, frame and log settings.
 func (c *Config) checkService() error {
 	if err := c.OSC.check(); err != nil {
+		return err
+	}
+	if err := c.View.check(); err != nil {
 		return err
 	}
 	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {

@@ -20,6 +20,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
 )
 
 // Daemon wires every configured hand to the scene and to OSC.
@@ -43,6 +44,13 @@ type Daemon struct {
 	stages        [session.NumStages]prometheus.Observer
 	watchdogPings atomic.Uint64
 	metrics       *http.Server
+	// view is the live page's server (nil: none); viewObjects the
+	// scene's objects as it sends them.
+	view        *view.Server
+	viewObjects []view.Mesh
+	// keepView leaves the page's server open at Close: a reload hands it
+	// on.
+	keepView bool
 	// keepHub leaves the OSC hub open at Close: a reload hands it on.
 	keepHub bool
 	// exitWhenDone makes Run return once every hand's device has ended
@@ -72,10 +80,11 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	if c != nil {
-		d.hub, d.scene = c.hub, c.scene
+		d.hub, d.scene, d.view = c.hub, c.scene, c.view
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
+		d.keepView = c != nil && c.view != nil
 		d.Close()
 		return nil, err
 	}
@@ -118,12 +127,19 @@ func (d *Daemon) open() error {
 			return err
 		}
 	}
+	if err := d.openView(); err != nil {
+		if metrics != nil {
+			metrics.Close()
+		}
+		return err
+	}
 	if err := d.openHands(); err != nil {
 		if metrics != nil {
 			metrics.Close()
 		}
 		return err
 	}
+	d.viewScene()
 	if metrics != nil {
 		d.startMetrics(metrics)
 	}
@@ -139,6 +155,7 @@ func (d *Daemon) openHands() error {
 			return fmt.Errorf("hand %s: %w", hc.Name, err)
 		}
 		h.index = i
+		h.onAttach = d.viewScene
 		d.hands = append(d.hands, h)
 	}
 	if err := d.openPairs(); err != nil {
@@ -249,7 +266,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}()
 	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
-		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Msg("gloved running")
+		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Msg("gloved running")
 	var err error
 	select {
 	case <-ctx.Done():
@@ -300,5 +317,8 @@ func (d *Daemon) Close() {
 	}
 	if d.metrics != nil {
 		d.metrics.Close()
+	}
+	if d.view != nil && !d.keepView {
+		d.view.Close()
 	}
 }

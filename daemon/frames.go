@@ -92,6 +92,7 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	h.Stats.Frames.Add(1)
 	h.Stats.Contacts.Add(uint64(len(h.frame.Contacts)))
 	h.Stats.Touching.Store(int32(len(h.frame.Contacts)))
+	d.publishView(h, s, status, total)
 	d.record(total, stages)
 	if total > d.budget {
 		d.overrun(h, total, stages)
@@ -131,6 +132,9 @@ func (d *Daemon) publishStatus(h *handRuntime, now bool) {
 	h.writer.End()
 	h.sentState, h.sentAt = status, time.Now()
 	d.hub.Send(h.writer.Packets())
+	if d.view != nil {
+		d.view.PublishStatus(h.index, status)
+	}
 }
 
 func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {

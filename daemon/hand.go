@@ -70,6 +70,9 @@ type handRuntime struct {
 	lossless bool
 	consumed chan struct{}
 	done     chan struct{} // closed when the reader has stopped
+	// onAttach, if set, runs when a glove absent at start opens (on the
+	// reader's goroutine): the live page is told of the hand's links.
+	onAttach func()
 
 	// Frame-loop state (frame goroutine only).
 	frame     osc.Frame

@@ -62,6 +62,9 @@ func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 		if err == nil {
 			h.attach(s)
 			h.logReady(s)
+			if h.onAttach != nil {
+				h.onAttach()
+			}
 			return true, nil
 		}
 		if !errors.As(err, new(*session.DeviceError)) {

@@ -4,6 +4,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/view"
 )
 
 // carried is what a reload hands from the running daemon to the next: the
@@ -13,6 +14,9 @@ type carried struct {
 	hub    *osc.Hub
 	wrists map[string]geom.Transform
 	scene  *env.Mesh // the next config's scene, loaded when it was validated
+	// view is the live page's server, when the next config serves it
+	// where this one does: browsers stay connected and get the new scene.
+	view *view.Server
 }
 
 // handoff prepares a reload to next: what carries over, and the hub kept
@@ -28,6 +32,9 @@ func (d *Daemon) handoff(next *Config) *carried {
 	}
 	if next.OSC.Listen == d.config.OSC.Listen && next.OSC.Prefix == d.config.OSC.Prefix {
 		c.hub, d.keepHub = d.hub, true
+	}
+	if d.view != nil && next.View.Listen == d.config.View.Listen {
+		c.view, d.keepView = d.view, true
 	}
 	return c
 }

@@ -58,6 +58,24 @@ type Service struct {
 	Reload <-chan os.Signal
 	// Tick, if set, is called every second with the running daemon.
 	Tick func(*Daemon)
+	// View, if set, overrides the config's view.listen (gloved run
+	// --view), at start and at every reload; "off" turns the page off.
+	View string
+}
+
+// load reads the config (or the demo's) with the service's overrides.
+func (s *Service) load() (*Config, error) {
+	cfg, err := LoadConfigOrDemo(s.Path)
+	if err == nil && s.View != "" {
+		cfg.View.Listen = s.View
+		if s.View == "off" {
+			cfg.View.Listen = ""
+		}
+		if err = cfg.View.check(); err != nil {
+			err = fmt.Errorf("%w: --view: %v", ErrConfig, err)
+		}
+	}
+	return cfg, err
 }
 
 // Run serves until ctx ends or the daemon fails. A reload validates the
@@ -67,7 +85,7 @@ type Service struct {
 // wrist poses set over OSC. Recordings are closed whole and never
 // truncated (recording.Create keeps an earlier file).
 func (s *Service) Run(ctx context.Context) error {
-	cfg, err := LoadConfigOrDemo(s.Path)
+	cfg, err := s.load()
 	if err != nil {
 		return err
 	}
@@ -133,7 +151,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 // reloadable reads and validates the config again; nil (logged) if it
 // cannot replace the running one.
 func (s *Service) reloadable(log zerolog.Logger) (*Config, *env.Mesh) {
-	next, err := LoadConfigOrDemo(s.Path)
+	next, err := s.load()
 	if err == nil {
 		var scene *env.Mesh
 		if scene, err = next.Validate(); err == nil {
@@ -158,6 +176,9 @@ func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error
 	if rerr != nil {
 		if c.hub != nil {
 			c.hub.Close()
+		}
+		if c.view != nil {
+			c.view.Close()
 		}
 		return nil, fmt.Errorf("reload: %v; the previous config did not restart either: %w", err, rerr)
 	}

@@ -50,5 +50,10 @@ func (c *Config) checkAddresses() error {
 			return fmt.Errorf("metrics.listen = %q: %v", a, err)
 		}
 	}
+	if a := c.View.Listen; a != "" {
+		if _, err := net.ResolveTCPAddr("tcp", a); err != nil {
+			return fmt.Errorf("view.listen = %q: %v", a, err)
+		}
+	}
 	return nil
 }

@@ -16,11 +16,12 @@ import (
 )
 
 func runRun(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("run", "gloved run [-c FILE] [--check] [--status] [--for DURATION]", out)
+	fs := newFlagSet("run", "gloved run [-c FILE] [--check] [--status] [--for DURATION] [--view ADDR]", out)
 	path := fs.String("c", "", "config file (default: the built-in demo, configs/demo.toml)")
 	check := fs.Bool("check", false, "validate the config without opening a glove (scene, calibrations, recordings, addresses), then exit")
 	status := fs.Bool("status", isatty.IsTerminal(os.Stdout.Fd()), "print a live status line every second")
 	runFor := fs.Duration("for", 0, "stop after this long (0: run until SIGINT/SIGTERM)")
+	viewAt := fs.String("view", "", `serve the live 3D page here (host:port) instead of where the config's [view] listen says; "off": no page`)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -46,7 +47,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	svc := daemon.Service{Path: *path, Log: os.Stderr, Reload: hup}
+	svc := daemon.Service{Path: *path, Log: os.Stderr, Reload: hup, View: *viewAt}
 	if *status {
 		svc.Tick = func(d *daemon.Daemon) { printStatus(out, d.Snapshot()) }
 		defer fmt.Fprintln(out)

@@ -1,0 +1,210 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/coder/websocket"
+)
+
+// maxRequest bounds what a browser may send in one message.
+const maxRequest = 4096
+
+// request is what the page asks: "next" (the next live frames, once any
+// hand has a newer one) or "at" (every hand's timeline frame at T s).
+type request struct {
+	Type string  `json:"type"`
+	T    float64 `json:"t"`
+}
+
+// browser is one connected page.
+type browser struct {
+	wake    chan struct{}
+	req     chan request
+	cursors []cursor
+	pend    pending
+	skipped uint64
+}
+
+// frameMsg is the message carrying hand frames.
+type frameMsg struct {
+	Type  string      `json:"type"`
+	Hands []handFrame `json:"hands"`
+	// Skipped counts, over all hands, the frames this browser never saw.
+	Skipped uint64 `json:"skipped"`
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil) // refuses other origins
+	if err != nil {
+		return
+	}
+	c.SetReadLimit(maxRequest)
+	b := &browser{wake: make(chan struct{}, 1), req: make(chan request, 1)}
+	s.addBrowser(b)
+	defer s.removeBrowser(b)
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	go b.read(ctx, c, cancel)
+	err = s.stream(ctx, c, b)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		s.dropped.Add(1)
+		s.logf("view: a browser did not take a message in time; disconnected", "timeout", s.opt.WriteTimeout.String())
+		c.Close(websocket.StatusPolicyViolation, "too slow")
+	case s.ctx.Err() != nil:
+		c.Close(websocket.StatusGoingAway, "gloved is stopping")
+	default:
+		c.CloseNow()
+	}
+}
+
+// read passes the browser's requests on, the newest replacing one not yet
+// served; a malformed request or a closed connection ends the browser.
+func (b *browser) read(ctx context.Context, c *websocket.Conn, cancel context.CancelFunc) {
+	defer cancel()
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var q request
+		if json.Unmarshal(data, &q) != nil || (q.Type != "next" && q.Type != "at") {
+			c.Close(websocket.StatusUnsupportedData, "unknown request")
+			return
+		}
+		select {
+		case <-b.req:
+		default:
+		}
+		b.req <- q
+	}
+}
+
+// stream sends the scene, then answers requests, until the browser or the
+// server goes.
+func (s *Server) stream(ctx context.Context, c *websocket.Conn, b *browser) error {
+	var sceneGen uint64
+	var q request
+	for {
+		if err := s.sendScene(ctx, c, &sceneGen); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-b.wake:
+			continue // the scene may have changed
+		case q = <-b.req:
+		}
+		for q.Type == "next" {
+			if err := s.sendScene(ctx, c, &sceneGen); err != nil {
+				return err
+			}
+			msg, ok := s.collect(b)
+			if ok {
+				if err := s.write(ctx, c, msg); err != nil {
+					return err
+				}
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-b.wake:
+			case q = <-b.req:
+			}
+		}
+		if q.Type == "at" {
+			if err := s.write(ctx, c, s.at(q.T)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// sendScene sends the scene if it changed since gen.
+func (s *Server) sendScene(ctx context.Context, c *websocket.Conn, gen *uint64) error {
+	s.mu.Lock()
+	msg, g := s.scene, s.sceneGen
+	s.mu.Unlock()
+	if g == *gen || msg == nil {
+		return nil
+	}
+	*gen = g
+	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
+	defer cancel()
+	return c.Write(wctx, websocket.MessageText, msg)
+}
+
+// collect takes every hand's frame newer than the browser has seen.
+func (s *Server) collect(b *browser) (frameMsg, bool) {
+	s.mu.Lock()
+	slots := s.slots
+	s.mu.Unlock()
+	for len(b.cursors) < len(slots) {
+		b.cursors = append(b.cursors, cursor{})
+	}
+	msg := frameMsg{Type: "frame", Hands: []handFrame{}}
+	for i, sl := range slots {
+		if !sl.take(&b.cursors[i], &b.pend) {
+			continue
+		}
+		b.skipped += b.pend.skipped
+		s.skipped.Add(b.pend.skipped)
+		h := convert(i, &b.pend.frame, &b.pend.info)
+		h.Times, h.Skipped, h.Live = append([]float32{}, b.pend.times...), b.skipped, true
+		msg.Hands = append(msg.Hands, h)
+	}
+	msg.Skipped = b.skipped
+	return msg, len(msg.Hands) > 0
+}
+
+// at is every hand's timeline frame at t seconds.
+func (s *Server) at(t float64) frameMsg {
+	s.mu.Lock()
+	tl := s.timeline
+	s.mu.Unlock()
+	msg := frameMsg{Type: "frame", Hands: []handFrame{}}
+	if tl != nil {
+		msg.Hands = tl.at(t, msg.Hands)
+	}
+	return msg
+}
+
+func (s *Server) write(ctx context.Context, c *websocket.Conn, msg frameMsg) error {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
+	defer cancel()
+	if err := c.Write(wctx, websocket.MessageText, data); err != nil {
+		return err
+	}
+	s.sent.Add(uint64(len(msg.Hands)))
+	return nil
+}
+
+func (s *Server) addBrowser(b *browser) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := *s.browsers.Load()
+	next := append(append(make([]*browser, 0, len(old)+1), old...), b)
+	s.browsers.Store(&next)
+}
+
+func (s *Server) removeBrowser(b *browser) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := *s.browsers.Load()
+	next := make([]*browser, 0, len(old))
+	for _, x := range old {
+		if x != b {
+			next = append(next, x)
+		}
+	}
+	s.browsers.Store(&next)
+}

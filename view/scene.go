@@ -1,0 +1,81 @@
+package view
+
+import (
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
+)
+
+// Scene is what a browser receives first: the scene's objects, each hand's
+// links (hulls in their link frames), and what the page needs to draw the
+// frames that follow.
+type Scene struct {
+	Objects []Mesh `json:"objects"`
+	Hands   []Hand `json:"hands"`
+	// BudgetMS is the frame budget, drawn on the frame-time sparklines.
+	BudgetMS float64 `json:"budget_ms"`
+	// Proximity is the near band (m): near links are tinted by distance
+	// across it.
+	Proximity float64 `json:"proximity"`
+	// Title names what is shown (a config, a recording, a simulation).
+	Title string `json:"title"`
+	// Live says frames come as they happen (else only from a Timeline).
+	Live bool `json:"live"`
+}
+
+// Mesh is a named triangle mesh: x y z per vertex, three indices per
+// triangle.
+type Mesh struct {
+	Name      string    `json:"name"`
+	Positions []float32 `json:"positions"`
+	Indices   []int32   `json:"indices"`
+}
+
+// Hand is one hand's links, in handmodel.Link order (the order of a
+// frame's link poses).
+type Hand struct {
+	Name  string `json:"name"`
+	Right bool   `json:"right"`
+	Links []Mesh `json:"links"`
+}
+
+// SceneObjects splits a scene into one mesh per object, in world space.
+func SceneObjects(m *env.Mesh) []Mesh {
+	out := make([]Mesh, len(m.Objects))
+	remap := make([]int32, len(m.Verts))
+	for o := range out {
+		out[o].Name = m.Objects[o]
+		for i := range remap {
+			remap[i] = -1
+		}
+		for i, t := range m.Tris {
+			if int(m.Object[i]) != o {
+				continue
+			}
+			for _, v := range t {
+				if remap[v] < 0 {
+					remap[v] = int32(len(out[o].Positions) / 3)
+					p := m.Verts[v]
+					out[o].Positions = append(out[o].Positions, float32(p[0]), float32(p[1]), float32(p[2]))
+				}
+				out[o].Indices = append(out[o].Indices, remap[v])
+			}
+		}
+	}
+	return out
+}
+
+// HandLinks returns a hand's links as meshes in their link frames.
+func HandLinks(name string, right bool, b *cab.Body) Hand {
+	h := Hand{Name: name, Right: right, Links: make([]Mesh, len(b.Links))}
+	for l, link := range b.Links {
+		m := &h.Links[l]
+		m.Name = link.Name
+		for _, v := range link.Verts {
+			m.Positions = append(m.Positions, float32(v[0]), float32(v[1]), float32(v[2]))
+		}
+		for _, t := range link.Tris {
+			m.Indices = append(m.Indices, t[0], t[1], t[2])
+		}
+	}
+	return h
+}

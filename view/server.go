@@ -1,0 +1,279 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gloved/gloved/osc"
+)
+
+// DefaultWriteTimeout is how long a browser may take to accept one message
+// before its connection is closed.
+const DefaultWriteTimeout = 5 * time.Second
+
+// ErrInUse is the error of Listen on a port in use.
+var ErrInUse = errors.New("the port is in use")
+
+// Options configure a Server.
+type Options struct {
+	// Allow lists the sources besides loopback that may open the page
+	// (the config's osc.allow).
+	Allow []netip.Prefix
+	// WriteTimeout bounds each message to a browser (0: DefaultWriteTimeout).
+	WriteTimeout time.Duration
+	// Log, if set, hears refused requests and browsers that fell behind.
+	Log func(msg string, kv ...any)
+}
+
+// Stats count what the server did.
+type Stats struct {
+	// Browsers is how many are connected now.
+	Browsers int
+	// Sent counts hand frames sent to browsers; Skipped the frames a
+	// browser never received because a newer one replaced it before it
+	// asked (its refresh rate is below the frame rate, it was paused, or
+	// slow).
+	Sent, Skipped uint64
+	// Refused counts requests refused by the allow rules; Dropped the
+	// browsers disconnected for not taking a message in time.
+	Refused, Dropped uint64
+}
+
+// Server serves the page and streams frames to browsers.
+type Server struct {
+	opt  Options
+	mux  *http.ServeMux
+	http *http.Server
+	ln   net.Listener
+
+	mu       sync.Mutex
+	scene    []byte // the encoded scene message
+	sceneGen uint64
+	timeline *Timeline
+	slots    []*slot
+	// browsers is replaced, never changed in place, so Publish reads it
+	// without a lock.
+	browsers atomic.Pointer[[]*browser]
+
+	sent, skipped, refused, dropped atomic.Uint64
+	ctx                             context.Context
+	cancel                          context.CancelFunc
+}
+
+// New makes a server that is not listening: serve its Handler.
+func New(o Options) *Server {
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	s := &Server{opt: o, mux: http.NewServeMux()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.browsers.Store(&[]*browser{})
+	s.mux.Handle("GET /ws", http.HandlerFunc(s.serveWS))
+	s.mux.Handle("GET /", http.FileServerFS(Assets))
+	return s
+}
+
+// Listen makes a server and serves it on addr ("127.0.0.1:8080"; port 0
+// picks one: see Addr). A port in use is reported as such.
+func Listen(addr string, o Options) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("view: %s: %w", addr, ErrInUse)
+		}
+		return nil, fmt.Errorf("view: %s: %w", addr, err)
+	}
+	s := New(o)
+	s.ln = ln
+	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go s.http.Serve(ln)
+	return s, nil
+}
+
+// Addr is where the server listens (nil if it was made by New).
+func (s *Server) Addr() net.Addr {
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
+
+// URL is the page's address for a browser on this machine.
+func (s *Server) URL() string {
+	a, ok := s.Addr().(*net.TCPAddr)
+	if !ok {
+		return ""
+	}
+	host := a.IP.String()
+	if a.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(a.Port)) + "/"
+}
+
+// Handler serves the page, its files and the stream at /ws, to allowed
+// sources only.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := s.refuse(r); why != "" {
+			s.refused.Add(1)
+			s.logf("view: request refused", "remote", r.RemoteAddr, "host", r.Host, "why", why)
+			http.Error(w, "gloved view: "+why, http.StatusForbidden)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// refuse says why r may not be served, or "" if it may: its source must be
+// loopback or in Allow, and a server on loopback answers only requests
+// naming it by address or as localhost (a web page elsewhere cannot reach
+// it by rebinding a DNS name to 127.0.0.1).
+func (s *Server) refuse(r *http.Request) string {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return "unknown source address"
+	}
+	src := ap.Addr().Unmap()
+	if !src.IsLoopback() && !s.allowed(src) {
+		return "the source is neither loopback nor in osc.allow"
+	}
+	if s.ln != nil {
+		if a, ok := s.ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+			host := r.Host
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				host = h
+			}
+			host = strings.Trim(host, "[]")
+			if _, err := netip.ParseAddr(host); err != nil && !strings.EqualFold(host, "localhost") {
+				return "a page on loopback is served by address or as localhost only"
+			}
+		}
+	}
+	return ""
+}
+
+func (s *Server) allowed(a netip.Addr) bool {
+	for _, p := range s.opt.Allow {
+		if p.Contains(a.WithZone("")) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetScene sets what browsers are shown; browsers already connected get
+// it at once (a reload). Frames published for hands beyond sc.Hands are
+// dropped.
+func (s *Server) SetScene(sc Scene) error {
+	b, err := json.Marshal(struct {
+		Type string `json:"type"`
+		Scene
+		Duration float64 `json:"duration"`
+	}{"scene", sc, s.timelineDuration()})
+	if err != nil {
+		return fmt.Errorf("view: scene: %w", err)
+	}
+	s.mu.Lock()
+	s.scene = b
+	s.sceneGen++
+	for len(s.slots) < len(sc.Hands) {
+		s.slots = append(s.slots, &slot{})
+	}
+	s.slots = s.slots[:len(sc.Hands)]
+	s.mu.Unlock()
+	s.wakeAll()
+	return nil
+}
+
+// SetTimeline gives browsers a whole session to move through; call it
+// before SetScene (whose message carries the timeline's length).
+func (s *Server) SetTimeline(t *Timeline) {
+	s.mu.Lock()
+	s.timeline = t
+	s.mu.Unlock()
+}
+
+func (s *Server) timelineDuration() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timeline == nil {
+		return 0
+	}
+	return s.timeline.Duration().Seconds()
+}
+
+// Publish makes f hand's newest frame. It is the frame loop's part: a copy
+// under a lock, no allocation once the slot's buffers have grown, and no
+// I/O; browsers take the frame on their own goroutines.
+func (s *Server) Publish(hand int, f *osc.Frame, info *Info) {
+	sl := s.slot(hand)
+	if sl == nil {
+		return
+	}
+	sl.publish(f, info)
+	s.wakeAll()
+}
+
+// PublishStatus sets hand's device status between frames (no glove,
+// reconnecting).
+func (s *Server) PublishStatus(hand int, status string) {
+	if sl := s.slot(hand); sl != nil {
+		sl.setStatus(status)
+		s.wakeAll()
+	}
+}
+
+func (s *Server) slot(hand int) *slot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if hand < 0 || hand >= len(s.slots) {
+		return nil
+	}
+	return s.slots[hand]
+}
+
+func (s *Server) wakeAll() {
+	for _, b := range *s.browsers.Load() {
+		select {
+		case b.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() Stats {
+	return Stats{Browsers: len(*s.browsers.Load()), Sent: s.sent.Load(), Skipped: s.skipped.Load(), Refused: s.refused.Load(), Dropped: s.dropped.Load()}
+}
+
+// Close stops serving and disconnects every browser.
+func (s *Server) Close() error {
+	s.cancel()
+	if s.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if err := s.http.Shutdown(ctx); err != nil {
+			return s.http.Close()
+		}
+	}
+	return nil
+}
+
+func (s *Server) logf(msg string, kv ...any) {
+	if s.opt.Log != nil {
+		s.opt.Log(msg, kv...)
+	}
+}
