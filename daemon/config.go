@@ -200,6 +200,9 @@ type MetricsConfig struct {
 // ErrConfig marks configuration errors (exit code 2).
 var ErrConfig = errors.New("config")
 
+// DefaultBudgetMS is frame.budget_ms unless a config says otherwise.
+const DefaultBudgetMS = 5.0
+
 // LoadConfig reads and checks a config file.
 func LoadConfig(path string) (*Config, error) {
 	text, err := os.ReadFile(path)
@@ -240,7 +243,7 @@ func (c *Config) defaults() {
 		c.Frame.StallMS = 1000
 	}
 	if c.Frame.BudgetMS == 0 {
-		c.Frame.BudgetMS = 5
+		c.Frame.BudgetMS = DefaultBudgetMS
 	}
 	if c.Frame.ProximityM == 0 {
 		c.Frame.ProximityM = 0.01

@@ -12,7 +12,6 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
@@ -76,12 +75,9 @@ type handRuntime struct {
 
 	// Frame-loop state (frame goroutine only).
 	frame     osc.Frame
-	touching  [][2]int
-	touch     osc.TouchTracker
+	touches   *session.Touches
 	sentState string
 	sentAt    time.Time
-	linkNames []string
-	objNames  []string
 	writer    osc.Writer
 	// busySince is when the frame loop took its current sample (Unix ns),
 	// 0 while it waits: the watchdog's measure of a wedged loop.
@@ -104,19 +100,14 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		h.status = StatusNoGlove
 	}
 	h.lossless = h.replay && spec.Speed == session.SpeedMax
-	n := handmodel.FingerLinks
-	for l := range n {
-		h.linkNames = append(h.linkNames, handmodel.Link(l).String())
-	}
-	h.objNames = scene.Objects
-	h.touch.Reset(n, len(h.objNames))
+	h.touches = session.NewTouches(scene.Objects)
 	return h
 }
 
 // attach gives the hand its opened session.
 func (h *handRuntime) attach(s *session.Session) {
-	if n := s.Pipeline.Hand().NumLinks(); n != len(h.linkNames) {
-		panic(fmt.Sprintf("daemon: a hand of %d links, %d expected", n, len(h.linkNames)))
+	if n := s.Pipeline.Hand().NumLinks(); n != h.touches.Links() {
+		panic(fmt.Sprintf("daemon: a hand of %d links, %d expected", n, h.touches.Links()))
 	}
 	h.mu.Lock()
 	h.sess = s
@@ -187,11 +178,7 @@ func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time)
 	f := &h.frame
 	f.Seq, f.PipelineMS = seq, ms
 	p.FillFrame(f)
-	h.touching = h.touching[:0]
-	for _, c := range p.Contacts() {
-		h.touching = append(h.touching, [2]int{c.Link, c.Object})
-	}
-	f.Touches = h.touch.Update(h.touching, h.linkNames, h.objNames, f.Touches[:0])
+	f.Touches = h.touches.Update(p, f.Touches[:0])
 	f.Status = ""
 	if status != h.sentState || now.Sub(h.sentAt) >= time.Second {
 		f.Status, h.sentState, h.sentAt = status, status, now

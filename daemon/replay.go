@@ -7,6 +7,7 @@ import (
 
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
 )
 
 // ReplayOpts is a recording played through the whole pipeline and OSC
@@ -19,6 +20,9 @@ type ReplayOpts struct {
 	Targets   []string
 	Listen    string
 	Proximity float64
+	// View, if set, is the live page's server the replay shows its
+	// frames on; it stays open when the replay ends (the caller's).
+	View *view.Server
 }
 
 // NewReplay builds a daemon for one recording: its hand is named after the
@@ -26,9 +30,32 @@ type ReplayOpts struct {
 // a replay's stream is reproducible), it has no frame budget to speak of,
 // logs warnings and above to log, and Run returns when the recording ends.
 func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
-	r, err := recording.OpenReplay(o.Recording, false)
+	cfg, h, err := replayConfig(o)
 	if err != nil {
 		return nil, err
+	}
+	epoch, err := time.Parse(time.RFC3339, h.Created)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the header's creation time %q: %w", o.Recording, h.Created, err)
+	}
+	var c *carried
+	if o.View != nil {
+		c = &carried{view: o.View}
+	}
+	d, err := newDaemon(cfg, NewLogger(cfg, log), epoch, c)
+	if err != nil {
+		return nil, err
+	}
+	d.exitWhenDone, d.keepView = true, o.View != nil
+	return d, nil
+}
+
+// replayConfig is the config of a replay's daemon, and the recording's
+// header.
+func replayConfig(o ReplayOpts) (*Config, recording.Header, error) {
+	r, err := recording.OpenReplay(o.Recording, false)
+	if err != nil {
+		return nil, recording.Header{}, err
 	}
 	h := r.Header()
 	r.Close()
@@ -43,17 +70,11 @@ func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
 		Frame: FrameConfig{ProximityM: o.Proximity, BudgetMS: 1000},
 		Log:   LogConfig{Level: "warn"},
 	}
+	if o.View != nil {
+		cfg.View.Listen = o.View.Addr().String()
+	}
 	if err := cfg.Normalize(); err != nil {
-		return nil, err
+		return nil, h, err
 	}
-	epoch, err := time.Parse(time.RFC3339, h.Created)
-	if err != nil {
-		return nil, fmt.Errorf("%s: the header's creation time %q: %w", o.Recording, h.Created, err)
-	}
-	d, err := NewAt(cfg, NewLogger(cfg, log), epoch)
-	if err != nil {
-		return nil, err
-	}
-	d.exitWhenDone = true
-	return d, nil
+	return cfg, h, nil
 }

@@ -66,6 +66,9 @@ type Service struct {
 // load reads the config (or the demo's) with the service's overrides.
 func (s *Service) load() (*Config, error) {
 	cfg, err := LoadConfigOrDemo(s.Path)
+	if err == nil && s.Path == "" && s.View == "" {
+		cfg.View.optional = true
+	}
 	if err == nil && s.View != "" {
 		cfg.View.Listen = s.View
 		if s.View == "off" {

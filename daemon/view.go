@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 )
 
@@ -17,6 +18,9 @@ type ViewConfig struct {
 	// page. Sources other than loopback need osc.allow, as for OSC
 	// control.
 	Listen string `toml:"listen"`
+	// optional: a port in use is only warned about (the built-in demo's
+	// own page, not one a user asked for).
+	optional bool
 }
 
 func (v *ViewConfig) check() error {
@@ -47,7 +51,7 @@ func (d *Daemon) openView() error {
 	v, err := view.Listen(cfg.View.Listen, view.Options{Allow: policy.Allow, Log: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }})
 	if err != nil {
 		if errors.Is(err, view.ErrInUse) {
-			if cfg.Path == "" {
+			if cfg.View.optional {
 				d.log.Warn().Str("view", cfg.View.Listen).Msg("the live page's port is in use (another gloved?); the demo runs without it: pass --view ADDR for another port")
 				return nil
 			}
@@ -62,13 +66,22 @@ func (d *Daemon) openView() error {
 
 // viewScene sends the page the scene and every hand opened so far; a hand
 // whose glove opens later is added then.
-func (d *Daemon) viewScene() {
+func (d *Daemon) viewScene() { d.sendViewScene(true) }
+
+// EndLive tells the page that no more live frames come (a replay ended):
+// it keeps showing its timeline, if it has one.
+func (d *Daemon) EndLive() { d.sendViewScene(false) }
+
+func (d *Daemon) sendViewScene(live bool) {
 	if d.view == nil {
 		return
 	}
-	sc := view.Scene{Objects: d.viewObjects, BudgetMS: d.config.Frame.BudgetMS, Proximity: d.config.Frame.ProximityM, Live: true, Title: "demo"}
-	if d.config.Path != "" {
+	sc := view.Scene{Objects: d.viewObjects, BudgetMS: d.config.Frame.BudgetMS, Proximity: d.config.Frame.ProximityM, Live: live, Title: "demo"}
+	switch {
+	case d.config.Path != "":
 		sc.Title = filepath.Base(d.config.Path)
+	case d.config.Hands[0].Device == session.DeviceReplay:
+		sc.Title = filepath.Base(d.config.Hands[0].Recording)
 	}
 	for _, h := range d.hands {
 		hv := view.Hand{Name: h.cfg.Name}

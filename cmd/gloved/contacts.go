@@ -1,7 +1,12 @@
 package main
 
 import (
+	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
+
+	"os"
+	"path/filepath"
 
 	"context"
 	"encoding/json"
@@ -73,9 +78,10 @@ func round9(x float64) float64 {
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
+	viewAt := fs.String("view", "", "then show the session on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider, until Ctrl-C")
 	hands := fs.String("hands", "", "run the two or more [[hand]]s of this config together and print, as JSON, each hand's contacts with the scene and with the other hands")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
@@ -95,6 +101,9 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 			}
 			limit = o.frames
 		}
+		if *viewAt != "" {
+			return fmt.Errorf("%w: --view shows one hand's session: leave out --hands", errUsage)
+		}
 		return runHandsContacts(ctx, *hands, limit, out)
 	}
 	s, err := o.open(session.PipelineOptions{SelfContact: true})
@@ -103,7 +112,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer s.Close()
 	enc := json.NewEncoder(out)
-	err = s.Each(ctx, o.limit(), func() error {
+	each := func() error {
 		fj := frameRecord(s)
 		if *asJSON {
 			return enc.Encode(&fj)
@@ -131,10 +140,46 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		}
 		_, err := fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, strings.Join(parts, ", "))
 		return err
-	})
+	}
+	if *viewAt == "" {
+		if err := s.Each(ctx, o.limit(), each); err != nil {
+			return err
+		}
+		warnDamage(s)
+		return nil
+	}
+	tl, err := daemon.Timeline(ctx, s, o.limit(), each)
 	if err != nil {
 		return err
 	}
 	warnDamage(s)
+	v, err := openView(*viewAt, tl)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	hand := s.Pipeline.Body()
+	sc := view.Scene{Objects: view.SceneObjects(s.Pipeline.Scene()), Hands: []view.Hand{view.HandLinks(handName(s), s.Info.Right, hand)},
+		BudgetMS: daemon.DefaultBudgetMS, Proximity: o.proximity, Title: sessionTitle(o)}
+	if err := v.SetScene(sc); err != nil {
+		return err
+	}
+	showUntilDone(ctx, v, fmt.Sprintf("%d frames", tl.Frames(0)), os.Stderr)
 	return nil
+}
+
+// handName names a session's hand by its side.
+func handName(s *session.Session) string {
+	if s.Info.Right {
+		return "right"
+	}
+	return "left"
+}
+
+// sessionTitle says what a session is, for the page's title.
+func sessionTitle(o *sessionOpts) string {
+	if o.sim {
+		return "simulated " + o.motion
+	}
+	return filepath.Base(o.recording)
 }

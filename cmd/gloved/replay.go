@@ -13,7 +13,7 @@ import (
 )
 
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M]", out)
+	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M] [--view ADDR]", out)
 	speed := fs.String("speed", "1", `"1": in real time; "max": every sample, as fast as frames run`)
 	scenes := fs.String("scene", session.BuiltinScene, "scene files, comma-separated ("+session.BuiltinScene+" is the shipped table with a ball)")
 	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
@@ -21,6 +21,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default "+osc.DefaultTarget+")")
 	listen := fs.String("listen", "127.0.0.1:0", "OSC listen address for subscriptions")
 	proximity := fs.Float64("proximity", 0.01, "near band (m)")
+	viewAt := fs.String("view", "", "show the replay on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider over the whole recording; the page stays up after the replay until Ctrl-C")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -37,6 +38,17 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("%w: --wrist: %v", errUsage, err)
 		}
 	}
+	if *viewAt != "" {
+		tl, err := daemon.ReplayTimeline(ctx, o)
+		if err != nil {
+			return err
+		}
+		if o.View, err = openView(*viewAt, tl); err != nil {
+			return err
+		}
+		defer o.View.Close()
+		fmt.Fprintf(out, "the live page is at %s\n", o.View.URL())
+	}
 	d, err := daemon.NewReplay(o, os.Stderr)
 	if err != nil {
 		return err
@@ -49,5 +61,9 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	st := d.Snapshot()
 	fmt.Fprintf(out, "replayed %d frames of %s in %.2f s (%.0f frames/s); frame p50 %.1f us, p99 %.1f us; %d samples dropped\n",
 		st.Frames, pos[0], el.Seconds(), float64(st.Frames)/el.Seconds(), float64(st.P50.Nanoseconds())/1e3, float64(st.P99.Nanoseconds())/1e3, st.Dropped)
+	if o.View != nil {
+		d.EndLive()
+		showUntilDone(ctx, o.View, "the recording", out)
+	}
 	return nil
 }

@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view/viewtest"
+)
+
+// chromium starts a headless Chromium, or skips the test where there is
+// none (.ci/run installs Debian's chromium).
+func chromium(t *testing.T) *viewtest.Browser {
+	t.Helper()
+	path := viewtest.Path()
+	if path == "" {
+		t.Skip("no Chromium on this machine: install Debian's chromium package (.ci/run does) to test the live page")
+	}
+	b, err := viewtest.Launch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("page console: %v", b.Console)
+		}
+		b.Close()
+	})
+	return b
+}
+
+// keepScreenshot writes the page's screenshot as name in $GLOVED_ARTIFACTS
+// (CI keeps that directory) or the test's temporary directory, and, with
+// GLOVED_UPDATE_DOCS=1, in docs/ for the README. It checks that the page
+// drew a picture, not a blank canvas.
+func keepScreenshot(t *testing.T, b *viewtest.Browser, name string) {
+	t.Helper()
+	data, err := b.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	colours := map[uint32]bool{}
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y += 4 {
+		for x := r.Min.X; x < r.Max.X; x += 4 {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			colours[cr>>11<<10|cg>>11<<5|cb>>11] = true
+		}
+	}
+	if len(colours) < 50 {
+		t.Errorf("the screenshot has %d colours: the 3-D view drew nothing", len(colours))
+	}
+	dir := os.Getenv("GLOVED_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("GLOVED_UPDATE_DOCS") == "1" {
+		if err := os.WriteFile(filepath.Join("..", "..", "docs", name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// shownContact is a contact as the page draws it, and as OSC sends it.
+type shownContact struct {
+	Link, Object string
+	Depth        float32
+}
+
+// sameContacts reports whether the page shows the contacts sent, in
+// order, with depths equal to within float32 rounding (1e-6 m: contacts
+// --json rounds to 1e-9 m before the page's float32).
+func sameContacts(shown, sent []shownContact) bool {
+	if len(shown) != len(sent) {
+		return false
+	}
+	for i := range shown {
+		a, b := shown[i], sent[i]
+		if a.Link != b.Link || a.Object != b.Object || math.Abs(float64(a.Depth-b.Depth)) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+// pageHand is a hand as the page's state shows it.
+type pageHand struct {
+	Seq      int32
+	T        float64
+	Status   string
+	Contacts []shownContact
+}
+
+type pageState struct {
+	Scene struct {
+		Objects []string
+		Hands   []struct {
+			Name  string
+			Links int
+		}
+	}
+	SceneObjects int
+	HandLinks    []int
+	Arrows       int
+	Frames       int
+	Hands        []pageHand
+}
+
+func readState(t *testing.T, b *viewtest.Browser) pageState {
+	t.Helper()
+	var st pageState
+	if err := b.Eval(`JSON.parse(JSON.stringify({scene: gloved.scene, sceneObjects: gloved.sceneObjects, handLinks: gloved.handLinks,
+		arrows: gloved.arrows, frames: gloved.frames, hands: gloved.hands.map((h) => h && {seq: h.seq, t: h.t, status: h.status, contacts: h.contacts})}))`, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// oscFrames collects, by frame number, the contacts and link count each
+// /gloved/right frame carried on the wire.
+type oscFrames struct {
+	mu       sync.Mutex
+	contacts map[int32][]shownContact
+	links    map[int32]int
+}
+
+func captureOSC(t *testing.T) (string, *oscFrames) {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	o := &oscFrames{contacts: map[int32][]shownContact{}, links: map[int32]int{}}
+	go func() {
+		buf := make([]byte, 1<<16)
+		seq := int32(-1)
+		for {
+			n, err := c.Read(buf)
+			if err != nil {
+				return
+			}
+			p, err := goosc.ParsePacket(string(buf[:n]))
+			b, ok := p.(*goosc.Bundle)
+			if err != nil || !ok {
+				continue
+			}
+			o.mu.Lock()
+			for _, m := range b.Messages {
+				switch m.Address {
+				case "/gloved/right/frame":
+					seq = m.Arguments[0].(int32)
+					o.contacts[seq] = []shownContact{}
+				case "/gloved/right/links":
+					o.links[seq] = len(m.Arguments) / 7
+				case "/gloved/right/contact":
+					o.contacts[seq] = append(o.contacts[seq], shownContact{Link: m.Arguments[0].(string), Object: m.Arguments[1].(string), Depth: m.Arguments[2].(float32)})
+				}
+			}
+			o.mu.Unlock()
+		}
+	}()
+	return c.LocalAddr().String(), o
+}
+
+// startRun runs `gloved run` with config text and returns the live page's
+// address, read from its log.
+func startRun(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary(t), "run", "-c", path, "--status=false", "--for", "120s")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`"view":"(http://[^"]+)"`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case url := <-found:
+		return url
+	case <-time.After(30 * time.Second):
+		t.Fatal("gloved run did not log its page's address within 30 s")
+	}
+	return ""
+}
+
+// TestLivePageShowsWhatTheDaemonSent: the shipped demo, served on a page
+// that headless Chromium opens. Paused at a frame with contacts, the page
+// shows the hand's 16 links, the scene's objects, and, as arrows, exactly
+// the contacts the daemon sent on OSC in that frame.
+func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
+	b := chromium(t)
+	target, wire := captureOSC(t)
+	demo, err := configs.Files.ReadFile("demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.NewReplacer(`targets = ["127.0.0.1:9430"]`, fmt.Sprintf(`targets = [%q]`, target),
+		`listen = "127.0.0.1:9431"`, fmt.Sprintf(`listen = %q`, freeUDP(t)),
+		`listen = "127.0.0.1:8080"`, `listen = "127.0.0.1:0"`).Replace(string(demo))
+	url := startRun(t, text)
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.frames > 5 && gloved.arrows > 0", 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval("gloved.pause()", nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a frame on its way is not drawn
+	st := readState(t, b)
+	scene, err := session.LoadScene(session.ScenePaths("builtin:grasp"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SceneObjects != len(scene.Objects) || strings.Join(st.Scene.Objects, ",") != strings.Join(scene.Objects, ",") {
+		t.Errorf("the page draws %d objects %v, the daemon's scene has %v", st.SceneObjects, st.Scene.Objects, scene.Objects)
+	}
+	h := st.Hands[0]
+	wire.mu.Lock()
+	sent, ok := wire.contacts[h.Seq]
+	links := wire.links[h.Seq]
+	wire.mu.Unlock()
+	if !ok {
+		t.Fatalf("the page shows frame %d, which never came over OSC", h.Seq)
+	}
+	if len(st.HandLinks) != 1 || st.HandLinks[0] != links || links != 16 {
+		t.Errorf("the page draws hands of %v links; OSC frame %d carried %d link poses, want 16", st.HandLinks, h.Seq, links)
+	}
+	if !sameContacts(h.Contacts, sent) || st.Arrows != len(sent) {
+		t.Errorf("frame %d: the page shows %d arrows %v; OSC sent %v", h.Seq, st.Arrows, h.Contacts, sent)
+	}
+	if len(sent) == 0 || h.Status != "streaming" {
+		t.Errorf("frame %d: %d contacts, status %q; want the grasp touching the ball, streaming", h.Seq, len(sent), h.Status)
+	}
+	keepScreenshot(t, b, "view-demo.png")
+}
+
+// TestPageSlidesThroughASession: `gloved contacts --view` serves the
+// simulated grasp as a timeline; moving the page's slider shows the frame
+// at that time with the contacts contacts --json printed for it.
+func TestPageSlidesThroughASession(t *testing.T) {
+	b := chromium(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, binary(t), "contacts", "--scene", "builtin:grasp", "--sim", "--frames", "300", "--json", "--view", "127.0.0.1:0",
+		"--wrist", "0.70710678 -0.70710678 0 0 0 0.91 0.10") // the demo's: palm down over the ball
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	var frames []frameJSON
+	out := bufio.NewScanner(stdout)
+	for len(frames) < 300 && out.Scan() {
+		var f frameJSON
+		if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	var url string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		if m := regexp.MustCompile(`showing 300 frames at (\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+			url = m[1]
+			break
+		}
+	}
+	if url == "" || len(frames) != 300 {
+		t.Fatalf("contacts --view printed %d frames and did not say where its page is", len(frames))
+	}
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.scene && gloved.frames > 0 && !document.getElementById('timeline').hidden", 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// Slide to the deepest grasp: the frame with the most contacts (the
+	// slider runs 0..1000 over the session's 2.99 s).
+	duration := frames[len(frames)-1].T
+	want := frames[0]
+	for _, f := range frames {
+		if len(f.Contacts) > len(want.Contacts) {
+			want = f
+		}
+	}
+	pos := int(math.Round(want.T / duration * 1000))
+	if err := b.Eval(fmt.Sprintf(`(() => { const s = document.getElementById('slider'); s.value = %d; s.dispatchEvent(new Event('input')); })()`, pos), nil); err != nil {
+		t.Fatal(err)
+	}
+	at := float64(pos) / 1000 * duration
+	for _, f := range frames {
+		if f.T <= at+1e-9 {
+			want = f
+		}
+	}
+	if err := b.WaitFor(fmt.Sprintf("gloved.hands[0] && Math.abs(gloved.hands[0].t - %v) < 1e-6", want.T), 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, b)
+	var sent []shownContact
+	for _, c := range want.Contacts {
+		sent = append(sent, shownContact{Link: c.Link, Object: c.Object, Depth: float32(c.Depth)})
+	}
+	if !sameContacts(st.Hands[0].Contacts, sent) {
+		t.Errorf("at %.3f s the page shows %v; contacts --json says %v", want.T, st.Hands[0].Contacts, sent)
+	}
+	if len(sent) == 0 {
+		t.Errorf("frame at %.3f s has no contacts: the grasp never touched", want.T)
+	}
+	if st.Hands[0].Status != "streaming" || st.HandLinks[0] != 16 {
+		t.Errorf("status %q, %d links", st.Hands[0].Status, st.HandLinks[0])
+	}
+	keepScreenshot(t, b, "view-timeline.png")
+}
+
+// TestViewErrorsSayWhatToDo: each way the page cannot be served ends with
+// one line naming what failed.
+func TestViewErrorsSayWhatToDo(t *testing.T) {
+	busy := busyTCP(t)
+	handsCfg, err := filepath.Abs("../../configs/handshake.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		says []string
+	}{
+		{"view port in use", []string{"run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[view]\nlisten = %q\n", busy)), "--status=false", "--for", "3s"}, 1, []string{"view.listen", "in use", "choose a free port"}},
+		{"view address malformed", []string{"run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[view]\nlisten = \"8080\"\n"), "--status=false", "--for", "3s"}, 2, []string{"view.listen", "host:port"}},
+		{"--view port in use", []string{"run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", ""), "--view", busy, "--status=false", "--for", "3s"}, 1, []string{"view.listen", "in use"}},
+		{"contacts --view port in use", []string{"contacts", "--scene", "builtin:grasp", "--sim", "--frames", "5", "--view", busy}, 1, []string{"--view", "in use"}},
+		{"contacts --view with --hands", []string{"contacts", "--hands", handsCfg, "--view", "127.0.0.1:0"}, 2, []string{"--view", "--hands"}},
+		{"replay --view port in use", []string{"replay", "../../testdata/recordings/grasp.glove", "--speed", "max", "--target", freeUDP(t), "--view", busy}, 1, []string{"--view", "in use"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runBinary(t, 30*time.Second, tc.args...)
+			r.oneLine(t, tc.code, tc.says...)
+		})
+	}
+}
+
+// TestReplayViewKeepsTheRecordingUp: `gloved replay --view` shows the
+// replay live, and once it has ended keeps the page up with the whole
+// recording on its slider.
+func TestReplayViewKeepsTheRecordingUp(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), "replay", "../../testdata/recordings/grasp.glove", "--speed", "max", "--target", freeUDP(t), "--view", "127.0.0.1:0")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); cmd.Wait() }()
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), "showing the recording at ") {
+			break
+		}
+	}
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "the live page is at http://127.0.0.1:") || !strings.HasPrefix(lines[1], "replayed ") {
+		t.Fatalf("replay --view said %q; want the page's address, the replay's summary, then that the page stays", lines)
+	}
+	url := strings.TrimSuffix(strings.TrimPrefix(lines[2], "showing the recording at "), " (Ctrl-C ends)")
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(url, "http")+"ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(64 << 20)
+	_, data, err := c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scene struct {
+		Type     string
+		Live     bool
+		Duration float64
+		Title    string
+	}
+	json.Unmarshal(data, &scene)
+	if scene.Type != "scene" || scene.Live || !(scene.Duration > 1) || scene.Title != "grasp.glove" {
+		t.Fatalf("after the replay the page gets %+v; want the scene of grasp.glove, no longer live, with its duration", scene)
+	}
+	c.Write(ctx, websocket.MessageText, []byte(`{"type":"at","t":1.0}`))
+	_, data, err = c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frame struct {
+		Hands []struct {
+			T      float64
+			Status string
+			Links  []float32
+		}
+	}
+	json.Unmarshal(data, &frame)
+	if len(frame.Hands) != 1 || math.Abs(frame.Hands[0].T-1) > 0.05 || frame.Hands[0].Status != "replay" || len(frame.Hands[0].Links) != 16*7 {
+		t.Errorf("the frame at 1 s: %+v", frame.Hands)
+	}
+}
