@@ -181,11 +181,8 @@ func (s *Server) write(ctx context.Context, c *websocket.Conn, msg frameMsg) err
 	}
 	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
 	defer cancel()
-	if err := c.Write(wctx, websocket.MessageText, data); err != nil {
-		return err
-	}
-	s.sent.Add(uint64(len(msg.Hands)))
-	return nil
+	s.sent.Add(uint64(len(msg.Hands))) // before the browser can have it
+	return c.Write(wctx, websocket.MessageText, data)
 }
 
 func (s *Server) addBrowser(b *browser) {

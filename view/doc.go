@@ -22,6 +22,8 @@
 // lists it, as for the OSC control port. WebSocket upgrades must come from
 // a page of the same origin (coder/websocket's Origin check).
 //
-// Sources: the WebSocket protocol, RFC 6455, as coder/websocket implements
-// it; three.js (MIT) for the page, bundled from npm by web/build.sh.
+// Sources: the WebSocket protocol, RFC 6455, as coder/websocket (pinned in
+// shared/reference/dependencies.md) implements it; three.js (MIT) for the
+// page, bundled from npm by web/build.sh; the OSC contract (package osc),
+// whose frames the page shows.
 package view

@@ -5,5 +5,6 @@
 // WebSocket library as the page's stream.
 //
 // Source: the Chrome DevTools Protocol (chromedevtools.github.io/devtools-protocol),
-// and Debian's chromium package, whose /usr/bin/chromium it starts.
+// and Debian's chromium package, whose /usr/bin/chromium it starts, as
+// shared/reference/dependencies.md names it for browser tests.
 package viewtest
