@@ -1,0 +1,102 @@
+package animation
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+)
+
+// The materials a file gives its meshes, so that a viewer tells the scene,
+// the hand and the contacts apart: plain base colours, no textures.
+var materials = []struct {
+	name string
+	rgba [4]float64
+}{
+	matScene:   {"scene", [4]float64{0.62, 0.64, 0.68, 1}},
+	matLink:    {"link", [4]float64{0.86, 0.66, 0.52, 1}},
+	matSkin:    {"skin", [4]float64{0.93, 0.78, 0.66, 1}},
+	matContact: {"contact", [4]float64{0.9, 0.08, 0.06, 1}},
+}
+
+// Indices into materials.
+const (
+	matScene = iota
+	matLink
+	matSkin
+	matContact
+)
+
+// addMaterials adds materials to doc, in their order.
+func addMaterials(doc *gltf.Document) {
+	for _, m := range materials {
+		rgba, metal, rough := m.rgba, 0.0, 0.8
+		doc.Materials = append(doc.Materials, &gltf.Material{
+			Name:                 m.name,
+			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &rgba, MetallicFactor: &metal, RoughnessFactor: &rough},
+		})
+	}
+}
+
+// addMesh adds a triangle mesh to doc, its positions with the bounds the
+// specification requires (section 3.6.2.5), and returns its index.
+// material < 0 leaves the viewer's default.
+func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][3]int32, material int) int {
+	pos := make([][3]float32, len(verts))
+	for i, v := range verts {
+		pos[i] = vec32(v)
+	}
+	idx := make([]uint32, 0, 3*len(tris))
+	for _, t := range tris {
+		idx = append(idx, uint32(t[0]), uint32(t[1]), uint32(t[2]))
+	}
+	p := &gltf.Primitive{
+		Indices:    gltf.Index(modeler.WriteIndices(doc, idx)),
+		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, pos)},
+	}
+	if material >= 0 {
+		p.Material = gltf.Index(material)
+	}
+	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: name, Primitives: []*gltf.Primitive{p}})
+	return len(doc.Meshes) - 1
+}
+
+// vec32 rounds v to the file's single precision.
+func vec32[V ~[3]float64](v V) [3]float32 {
+	return [3]float32{float32(v[0]), float32(v[1]), float32(v[2])}
+}
+
+// rotation is R as a unit quaternion.
+func rotation(r mgl64.Mat3) mgl64.Quat {
+	return mgl64.Mat4ToQuat(r.Mat4()).Normalize()
+}
+
+// quat32 is q in the file's order (x y z w), rounded to single precision.
+func quat32(q mgl64.Quat) [4]float32 {
+	return [4]float32{float32(q.V[0]), float32(q.V[1]), float32(q.V[2]), float32(q.W)}
+}
+
+// coneSegments is how many sides a marker's cone has.
+const coneSegments = 12
+
+// MarkerLength and MarkerRadius size a contact marker's cone: its base on
+// the contact point, its tip MarkerLength along +Y at unit scale.
+const (
+	MarkerLength = 0.01
+	MarkerRadius = 0.0015
+)
+
+// cone is a marker's mesh: a closed cone along +Y, its base centred on
+// the origin.
+func cone() ([]mgl64.Vec3, [][3]int32) {
+	verts := []mgl64.Vec3{{0, MarkerLength, 0}, {0, 0, 0}} // tip, base centre
+	var tris [][3]int32
+	for k := range coneSegments {
+		a := 2 * math.Pi * float64(k) / coneSegments
+		verts = append(verts, mgl64.Vec3{MarkerRadius * math.Cos(a), 0, MarkerRadius * math.Sin(a)})
+		i, j := int32(2+k), int32(2+(k+1)%coneSegments)
+		tris = append(tris, [3]int32{0, j, i}, [3]int32{1, i, j})
+	}
+	return verts, tris
+}
