@@ -28,21 +28,26 @@ const (
 	matContact
 )
 
-// addMaterials adds materials to doc, in their order.
-func addMaterials(doc *gltf.Document) {
-	for _, m := range materials {
-		rgba, metal, rough := m.rgba, 0.0, 0.8
-		doc.Materials = append(doc.Materials, &gltf.Material{
-			Name:                 m.name,
-			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &rgba, MetallicFactor: &metal, RoughnessFactor: &rough},
-		})
+// material returns the index in doc of materials[m], adding it on first
+// use (an unused material is an object a validator reports).
+func material(doc *gltf.Document, m int) int {
+	for i, d := range doc.Materials {
+		if d.Name == materials[m].name {
+			return i
+		}
 	}
+	rgba, metal, rough := materials[m].rgba, 0.0, 0.8
+	doc.Materials = append(doc.Materials, &gltf.Material{
+		Name:                 materials[m].name,
+		PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &rgba, MetallicFactor: &metal, RoughnessFactor: &rough},
+	})
+	return len(doc.Materials) - 1
 }
 
-// addMesh adds a triangle mesh to doc, its positions with the bounds the
-// specification requires (section 3.6.2.5), and returns its index.
-// material < 0 leaves the viewer's default.
-func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][3]int32, material int) int {
+// addMesh adds a triangle mesh of material mat (an index into materials)
+// to doc, its positions with the bounds the specification requires
+// (section 3.6.2.5), and returns its index.
+func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][3]int32, mat int) int {
 	pos := make([][3]float32, len(verts))
 	for i, v := range verts {
 		pos[i] = vec32(v)
@@ -54,9 +59,7 @@ func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][
 	p := &gltf.Primitive{
 		Indices:    gltf.Index(modeler.WriteIndices(doc, idx)),
 		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, pos)},
-	}
-	if material >= 0 {
-		p.Material = gltf.Index(material)
+		Material:   gltf.Index(material(doc, mat)),
 	}
 	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: name, Primitives: []*gltf.Primitive{p}})
 	return len(doc.Meshes) - 1

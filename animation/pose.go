@@ -52,13 +52,12 @@ func WritePose(w io.Writer, h *handmodel.Hand, poses []geom.Transform, skin *han
 	return encode(w, doc, true)
 }
 
-// newDocument is an empty document with gloved as its generator, one
-// scene named name, and the materials.
+// newDocument is an empty document with gloved as its generator and one
+// scene named name.
 func newDocument(name string) *gltf.Document {
 	doc := gltf.NewDocument()
 	doc.Asset.Generator = Generator
 	doc.Scenes[0].Name = name
-	addMaterials(doc)
 	return doc
 }
 

@@ -18,27 +18,6 @@ import (
 // about 7 digits of a coordinate under a metre.
 const float32Tol = 2e-7
 
-// webxrHand is the skinned WebXR generic hand the handmodel tests use.
-func webxrHand(file string) string {
-	return filepath.Join("..", "handmodel", "testdata", "webxr-generic-hand", file)
-}
-
-// mustHand builds a hand or fails the test.
-func mustHand(t testing.TB, p handmodel.Params) *handmodel.Hand {
-	t.Helper()
-	h, err := handmodel.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
-// skinnedHand is the hand built on the WebXR generic hand's skin.
-func skinnedHand(t testing.TB, right bool, file string) *handmodel.Hand {
-	t.Helper()
-	return mustHand(t, handmodel.Params{Right: right, Mesh: webxrHand(file)})
-}
-
 // exportedGLB writes h posed at q to a GLB file and reads it back with the
 // scene loader, whose glTF decoder is independent of the writer's library.
 func exportedGLB(t *testing.T, h *handmodel.Hand, q handmodel.Angles) (*env.Mesh, []geom.Transform, *handmodel.SkinPose) {
