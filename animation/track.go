@@ -42,18 +42,27 @@ func (k *track) continuous(q mgl64.Quat) mgl64.Quat {
 	return q
 }
 
-// channels adds the track's samplers and channels to anim, keyed at the
-// input accessor times with interpolation in, and sets its node's rest
-// transform to the first key, what a viewer shows without playing the
-// animation. A channel whose keys are all equal is left out: the rest
-// transform holds its value.
-func (k *track) channels(doc *gltf.Document, anim *gltf.Animation, times int, in gltf.Interpolation) {
+// rest sets the track's node's own transform to the first key: what a
+// viewer shows without playing the animation, and what holds the value of
+// a channel left out because it never changes.
+func (k *track) rest(doc *gltf.Document) {
 	n := doc.Nodes[k.node]
 	n.Translation = f64(k.t[0])
 	n.Rotation = [4]float64{float64(k.r[0][0]), float64(k.r[0][1]), float64(k.r[0][2]), float64(k.r[0][3])}
 	if k.scaled {
 		n.Scale = restScale(f64(k.s[0]))
 	}
+}
+
+// moving reports whether any of the track's properties changes.
+func (k *track) moving() bool {
+	return !constant(k.t) || !constant(k.r) || k.scaled && !constant(k.s)
+}
+
+// channels adds a sampler and channel to anim for each property of the
+// track that changes, keyed at the input accessor times with
+// interpolation in, and releases the keys.
+func (k *track) channels(doc *gltf.Document, anim *gltf.Animation, times int, in gltf.Interpolation) {
 	if !constant(k.t) {
 		addChannel(doc, anim, k.node, gltf.TRSTranslation, times, in, k.t)
 	}

@@ -124,26 +124,41 @@ func (r *Recorder) addMarkers(doc *gltf.Document) {
 }
 
 // addAnimation adds the one animation: every track keyed at the frames'
-// times, the links and joints LINEAR, the markers STEP. A session in which
-// nothing moves has none.
+// times, the links and joints LINEAR, the markers STEP. Every node rests
+// at its first key; a session in which nothing moves (one frame) has no
+// animation.
 func (r *Recorder) addAnimation(doc *gltf.Document) {
+	type keyed struct {
+		k      *track
+		interp gltf.Interpolation
+	}
+	var all []keyed
+	for i := range r.links {
+		all = append(all, keyed{&r.links[i], gltf.InterpolationLinear})
+	}
+	for i := range r.joints {
+		all = append(all, keyed{&r.joints[i], gltf.InterpolationLinear})
+	}
+	for i := range r.marks.tracks {
+		all = append(all, keyed{&r.marks.tracks[i], gltf.InterpolationStep})
+	}
+	moving := false
+	for _, a := range all {
+		a.k.rest(doc)
+		moving = moving || a.k.moving()
+	}
+	if !moving {
+		return
+	}
 	times := keyTimes(r.times)
 	in := writeData(doc, times)
 	doc.Accessors[in].Min = []float64{float64(times[0])}
 	doc.Accessors[in].Max = []float64{float64(times[len(times)-1])}
 	anim := &gltf.Animation{Name: AnimationName}
-	for i := range r.links {
-		r.links[i].channels(doc, anim, in, gltf.InterpolationLinear)
+	for _, a := range all {
+		a.k.channels(doc, anim, in, a.interp)
 	}
-	for i := range r.joints {
-		r.joints[i].channels(doc, anim, in, gltf.InterpolationLinear)
-	}
-	for i := range r.marks.tracks {
-		r.marks.tracks[i].channels(doc, anim, in, gltf.InterpolationStep)
-	}
-	if len(anim.Channels) > 0 {
-		doc.Animations = append(doc.Animations, anim)
-	}
+	doc.Animations = append(doc.Animations, anim)
 }
 
 // addNode appends n to doc, as a root of the scene if root, and returns
