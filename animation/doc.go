@@ -13,7 +13,7 @@
 // hull in the link's frame, animated with translation and rotation
 // (LINEAR); for a skinned hand, the skin as a real glTF skin whose joints
 // (the WebXR hand's, from the wrist out) are animated the same way; and a
-// pool of contact markers, contact.0 to contact.N-1 (N the most contacts
+// pool of contact markers, contact-0 to contact-N-1 (N the most contacts
 // of any frame), each a cone along +Y animated with STEP keys: at the
 // contact point, +Y turned to the contact normal, stretched along +Y by
 // the depth (MarkerLength per DepthUnit of depth), scale 0 when unused.

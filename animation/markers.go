@@ -17,8 +17,11 @@ import (
 // seen too.
 const DepthUnit = 0.001
 
-// MarkerName names contact marker i, as the file's node is named.
-func MarkerName(i int) string { return fmt.Sprintf("contact.%d", i) }
+// MarkerName names contact marker i, as the file's node is named:
+// contact-0, contact-1... (not "contact.0": three.js strips the dots from
+// node names, '.' being a separator of its animation paths, and Blender
+// reads ".000" as its own suffix for duplicates).
+func MarkerName(i int) string { return fmt.Sprintf("contact-%d", i) }
 
 // markers keeps the contact markers' tracks: a pool of nodes that grows to
 // the most contacts of any frame. A contact keeps the marker it had the

@@ -52,17 +52,31 @@ func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][
 	for i, v := range verts {
 		pos[i] = vec32(v)
 	}
-	idx := make([]uint32, 0, 3*len(tris))
-	for _, t := range tris {
-		idx = append(idx, uint32(t[0]), uint32(t[1]), uint32(t[2]))
-	}
 	p := &gltf.Primitive{
-		Indices:    gltf.Index(modeler.WriteIndices(doc, idx)),
+		Indices:    gltf.Index(modeler.WriteIndices(doc, indices(tris, len(verts)))),
 		Attributes: gltf.PrimitiveAttributes{gltf.POSITION: modeler.WritePosition(doc, pos)},
 		Material:   gltf.Index(material(doc, mat)),
 	}
 	doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: name, Primitives: []*gltf.Primitive{p}})
 	return len(doc.Meshes) - 1
+}
+
+// indices are the triangles' corners as a triangle list: unsigned shorts
+// when every vertex has a short index other than 65535 (which a renderer
+// may take for a primitive restart), else unsigned ints.
+func indices(tris [][3]int32, verts int) any {
+	if verts < math.MaxUint16 {
+		idx := make([]uint16, 0, 3*len(tris))
+		for _, t := range tris {
+			idx = append(idx, uint16(t[0]), uint16(t[1]), uint16(t[2]))
+		}
+		return idx
+	}
+	idx := make([]uint32, 0, 3*len(tris))
+	for _, t := range tris {
+		idx = append(idx, uint32(t[0]), uint32(t[1]), uint32(t[2]))
+	}
+	return idx
 }
 
 // vec32 rounds v to the file's single precision.
