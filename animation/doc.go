@@ -15,8 +15,8 @@
 // (the WebXR hand's, from the wrist out) are animated the same way; and a
 // pool of contact markers, contact-0 to contact-N-1 (N the most contacts
 // of any frame), each a cone along +Y animated with STEP keys: at the
-// contact point, +Y turned to the contact normal, stretched along +Y by
-// the depth (MarkerLength per DepthUnit of depth), scale 0 when unused.
+// contact point, +Y turned to the contact normal, stretched along +Y so
+// that its length is the depth, scale 0 when unused.
 // Times are seconds from the first frame; keyTimes says how samples that
 // share a time, or step back, are placed. Units are metres, as glTF's are.
 //

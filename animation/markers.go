@@ -10,20 +10,20 @@ import (
 	"github.com/gloved/gloved/narrow"
 )
 
-// DepthUnit is the depth a marker's length stands for: a contact of depth
-// d has its marker stretched along +Y by d/DepthUnit, so its tip stands
-// MarkerLength·d/DepthUnit (10·d) from the contact point. The marker's
-// width stays MarkerRadius whatever the depth, so a shallow contact is
-// seen too.
-const DepthUnit = 0.001
-
 // MarkerName names contact marker i, as the file's node is named:
 // contact-0, contact-1... (not "contact.0": three.js strips the dots from
 // node names, '.' being a separator of its animation paths, and Blender
 // reads ".000" as its own suffix for duplicates).
 func MarkerName(i int) string { return fmt.Sprintf("contact-%d", i) }
 
-// markers keeps the contact markers' tracks: a pool of nodes that grows to
+// markers keeps the contact markers' tracks. A marker in use stands on
+// its contact's point, +Y turned to the contact's normal, and is stretched
+// along +Y to the contact's depth (scale depth/MarkerLength): its tip is
+// where the link would be pushed out to. Its width stays MarkerRadius, so
+// a contact of no depth shows as a disc. A marker not in use is scaled
+// to 0.
+//
+// The markers are a pool of nodes that grows to
 // the most contacts of any frame. A contact keeps the marker it had the
 // frame before while its link and object stay in contact, so a marker
 // follows one contact for as long as it lasts; a new contact takes the
@@ -60,7 +60,7 @@ func (m *markers) add(frame int, cs []narrow.Contact) {
 	}
 	for i, c := range cs {
 		k := &m.tracks[slot[i]]
-		k.add(c.Point, fromY(c.Normal), mgl64.Vec3{1, max(c.Depth, 0) / DepthUnit, 1})
+		k.add(c.Point, fromY(c.Normal), mgl64.Vec3{1, max(c.Depth, 0) / MarkerLength, 1})
 	}
 	for s := range m.tracks {
 		if m.now[s] == none {

@@ -97,8 +97,10 @@ func quat32(q mgl64.Quat) [4]float32 {
 // coneSegments is how many sides a marker's cone has.
 const coneSegments = 12
 
-// MarkerLength and MarkerRadius size a contact marker's cone: its base on
-// the contact point, its tip MarkerLength along +Y at unit scale.
+// MarkerLength and MarkerRadius size a contact marker's cone at unit
+// scale: its base on the contact point, its tip MarkerLength along +Y. A
+// contact of depth d scales it by d/MarkerLength along +Y, so that its
+// length is the depth.
 const (
 	MarkerLength = 0.01
 	MarkerRadius = 0.0015

@@ -22,6 +22,11 @@ import (
 // and still fails on anything but rounding.
 const poseTol = 1e-6
 
+// depthTol is how closely a marker's length gives the contact's depth:
+// its scale, depth/MarkerLength, is single precision, 6e-8 relative, and
+// contacts are shallower than 10 cm.
+const depthTol = 1e-8
+
 // sessionFrames is how long the reload tests run the grasp: the fingers
 // meet the ball from frame 60, and up to six links touch it by frame 120.
 const sessionFrames = 120
@@ -115,7 +120,7 @@ func markersAt(t *testing.T, doc *gltf.Document, clip *animation.Clip, pool int,
 		if x.Scale[0] != 1 || x.Scale[2] != 1 {
 			t.Fatalf("marker %d at %v s: scale %v, want 1 across", i, at, x.Scale)
 		}
-		out = append(out, marker{x.Translation, x.Transform().Rotate(mgl64.Vec3{0, 1, 0}), x.Scale[1] * animation.DepthUnit})
+		out = append(out, marker{x.Translation, x.Transform().Rotate(mgl64.Vec3{0, 1, 0}), x.Scale[1] * animation.MarkerLength})
 	}
 	return out
 }
@@ -130,7 +135,7 @@ func sameMarkers(t *testing.T, what string, got []marker, want []narrow.Contact)
 	for _, c := range want {
 		found := false
 		for i, m := range got {
-			if !used[i] && m.point.Sub(c.Point).Len() <= poseTol && m.normal.Sub(c.Normal).Len() <= poseTol && math.Abs(m.depth-c.Depth) <= 1e-9 {
+			if !used[i] && m.point.Sub(c.Point).Len() <= poseTol && m.normal.Sub(c.Normal).Len() <= poseTol && math.Abs(m.depth-c.Depth) <= depthTol {
 				used[i], found = true, true
 				break
 			}
