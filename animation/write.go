@@ -17,16 +17,15 @@ const AnimationName = "session"
 // released as they are written, so a long session's memory is not held
 // twice.
 func (r *Recorder) Write(w io.Writer, binary bool) error {
-	doc, err := r.Document()
+	doc, err := r.document()
 	if err != nil {
 		return err
 	}
 	return encode(w, doc, binary)
 }
 
-// Document returns the session as a glTF document, ready to encode. It
-// can be called once, as Write.
-func (r *Recorder) Document() (*gltf.Document, error) {
+// document returns the session as a glTF document, ready to encode.
+func (r *Recorder) document() (*gltf.Document, error) {
 	if r.spent {
 		return nil, errSpent
 	}
@@ -61,7 +60,9 @@ func (r *Recorder) bytes() int {
 // world space.
 func (r *Recorder) addScene(doc *gltf.Document) {
 	m := r.scene
-	first := make([]int, len(m.Objects)+1) // each object's triangles are m.Tris[first[o]:first[o+1]] once sorted
+	// order lists the triangles object by object, in the scene's order
+	// within each: object o's are order[first[o]:first[o+1]].
+	first := make([]int, len(m.Objects)+1)
 	order := make([]int32, len(m.Tris))
 	for _, o := range m.Object {
 		first[o+1]++
