@@ -20,6 +20,7 @@ import (
 // binary or JSON, nor in a one-frame session (no animation) or a posed
 // hand. It skips when the validator is not installed.
 func TestKhronosValidatorPassesTheExports(t *testing.T) {
+	animationtest.RequireKhronos(t)
 	dir := t.TempDir()
 	write := func(name string, r *animation.Recorder, binary bool) string {
 		path := filepath.Join(dir, name)
@@ -85,6 +86,7 @@ func (c *collectTB) Errorf(format string, args ...any) {
 // file with a POSITION bound that is not its data's and two channels on
 // one target draws the validator's errors.
 func TestKhronosValidatorFindsABrokenFile(t *testing.T) {
+	animationtest.RequireKhronos(t)
 	doc, path := export(t, record(t, 30, "").rec)
 	doc.Accessors[doc.Meshes[0].Primitives[0].Attributes[gltf.POSITION]].Max[0] += 1e-3
 	c := *doc.Animations[0].Channels[0]

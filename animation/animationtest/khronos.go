@@ -3,6 +3,7 @@ package animationtest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +45,28 @@ func script() string {
 	return filepath.Join(filepath.Dir(here), "..", "testdata", "khronos", "validate.js")
 }
 
+// Installed returns node's path and the validator's script, or why the
+// validator cannot run.
+func Installed() (node, js string, err error) {
+	if node, err = exec.LookPath("node"); err != nil {
+		return "", "", fmt.Errorf("the Khronos glTF-Validator needs node, which is not on PATH (then: %s)", InstallCommand)
+	}
+	js = script()
+	if _, err := os.Stat(filepath.Join(filepath.Dir(js), "node_modules", "gltf-validator", "package.json")); err != nil {
+		return "", "", fmt.Errorf("the Khronos glTF-Validator is not installed: run %s", InstallCommand)
+	}
+	return node, js, nil
+}
+
+// RequireKhronos skips t, saying how to install it, unless the validator
+// can run: for a test that checks nothing else, before it does any work.
+func RequireKhronos(t testing.TB) {
+	t.Helper()
+	if _, _, err := Installed(); err != nil {
+		t.Skip(err)
+	}
+}
+
 // Khronos runs the Khronos glTF-Validator on the file at path and fails
 // t on every error and warning it reports (informations and hints are
 // logged). Without node, or without the validator installed, it skips t
@@ -51,14 +74,9 @@ func script() string {
 func Khronos(t testing.TB, path string) Report {
 	t.Helper()
 	var rep Report
-	node, err := exec.LookPath("node")
+	node, js, err := Installed()
 	if err != nil {
-		t.Skipf("the Khronos glTF-Validator needs node, which is not on PATH (then: %s)", InstallCommand)
-		return rep
-	}
-	js := script()
-	if _, err := os.Stat(filepath.Join(filepath.Dir(js), "node_modules", "gltf-validator", "package.json")); err != nil {
-		t.Skipf("the Khronos glTF-Validator is not installed: run %s", InstallCommand)
+		t.Skip(err)
 		return rep
 	}
 	var out, errb bytes.Buffer

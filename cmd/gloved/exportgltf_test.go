@@ -48,7 +48,7 @@ func TestExportGLTFWritesAValidFile(t *testing.T) {
 	if st, err := os.Stat(glb); err != nil || !strings.Contains(r.stdout, "("+strconv.FormatInt(st.Size(), 10)+" bytes)") {
 		t.Errorf("the summary's size is not the file's: %s (%v)", r.stdout, err)
 	}
-	animationtest.Khronos(t, glb)
+	t.Run("khronos", func(t *testing.T) { animationtest.Khronos(t, glb) })
 	doc, clip := readClip(t, glb)
 	if n := len(clip.Times(animation.FindNode(doc, "index3"), gltf.TRSRotation)); n != 60 {
 		t.Errorf("%d keys, want one per frame (60)", n)
@@ -60,7 +60,7 @@ func TestExportGLTFWritesAValidFile(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "16 links, a skin of 25 joints and 8 contact markers") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
-	animationtest.Khronos(t, skinned)
+	t.Run("khronos skinned", func(t *testing.T) { animationtest.Khronos(t, skinned) })
 	doc, _ = readClip(t, skinned)
 	if len(doc.Skins) != 1 || animation.FindNode(doc, animation.MarkerName(7)) < 0 {
 		t.Errorf("%d skins; markers up to %s: %v", len(doc.Skins), animation.MarkerName(7), animation.FindNode(doc, animation.MarkerName(7)))
