@@ -41,7 +41,7 @@ func locate(doc *gltf.Document, i int) (elements, error) {
 		return e, fmt.Errorf("accessor %d: count %d, want at least 1", i, a.Count)
 	case e.comps == 0 || e.size == 0:
 		return e, fmt.Errorf("accessor %d: unknown type or component type", i)
-	case e.comps > 4 && e.size < 4:
+	case a.Type >= gltf.AccessorMat2 && e.size < 4:
 		return e, fmt.Errorf("accessor %d: a matrix of %d-byte components (padded columns) is not checked here", i, e.size)
 	}
 	vi := *a.BufferView

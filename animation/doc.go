@@ -17,8 +17,11 @@
 // of any frame), each a cone along +Y animated with STEP keys: at the
 // contact point, +Y turned to the contact normal, stretched along +Y so
 // that its length is the depth, scale 0 when unused.
-// Times are seconds from the first frame; keyTimes says how samples that
-// share a time, or step back, are placed. Units are metres, as glTF's are.
+// Keys are at each frame's sample time, in seconds from the first frame;
+// every frame is kept: samples that share a stamp (parsed from one chunk
+// of serial bytes) are spread evenly up to the next stamp, and a stamp
+// that steps back counts as a repeat of the latest (keyTimes). Units are
+// metres, as glTF's are.
 //
 // Sources: the glTF 2.0 specification (Khronos Group, version 2.0.1):
 // section 3.5.3 (node transforms: translation, rotation as a unit
