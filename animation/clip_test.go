@@ -21,10 +21,9 @@ type channel struct {
 	values any // [][3]float32 or [][4]float32
 }
 
-// clipOf writes a document whose node 0 (rotated by rest) the channels
-// animate, as another exporter might, encodes it, reads it back and
-// returns its clip.
-func clipOf(t *testing.T, rest [4]float64, chans ...channel) (*animation.Clip, error) {
+// docOf encodes a document whose node 0 (rotated by rest) the channels
+// animate, as another exporter might write it: binary, or JSON.
+func docOf(t testing.TB, binary bool, rest [4]float64, chans ...channel) []byte {
 	t.Helper()
 	doc := gltf.NewDocument()
 	doc.Nodes = []*gltf.Node{{Name: "n", Rotation: rest}}
@@ -40,12 +39,18 @@ func clipOf(t *testing.T, rest [4]float64, chans ...channel) (*animation.Clip, e
 	doc.Animations = []*gltf.Animation{anim}
 	var b bytes.Buffer
 	enc := gltf.NewEncoder(&b)
-	enc.AsBinary = true
+	enc.AsBinary = binary
 	if err := enc.Encode(doc); err != nil {
 		t.Fatal(err)
 	}
+	return b.Bytes()
+}
+
+// clipOf reads back the document docOf writes and returns its clip.
+func clipOf(t *testing.T, rest [4]float64, chans ...channel) (*animation.Clip, error) {
+	t.Helper()
 	back := new(gltf.Document)
-	if err := gltf.NewDecoder(&b).Decode(back); err != nil {
+	if err := gltf.NewDecoder(bytes.NewReader(docOf(t, true, rest, chans...))).Decode(back); err != nil {
 		t.Fatal(err)
 	}
 	return animation.ReadClip(back, 0)

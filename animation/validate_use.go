@@ -57,7 +57,7 @@ func (c *checker) primitive(m, p int, prim *gltf.Primitive) {
 	if w, ok := prim.Attributes[gltf.WEIGHTS_0]; ok {
 		c.weights(m, p, w)
 	}
-	if j, ok := prim.Attributes[gltf.JOINTS_0]; ok {
+	if j, ok := prim.Attributes[gltf.JOINTS_0]; ok && c.accessor(j, gltf.JOINTS_0) != nil {
 		if a := c.doc.Accessors[j]; a.Type != gltf.AccessorVec4 || (a.ComponentType != gltf.ComponentUbyte && a.ComponentType != gltf.ComponentUshort) {
 			c.fail("mesh %d primitive %d: JOINTS_0 is not VEC4 unsigned bytes or shorts", m, p)
 		}
@@ -147,7 +147,7 @@ func (c *checker) skins() {
 		}
 	}
 	for n, node := range doc.Nodes {
-		if node.Skin != nil && *node.Skin >= 0 && *node.Skin < len(doc.Skins) && node.Mesh != nil && *node.Mesh < len(doc.Meshes) {
+		if node.Skin != nil && *node.Skin >= 0 && *node.Skin < len(doc.Skins) && node.Mesh != nil && *node.Mesh >= 0 && *node.Mesh < len(doc.Meshes) {
 			c.skinned(n, node, len(doc.Skins[*node.Skin].Joints))
 		}
 	}
