@@ -119,6 +119,10 @@ func (r *SkinRig) VertexLink(v int32) Link {
 	return r.owner[r.Skin.Influence[v][dominant(r.Skin.Weight[v])]]
 }
 
+// Parent returns joint j's parent joint in the skin's order, or -1 for
+// the wrist, the root of the WebXR hand's joints.
+func (r *SkinRig) Parent(j int) int { return r.parent[j] }
+
 // JointAt returns where the skin's joint of that name stands in the
 // file's scene (its rest pose), and whether there is one.
 func (r *SkinRig) JointAt(name string) (mgl64.Vec3, bool) {

@@ -17,26 +17,35 @@ import (
 )
 
 // runExport writes a session in plain formats so that anyone can check
-// gloved's contacts with another collision library: the link-frame convex
-// geometry the narrow phase uses, every link's world transform per frame,
-// the world-space scene, and the contacts.
+// gloved's contacts with another collision library (--out DIR: the
+// link-frame convex geometry the narrow phase uses, every link's world
+// transform per frame, the world-space scene, and the contacts), or as one
+// animated glTF file for any viewer (--gltf FILE).
 func runExport(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) --out DIR [--wrist POSE]", out)
+	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) (--out DIR | --gltf FILE) [--wrist POSE] [--mesh FILE]", out)
 	o := addSessionFlags(fs)
-	dir := fs.String("out", "", "output directory (created)")
+	dir := fs.String("out", "", "output directory (created): links, frames, scene and contacts in OBJ, text and JSON")
+	file := fs.String("gltf", "", "write the session as one animated glTF 2.0 file instead: binary (.glb) or JSON (.gltf)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if *dir == "" {
-		return fmt.Errorf("%w: export needs --out DIR", errUsage)
+	if (*dir == "") == (*file == "") {
+		return fmt.Errorf("%w: export needs exactly one of --out DIR or --gltf FILE", errUsage)
+	}
+	binary, err := gltfFormat(*file)
+	if err != nil {
+		return err
 	}
 	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if *file != "" {
+		return exportGLTF(ctx, s, o.limit(), *file, binary, out)
+	}
 	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
 		return err
 	}

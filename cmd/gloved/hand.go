@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -78,7 +79,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	}
 	write := func(f *os.File) error { return writeHandOBJ(f, h, poses, skin, posed) }
 	if glb {
-		write = func(f *os.File) error { return h.WriteGLB(f, poses, skin, posed) }
+		write = func(f *os.File) error { return animation.WritePose(f, h, poses, skin, posed) }
 	}
 	f, err := os.Create(*outPath)
 	if err != nil {

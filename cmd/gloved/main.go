@@ -43,8 +43,8 @@ func commands() map[string]command {
 			run:     runWatch,
 		},
 		"export": {
-			summary: "write a session's link geometry, link transforms, scene and contacts in plain formats",
-			usage:   "gloved export --scene FILE (--recording FILE | --sim) --out DIR",
+			summary: "write a session's link geometry, link transforms, scene and contacts in plain formats, or as one animated glTF file",
+			usage:   "gloved export --scene FILE (--recording FILE | --sim) (--out DIR | --gltf FILE)",
 			run:     runExport,
 		},
 		"demo": {

@@ -1,4 +1,4 @@
-package handmodel
+package animation_test
 
 import (
 	"os"
@@ -8,8 +8,10 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
 )
 
 // float32Tol is the glTF file's precision at hand scale: float32 keeps
@@ -18,14 +20,14 @@ const float32Tol = 2e-7
 
 // exportedGLB writes h posed at q to a GLB file and reads it back with the
 // scene loader, whose glTF decoder is independent of the writer's library.
-func exportedGLB(t *testing.T, h *Hand, q Angles) (*env.Mesh, []geom.Transform, *SkinPose) {
+func exportedGLB(t *testing.T, h *handmodel.Hand, q handmodel.Angles) (*env.Mesh, []geom.Transform, *handmodel.SkinPose) {
 	t.Helper()
 	poses := make([]geom.Transform, h.NumLinks())
 	h.Pose(&q, geom.Transform{R: mgl64.Rotate3DZ(0.4).Mul3(mgl64.Rotate3DX(-1.1)), T: mgl64.Vec3{0.1, 0.9, -0.2}}, poses)
-	var skin *Skin
-	var posed *SkinPose
+	var skin *handmodel.Skin
+	var posed *handmodel.SkinPose
 	if r := h.Rig(); r != nil {
-		posed = new(SkinPose)
+		posed = new(handmodel.SkinPose)
 		if err := r.Pose(&q, poses, posed); err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +38,7 @@ func exportedGLB(t *testing.T, h *Hand, q Angles) (*env.Mesh, []geom.Transform, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.WriteGLB(f, poses, skin, posed); err != nil {
+	if err := animation.WritePose(f, h, poses, skin, posed); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -85,13 +87,13 @@ func sameTris(t *testing.T, what string, got, want [][3]mgl64.Vec3) {
 // by the link, and its triangles are the link's hull where the pose puts
 // it, as a viewer loading the file places them.
 func TestGLBHoldsEachLinkPosed(t *testing.T) {
-	h := mustHand(t, Params{Length: 0.19, Breadth: 0.085, Right: false, Forearm: true})
-	q, _ := NamedPose("fist")
+	h := mustHand(t, handmodel.Params{Length: 0.19, Breadth: 0.085, Right: false, Forearm: true})
+	q, _ := handmodel.NamedPose("fist")
 	m, poses, _ := exportedGLB(t, h, q)
 	if len(m.Objects) != h.NumLinks() {
 		t.Fatalf("objects %v, want one per link", m.Objects)
 	}
-	for l := range Link(h.NumLinks()) {
+	for l := range handmodel.Link(h.NumLinks()) {
 		g := h.Geometry(l)
 		var want [][3]mgl64.Vec3
 		for _, tri := range g.Tris {
@@ -105,7 +107,7 @@ func TestGLBHoldsEachLinkPosed(t *testing.T) {
 // as the links are, whole.
 func TestGLBHoldsThePosedSkin(t *testing.T) {
 	h := skinnedHand(t, true, "right.glb")
-	q, _ := NamedPose("spread")
+	q, _ := handmodel.NamedPose("spread")
 	m, _, posed := exportedGLB(t, h, q)
 	skin := h.Rig().Skin
 	var want [][3]mgl64.Vec3
@@ -121,8 +123,8 @@ func TestGLBHoldsThePosedSkin(t *testing.T) {
 // TestGLBRefusesWhatIsNotPosed: poses of the wrong count, or a skin without
 // its pose, are errors, not a broken file.
 func TestGLBRefusesWhatIsNotPosed(t *testing.T) {
-	h := mustHand(t, DefaultParams)
-	if err := h.WriteGLB(nil, make([]geom.Transform, 3), nil, nil); err == nil {
+	h := mustHand(t, handmodel.DefaultParams)
+	if err := animation.WritePose(nil, h, make([]geom.Transform, 3), nil, nil); err == nil {
 		t.Error("3 poses for 16 links: no error")
 	}
 	sk := skinnedHand(t, true, "right.glb")
@@ -130,7 +132,7 @@ func TestGLBRefusesWhatIsNotPosed(t *testing.T) {
 	for i := range poses {
 		poses[i] = geom.Identity()
 	}
-	if err := sk.WriteGLB(nil, poses, sk.Rig().Skin, nil); err == nil {
+	if err := animation.WritePose(nil, sk, poses, sk.Rig().Skin, nil); err == nil {
 		t.Error("a skin without its pose: no error")
 	}
 }
