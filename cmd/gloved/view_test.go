@@ -9,6 +9,8 @@ import (
 	"image/png"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,10 +21,14 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/qmuntal/gltf"
 
+	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
 	"github.com/gloved/gloved/view/viewtest"
 )
 
@@ -449,4 +455,74 @@ func TestReplayViewKeepsTheRecordingUp(t *testing.T) {
 	if len(frame.Hands) != 1 || math.Abs(frame.Hands[0].T-1) > 0.05 || frame.Hands[0].Status != "replay" || len(frame.Hands[0].Links) != 16*7 {
 		t.Errorf("the frame at 1 s: %+v", frame.Hands)
 	}
+}
+
+// TestExportedGLTFOpensInThreeJS: `gloved export --gltf` of the shipped
+// recording, opened by the live page's glTF mode (three.js's GLTFLoader
+// and AnimationMixer, as any three.js app would), poses every link as
+// the plain export's frames.txt says, at frames across the recording, and
+// holds the contact markers.
+func TestExportedGLTFOpensInThreeJS(t *testing.T) {
+	b := chromium(t)
+	dir := t.TempDir()
+	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
+	glb := filepath.Join(dir, "grasp.glb")
+	for _, out := range [][]string{{"--gltf", glb}, {"--out", dir}} {
+		if r := runBinary(t, 60*time.Second, append([]string{"export", "--scene", scene, "--recording", rec}, out...)...); r.code != 0 {
+			t.Fatalf("export %v: exit %d: %s", out, r.code, r.stderr)
+		}
+	}
+	want := framesTxt(t, filepath.Join(dir, "frames.txt"))
+	doc, clip := readClip(t, glb)
+	times := clip.Times(animation.FindNode(doc, "index3"), gltf.TRSRotation)
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServerFS(view.Assets))
+	mux.HandleFunc("/grasp.glb", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, glb) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	if err := b.Navigate(srv.URL + "/?gltf=/grasp.glb"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.gltf && (gloved.gltf.loaded || gloved.gltf.error)", 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var info struct {
+		Loaded     bool
+		Error      string
+		Meshes     int
+		Duration   float64
+		Animations []struct{ Tracks int }
+	}
+	b.Eval("JSON.parse(JSON.stringify(gloved.gltf))", &info)
+	if !info.Loaded || len(info.Animations) != 1 || math.Abs(info.Duration-times[len(times)-1]) > 1e-6 {
+		t.Fatalf("three.js loaded %+v; want one animation lasting %v s", info, times[len(times)-1])
+	}
+	b.Eval("gloved.pause()", nil)
+	names := []string{}
+	for l := range 16 {
+		names = append(names, doc.Nodes[firstLinkNode(t, doc)+l].Name)
+	}
+	for _, k := range []int{0, 37, 100, 150, len(want) - 1} {
+		for l, x := range want[k] {
+			var got struct{ P, Q []float64 }
+			if err := b.Eval(fmt.Sprintf("gloved.gltfAt(%v, %q)", times[k], names[l]), &got); err != nil || len(got.P) != 3 {
+				t.Fatalf("frame %d link %s: %v %+v", k, names[l], err, got)
+			}
+			q := mgl64.Quat{W: got.Q[3], V: mgl64.Vec3{got.Q[0], got.Q[1], got.Q[2]}}
+			r := q.Mat4().Mat3()
+			dr := 0.0
+			for i := range r {
+				dr = max(dr, math.Abs(r[i]-x.R[i]))
+			}
+			if dt := (mgl64.Vec3{got.P[0], got.P[1], got.P[2]}).Sub(x.T).Len(); dt > 1e-5 || dr > 1e-5 {
+				t.Fatalf("frame %d (%.3f s) link %s in three.js: %.3g m and %.3g in rotation from frames.txt", k, times[k], names[l], dt, dr)
+			}
+		}
+	}
+	var marker bool
+	b.Eval(fmt.Sprintf("gloved.gltfAt(0, %q) !== null", animation.MarkerName(0)), &marker)
+	if !marker {
+		t.Errorf("three.js has no node %s", animation.MarkerName(0))
+	}
+	keepScreenshot(t, b, "view-gltf.png")
 }

@@ -22,9 +22,11 @@ export function loadGLTF(world, url, state) {
       animations: gltf.animations.map((c) => ({ name: c.name, duration: c.duration, tracks: c.tracks.length })),
       duration,
     });
-    // at returns node name's world position and rotation at t seconds.
+    // gltfAt returns node name's world position and rotation at t seconds.
+    // The mixer loops, so the end is sampled a nanosecond before it (at
+    // the end itself it is back at the start).
     state.gltfAt = (t, name) => {
-      mixer.setTime(t);
+      mixer.setTime(Math.min(t, duration - 1e-9));
       root.updateMatrixWorld(true);
       const o = root.getObjectByName(name);
       if (!o) return null;
@@ -33,10 +35,10 @@ export function loadGLTF(world, url, state) {
       return { p: p.toArray(), q: q.toArray(), s: s.toArray() };
     };
     world.fit();
-    const clock = new THREE.Clock();
-    const step = () => {
-      if (!state.paused) mixer.update(clock.getDelta());
-      else clock.getDelta();
+    let last = performance.now();
+    const step = (now) => {
+      if (!state.paused) mixer.update(Math.max(now - last, 0) / 1000);
+      last = now;
       requestAnimationFrame(step);
     };
     requestAnimationFrame(step);
