@@ -20,7 +20,7 @@
 // Keys are at each frame's sample time, in seconds from the first frame;
 // every frame is kept: samples that share a stamp (parsed from one chunk
 // of serial bytes) are spread evenly up to the next stamp, and a stamp
-// that steps back counts as a repeat of the latest (keyTimes). Units are
+// that steps back counts as a repeat of the latest. Units are
 // metres, as glTF's are.
 //
 // Sources: the glTF 2.0 specification (Khronos Group, version 2.0.1):

@@ -56,7 +56,7 @@ func NewRecorder(hand *handmodel.Hand, scene *env.Mesh) *Recorder {
 }
 
 // Add records one frame. Frames are recorded in the order added; their
-// stamps need not rise (see keyTimes).
+// stamps need not rise (the package comment says how they are keyed).
 func (r *Recorder) Add(f Frame) error {
 	if r.spent {
 		return errSpent
