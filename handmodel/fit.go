@@ -19,6 +19,9 @@ const DefaultMinSpan = 10
 type Held struct {
 	Pose *CalPose
 	Raw  [devices.MaxSensors]float64
+	// Saturated has bit i set when sensor i read the end of its range
+	// (the angle is somewhere beyond it): that reading is left out.
+	Saturated uint32
 }
 
 // FitPoint is one pose's evidence for one sensor's line.
@@ -33,6 +36,9 @@ type FitPoint struct {
 type SensorFit struct {
 	Cal    SensorCal
 	Points []FitPoint // the poses that pin the sensor, in the order held
+	// Saturated names the poses that pin the sensor but whose reading
+	// was at the end of its range, left out of Points.
+	Saturated []string
 	// Fallback is empty when offset and gain were fitted; otherwise it
 	// says why the gain is the fallback calibration's (and, with no
 	// point at all, the offset too).
@@ -54,7 +60,8 @@ func (f *SensorFit) Reversed(fallback *SensorCal) bool {
 // readings moved less than minSpan counts between the poses that pin it,
 // or that the poses pin at one angle only, keeps def's gain and is fitted
 // its offset alone (the mean of raw - angle/gain); one that no pose pins
-// keeps def's offset and gain. Both are reported in its Fallback.
+// keeps def's offset and gain. Both are reported in its Fallback. A
+// reading marked saturated is left out (and named in Saturated).
 func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibration, []SensorFit, error) {
 	if def == nil || (def.Sensors != 18 && def.Sensors != 22) || len(def.Sensor) != def.Sensors {
 		return nil, nil, fmt.Errorf("handmodel: fit: the fallback calibration must be a whole 18- or 22-sensor one")
@@ -73,7 +80,11 @@ func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibratio
 		k := SensorSlot(n, i)
 		f := &fits[i]
 		for _, h := range held {
-			if h.Pose.Pinned(k) {
+			switch {
+			case !h.Pose.Pinned(k):
+			case h.Saturated&(1<<i) != 0:
+				f.Saturated = append(f.Saturated, h.Pose.Name)
+			default:
 				f.Points = append(f.Points, FitPoint{Pose: h.Pose.Name, Raw: h.Raw[i], Target: h.Pose.Angle[k]})
 			}
 		}
@@ -138,6 +149,27 @@ func fitSensor(f *SensorFit, def *SensorCal, minSpan float64) {
 		}
 	}
 	f.RMS = math.Sqrt(ss / m)
+}
+
+// FitError bounds how far the offset (counts) and gain (relative) that
+// FitCalibration fits to a sensor held at the target angles can be from
+// the sensor's true line, when every held reading is within eps counts of
+// it (quantisation, noise): the least-squares slope, in counts per radian,
+// moves by at most eps*sum|t-mean t|/sum(t-mean t)^2 and the intercept
+// by eps plus |mean t| times that. The gain is the slope's inverse.
+func FitError(targets []float64, gain, eps float64) (offset, gainRel float64) {
+	var mt, stt, sat float64
+	for _, t := range targets {
+		mt += t
+	}
+	mt /= float64(len(targets))
+	for _, t := range targets {
+		stt += (t - mt) * (t - mt)
+		sat += math.Abs(t - mt)
+	}
+	dk := eps * sat / stt
+	rel := dk * math.Abs(gain) // relative error of the slope 1/gain
+	return eps + math.Abs(mt)*dk, rel / (1 - rel)
 }
 
 // minTargetSpan is the least spread of a sensor's target angles (radians,

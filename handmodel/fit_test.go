@@ -234,3 +234,68 @@ func ExampleFitCalibration() {
 	// Output:
 	// index_mcp: offset 45.0, gain 0.00873 rad/count (0.5 degrees per count), from 6 poses
 }
+
+// TestFitErrorBoundsTheFit: readings off their sensor's line by up to eps
+// counts never move the fitted offset and gain beyond FitError's bound,
+// and readings off by +eps or -eps, the sign of each target's distance
+// from the mean, reach the gain's bound.
+func TestFitErrorBoundsTheFit(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	def, _ := DefaultCalibration(22)
+	const eps = 0.75
+	for trial := range 40 {
+		want := randomCalibration(t, r, 22, noFlip)
+		worst := trial%2 == 1
+		var sign [22]float64
+		if worst { // +eps above the mean target, -eps below: the slope's worst case
+			for i := range 22 {
+				var sum float64
+				var n int
+				for p := range CalPoses {
+					if CalPoses[p].Pinned(i) {
+						sum, n = sum+CalPoses[p].Angle[i], n+1
+					}
+				}
+				sign[i] = sum / float64(n)
+			}
+		}
+		held := heldThrough(t, want, func(p, i int) float64 {
+			if worst {
+				return eps * math.Copysign(1, CalPoses[p].Angle[i]-sign[i])
+			}
+			return eps * (2*r.Float64() - 1)
+		})
+		_, fits, err := FitCalibration(held, def, DefaultMinSpan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range fits {
+			var targets []float64
+			for _, p := range f.Points {
+				targets = append(targets, p.Target)
+			}
+			w := want.Sensor[i]
+			dOff, dGain := FitError(targets, w.Gain, eps)
+			gotOff, gotGain := math.Abs(f.Cal.Offset-w.Offset), math.Abs(f.Cal.Gain/w.Gain-1)
+			if gotOff > dOff+1e-9 || gotGain > dGain+1e-9 {
+				t.Fatalf("trial %d, %s: off by %.3f counts and %.4f of the gain, bound %.3f and %.4f", trial, w.Name, gotOff, gotGain, dOff, dGain)
+			}
+			if worst && gotGain < 0.9*dGain*(1-dGain) {
+				t.Errorf("trial %d, %s: the worst case reaches %.4f of the gain, bound %.4f", trial, w.Name, gotGain, dGain)
+			}
+		}
+	}
+}
+
+// TestFitLeavesOutSaturatedReadings: a reading at the end of the range is
+// left out and named; the sensor is fitted from the others.
+func TestFitLeavesOutSaturatedReadings(t *testing.T) {
+	def, _ := DefaultCalibration(22)
+	held := heldThrough(t, def, func(int, int) float64 { return 0 })
+	held[1].Raw[devices.SensorIndexPIP], held[1].Saturated = 254, 1<<devices.SensorIndexPIP
+	_, fits, _ := FitCalibration(held, def, DefaultMinSpan)
+	f := fits[devices.SensorIndexPIP]
+	if len(f.Saturated) != 1 || f.Saturated[0] != "fist" || !strings.Contains(f.Fallback, "at 0 degrees only") {
+		t.Errorf("saturated fist: %+v", f)
+	}
+}
