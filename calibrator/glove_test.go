@@ -2,12 +2,12 @@ package calibrator
 
 import (
 	"context"
-	"math"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/calibrator/calibratortest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/handmodel"
@@ -110,88 +110,14 @@ func (g *poseGlove) fidget(d time.Duration) {
 	g.script.Play(steps...)
 }
 
-// knownCalibration is the shipped default for n sensors with each offset
-// moved by 9 counts up or down and each gain 1.3 times larger, or as much
-// larger as keeps every pose's readings (with a noise of sigma counts)
-// inside the 8-bit range; a left glove's abduction and wrist yaw sensors
-// read backwards (negative gains), as the protocol reference says left
-// gloves mirror them.
+// knownCalibration is calibratortest.Known, failing the test on error.
 func knownCalibration(t *testing.T, n int, left bool, sigma float64) *handmodel.Calibration {
 	t.Helper()
-	c, err := handmodel.DefaultCalibration(n)
+	c, err := calibratortest.Known(n, left, sigma)
 	if err != nil {
 		t.Fatal(err)
-	}
-	margin := 1 + 6*sigma
-	for i := range c.Sensor {
-		s, k := &c.Sensor[i], handmodel.SensorSlot(n, i)
-		s.Offset += []float64{9, -9}[i%2]
-		sign := 1.0
-		if left && mirrored(k) {
-			sign = -1
-		}
-		g := 1.3 * math.Abs(s.Gain)
-		for _, p := range handmodel.CalPoses {
-			a := sign * p.Angle[k] // counts above the offset = a/g
-			if a > 0 {
-				g = max(g, 1.05*a/(254-margin-s.Offset))
-			} else if a < 0 {
-				g = max(g, 1.05*-a/(s.Offset-1-margin))
-			}
-		}
-		s.Gain = sign * g
 	}
 	return c
-}
-
-func mirrored(k int) bool {
-	switch k {
-	case devices.SensorThumbAbduction, devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction,
-		devices.SensorLittleRingAbduction, devices.SensorWristYaw:
-		return true
-	}
-	return false
-}
-
-// checkRecovered checks every sensor of got against known within the
-// error a least-squares fit can make when each held reading is off by up
-// to eps counts (handmodel.FitError over the poses that pin the sensor).
-func checkRecovered(t *testing.T, got, known *handmodel.Calibration, eps float64) {
-	t.Helper()
-	if got.Sensors != known.Sensors {
-		t.Fatalf("%d sensors, want %d", got.Sensors, known.Sensors)
-	}
-	def, err := handmodel.DefaultCalibration(known.Sensors)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, w := range known.Sensor {
-		k := handmodel.SensorSlot(known.Sensors, i)
-		var targets []float64
-		for p := range handmodel.CalPoses {
-			if handmodel.CalPoses[p].Pinned(k) {
-				targets = append(targets, handmodel.CalPoses[p].Angle[k])
-			}
-		}
-		dOff, dGain := handmodel.FitError(targets, w.Gain, eps)
-		g := got.Sensor[i]
-		if g.Name != w.Name || math.Abs(g.Offset-w.Offset) > dOff || math.Abs(g.Gain/w.Gain-1) > dGain {
-			t.Errorf("%s: offset %.2f gain %.6f, want %.2f ± %.2f and %.6f ± %.1f%%", w.Name, g.Offset, g.Gain, w.Offset, dOff, w.Gain, 100*dGain)
-		}
-		// The shipped default must fail the same check, else writing it
-		// would pass.
-		if d := def.Sensor[i]; math.Abs(d.Offset-w.Offset) <= dOff && math.Abs(d.Gain/w.Gain-1) <= dGain {
-			t.Errorf("%s: the known calibration is within the tolerance of the shipped default", w.Name)
-		}
-	}
-}
-
-// readingError is the most a held reading (a median of at least m
-// samples) can be off its sensor's line: half a count of rounding plus
-// six standard deviations of the median of m samples of Gaussian noise
-// sigma (its standard deviation is about 1.2533 sigma/sqrt(m)).
-func readingError(sigma float64, m int) float64 {
-	return 0.5 + 6*1.2533*sigma/math.Sqrt(float64(m))
 }
 
 // user is a scripted wearer: at each question it takes the pose (or

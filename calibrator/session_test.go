@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gloved/gloved/calibrator/calibratortest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -36,7 +37,7 @@ func TestRunRecoversAKnownCalibration(t *testing.T) {
 			for _, st := range r.Steps {
 				fewest = min(fewest, st.Hold.Samples)
 			}
-			checkRecovered(t, r.Cal, known, readingError(noise, fewest))
+			calibratortest.Check(t, r.Cal, known, calibratortest.ReadingError(noise, fewest))
 			for _, st := range r.Steps {
 				for j, pinned := range st.Pinned {
 					// One count is at most 0.5 degrees at these gains; the
@@ -77,7 +78,7 @@ func TestRunAsksAgainWhenTheHandMoves(t *testing.T) {
 	if notStill.Spread <= DefaultStill || r.Steps[1].Attempts != 2 {
 		t.Errorf("rejected with spread %v; kept attempt %d", notStill.Spread, r.Steps[1].Attempts)
 	}
-	checkRecovered(t, r.Cal, known, readingError(0, 1))
+	calibratortest.Check(t, r.Cal, known, calibratortest.ReadingError(0, 1))
 }
 
 // TestRunAsksAgainWhenTheGloveStops: a hold during which the glove's
