@@ -103,8 +103,8 @@ func ParseStep(line string) (st Step, ok bool, err error) {
 		return Step{Pose: f[0]}, true, nil
 	case 2:
 		secs, err := strconv.ParseFloat(f[1], 64)
-		if err != nil || !(secs > 0 && secs < 1e6) {
-			return Step{}, false, fmt.Errorf("emulator: %q: want seconds > 0 after the pose", f[1])
+		if err != nil || !(secs >= 0.001 && secs < 1e6) {
+			return Step{}, false, fmt.Errorf("emulator: %q: want seconds (0.001 or more) after the pose", f[1])
 		}
 		return Step{Pose: f[0], For: time.Duration(secs * float64(time.Second))}, true, nil
 	}

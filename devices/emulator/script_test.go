@@ -105,7 +105,8 @@ func TestScriptFilesAndLines(t *testing.T) {
 	for _, tc := range []struct{ text, says string }{
 		{"mid 0.5\nfist 1\n", `poses.txt line 2: emulator: no pose "fist" (have high, low, mid)`},
 		{"mid\nhigh 1\n", "poses.txt line 1: pose mid needs its seconds"},
-		{"mid -1\n", `poses.txt line 1: emulator: "-1": want seconds > 0`},
+		{"mid -1\n", `poses.txt line 1: emulator: "-1": want seconds (0.001 or more)`},
+		{"mid 1e-9\nlow\n", `poses.txt line 1: emulator: "1e-9": want seconds`},
 		{"mid 1 2\n", `line 1: emulator: "mid 1 2"`},
 	} {
 		if err := testScript(t, 0).Load("poses.txt", strings.NewReader(tc.text)); err == nil || !strings.Contains(err.Error(), tc.says) {
@@ -118,4 +119,30 @@ func TestScriptFilesAndLines(t *testing.T) {
 	if _, err := NewScript(map[string][devices.MaxSensors]float64{"flat": {}}, "flat", -1, 1); err == nil {
 		t.Error("negative noise was accepted")
 	}
+}
+
+// FuzzScriptLoad: any script text is either refused whole or played; the
+// readings stay in 1..254 and ParseStep never gives a negative duration.
+func FuzzScriptLoad(f *testing.F) {
+	f.Add("mid 0.5\nhigh 1\nlow\n")
+	f.Add("# warm up\n\nmid 0.001 # short\nlow 999999\n")
+	f.Add("mid NaN\nhigh Inf\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := testScript(t, 0.5)
+		before := len(s.steps)
+		err := s.Load("f", strings.NewReader(text))
+		if err != nil && len(s.steps) != before {
+			t.Fatalf("a refused script queued %d steps", len(s.steps)-before)
+		}
+		for _, st := range s.steps {
+			if st.For < 0 {
+				t.Fatalf("step %+v", st)
+			}
+		}
+		for i := range 20 {
+			if v := playing(s, time.Duration(i)*250*ms); v < 1 || v > 254 {
+				t.Fatalf("reading %d", v)
+			}
+		}
+	})
 }
