@@ -102,6 +102,7 @@ func measure(samples []devices.Sample, n int, still float64) (*Hold, error) {
 type recorder struct {
 	dev  devices.Device
 	n    int
+	live Live          // or nil
 	done chan struct{} // closed when Read failed for good; fatal says why
 
 	mu      sync.Mutex
@@ -112,8 +113,8 @@ type recorder struct {
 	fatal   error
 }
 
-func startRecorder(dev devices.Device, n int) *recorder {
-	r := &recorder{dev: dev, n: n, done: make(chan struct{})}
+func startRecorder(dev devices.Device, n int, live Live) *recorder {
+	r := &recorder{dev: dev, n: n, live: live, done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -125,12 +126,13 @@ func (r *recorder) run() {
 		err := r.dev.Read(&s)
 		now := time.Now()
 		r.mu.Lock()
-		keep := r.on && !now.Before(r.from)
+		keep, got := r.on && !now.Before(r.from), false
 		switch {
 		case err == nil && s.N != r.n:
 			err = fmt.Errorf("calibrator: a sample of %d sensors from a %d-sensor glove", s.N, r.n)
 			r.fatal = err
 		case err == nil:
+			got = true
 			if keep {
 				r.samples = append(r.samples, s)
 			}
@@ -145,6 +147,9 @@ func (r *recorder) run() {
 		r.mu.Unlock()
 		if err != nil {
 			return
+		}
+		if got && r.live != nil {
+			r.live.Live(&s)
 		}
 	}
 }

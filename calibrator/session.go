@@ -69,7 +69,8 @@ func (o *Opts) fill(sensors int) error {
 }
 
 // Run runs a calibration session on the glove dev (described by info)
-// through ui, and returns the calibration the user confirmed. It reads
+// through ui, and returns the calibration the user confirmed. A ui that
+// is also Live is given every sample. It reads
 // dev from a goroutine of its own until a Read fails for good: the caller
 // closes dev after Run. It ends with ErrQuit, io.EOF or ctx's error when
 // the user stops, and with the device's error when the glove fails.
@@ -80,7 +81,8 @@ func Run(ctx context.Context, dev devices.Device, info devices.GloveInfo, ui UI,
 	if err := o.fill(info.Sensors); err != nil {
 		return nil, err
 	}
-	s := &session{ui: ui, o: o, info: info, rec: startRecorder(dev, info.Sensors), steps: make([]StepResult, len(o.Poses))}
+	live, _ := ui.(Live)
+	s := &session{ui: ui, o: o, info: info, rec: startRecorder(dev, info.Sensors, live), steps: make([]StepResult, len(o.Poses))}
 	todo := make([]int, len(o.Poses))
 	for i := range todo {
 		todo[i] = i

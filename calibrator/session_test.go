@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gloved/gloved/calibrator/calibratortest"
@@ -170,5 +171,35 @@ func TestMeasureTakesMediansAndJudgesStillness(t *testing.T) {
 	var st *StoppedError
 	if _, err := measure(samples[:minSamples-1], 18, 8); !errors.As(err, &st) {
 		t.Errorf("%d samples: %v, want the glove stopped", minSamples-1, err)
+	}
+}
+
+// liveUser is a user whose UI also shows the hand live.
+type liveUser struct {
+	*user
+	samples atomic.Int64
+}
+
+func (l *liveUser) Live(s *devices.Sample) {
+	if s.N == 18 {
+		l.samples.Add(1)
+	}
+}
+
+// TestRunGivesALiveUIEverySample: a UI that is also Live is given the
+// glove's samples all through the session, not only the held ones.
+func TestRunGivesALiveUIEverySample(t *testing.T) {
+	g := newPoseGlove(t, knownCalibration(t, 18, false, 0), 0)
+	u := &liveUser{user: &user{t: t, g: g}}
+	r, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 18, Right: true}, u, testOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := 0
+	for _, st := range r.Steps {
+		held += st.Hold.Samples
+	}
+	if n := u.samples.Load(); n <= int64(held) {
+		t.Errorf("the live UI was given %d samples, the holds alone had %d", n, held)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -28,6 +29,15 @@ type UI interface {
 	// Confirm asks whether to write the calibration, or which poses to
 	// hold again.
 	Confirm(ctx context.Context, r *Result) (Decision, error)
+}
+
+// Live is an optional ability of a UI: it is given every sample the
+// glove sends, so that a page can show the hand moving while the user
+// takes a pose (through the fallback calibration, or a fit). It is called
+// from the goroutine that reads the glove, not the session's, and must
+// not keep s.
+type Live interface {
+	Live(s *devices.Sample)
 }
 
 // Step is one request to hold a pose.
