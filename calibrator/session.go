@@ -69,11 +69,11 @@ func (o *Opts) fill(sensors int) error {
 }
 
 // Run runs a calibration session on the glove dev (described by info)
-// through ui, and returns the calibration the user confirmed. A ui that
-// is also Live is given every sample. It reads
-// dev from a goroutine of its own until a Read fails for good: the caller
-// closes dev after Run. It ends with ErrQuit, io.EOF or ctx's error when
-// the user stops, and with the device's error when the glove fails.
+// through ui, and returns the calibration the user confirmed. It reads dev
+// from a goroutine of its own until a Read fails for good, so the caller
+// closes dev after Run; a ui that is also Live is given every sample. It
+// ends with ErrQuit, io.EOF or ctx's error when the user stops, and with
+// the device's error when the glove fails.
 func Run(ctx context.Context, dev devices.Device, info devices.GloveInfo, ui UI, o Opts) (*Result, error) {
 	if err := devices.CheckSensors(info.Sensors); err != nil {
 		return nil, fmt.Errorf("calibrator: %w", err)
