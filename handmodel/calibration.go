@@ -22,12 +22,7 @@ var SensorNames22 = [22]string{
 }
 
 // SensorName returns the name of sensor i of an n-sensor glove.
-func SensorName(n, i int) string {
-	if n == 18 {
-		return SensorNames22[devices.Sensors18[i]]
-	}
-	return SensorNames22[i]
-}
+func SensorName(n, i int) string { return SensorNames22[SensorSlot(n, i)] }
 
 // SensorCal turns one raw value into radians.
 type SensorCal struct {
@@ -47,6 +42,15 @@ func (c *SensorCal) Angle(raw float64) float64 {
 	i = min(i, len(t)-2)
 	a, b := t[i], t[i+1]
 	return a[1] + (b[1]-a[1])*(raw-a[0])/(b[0]-a[0])
+}
+
+// Raw returns the reading at which the sensor's angle is angle: the
+// inverse of Angle, for a linear calibration with a non-zero gain.
+func (c *SensorCal) Raw(angle float64) (float64, error) {
+	if len(c.Table) >= 2 || c.Gain == 0 {
+		return 0, fmt.Errorf("handmodel: sensor %s: only a linear calibration with a non-zero gain can be inverted", c.Name)
+	}
+	return c.Offset + angle/c.Gain, nil
 }
 
 // Calibration maps a glove's raw sensor values to angles.
@@ -134,22 +138,59 @@ func (c *Calibration) Angles(s *devices.Sample, lim *[NumJoints]Limit, q *Angles
 	if s.N != c.Sensors {
 		return fmt.Errorf("handmodel: sample has %d sensors, calibration %s is for %d", s.N, c.Name, c.Sensors)
 	}
+	var raw [devices.MaxSensors]float64
+	for i := range s.N {
+		raw[i] = float64(s.Raw[i])
+	}
+	c.AnglesOf(&raw, lim, q)
+	return nil
+}
+
+// AnglesOf is Angles for readings that need not be whole counts (the
+// median of a held pose), given in the glove's order for c.Sensors sensors.
+func (c *Calibration) AnglesOf(raw *[devices.MaxSensors]float64, lim *[NumJoints]Limit, q *Angles) {
 	var a [devices.MaxSensors]float64 // by 22-sensor slot
-	if c.Sensors == 22 {
-		for i := range 22 {
-			a[i] = c.Sensor[i].Angle(float64(s.Raw[i]))
-		}
-	} else {
-		for i, slot := range devices.Sensors18 {
-			a[slot] = c.Sensor[i].Angle(float64(s.Raw[i]))
-		}
-		for _, f := range [4]int{devices.SensorIndexPIP, devices.SensorMiddlePIP, devices.SensorRingPIP, devices.SensorLittlePIP} {
-			a[f+1] = 2.0 / 3 * a[f]
-		}
+	for i := range c.Sensors {
+		a[SensorSlot(c.Sensors, i)] = c.Sensor[i].Angle(raw[i])
+	}
+	if c.Sensors == 18 {
+		synthesizeDIP(&a)
 	}
 	MapSensors(&a, q)
 	q.Clamp(lim)
+}
+
+// Readings fills slots (22-sensor slot order) with the readings at which
+// the glove's sensors show the sensor angles a (also by slot): the inverse
+// of the calibration, for an emulated glove. An 18-sensor glove's DIP
+// slots are left 0.
+func (c *Calibration) Readings(a *[devices.MaxSensors]float64, slots *[devices.MaxSensors]float64) error {
+	*slots = [devices.MaxSensors]float64{}
+	for i := range c.Sensors {
+		k := SensorSlot(c.Sensors, i)
+		r, err := c.Sensor[i].Raw(a[k])
+		if err != nil {
+			return err
+		}
+		slots[k] = r
+	}
 	return nil
+}
+
+// SensorSlot returns the 22-sensor slot of sensor i of an n-sensor glove.
+func SensorSlot(n, i int) int {
+	if n == 18 {
+		return devices.Sensors18[i]
+	}
+	return i
+}
+
+// synthesizeDIP sets each finger's DIP slot to 2/3 of its PIP, as drivers
+// do for gloves without DIP sensors.
+func synthesizeDIP(a *[devices.MaxSensors]float64) {
+	for _, f := range [4]int{devices.SensorIndexPIP, devices.SensorMiddlePIP, devices.SensorRingPIP, devices.SensorLittlePIP} {
+		a[f+1] = 2.0 / 3 * a[f]
+	}
 }
 
 // MapSensors maps sensor angles (22-sensor slot order, radians) to joints.

@@ -2,7 +2,8 @@
 // three links each (16 rigid links, the branching body of the CAB paper's
 // table 5 hand) and an optional forearm; joint axes and limits; the map from
 // calibrated glove sensors to joints for 22- and 18-sensor gloves;
-// calibration files; forward kinematics into caller-owned link transforms;
+// calibration files, and the poses and least-squares fit of a per-user
+// calibration (offset and gain per sensor); forward kinematics into caller-owned link transforms;
 // and the links' convex geometry with link-frame OBBs; and skinned hand
 // meshes as VR apps render them (glTF 2.0 skins, linear blend skinning),
 // such as the WebXR generic hand in testdata/webxr-generic-hand.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -20,8 +21,8 @@ import (
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
-	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22")
+	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
 	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
 	motion := fs.String("motion", "grasp", "simulated motion: "+sim.MotionNames())
 	left := fs.Bool("left", false, "report a left-hand glove")
@@ -35,6 +36,8 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	hangupFor := fs.Float64("hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
 	seed := fs.Uint64("seed", 1, "seed of the fault injection")
 	stamps := fs.String("stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
+	var poses posesFlags
+	poses.add(fs)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -48,14 +51,29 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 		o.SilentAt, o.SilentFor = seconds(*silentAt), seconds(*silentFor)
 	}
 	what := "simulated " + *motion
-	if *source == "sim" {
+	switch {
+	case poses.calibration != "":
+		if flagSet(fs, "source") || flagSet(fs, "motion") {
+			return fmt.Errorf("%w: --calibration plays the calibration poses: give --source and --motion only without it", errUsage)
+		}
+		script, n, err := poses.script(out, *seed)
+		if err != nil {
+			return err
+		}
+		if flagSet(fs, "sensors") && *sensors != n {
+			return fmt.Errorf("%w: --sensors %d, but %s is for %d sensors", errUsage, *sensors, poses.calibration, n)
+		}
+		o.Source, o.Sensors = script.Source, n
+		what = fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", poses.calibration, poses.noise, strings.Join(script.Names(), ", "))
+		go readPoses(input, script)
+	case *source == "sim":
 		m := sim.Motion(*motion)
 		var probe [devices.MaxSensors]uint16
 		if err := sim.Raw(m, 0, &probe); err != nil {
 			return fmt.Errorf("%w: --motion: %v", errUsage, err)
 		}
 		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(m, t, s) }
-	} else {
+	default:
 		src, n, err := recordedSource(*source)
 		if err != nil {
 			return err

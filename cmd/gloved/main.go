@@ -67,6 +67,11 @@ func commands() map[string]command {
 			usage:   "gloved record --device cyberglove|sim [flags] --seconds S -o FILE",
 			run:     runRecord,
 		},
+		"calibrate": {
+			summary: "a guided per-user calibration: hold each pose, see the fitted hand, write the calibration file",
+			usage:   "gloved calibrate --port PATH [--sensors 18|22] [--hold S] -o FILE",
+			run:     runCalibrate,
+		},
 		"dump": {
 			summary: "print a recording as one JSON object per sample: time, sequence, raw values, joint angles",
 			usage:   "gloved dump FILE [--calibration FILE]",

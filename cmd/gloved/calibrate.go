@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+
+	"github.com/gloved/gloved/calibrator"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/session"
+)
+
+func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--force] -o FILE", out)
+	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
+	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
+	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
+	still := fs.Float64("still", calibrator.DefaultStill, "a hold is still when the middle 90% of every sensor's readings lie within this many counts")
+	baud := fs.Int("baud", session.DefaultBaud, "baud rate")
+	force := fs.Bool("force", false, "overwrite the -o file if it exists")
+	outPath := fs.String("o", "", "calibration file to write")
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	switch {
+	case *outPath == "":
+		return fmt.Errorf("%w: calibrate needs -o FILE, the calibration to write", errUsage)
+	case *sensors != 0 && *sensors != 18 && *sensors != 22:
+		return fmt.Errorf("%w: --sensors %d: want 18 or 22", errUsage, *sensors)
+	case !(*hold >= 0.1 && *hold <= 60):
+		return fmt.Errorf("%w: --hold %v: want 0.1 to 60 seconds", errUsage, *hold)
+	case !(*still > 0):
+		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, *still)
+	}
+	dest, err := calibrator.CreateOutput(*outPath, *force)
+	if errors.Is(err, iofs.ErrExist) {
+		return fmt.Errorf("calibrate: -o %s exists: give --force to overwrite it", *outPath)
+	} else if err != nil {
+		return err
+	}
+	defer dest.Abort()
+	g, err := session.OpenGlove(session.Spec{Device: session.DeviceCyberGlove, Port: *port, Baud: *baud})
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	if *sensors != 0 && g.Info.Sensors != *sensors {
+		return fmt.Errorf("calibrate: the glove on %s reports %d sensors, not %d (--sensors)", *port, g.Info.Sensors, *sensors)
+	}
+	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
+		g.Info.Sensors, g.Info.Hand(), *port, len(handmodel.CalPoses), *hold)
+	o := calibrator.Opts{Hold: seconds(*hold), Still: *still}
+	r, err := calibrator.Run(ctx, g, g.Info, calibrator.NewTerminal(input, out), o)
+	if err != nil {
+		return stopped(err, *outPath)
+	}
+	text, err := r.File()
+	if err != nil {
+		return err
+	}
+	if err := dest.Commit(text); err != nil {
+		return err
+	}
+	fallbacks := 0
+	for _, f := range r.Fits {
+		if f.Fallback != "" {
+			fallbacks++
+		}
+	}
+	fmt.Fprintf(out, "Wrote %s: %d sensors, %d fitted, %d kept the default gain. Use it with --calibration %s, or calibration = %q in a [[hand]].\n",
+		*outPath, len(r.Fits), len(r.Fits)-fallbacks, fallbacks, *outPath, *outPath)
+	return nil
+}
+
+// stopped says why a session ended before anything was written.
+func stopped(err error, path string) error {
+	why := ""
+	switch {
+	case errors.Is(err, calibrator.ErrQuit):
+		why = "quit"
+	case errors.Is(err, io.EOF):
+		why = "the input ended before the calibration was confirmed"
+	case errors.Is(err, context.Canceled):
+		why = "interrupted"
+	default:
+		return err
+	}
+	return fmt.Errorf("calibrate: %s; nothing written to %s", why, path)
+}

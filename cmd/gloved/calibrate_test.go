@@ -1,0 +1,317 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/calibrator/calibratortest"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// proc is a gloved process a test talks to as a user would: it reads
+// what the process prints and types lines at it.
+type proc struct {
+	name      string
+	cmd       *exec.Cmd
+	in        io.WriteCloser
+	out, errs syncBuffer
+	done      chan struct{}
+	seen      int // how much of out the test has read
+}
+
+// startGloved starts the built binary; it is stopped when the test ends.
+func startGloved(t *testing.T, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, cmd: exec.Command(binary(t), args...), done: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.errs
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		<-p.done
+	})
+	return p
+}
+
+// expect waits until the process prints s after what was read so far,
+// and reads past it.
+func (p *proc) expect(t *testing.T, s string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		out := p.out.String()
+		if i := strings.Index(out[p.seen:], s); i >= 0 {
+			p.seen += i + len(s)
+			return
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("%s exited without saying %q; it said:\n%s\nstderr: %s", p.name, s, out[p.seen:], p.errs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not say %q; it said:\n%s\nstderr: %s", p.name, s, out[p.seen:], p.errs.String())
+		}
+	}
+}
+
+// say types a line.
+func (p *proc) say(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		t.Fatalf("typing at %s: %v", p.name, err)
+	}
+}
+
+// exit waits for the process to end and returns its exit code.
+func (p *proc) exit(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not end; it said:\n%s", p.name, p.out.String())
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// holdUntilTaken presses Enter and waits for the hold to be taken; when
+// it is not (on a loaded machine a starved emulator or calibrate can
+// stall the glove's records past the hold, or deliver old ones in it),
+// it presses Enter again, as a user would.
+func (p *proc) holdUntilTaken(t *testing.T) {
+	t.Helper()
+	for range 5 {
+		p.say(t, "")
+		p.expect(t, "recording... ")
+		p.expect(t, "held: ")
+		if out := p.out.String(); !strings.HasSuffix(out[:p.seen], "not held: ") {
+			return
+		}
+		p.expect(t, "keep still for")
+	}
+	t.Fatalf("%s: five holds in a row were not taken", p.name)
+}
+
+// fidgetUntilAskedAgain presses Enter while the wearer fidgets and
+// expects the calibration to ask again because the hand was not still;
+// a hold rejected because the glove stopped sending (a starved process)
+// is tried again. The wearer then holds pose.
+func fidgetUntilAskedAgain(t *testing.T, cal, emu *proc, pose string) {
+	t.Helper()
+	for range 5 {
+		emu.say(t, fidget(pose))
+		cal.say(t, "")
+		cal.expect(t, "recording... ")
+		cal.expect(t, "held: ")
+		out := cal.out.String()
+		rejected := strings.HasSuffix(out[:cal.seen], "not held: ")
+		from := cal.seen
+		cal.expect(t, "keep still for")
+		emu.expect(t, "s: "+pose+"\n") // the fidgeting is over
+		switch why := cal.out.String()[from:cal.seen]; {
+		case !rejected:
+			t.Fatalf("a hold while fidgeting was taken")
+		case strings.HasPrefix(why, "the hand was not held still"):
+			return
+		case !strings.HasPrefix(why, "the glove stopped sending"):
+			t.Fatalf("a hold while fidgeting was rejected: %s", why)
+		}
+	}
+	t.Fatalf("five holds in a row the glove stopped sending")
+}
+
+// waitLink waits until the emulator has linked its pty at link.
+func waitLink(t *testing.T, emu *proc, link string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Lstat(link); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the emulator never linked %s: %s %s", link, emu.out.String(), emu.errs.String())
+		}
+	}
+}
+
+// fidget is what the emulator is told when the wearer does not keep
+// still: flat and fist in turn every 50 ms for 1.2 s (longer than a
+// 0.3 s hold after its settling), then pose.
+func fidget(pose string) string {
+	var b strings.Builder
+	for i := range 24 {
+		fmt.Fprintf(&b, "%s 0.05\n", []string{"flat", "fist"}[i%2])
+	}
+	return b.String() + pose
+}
+
+var samplesLine = regexp.MustCompile(`(?m)^#   \d+ \S+ +(\d+) samples`)
+
+// TestCalibrateRecoversAKnownCalibration: a user calibrates an emulated
+// glove of known calibration with `gloved calibrate`: at each prompt they
+// switch the emulator's pose and press Enter; at one pose they fidget and
+// are asked again. The file written loads, and every sensor's offset and
+// gain are the known ones within the error a fit can make from 8-bit
+// readings with a count of noise; for 22 and 18 sensors and a left glove.
+func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
+	const noise, hold = 1.0, "0.3"
+	for _, tc := range []struct {
+		name    string
+		sensors int
+		left    bool
+	}{{"22 right", 22, false}, {"18 right", 18, false}, {"22 left", 22, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			known, err := calibratortest.Known(tc.sensors, tc.left, noise)
+			if err != nil {
+				t.Fatal(err)
+			}
+			knownPath, link, outPath := filepath.Join(dir, "known.toml"), filepath.Join(dir, "glove"), filepath.Join(dir, "my.toml")
+			if err := os.WriteFile(knownPath, calibratortest.TOML(known), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"emulate", "--calibration", knownPath, "--noise", fmt.Sprint(noise), "--seed", strconv.Itoa(tc.sensors), "--link", link}
+			if tc.left {
+				args = append(args, "--left")
+			}
+			emu := startGloved(t, "emulate", args...)
+			waitLink(t, emu, link)
+			cal := startGloved(t, "calibrate", "calibrate", "--port", link, "--sensors", strconv.Itoa(tc.sensors), "--hold", hold, "-o", outPath)
+			side := map[bool]string{false: "right", true: "left"}[tc.left]
+			cal.expect(t, fmt.Sprintf("Calibrating the %d-sensor %s-hand glove on %s", tc.sensors, side, link))
+			playing := "flat"
+			for i, p := range handmodel.CalPoses {
+				cal.expect(t, fmt.Sprintf("[%d/%d] %s\n", i+1, len(handmodel.CalPoses), p.Name))
+				if i == 2 {
+					fidgetUntilAskedAgain(t, cal, emu, p.Name)
+				} else if p.Name != playing {
+					emu.say(t, p.Name)
+					emu.expect(t, "s: "+p.Name+"\n")
+				}
+				playing = p.Name
+				cal.holdUntilTaken(t)
+			}
+			cal.expect(t, "Write this calibration?")
+			cal.say(t, "y")
+			cal.expect(t, "Wrote "+outPath)
+			if code := cal.exit(t); code != 0 {
+				t.Fatalf("calibrate exited %d: %s", code, cal.errs.String())
+			}
+			got, err := handmodel.LoadCalibration(outPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := os.ReadFile(outPath)
+			counts := samplesLine.FindAllStringSubmatch(string(text), -1)
+			if len(counts) != len(handmodel.CalPoses) || !regexp.MustCompile(`#   3 spread +\d+ samples, held at attempt \d`).Match(text) {
+				t.Fatalf("the file lists %d poses held (want %d, the third at attempt 2):\n%s", len(counts), len(handmodel.CalPoses), text)
+			}
+			fewest := 1 << 30
+			for _, c := range counts {
+				n, _ := strconv.Atoi(c[1])
+				fewest = min(fewest, n)
+			}
+			calibratortest.Check(t, got, known, calibratortest.ReadingError(noise, fewest))
+		})
+	}
+}
+
+// TestCalibrateFailuresSayWhatIsWrong: each way a calibration cannot
+// start or finish ends with one line saying why, and writes nothing.
+func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "my.toml")
+	existing := filepath.Join(dir, "old.toml")
+	os.WriteFile(existing, []byte("mine"), 0o644)
+	missing := filepath.Join(dir, "ttyUSB9")
+	silent, err := emulator.OpenPTY() // nothing answers on it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	glove := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, filepath.Join(dir, "glove"), emulator.Hangup{})
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		says []string
+	}{
+		{"missing port", []string{"--port", missing, "-o", out}, 1, []string{missing}},
+		{"not a glove", []string{"--port", silent.Path, "-o", out}, 1, []string{silent.Path, "no reply"}},
+		{"-o exists", []string{"--port", glove.Path, "-o", existing}, 1, []string{"-o " + existing + " exists: give --force"}},
+		{"-o unwritable", []string{"--port", glove.Path, "-o", filepath.Join(existing, "my.toml")}, 1, []string{"cannot write " + filepath.Join(existing, "my.toml")}},
+		{"-o missing", []string{"--port", glove.Path}, 2, []string{"needs -o FILE"}},
+		{"bad --sensors", []string{"--port", glove.Path, "--sensors", "20", "-o", out}, 2, []string{"--sensors 20: want 18 or 22"}},
+		{"other sensor count", []string{"--port", glove.Path, "--sensors", "18", "-o", out}, 1, []string{"reports 22 sensors, not 18 (--sensors)"}},
+		{"end of input", []string{"--port", glove.Path, "-o", out}, 1, []string{"the input ended before the calibration was confirmed; nothing written to " + out}},
+	} {
+		r := runBinary(t, 20*time.Second, append([]string{"calibrate"}, tc.args...)...)
+		r.oneLine(t, tc.code, tc.says...)
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "mine" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 { // old.toml and the glove's link
+		t.Errorf("left in the directory: %v", ents)
+	}
+
+	// Ctrl-C at a prompt ends cleanly, writing nothing.
+	cal := startGloved(t, "calibrate", "calibrate", "--port", glove.Path, "-o", out)
+	cal.expect(t, "[1/7] flat")
+	cal.cmd.Process.Signal(syscall.SIGINT)
+	if code := cal.exit(t); code != 1 || strings.TrimSpace(cal.errs.String()) != "gloved: calibrate: interrupted; nothing written to "+out {
+		t.Errorf("interrupted: exit %d, said %q", code, cal.errs.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("an interrupted calibration wrote its file")
+	}
+}
+
+// TestEmulatePosesFailuresSayWhatIsWrong: the emulator's calibration
+// poses refuse what they cannot play, naming it.
+func TestEmulatePosesFailuresSayWhatIsWrong(t *testing.T) {
+	dir := t.TempDir()
+	known := filepath.Join(dir, "known.toml")
+	c, err := calibratortest.Known(22, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(known, calibratortest.TOML(c), 0o644)
+	table := filepath.Join(dir, "table.toml")
+	text := strings.Replace(string(calibratortest.TOML(c)), `name = "index_mcp"`, "name = \"index_mcp\"\ntable = [[0.0, 0.0], [100.0, 1.0]]", 1)
+	os.WriteFile(table, []byte(text), 0o644)
+	script := filepath.Join(dir, "bad.txt")
+	os.WriteFile(script, []byte("fist 1\nwave 2\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--calibration", filepath.Join(dir, "missing.toml")}, "missing.toml"},
+		{[]string{"--calibration", known, "--motion", "fist"}, "give --source and --motion only without it"},
+		{[]string{"--calibration", known, "--sensors", "18"}, "--sensors 18, but " + known + " is for 22 sensors"},
+		{[]string{"--calibration", known, "--pose", "wave"}, `no pose "wave" (have fist, flat, spread`},
+		{[]string{"--calibration", known, "--noise", "-1"}, "noise -1 counts"},
+		{[]string{"--calibration", known, "--script", script}, "bad.txt line 2: emulator: no pose \"wave\""},
+		{[]string{"--calibration", table}, "sensor index_mcp: only a linear calibration"},
+	} {
+		if _, err := gloved(t, append([]string{"emulate"}, tc.args...)...); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: got %v, want an error saying %q", tc.args, err, tc.says)
+		}
+	}
+}

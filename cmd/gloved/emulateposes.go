@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// input is where commands read what the user types: the emulator's pose
+// names, the calibration's answers (a variable so that tests can set it).
+var input io.Reader = os.Stdin
+
+// posesFlags are emulate's flags for a glove held in the calibration
+// poses (handmodel.CalPoses) by a wearer whose glove has a known
+// calibration: each pose's readings are that calibration inverted, raw =
+// offset + angle/gain, with noise, rounded to the 8-bit range.
+type posesFlags struct {
+	calibration, pose, file string
+	noise                   float64
+}
+
+func (p *posesFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&p.calibration, "calibration", "", "play the calibration poses through this (linear) calibration; pose names on stdin switch the pose")
+	fs.StringVar(&p.pose, "pose", "flat", "with --calibration: the pose held first ("+handmodel.CalPoseNames()+")")
+	fs.StringVar(&p.file, "script", "", `with --calibration: play a script of "pose seconds" lines (the last may hold)`)
+	fs.Float64Var(&p.noise, "noise", 0, "with --calibration: standard deviation of the noise on every reading, counts")
+}
+
+// script makes the poses' source; it names each pose as it starts on out.
+func (p *posesFlags) script(out io.Writer, seed uint64) (*emulator.Script, int, error) {
+	cal, err := handmodel.LoadCalibration(p.calibration)
+	if err != nil {
+		return nil, 0, err
+	}
+	poses := map[string][devices.MaxSensors]float64{}
+	for i := range handmodel.CalPoses {
+		var slots [devices.MaxSensors]float64
+		if err := cal.Readings(&handmodel.CalPoses[i].Angle, &slots); err != nil {
+			return nil, 0, fmt.Errorf("--calibration %s: %w", p.calibration, err)
+		}
+		poses[handmodel.CalPoses[i].Name] = slots
+	}
+	s, err := emulator.NewScript(poses, p.pose, p.noise, seed)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if p.file != "" {
+		f, err := os.Open(p.file)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--script: %w", err)
+		}
+		err = s.Load(p.file, f)
+		f.Close()
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	s.OnChange = func(t time.Duration, pose string) { fmt.Fprintf(out, "%.2f s: %s\n", t.Seconds(), pose) }
+	return s, cal.Sensors, nil
+}
+
+// readPoses queues each line of in, "pose [seconds]", until in ends; a
+// bad line is warned of and skipped.
+func readPoses(in io.Reader, s *emulator.Script) {
+	sc := bufio.NewScanner(in)
+	for n := 1; sc.Scan(); n++ {
+		st, ok, err := emulator.ParseStep(sc.Text())
+		if err == nil && ok {
+			err = s.Play(st)
+		}
+		if err != nil {
+			warn("emulate: stdin line %d: %v", n, err)
+		}
+	}
+}
