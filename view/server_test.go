@@ -340,3 +340,26 @@ func TestAPortInUseIsSaidSo(t *testing.T) {
 		t.Errorf("got %v, want the port in use", err)
 	}
 }
+
+// BenchmarkPublish is the frame loop's cost of the page: one hand's frame
+// (16 links, 6 contacts, 3 near) copied into its slot with a browser
+// connected.
+func BenchmarkPublish(b *testing.B) {
+	s, err := Listen("127.0.0.1:0", Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	s.SetScene(testScene())
+	f := testFrame(0)
+	f.Links = make([]osc.Pose, 16)
+	for k := range 6 {
+		f.Contacts = append(f.Contacts, osc.Contact{Link: "index3", Object: "ball", Depth: 0.001 * float64(k)})
+	}
+	f.Near = make([]osc.Near, 3)
+	info := &Info{Status: "streaming"}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Publish(0, f, info)
+	}
+}
