@@ -44,11 +44,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c.SetReadLimit(maxRequest)
 	b := &browser{wake: make(chan struct{}, 1), req: make(chan request, 1)}
 	s.addBrowser(b)
-	defer s.removeBrowser(b)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	go b.read(ctx, c, cancel)
 	err = s.stream(ctx, c, b)
+	s.removeBrowser(b) // before it is counted: Stats never shows it both gone and connected
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		s.dropped.Add(1)
