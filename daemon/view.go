@@ -86,7 +86,7 @@ func (d *Daemon) sendViewScene(live bool) {
 	for _, h := range d.hands {
 		hv := view.Hand{Name: h.cfg.Name}
 		if s := h.session(); s != nil {
-			hv = view.HandLinks(h.cfg.Name, s.Info.Right, s.Pipeline.Body())
+			hv = view.NewHand(h.cfg.Name, s.Info.Right, s.Pipeline.Body(), s.Pipeline.Hand().Rig())
 		}
 		sc.Hands = append(sc.Hands, hv)
 	}

@@ -92,25 +92,30 @@ func (r *SkinRig) Pose(q *Angles, links []geom.Transform, p *SkinPose) error {
 // call) for q, links being the hand model's Pose for q: the wrist rides on
 // the palm, and each joint turns as its link does in its parent's frame.
 func (r *SkinRig) Joints(q *Angles, links []geom.Transform) []mgl64.Mat4 {
+	r.jointsInto(q, links, r.world)
+	return r.world
+}
+
+// jointsInto is Joints into a caller's slice of one transform per joint.
+func (r *SkinRig) jointsInto(q *Angles, links []geom.Transform, world []mgl64.Mat4) {
 	right := r.hand.Params.Right
 	toLink, fromLink := openXRFromLink.Transpose(), openXRFromLink
 	for _, j := range r.order {
 		p := r.parent[j]
 		if p < 0 {
 			m := mat4(links[Palm])
-			r.world[j] = mulTurn(&m, &toLink)
+			world[j] = mulTurn(&m, &toLink)
 			continue
 		}
-		r.world[j] = mul4(&r.world[p], &r.local[j])
+		world[j] = mul4(&world[p], &r.local[j])
 		if l := r.link[j]; l >= 0 {
 			rt, lr := r.rest[j].Transpose(), r.localTurn(l, q, links, right)
 			turn := mul3(&rt, &lr)
 			turn = mul3(&fromLink, &turn)
 			turn = mul3(&turn, &toLink)
-			r.world[j] = mulTurn(&r.world[j], &turn)
+			world[j] = mulTurn(&world[j], &turn)
 		}
 	}
-	return r.world
 }
 
 // VertexLink returns the link skin vertex v rides on: its dominant

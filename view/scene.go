@@ -3,6 +3,7 @@ package view
 import (
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/handmodel"
 )
 
 // Scene is what a browser receives first: the scene's objects, each hand's
@@ -31,11 +32,12 @@ type Mesh struct {
 }
 
 // Hand is one hand's links, in handmodel.Link order (the order of a
-// frame's link poses).
+// frame's link poses), and its skin if it has one (a config's mesh =).
 type Hand struct {
 	Name  string `json:"name"`
 	Right bool   `json:"right"`
 	Links []Mesh `json:"links"`
+	Skin  *Skin  `json:"skin,omitempty"`
 }
 
 // SceneObjects splits a scene into one mesh per object, in world space.
@@ -64,9 +66,11 @@ func SceneObjects(m *env.Mesh) []Mesh {
 	return out
 }
 
-// HandLinks returns a hand's links as meshes in their link frames.
-func HandLinks(name string, right bool, b *cab.Body) Hand {
-	h := Hand{Name: name, Right: right, Links: make([]Mesh, len(b.Links))}
+// NewHand returns a hand as the page draws it: its links, as meshes in
+// their link frames, and the skin rig drives (nil for a hand of hulls
+// only).
+func NewHand(name string, right bool, b *cab.Body, rig *handmodel.SkinRig) Hand {
+	h := Hand{Name: name, Right: right, Links: make([]Mesh, len(b.Links)), Skin: newSkin(rig)}
 	for l, link := range b.Links {
 		m := &h.Links[l]
 		m.Name = link.Name

@@ -158,8 +158,8 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer v.Close()
-	hand := s.Pipeline.Body()
-	sc := view.Scene{Objects: view.SceneObjects(s.Pipeline.Scene()), Hands: []view.Hand{view.HandLinks(handName(s), s.Info.Right, hand)},
+	hand := view.NewHand(handName(s), s.Info.Right, s.Pipeline.Body(), s.Pipeline.Hand().Rig())
+	sc := view.Scene{Objects: view.SceneObjects(s.Pipeline.Scene()), Hands: []view.Hand{hand},
 		BudgetMS: daemon.DefaultBudgetMS, Proximity: o.proximity, Title: sessionTitle(o)}
 	if err := v.SetScene(sc); err != nil {
 		return err

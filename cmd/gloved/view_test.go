@@ -27,6 +27,8 @@ import (
 
 	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 	"github.com/gloved/gloved/view/viewtest"
@@ -156,6 +158,7 @@ type oscFrames struct {
 	mu       sync.Mutex
 	contacts map[int32][]shownContact
 	links    map[int32]int
+	joints   map[int32][]float32
 }
 
 func captureOSC(t *testing.T) (string, *oscFrames) {
@@ -165,7 +168,7 @@ func captureOSC(t *testing.T) (string, *oscFrames) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	o := &oscFrames{contacts: map[int32][]shownContact{}, links: map[int32]int{}}
+	o := &oscFrames{contacts: map[int32][]shownContact{}, links: map[int32]int{}, joints: map[int32][]float32{}}
 	go func() {
 		buf := make([]byte, 1<<16)
 		seq := int32(-1)
@@ -187,6 +190,12 @@ func captureOSC(t *testing.T) (string, *oscFrames) {
 					o.contacts[seq] = []shownContact{}
 				case "/gloved/right/links":
 					o.links[seq] = len(m.Arguments) / 7
+				case "/gloved/right/joints":
+					q := make([]float32, len(m.Arguments))
+					for i, a := range m.Arguments {
+						q[i] = a.(float32)
+					}
+					o.joints[seq] = q
 				case "/gloved/right/contact":
 					o.contacts[seq] = append(o.contacts[seq], shownContact{Link: m.Arguments[0].(string), Object: m.Arguments[1].(string), Depth: m.Arguments[2].(float32)})
 				}
@@ -234,6 +243,19 @@ func startRun(t *testing.T, text string) string {
 	return ""
 }
 
+// demoConfig is the shipped demo sending OSC to target, its control and
+// page ports free ones.
+func demoConfig(t *testing.T, target string) string {
+	t.Helper()
+	demo, err := configs.Files.ReadFile("demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.NewReplacer(`targets = ["127.0.0.1:9430"]`, fmt.Sprintf(`targets = [%q]`, target),
+		`listen = "127.0.0.1:9431"`, fmt.Sprintf(`listen = %q`, freeUDP(t)),
+		`listen = "127.0.0.1:8080"`, `listen = "127.0.0.1:0"`).Replace(string(demo))
+}
+
 // TestLivePageShowsWhatTheDaemonSent: the shipped demo, served on a page
 // that headless Chromium opens. Paused at a frame with contacts, the page
 // shows the hand's 16 links, the scene's objects, and, as arrows, exactly
@@ -241,14 +263,7 @@ func startRun(t *testing.T, text string) string {
 func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
 	b := chromium(t)
 	target, wire := captureOSC(t)
-	demo, err := configs.Files.ReadFile("demo.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.NewReplacer(`targets = ["127.0.0.1:9430"]`, fmt.Sprintf(`targets = [%q]`, target),
-		`listen = "127.0.0.1:9431"`, fmt.Sprintf(`listen = %q`, freeUDP(t)),
-		`listen = "127.0.0.1:8080"`, `listen = "127.0.0.1:0"`).Replace(string(demo))
-	url := startRun(t, text)
+	url := startRun(t, demoConfig(t, target))
 	if err := b.Navigate(url); err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +300,85 @@ func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
 		t.Errorf("frame %d: %d contacts, status %q; want the grasp touching the ball, streaming", h.Seq, len(sent), h.Status)
 	}
 	keepScreenshot(t, b, "view-demo.png")
+}
+
+// TestLivePageDrawsTheSkinnedHand: with mesh = the WebXR hand, the page
+// draws the skin (its vertices, triangles and bones), moved by the links
+// each frame carries: at a paused frame every drawn vertex is, in the
+// palm's frame, where the hand model's own skinning puts it for the joint
+// angles OSC sent in that frame, to 50 µm (float32 on the wire and in the
+// GPU's matrices).
+func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
+	b := chromium(t)
+	target, wire := captureOSC(t)
+	mesh, err := filepath.Abs(webxrRight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(demoConfig(t, target), `motion = "grasp"`, fmt.Sprintf("motion = \"grasp\"\nmesh = %q", mesh), 1)
+	url := startRun(t, text)
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.frames > 5 && gloved.skins[0]", 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval("gloved.pause()", nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	hand, err := handmodel.New(handmodel.Params{Right: true, Mesh: mesh})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rig := hand.Rig()
+	var page struct {
+		Seq   int32
+		Skin  struct{ Vertices, Triangles, Bones int }
+		Palm  []float64 // the palm's pose as the frame carried it
+		Verts [][3]float64
+	}
+	if err := b.Eval(`(() => {
+		const h = gloved.hands[0], f = gloved.latest[0], n = gloved.skins[0].vertices, verts = [];
+		for (let v = 0; v < n; v++) verts.push(gloved.skinVertex(0, v));
+		return {seq: h.seq, skin: gloved.skins[0], palm: f.links.slice(0, 7), verts};
+	})()`, &page); err != nil {
+		t.Fatal(err)
+	}
+	if page.Skin.Vertices != len(rig.Skin.Verts) || page.Skin.Triangles != len(rig.Skin.Tris) || page.Skin.Bones != len(rig.Skin.Joints) {
+		t.Fatalf("the page draws a skin of %+v; the WebXR hand has %d vertices, %d triangles, %d joints", page.Skin, len(rig.Skin.Verts), len(rig.Skin.Tris), len(rig.Skin.Joints))
+	}
+	wire.mu.Lock()
+	sent, ok := wire.joints[page.Seq]
+	wire.mu.Unlock()
+	if !ok || len(sent) != int(handmodel.NumJoints) {
+		t.Fatalf("frame %d: OSC carried joints %v", page.Seq, sent)
+	}
+	var q handmodel.Angles
+	for j, a := range sent {
+		q[j] = float64(a)
+	}
+	links := make([]geom.Transform, hand.NumLinks())
+	hand.Pose(&q, geom.Identity(), links)
+	var posed handmodel.SkinPose
+	if err := rig.Pose(&q, links, &posed); err != nil {
+		t.Fatal(err)
+	}
+	p := page.Palm
+	pagePalm, _ := geom.FromQuat(mgl64.Quat{W: p[6], V: mgl64.Vec3{p[3], p[4], p[5]}}.Normalize(), mgl64.Vec3{p[0], p[1], p[2]})
+	toPage, toModel := pagePalm.Inverse(), links[handmodel.Palm].Inverse()
+	worst, at := 0.0, 0
+	for v, pv := range page.Verts {
+		d := toPage.Apply(mgl64.Vec3(pv)).Sub(toModel.Apply(posed.Verts[v])).Len()
+		if !(d <= worst) {
+			worst, at = d, v
+		}
+	}
+	if worst > 50e-6 {
+		t.Errorf("frame %d: skin vertex %d is drawn %.1f µm from where the hand model puts it", page.Seq, at, worst*1e6)
+	}
+	t.Logf("frame %d: the drawn skin is within %.2f µm of the hand model's", page.Seq, worst*1e6)
+	keepScreenshot(t, b, "view-skin.png")
 }
 
 // TestPageSlidesThroughASession: `gloved contacts --view` serves the

@@ -22,6 +22,8 @@ const state = {
   paused: false,
   mode: 'live', // or 'timeline'
   gltf: null,
+  skins: [], // per hand: {vertices, triangles, bones} of its skin drawn, or null
+  skinVertex: (hand, v) => world.skinVertex(hand, v), // a skin vertex as drawn, world space
   pause: () => setPaused(true),
   resume: () => setPaused(false),
 };
@@ -46,6 +48,10 @@ function setPaused(p) {
 
 $('pause').onclick = () => setPaused(!state.paused);
 $('reset').onclick = () => world.fit();
+$('hulls').onclick = () => {
+  world.showHulls(!world.hulls);
+  $('hulls').textContent = world.hulls ? 'Hide hulls' : 'Show hulls';
+};
 
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -72,6 +78,8 @@ function onScene(msg) {
   world.setScene(msg);
   state.sceneObjects = world.objects.children.length;
   state.handLinks = world.handGroups.map((g) => g.links.length);
+  state.skins = msg.hands.map((h) => h.skin ? { vertices: h.skin.positions.length / 3, triangles: h.skin.indices.length / 3, bones: h.skin.bone_links.length } : null);
+  $('hulls').hidden = !state.skins.some(Boolean);
   $('hands').innerHTML = '';
   panels = msg.hands.map((h) => new Panel($('hands'), h.name));
   state.hands = msg.hands.map(() => null);

@@ -23,6 +23,28 @@ function geometry(mesh) {
   return g;
 }
 
+// skinnedMesh is a hand's skin, its bones riding on the links: bone i's
+// matrix is its link's pose times the bone's bind matrix, which the
+// skeleton takes as the bone's inverse (three.js skins with bone world ·
+// inverse), the bones being the link meshes themselves.
+function skinnedMesh(skin, links) {
+  const g = new THREE.BufferGeometry();
+  const n = skin.positions.length / 3;
+  g.setAttribute('position', new THREE.Float32BufferAttribute(skin.positions, 3));
+  g.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(skin.bones, 4));
+  g.setAttribute('skinWeight', new THREE.Float32BufferAttribute(skin.weights, 4));
+  g.setAttribute('color', new THREE.Float32BufferAttribute(new Float32Array(3 * n).fill(1), 3));
+  g.setIndex(skin.indices);
+  g.computeVertexNormals();
+  const binds = skin.bone_links.map((_, i) => new THREE.Matrix4().fromArray(skin.bone_binds, 16 * i));
+  const mesh = new THREE.SkinnedMesh(g, new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.55 }));
+  mesh.name = 'skin';
+  mesh.bind(new THREE.Skeleton(skin.bone_links.map((l) => links[l]), binds), new THREE.Matrix4());
+  mesh.frustumCulled = false; // its bounds are the bind pose's
+  mesh.visible = false; // until its first pose
+  return mesh;
+}
+
 export class World {
   constructor(canvas) {
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
@@ -43,6 +65,7 @@ export class World {
     this.handGroups = [];
     this.arrows = [];
     this.dots = [];
+    this.hulls = false; // link hulls drawn over skins
     this.extra = new THREE.Group(); // a loaded glTF
     this.scene.add(this.extra);
     this.resize();
@@ -72,15 +95,19 @@ export class World {
       const group = new THREE.Group();
       group.name = h.name;
       const links = h.links.map((l) => {
-        const m = new THREE.Mesh(geometry(l), new THREE.MeshStandardMaterial({ color: SKIN.clone(), roughness: 0.6, flatShading: true }));
+        // Over a skin, a link's hull is a wireframe (when hulls are shown).
+        const m = new THREE.Mesh(geometry(l), new THREE.MeshStandardMaterial({ color: SKIN.clone(), roughness: 0.6, flatShading: true, wireframe: !!h.skin }));
         m.name = l.name;
         m.matrixAutoUpdate = false;
         m.visible = false; // until its first pose
+        m.userData.posed = false;
         group.add(m);
         return m;
       });
+      const skin = h.skin ? skinnedMesh(h.skin, links) : null;
+      if (skin) group.add(skin);
       this.scene.add(group);
-      return { group, links, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
+      return { group, links, skin, vertexLinks: h.skin ? h.skin.vertex_links : null, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
     });
     this.proximity = scene.proximity || 0.01;
   }
@@ -97,8 +124,26 @@ export class World {
       q.set(links[k + 3], links[k + 4], links[k + 5], links[k + 6]);
       m.matrix.compose(p, q, one);
       m.matrixWorldNeedsUpdate = true;
-      m.visible = true;
+      m.userData.posed = true;
+      m.visible = !g.skin || this.hulls;
     });
+    if (g.skin) g.skin.visible = true;
+  }
+
+  // showHulls shows or hides the link hulls of skinned hands (a hand
+  // without a skin is drawn by its hulls always).
+  showHulls(on) {
+    this.hulls = on;
+    for (const g of this.handGroups) if (g.skin) for (const m of g.links) m.visible = on && m.userData.posed;
+  }
+
+  // skinVertex is vertex v of hand's skin as drawn, in world space.
+  skinVertex(hand, v) {
+    const g = this.handGroups[hand];
+    if (!g || !g.skin) return null;
+    g.group.updateMatrixWorld(true);
+    const p = g.skin.getVertexPosition(v, new THREE.Vector3()).applyMatrix4(g.skin.matrixWorld);
+    return [p.x, p.y, p.z];
   }
 
   // tint colours hand's links: touching red, near yellow by distance
@@ -117,6 +162,15 @@ export class World {
       else if (near.has(m.name)) c.copy(SKIN).lerp(NEAR, 1 - Math.min(near.get(m.name) / this.proximity, 1));
       else c.copy(SKIN);
     });
+    if (g.skin) {
+      // Each skin vertex takes the colour of the link it rides on.
+      const col = g.skin.geometry.getAttribute('color');
+      g.vertexLinks.forEach((l, v) => {
+        const c = g.links[l].material.color;
+        col.setXYZ(v, c.r, c.g, c.b);
+      });
+      col.needsUpdate = true;
+    }
   }
 
   flash(hand, link, ms) {
@@ -185,7 +239,7 @@ export class World {
   fit() {
     this.scene.updateMatrixWorld(true);
     const box = new THREE.Box3();
-    for (const g of this.handGroups) for (const m of g.links) if (m.visible) box.expandByObject(m);
+    for (const g of this.handGroups) for (const m of g.links) if (m.userData.posed) box.expandByObject(m);
     if (this.extra.children.length) box.expandByObject(this.extra);
     const hands = !box.isEmpty();
     if (!hands) for (const o of this.objects.children) box.expandByObject(o);
