@@ -1,6 +1,10 @@
 package osc
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
 
 // Contact is one touching (link, object) pair of a frame.
 type Contact struct {
@@ -20,6 +24,11 @@ type Near struct {
 type Pose struct {
 	P mgl64.Vec3
 	Q mgl64.Quat
+}
+
+// PoseOf is x as a Pose.
+func PoseOf(x geom.Transform) Pose {
+	return Pose{P: x.T, Q: mgl64.Mat4ToQuat(x.R.Mat4()).Normalize()}
 }
 
 // Frame is what one hand publishes for one frame. The daemon fills it from

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/selfcontact"
@@ -21,7 +19,7 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 	}
 	copy(f.Joints, p.angles[:])
 	for l, x := range p.poses {
-		f.Links[l] = osc.Pose{P: x.T, Q: mgl64.Mat4ToQuat(x.R.Mat4()).Normalize()}
+		f.Links[l] = osc.PoseOf(x)
 	}
 	objects := p.scene.Objects
 	f.Contacts, f.Near = f.Contacts[:0], f.Near[:0]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 )
@@ -13,10 +14,12 @@ import (
 const maxRequest = 4096
 
 // request is what the page asks: "next" (the next live frames, once any
-// hand has a newer one) or "at" (every hand's timeline frame at T s).
+// hand has a newer one) or "at" (every hand's timeline frame at T s); or
+// what it answers to a calibration shown ("answer").
 type request struct {
 	Type string  `json:"type"`
 	T    float64 `json:"t"`
+	Answer
 }
 
 // browser is one connected page.
@@ -26,6 +29,8 @@ type browser struct {
 	cursors []cursor
 	pend    pending
 	skipped uint64
+	// calib is the calibration state this browser was last sent.
+	calib atomic.Uint64
 }
 
 // frameMsg is the message carrying hand frames.
@@ -46,7 +51,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.addBrowser(b)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	go b.read(ctx, c, cancel)
+	go b.read(ctx, s, c, cancel)
 	err = s.stream(ctx, c, b)
 	s.removeBrowser(b) // before it is counted: Stats never shows it both gone and connected
 	switch {
@@ -62,8 +67,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 }
 
 // read passes the browser's requests on, the newest replacing one not yet
-// served; a malformed request or a closed connection ends the browser.
-func (b *browser) read(ctx context.Context, c *websocket.Conn, cancel context.CancelFunc) {
+// served, and its answers to the server; a malformed request or a closed
+// connection ends the browser.
+func (b *browser) read(ctx context.Context, s *Server, c *websocket.Conn, cancel context.CancelFunc) {
 	defer cancel()
 	for {
 		_, data, err := c.Read(ctx)
@@ -71,9 +77,13 @@ func (b *browser) read(ctx context.Context, c *websocket.Conn, cancel context.Ca
 			return
 		}
 		var q request
-		if json.Unmarshal(data, &q) != nil || (q.Type != "next" && q.Type != "at") {
+		if json.Unmarshal(data, &q) != nil || (q.Type != "next" && q.Type != "at" && q.Type != "answer") ||
+			(q.Type == "answer" && (!q.Answer.valid() || !s.answer(q.Answer))) {
 			c.Close(websocket.StatusUnsupportedData, "unknown request")
 			return
+		}
+		if q.Type == "answer" {
+			continue
 		}
 		select {
 		case <-b.req:
@@ -83,13 +93,13 @@ func (b *browser) read(ctx context.Context, c *websocket.Conn, cancel context.Ca
 	}
 }
 
-// stream sends the scene, then answers requests, until the browser or the
-// server goes.
+// stream sends the scene (and a calibration shown), then answers
+// requests, until the browser or the server goes.
 func (s *Server) stream(ctx context.Context, c *websocket.Conn, b *browser) error {
-	var sceneGen uint64
+	var gen generations
 	var q request
 	for {
-		if err := s.sendScene(ctx, c, &sceneGen); err != nil {
+		if err := s.sendState(ctx, c, b, &gen); err != nil {
 			return err
 		}
 		select {
@@ -100,7 +110,7 @@ func (s *Server) stream(ctx context.Context, c *websocket.Conn, b *browser) erro
 		case q = <-b.req:
 		}
 		for q.Type == "next" {
-			if err := s.sendScene(ctx, c, &sceneGen); err != nil {
+			if err := s.sendState(ctx, c, b, &gen); err != nil {
 				return err
 			}
 			msg, ok := s.collect(b)
@@ -125,15 +135,32 @@ func (s *Server) stream(ctx context.Context, c *websocket.Conn, b *browser) erro
 	}
 }
 
-// sendScene sends the scene if it changed since gen.
-func (s *Server) sendScene(ctx context.Context, c *websocket.Conn, gen *uint64) error {
+// generations are the versions of the server's state a browser has.
+type generations struct{ scene, calib uint64 }
+
+// sendState sends the scene, then the calibration, each if it changed
+// since the browser got it.
+func (s *Server) sendState(ctx context.Context, c *websocket.Conn, b *browser, gen *generations) error {
 	s.mu.Lock()
-	msg, g := s.scene, s.sceneGen
+	scene, sg, calib, cg := s.scene, s.sceneGen, s.calib, s.calibGen
 	s.mu.Unlock()
-	if g == *gen || msg == nil {
-		return nil
+	if sg != gen.scene && scene != nil {
+		gen.scene = sg
+		if err := s.writeRaw(ctx, c, scene); err != nil {
+			return err
+		}
 	}
-	*gen = g
+	if cg != gen.calib && calib != nil && scene != nil {
+		gen.calib = cg
+		if err := s.writeRaw(ctx, c, calib); err != nil {
+			return err
+		}
+		b.calib.Store(cg)
+	}
+	return nil
+}
+
+func (s *Server) writeRaw(ctx context.Context, c *websocket.Conn, msg []byte) error {
 	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
 	defer cancel()
 	return c.Write(wctx, websocket.MessageText, msg)
@@ -179,10 +206,8 @@ func (s *Server) write(ctx context.Context, c *websocket.Conn, msg frameMsg) err
 	if err != nil {
 		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
-	defer cancel()
 	s.sent.Add(uint64(len(msg.Hands))) // before the browser can have it
-	return c.Write(wctx, websocket.MessageText, data)
+	return s.writeRaw(ctx, c, data)
 }
 
 func (s *Server) addBrowser(b *browser) {

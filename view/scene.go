@@ -38,6 +38,9 @@ type Hand struct {
 	Right bool   `json:"right"`
 	Links []Mesh `json:"links"`
 	Skin  *Skin  `json:"skin,omitempty"`
+	// Ghost draws the hand see-through and without a panel: a pose to
+	// match (a calibration's target).
+	Ghost bool `json:"ghost,omitempty"`
 }
 
 // SceneObjects splits a scene into one mesh per object, in world space.

@@ -59,6 +59,9 @@ type Server struct {
 	mu       sync.Mutex
 	scene    []byte // the encoded scene message
 	sceneGen uint64
+	calib    []byte // the encoded calibration message, if one is shown
+	calibGen uint64
+	answers  chan Answer
 	timeline *Timeline
 	slots    []*slot
 	// browsers is replaced, never changed in place, so Publish reads it
@@ -75,7 +78,7 @@ func New(o Options) *Server {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
-	s := &Server{opt: o, mux: http.NewServeMux()}
+	s := &Server{opt: o, mux: http.NewServeMux(), answers: make(chan Answer, 16)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.browsers.Store(&[]*browser{})
 	s.mux.Handle("GET /ws", http.HandlerFunc(s.serveWS))
@@ -178,6 +181,9 @@ func (s *Server) allowed(a netip.Addr) bool {
 // it at once (a reload). Frames published for hands beyond sc.Hands are
 // dropped.
 func (s *Server) SetScene(sc Scene) error {
+	if sc.Objects == nil {
+		sc.Objects = []Mesh{} // the page reads a list, never null
+	}
 	b, err := json.Marshal(struct {
 		Type string `json:"type"`
 		Scene

@@ -13,7 +13,7 @@ import (
 )
 
 func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--force] -o FILE", out)
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
 	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
@@ -21,6 +21,7 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	baud := fs.Int("baud", session.DefaultBaud, "baud rate")
 	force := fs.Bool("force", false, "overwrite the -o file if it exists")
 	outPath := fs.String("o", "", "calibration file to write")
+	viewAt := fs.String("view", "", "also guide the session on the live page served at this address (127.0.0.1:8080)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -53,11 +54,44 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
 		g.Info.Sensors, g.Info.Hand(), *port, len(handmodel.CalPoses), *hold)
-	o := calibrator.Opts{Hold: seconds(*hold), Still: *still}
-	r, err := calibrator.Run(ctx, g, g.Info, calibrator.NewTerminal(input, out), o)
+	fallback, err := handmodel.DefaultCalibration(g.Info.Sensors)
+	if err != nil {
+		return fmt.Errorf("calibrate: %w", err)
+	}
+	o := calibrator.Opts{Hold: seconds(*hold), Still: *still, Fallback: fallback}
+	var ui calibrator.UI = calibrator.NewTerminal(input, out)
+	var page *calibrator.Page
+	if *viewAt != "" {
+		v, err := listenView(*viewAt)
+		if err != nil {
+			return err
+		}
+		defer v.Close()
+		if page, err = calibrator.NewPage(v, g.Info, fallback); err != nil {
+			return err
+		}
+		ui = calibrator.Both(ui, page)
+		fmt.Fprintf(out, "The calibration is also on the live page at %s: answer here or there.\n", v.URL())
+	}
+	r, err := calibrator.Run(ctx, g, g.Info, ui, o)
+	if err == nil {
+		err = write(dest, r, *outPath, out)
+	}
+	if page != nil {
+		if err != nil {
+			page.Done(stopped(err, *outPath).Error(), false)
+		} else {
+			page.Done("Wrote "+*outPath+".", true)
+		}
+	}
 	if err != nil {
 		return stopped(err, *outPath)
 	}
+	return nil
+}
+
+// write writes the confirmed calibration and says how to use it.
+func write(dest *calibrator.Output, r *calibrator.Result, path string, out io.Writer) error {
 	text, err := r.File()
 	if err != nil {
 		return err
@@ -72,7 +106,7 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	fmt.Fprintf(out, "Wrote %s: %d sensors, %d fitted, %d kept the default gain. Use it with --calibration %s, or calibration = %q in a [[hand]].\n",
-		*outPath, len(r.Fits), len(r.Fits)-fallbacks, fallbacks, *outPath, *outPath)
+		path, len(r.Fits), len(r.Fits)-fallbacks, fallbacks, path, path)
 	return nil
 }
 

@@ -246,6 +246,7 @@ func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
 	}
 	defer silent.Close()
 	glove := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, filepath.Join(dir, "glove"), emulator.Hangup{})
+	busy := busyTCP(t)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -260,6 +261,8 @@ func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
 		{"bad --sensors", []string{"--port", glove.Path, "--sensors", "20", "-o", out}, 2, []string{"--sensors 20: want 18 or 22"}},
 		{"other sensor count", []string{"--port", glove.Path, "--sensors", "18", "-o", out}, 1, []string{"reports 22 sensors, not 18 (--sensors)"}},
 		{"end of input", []string{"--port", glove.Path, "-o", out}, 1, []string{"the input ended before the calibration was confirmed; nothing written to " + out}},
+		{"--view port in use", []string{"--port", glove.Path, "--view", busy, "-o", out}, 1, []string{"--view " + busy + ": the port is in use"}},
+		{"--view malformed", []string{"--port", glove.Path, "--view", "8080", "-o", out}, 1, []string{"--view 8080"}},
 	} {
 		r := runBinary(t, 20*time.Second, append([]string{"calibrate"}, tc.args...)...)
 		r.oneLine(t, tc.code, tc.says...)

@@ -16,6 +16,17 @@ func openView(addr string, tl *view.Timeline) (*view.Server, error) {
 	if tl.Frames(0) == 0 {
 		return nil, errors.New("--view: no frame to show")
 	}
+	v, err := listenView(addr)
+	if err != nil {
+		return nil, err
+	}
+	v.SetTimeline(tl)
+	return v, nil
+}
+
+// listenView starts the live page's server at addr for a command's
+// --view.
+func listenView(addr string) (*view.Server, error) {
 	v, err := view.Listen(addr, view.Options{})
 	if err != nil {
 		if errors.Is(err, view.ErrInUse) {
@@ -23,7 +34,6 @@ func openView(addr string, tl *view.Timeline) (*view.Server, error) {
 		}
 		return nil, fmt.Errorf("--view %s: %w", addr, err)
 	}
-	v.SetTimeline(tl)
 	return v, nil
 }
 

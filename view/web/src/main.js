@@ -5,6 +5,7 @@
 import { World } from './world.js';
 import { Panel } from './panels.js';
 import { loadGLTF } from './gltf.js';
+import { CalibrationPanel } from './calibration.js';
 
 const $ = (id) => document.getElementById(id);
 const world = new World($('view'));
@@ -22,6 +23,7 @@ const state = {
   paused: false,
   mode: 'live', // or 'timeline'
   gltf: null,
+  calibration: null, // the calibration shown, as received
   skins: [], // per hand: {vertices, triangles, bones} of its skin drawn, or null
   skinVertex: (hand, v) => world.skinVertex(hand, v), // a skin vertex as drawn, world space
   pause: () => setPaused(true),
@@ -67,7 +69,20 @@ function connect() {
     const msg = JSON.parse(e.data);
     if (msg.type === 'scene') onScene(msg);
     else if (msg.type === 'frame') onFrame(msg);
+    else if (msg.type === 'calibration') onCalibration(msg);
   };
+}
+
+// A calibration takes the hands' panels' place.
+const calibration = new CalibrationPanel($('calibration'), (serial, answer, poses) => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'answer', serial, answer, poses }));
+});
+
+function onCalibration(msg) {
+  state.calibration = msg;
+  $('hands').hidden = true;
+  calibration.show(msg);
+  if (msg.phase === 'review' && state.reviewShown !== msg.shown) { state.reviewShown = msg.shown; fitted = false; }
 }
 
 function onScene(msg) {
@@ -81,7 +96,7 @@ function onScene(msg) {
   state.skins = msg.hands.map((h) => h.skin ? { vertices: h.skin.positions.length / 3, triangles: h.skin.indices.length / 3, bones: h.skin.bone_links.length } : null);
   $('hulls').hidden = !state.skins.some(Boolean);
   $('hands').innerHTML = '';
-  panels = msg.hands.map((h) => new Panel($('hands'), h.name));
+  panels = msg.hands.map((h) => (h.ghost ? null : new Panel($('hands'), h.name)));
   state.hands = msg.hands.map(() => null);
   timeline.duration = msg.duration || 0;
   state.mode = msg.live ? 'live' : timeline.duration > 0 ? 'timeline' : 'live';
@@ -92,14 +107,16 @@ function onScene(msg) {
   waiting = false;
 }
 
+const NO_PANEL = { event() {}, update() {} };
+
 function onFrame(msg) {
   waiting = false;
   if (state.paused && state.mode === 'live') return;
   const now = performance.now();
   for (const f of msg.hands) {
-    const p = panels[f.hand];
-    if (!p) continue;
+    if (f.hand >= panels.length) continue;
     world.pose(f.hand, f.links);
+    const p = panels[f.hand] || NO_PANEL; // a ghost has none
     for (const t of f.touches) {
       if (t.begin) world.flash(f.hand, t.link, 250);
       p.event('touch', `${t.link} ${t.begin ? 'touches' : 'leaves'} ${t.object}`, t.begin);

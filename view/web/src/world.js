@@ -7,6 +7,7 @@ const SKIN = new THREE.Color(0xd9a77f);
 const NEAR = new THREE.Color(0xf2d64b);
 const TOUCH = new THREE.Color(0xe0553a);
 const FLASH = new THREE.Color(0xffffff);
+const GHOST = new THREE.Color(0x7fc4ff);
 const OBJECT_COLORS = [0x8a9bb0, 0x3f9d8c, 0x6f7fc0, 0x9a6f9a, 0xa0a060];
 
 // Arrow length: 2 cm plus 10 times the depth, at most 10 cm.
@@ -96,7 +97,10 @@ export class World {
       group.name = h.name;
       const links = h.links.map((l) => {
         // Over a skin, a link's hull is a wireframe (when hulls are shown).
-        const m = new THREE.Mesh(geometry(l), new THREE.MeshStandardMaterial({ color: SKIN.clone(), roughness: 0.6, flatShading: true, wireframe: !!h.skin }));
+        const m = new THREE.Mesh(geometry(l), h.ghost
+          ? new THREE.MeshStandardMaterial({ color: GHOST.clone(), roughness: 0.6, transparent: true, opacity: 0.3, depthWrite: false })
+          : new THREE.MeshStandardMaterial({ color: SKIN.clone(), roughness: 0.6, flatShading: true, wireframe: !!h.skin }));
+        if (h.ghost) m.renderOrder = 1;
         m.name = l.name;
         m.matrixAutoUpdate = false;
         m.visible = false; // until its first pose
@@ -107,7 +111,7 @@ export class World {
       const skin = h.skin ? skinnedMesh(h.skin, links) : null;
       if (skin) group.add(skin);
       this.scene.add(group);
-      return { group, links, skin, vertexLinks: h.skin ? h.skin.vertex_links : null, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
+      return { group, links, skin, ghost: !!h.ghost, vertexLinks: h.skin ? h.skin.vertex_links : null, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
     });
     this.proximity = scene.proximity || 0.01;
   }
@@ -150,7 +154,7 @@ export class World {
   // across the band, flashing white, else skin.
   tint(hand, frame, now) {
     const g = this.handGroups[hand];
-    if (!g) return;
+    if (!g || g.ghost) return;
     const near = new Map();
     for (const n of frame.near) near.set(n.link, Math.min(near.get(n.link) ?? Infinity, n.distance));
     for (const n of frame.hand_near) near.set(n.link, Math.min(near.get(n.link) ?? Infinity, n.distance));

@@ -1,0 +1,55 @@
+package view
+
+import (
+	"testing"
+	"time"
+)
+
+// TestACalibrationIsShownAndAnswered: a calibration set reaches every
+// page after the scene, pages that connect later too, and their answers
+// come back in order; with none shown, or an answer no page can give,
+// that page's connection ends and nothing reaches Answers.
+func TestACalibrationIsShownAndAnswered(t *testing.T) {
+	s := listen(t, Options{})
+	if err := s.SetScene(testScene()); err != nil {
+		t.Fatal(err)
+	}
+	early := dial(t, s)
+	if typ := early.recv(nil); typ != "scene" {
+		t.Fatalf("first message %q", typ)
+	}
+	early.send(`{"type":"answer","serial":1,"answer":"ready"}`) // nothing asked yet
+	if _, _, err := early.conn.Read(early.ctx); err == nil {
+		t.Error("an answer with no calibration shown kept the page connected")
+	}
+	if err := s.SetCalibration(&Calibration{Serial: 4, Phase: "ask", Pose: "fist"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*client{dial(t, s), dial(t, s)} {
+		if typ := c.recv(nil); typ != "scene" {
+			t.Fatalf("first message %q", typ)
+		}
+		var got Calibration
+		if typ := c.recv(&got); typ != "calibration" || got.Serial != 4 || got.Pose != "fist" {
+			t.Fatalf("then %q %+v", typ, got)
+		}
+		c.send(`{"type":"answer","serial":4,"answer":"redo","poses":[1,4]}`)
+		select {
+		case a := <-s.Answers():
+			if a.Serial != 4 || a.Answer != "redo" || len(a.Poses) != 2 || a.Poses[1] != 4 {
+				t.Errorf("answer %+v", a)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("the answer never came")
+		}
+		c.send(`{"type":"answer","serial":4,"answer":"format the disk"}`)
+		if _, _, err := c.conn.Read(c.ctx); err == nil {
+			t.Error("an answer no page can give kept the page connected")
+		}
+	}
+	select {
+	case a := <-s.Answers():
+		t.Errorf("an answer that should have been refused arrived: %+v", a)
+	default:
+	}
+}
