@@ -8,11 +8,12 @@ import (
 	"runtime/debug"
 )
 
-// version and commit are stamped at link time by packaging/build-deb.sh
-// (-ldflags "-X main.version=... -X main.commit=..."); a plain `go build`,
-// `go run` or `go install` leaves them empty and the build's own record
-// (runtime/debug.ReadBuildInfo) is used instead.
-var version, commit string
+// version, commit and modified ("true": built from a tree with
+// uncommitted changes) are stamped at link time by packaging/build-deb.sh
+// (-ldflags "-X main.version=... -X main.commit=... -X main.modified=...");
+// a plain `go build`, `go run` or `go install` leaves them empty and the
+// build's own record (runtime/debug.ReadBuildInfo) is used instead.
+var version, commit, modified string
 
 // build is what `gloved version` says of the binary.
 type build struct {
@@ -25,8 +26,8 @@ type build struct {
 // describeBuild returns the stamped version and commit, or else what the
 // Go toolchain recorded: the module version and the VCS settings (which
 // `go build` records from a git checkout unless -buildvcs=false).
-func describeBuild(version, commit string, bi *debug.BuildInfo, ok bool) build {
-	b := build{Version: version, Commit: commit, Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+func describeBuild(version, commit, modified string, bi *debug.BuildInfo, ok bool) build {
+	b := build{Version: version, Commit: commit, Modified: modified == "true", Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
 	if !ok {
 		bi = &debug.BuildInfo{}
 	}
@@ -73,6 +74,6 @@ func runVersion(_ context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	bi, ok := debug.ReadBuildInfo()
-	describeBuild(version, commit, bi, ok).print(out)
+	describeBuild(version, commit, modified, bi, ok).print(out)
 	return nil
 }

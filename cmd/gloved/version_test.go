@@ -19,17 +19,19 @@ func TestDescribeBuildPrefersTheStampThenTheBuildRecord(t *testing.T) {
 	tests := []struct {
 		name            string
 		version, commit string
+		modified        string
 		bi              *debug.BuildInfo
 		ok              bool
 		want            build
 	}{
-		{"stamped", "0.4.0", "a3f2fd4", vcs, true, build{Version: "0.4.0", Commit: "a3f2fd4", Go: goLine("go1.26.0")}},
-		{"go build in a checkout", "", "", vcs, true, build{Version: "(devel)", Commit: "83eb333af0c1", Modified: true, Go: goLine("go1.26.0")}},
-		{"go install module@version", "", "", installed, true, build{Version: "v0.4.0", Go: goLine("go1.26.1")}},
-		{"no build record", "", "", nil, false, build{Version: "(devel)", Go: goLine(runtime.Version())}},
+		{"stamped", "0.4.0", "a3f2fd4", "", vcs, true, build{Version: "0.4.0", Commit: "a3f2fd4", Go: goLine("go1.26.0")}},
+		{"stamped from a modified tree", "0.4.0", "a3f2fd4", "true", nil, false, build{Version: "0.4.0", Commit: "a3f2fd4", Modified: true, Go: goLine(runtime.Version())}},
+		{"go build in a checkout", "", "", "", vcs, true, build{Version: "(devel)", Commit: "83eb333af0c1", Modified: true, Go: goLine("go1.26.0")}},
+		{"go install module@version", "", "", "", installed, true, build{Version: "v0.4.0", Go: goLine("go1.26.1")}},
+		{"no build record", "", "", "", nil, false, build{Version: "(devel)", Go: goLine(runtime.Version())}},
 	}
 	for _, tc := range tests {
-		if got := describeBuild(tc.version, tc.commit, tc.bi, tc.ok); got != tc.want {
+		if got := describeBuild(tc.version, tc.commit, tc.modified, tc.bi, tc.ok); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
@@ -61,8 +63,8 @@ func versionOf(t *testing.T, bin string) []string {
 // recorded, the commit included when it built from a git checkout.
 func TestVersionThroughTheBinary(t *testing.T) {
 	goLine := "built with " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
-	stamped := buildWith(t, "-ldflags", "-X main.version=9.8.7 -X main.commit=0123456789abcdef")
-	want := []string{"gloved 9.8.7", "commit 0123456789abcdef", goLine}
+	stamped := buildWith(t, "-ldflags", "-X main.version=9.8.7 -X main.commit=0123456789abcdef -X main.modified=true")
+	want := []string{"gloved 9.8.7", "commit 0123456789abcdef, with uncommitted changes", goLine}
 	if got := versionOf(t, stamped); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("stamped: got %q, want %q", got, want)
 	}
