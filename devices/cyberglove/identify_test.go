@@ -61,3 +61,28 @@ func TestIdentifyFailuresSayWhatWasHeard(t *testing.T) {
 		t.Errorf("a zero reply timeout was taken")
 	}
 }
+
+// FuzzIdentify: whatever a port answers to ^C, ?S, ?G and ?R, Identify
+// returns within its timeouts without panicking, and a unit it reports is
+// one the protocol allows; when the three replies are well-formed, it
+// reports exactly what they say, whatever stale bytes came before them.
+func FuzzIdentify(f *testing.F) {
+	f.Add([]byte("S\x01\x02"), []byte("?S\x16\x00"), []byte("?G\x03\x00"), []byte("?R\x01\x00"))
+	f.Add([]byte{}, []byte("?S\x12\x00"), []byte("?G\x01\x00"), []byte("?R\x00\x00"))
+	f.Add([]byte{}, []byte("?e?\x00"), []byte{}, []byte{})
+	f.Add([]byte("\x00\x00"), []byte("OK\r\n"), []byte("?G"), []byte("?R\x01"))
+	f.Fuzz(func(t *testing.T, stale, s, g, r []byte) {
+		port := serialtest.New(t, []serialtest.Step{{"\x03", string(stale)}, {"?S", string(s)}, {"?G", string(g)}, {"?R", string(r)}}...)
+		u, err := Identify(port, 20*time.Millisecond)
+		if err == nil && (u.Model != "cyberglove" || devices.CheckSensors(u.Sensors) != nil) {
+			t.Fatalf("reported %+v", u)
+		}
+		wellFormed := func(b []byte, x byte) bool { return len(b) == 4 && b[0] == '?' && b[1] == x && b[3] == 0 }
+		if wellFormed(s, 'S') && (s[2] == 18 || s[2] == 22) && wellFormed(g, 'G') && wellFormed(r, 'R') {
+			want := Unit{GloveInfo: devices.GloveInfo{Model: "cyberglove", Sensors: int(s[2]), Right: r[2] == 1}, GloveIn: g[2]&2 != 0}
+			if err != nil || u != want {
+				t.Fatalf("well-formed replies: got %+v %v, want %+v", u, err, want)
+			}
+		}
+	})
+}
