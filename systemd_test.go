@@ -22,7 +22,8 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=dialout", "ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "RestrictAddressFamilies="} {
+	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=dialout", "ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "RestrictAddressFamilies=",
+		"User=gloved", "DevicePolicy=closed", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-ttyS rw"} {
 		if !strings.Contains(string(unit), want) {
 			t.Errorf("unit lacks %s", want)
 		}

@@ -67,6 +67,16 @@ func commands() map[string]command {
 			usage:   "gloved record --device cyberglove|sim [flags] --seconds S -o FILE",
 			run:     runRecord,
 		},
+		"ports": {
+			summary: "list the serial ports (USB ids, serial number, product, the udev rule line, access) and, with --probe, which has a CyberGlove",
+			usage:   "gloved ports [--probe] [--baud B] [PATH ...]",
+			run:     runPorts,
+		},
+		"version": {
+			summary: "print the version, the commit it was built from and the Go version",
+			usage:   "gloved version",
+			run:     runVersion,
+		},
 		"calibrate": {
 			summary: "a guided per-user calibration: hold each pose, see the fitted hand, write the calibration file",
 			usage:   "gloved calibrate --port PATH [--sensors 18|22] [--hold S] -o FILE",
@@ -124,6 +134,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	name := "run" // with the built-in demo config
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
+	}
+	if name == "--version" {
+		name = "version"
 	}
 	if name == "help" || name == "-h" || name == "--help" {
 		printHelp(out)

@@ -140,34 +140,16 @@ func (g *Glove) now() time.Duration { return time.Since(g.start) }
 
 // handshake runs the open sequence on a fresh port.
 func (g *Glove) handshake(p Port) error {
-	if _, err := p.Write([]byte{0x03}); err != nil {
-		return fmt.Errorf("stop stream: %w", err)
-	}
-	if err := g.drain(p); err != nil {
-		return err
-	}
-	n, err := g.query(p, 'S')
+	u, err := g.identify(p)
 	if err != nil {
 		return err
 	}
-	sensors := int(n)
-	if g.opts.Sensors != 0 && sensors != g.opts.Sensors {
-		return fmt.Errorf("unit reports %d sensors, configured for %d", sensors, g.opts.Sensors)
+	if g.opts.Sensors != 0 && u.Sensors != g.opts.Sensors {
+		return fmt.Errorf("unit reports %d sensors, configured for %d", u.Sensors, g.opts.Sensors)
 	}
-	f := Format{Sensors: sensors, Status: g.opts.StatusByte}
-	if err := f.Validate(); err != nil {
-		return fmt.Errorf("?S: %w", err)
-	}
-	st, err := g.query(p, 'G')
-	if err != nil {
-		return err
-	}
-	g.noGlove = st&0x02 == 0
-	right, err := g.query(p, 'R')
-	if err != nil {
-		return err
-	}
-	g.info = devices.GloveInfo{Model: "cyberglove", Sensors: sensors, Right: right == 1}
+	f := Format{Sensors: u.Sensors, Status: g.opts.StatusByte}
+	g.noGlove = !u.GloveIn
+	g.info = u.GloveInfo
 	if g.opts.Mode == Stream {
 		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)
 		if err := g.command(p, 't', fmt.Sprintf("t %d 1\r", w1)); err != nil {
@@ -245,7 +227,7 @@ func (g *Glove) readReply(p Port, what string, size int) ([]byte, error) {
 			continue
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s: no reply within %v (is a CyberGlove unit on this port, at this baud rate?)", what, g.opts.ReplyTimeout)
+			return nil, fmt.Errorf("%s: %w within %v (is a CyberGlove unit on this port, at this baud rate?)", what, ErrNoReply, g.opts.ReplyTimeout)
 		}
 	}
 }

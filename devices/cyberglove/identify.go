@@ -1,0 +1,82 @@
+package cyberglove
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+)
+
+// ErrNoReply is a query the port left unanswered within the reply
+// timeout: nothing that speaks the protocol is there, or not at this baud
+// rate.
+var ErrNoReply = errors.New("no reply")
+
+// Unit is what a CyberGlove interface unit says of itself when asked.
+type Unit struct {
+	devices.GloveInfo
+	// GloveIn: a glove is plugged into the unit (?G bit 1). A unit without
+	// its glove still answers every query.
+	GloveIn bool
+}
+
+// String describes the unit as `gloved ports --probe` reports it:
+// "CyberGlove (22 sensors, right)", with ", glove not plugged in" when the
+// unit has no glove.
+func (u Unit) String() string {
+	s := fmt.Sprintf("CyberGlove (%d sensors, %s)", u.Sensors, u.Hand())
+	if !u.GloveIn {
+		s += ", glove not plugged in"
+	}
+	return s
+}
+
+// Identify asks the unit on an open port what it is: it stops any stream
+// a previous program left running (^C) and drains it, then sends the
+// queries ?S (sensor count), ?G (glove status) and ?R (handedness), each
+// answered within replyTimeout or ErrNoReply. It changes no setting of
+// the unit and starts nothing, so the port can be handed back as it was
+// (bar a stream stopped). Open runs the same sequence before it sets the
+// unit up.
+func Identify(p Port, replyTimeout time.Duration) (Unit, error) {
+	if replyTimeout <= 0 {
+		return Unit{}, fmt.Errorf("cyberglove: reply timeout %v: want > 0", replyTimeout)
+	}
+	g := &Glove{opts: Opts{ReplyTimeout: replyTimeout}}
+	u, err := g.identify(p)
+	if err != nil {
+		return Unit{}, fmt.Errorf("cyberglove: %w", err)
+	}
+	return u, nil
+}
+
+// identify is Identify on the driver's own buffers and fault counters.
+func (g *Glove) identify(p Port) (Unit, error) {
+	if _, err := p.Write([]byte{0x03}); err != nil {
+		return Unit{}, fmt.Errorf("stop stream: %w", err)
+	}
+	if err := g.drain(p); err != nil {
+		return Unit{}, err
+	}
+	n, err := g.query(p, 'S')
+	if err != nil {
+		return Unit{}, err
+	}
+	sensors := int(n)
+	if err := devices.CheckSensors(sensors); err != nil {
+		return Unit{}, fmt.Errorf("?S: %w", err)
+	}
+	st, err := g.query(p, 'G')
+	if err != nil {
+		return Unit{}, err
+	}
+	right, err := g.query(p, 'R')
+	if err != nil {
+		return Unit{}, err
+	}
+	return Unit{
+		GloveInfo: devices.GloveInfo{Model: "cyberglove", Sensors: sensors, Right: right == 1},
+		GloveIn:   st&0x02 != 0,
+	}, nil
+}
