@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
@@ -64,7 +65,7 @@ func runFault(t *testing.T, model cyberglove.Model, f fault) {
 	dir := t.TempDir()
 	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
 	f.opts.Model, f.opts.Sensors, f.opts.Right = model, 22, true
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "fault.toml", fmt.Sprintf(`
@@ -81,7 +82,7 @@ recording = %q
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if s := statusesOf(got.all(), "right"); !inOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
+	if s := daemontest.Statuses(got.All(), "right"); !daemontest.InOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
 		t.Errorf("statuses %v, want %v in that order", s, f.statuses)
 	}
 	pings, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond))
@@ -95,18 +96,7 @@ recording = %q
 	}
 	recorded := checkRecording(t, rec, em.Values(), f.lost)
 	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d",
-		len(em.Values()), recorded, statusesOf(got.all(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
-}
-
-// inOrder reports whether want occurs in got in order.
-func inOrder(got, want []string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && g == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
+		len(em.Values()), recorded, daemontest.Statuses(got.All(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
 }
 
 // checkRecording replays rec and compares its samples with the records the

@@ -5,73 +5,17 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/gloved/gloved/daemon/daemontest"
 )
-
-// wire collects what a daemon sends a hand's OSC receiver: its statuses
-// in order (repeats folded) and its frames.
-type wire struct {
-	mu       sync.Mutex
-	statuses []string
-	frames   int
-}
-
-// listen receives on c until it is closed.
-func (w *wire) listen(c *net.UDPConn, hand string) chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 65536)
-		for {
-			n, _, err := c.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			p, err := goosc.ParsePacket(string(buf[:n]))
-			if b, ok := p.(*goosc.Bundle); err == nil && ok {
-				w.take(b, hand)
-			}
-		}
-	}()
-	return done
-}
-
-func (w *wire) take(b *goosc.Bundle, hand string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, m := range b.Messages {
-		switch m.Address {
-		case "/gloved/" + hand + "/frame":
-			w.frames++
-		case "/gloved/" + hand + "/status":
-			if s, ok := m.Arguments[0].(string); ok && (len(w.statuses) == 0 || w.statuses[len(w.statuses)-1] != s) {
-				w.statuses = append(w.statuses, s)
-			}
-		}
-	}
-}
-
-// inOrder reports whether want occurs in got in order.
-func inOrder(got, want []string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && g == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
-}
 
 // TestGloveFaultsThroughTheBinaries: `gloved emulate` plays a CyberGlove
 // I/II, then a III, on a pseudo-terminal with garbage on the line, the
@@ -90,12 +34,7 @@ func TestGloveFaultsThroughTheBinaries(t *testing.T) {
 func faultsThroughTheBinaries(t *testing.T, model string) {
 	dir := t.TempDir()
 	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
-	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w wire
-	received := w.listen(rx, "right")
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -142,16 +81,15 @@ stall_ms = 300.0
 	if err := daemon.Run(); err != nil {
 		t.Fatalf("gloved run: %v\n%s", err, stderr.String())
 	}
-	rx.Close()
-	<-received
 
 	unit := map[string]string{"cyberglove": "CyberGlove (", "cyberglove3": "CyberGlove III ("}[model]
 	if !strings.Contains(emuOut.String(), "22-sensor right-hand "+unit) {
 		t.Errorf("the emulator announced %q", emuOut.String())
 	}
+	statuses, frames := daemontest.Statuses(got.All(), "right"), daemontest.Frames(got.All(), "right")
 	want := []string{"streaming", "no-glove", "streaming", "stalled", "streaming", "reconnecting", "streaming"}
-	if !inOrder(w.statuses, want) || w.frames < 300 {
-		t.Errorf("statuses %v, want %v in that order; %d frames\n%s", w.statuses, want, w.frames, stderr.String())
+	if !daemontest.InOrder(statuses, want) || frames < 300 {
+		t.Errorf("statuses %v, want %v in that order; %d frames\n%s", statuses, want, frames, stderr.String())
 	}
 	if strings.Contains(stderr.String(), "panic") {
 		t.Errorf("the daemon's log:\n%s", stderr.String())
@@ -175,7 +113,7 @@ stall_ms = 300.0
 	if len(lines) < 300 || wide != (model == "cyberglove3") || (model == "cyberglove3" && !fine) {
 		t.Errorf("%d samples recorded; values above 254: %v, not multiples of 16: %v", len(lines), wide, fine)
 	}
-	t.Logf("statuses %v, %d frames, %d samples recorded", w.statuses, w.frames, len(lines))
+	t.Logf("statuses %v, %d frames, %d samples recorded", statuses, frames, len(lines))
 }
 
 // TestCyberGlove3ErrorsSayWhatToDo: what a user can get wrong about a

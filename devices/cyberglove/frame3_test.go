@@ -48,24 +48,16 @@ type got3 struct {
 
 func parse3(p *Parser3, chunks ...[]byte) []got3 {
 	var out []got3
-	var s devices.Sample
-	for _, c := range chunks {
-		p.Feed(c)
-		for {
-			ev, err := p.Next(&s)
-			if ev == NeedMore {
-				break
-			}
-			if ev == GotError {
-				out = append(out, got3{err: err.Error()})
-				continue
-			}
-			if s.Bits != devices.Bits12 || s.Status != 0 {
-				panic(fmt.Sprintf("sample %+v: want 12 bits and no status", s))
-			}
-			out = append(out, got3{raw: slices.Clone(s.Sensors()), time: s.GloveTime})
+	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
+		if ev == GotError {
+			out = append(out, got3{err: err.Error()})
+			return
 		}
-	}
+		if s.Bits != devices.Bits12 || s.Status != 0 {
+			panic(fmt.Sprintf("sample %+v: want 12 bits and no status", *s))
+		}
+		out = append(out, got3{raw: slices.Clone(s.Sensors()), time: s.GloveTime})
+	})
 	return out
 }
 
@@ -327,52 +319,15 @@ func TestParser3NeverForgesUnderGarbage(t *testing.T) {
 		}
 		stream = append(stream, stamp3(5000).Append(nil)...)
 		p := NewParser3(sensors, nil)
-		var chunks [][]byte
-		for len(stream) > 0 {
-			n := min(len(stream), 1+r.IntN(128))
-			chunks, stream = append(chunks, stream[:n]), stream[n:]
-		}
-		got := parse3(p, chunks...)
-		k, cleanLost := 0, 0
-		for _, g := range got {
-			if g.err != "" {
-				t.Fatalf("%d sensors: unexpected error event %s", sensors, g.err)
-			}
-			for k < len(sent) && !slices.Equal(sent[k], g.raw) {
-				if !touched[k] && !touched[k+1] {
-					cleanLost++
-				}
-				k++
-			}
-			if k == len(sent) {
-				t.Fatalf("%d sensors: emitted a sample that was never sent: %v", sensors, g.raw)
-			}
-			k++
-		}
+		values := func(s *devices.Sample) []uint16 { return slices.Clone(s.Sensors()) }
+		got, cleanLost := lostClean(t, fmt.Sprint(sensors, " sensors"), p, randomChunks(r, stream, 128), values, sent, touched)
 		if p.Faults.BadFrames == 0 || p.Faults.Resyncs < 2 {
 			t.Errorf("%d sensors: faults %+v: garbage went uncounted", sensors, *p.Faults)
 		}
 		if cleanLost > 0 {
 			t.Errorf("%d sensors: %d untouched records lost of %d", sensors, cleanLost, len(sent))
 		}
-		t.Logf("%d sensors: %d of %d surfaced, faults %+v", sensors, len(got), len(sent), *p.Faults)
-	}
-}
-
-func TestParser3AllocatesNothing(t *testing.T) {
-	b, _, _ := stream3(50, values3, func(int) []byte { return nil })
-	p := NewParser3(22, nil)
-	var s devices.Sample
-	allocs := testing.AllocsPerRun(100, func() {
-		p.Feed(b)
-		for {
-			if ev, _ := p.Next(&s); ev == NeedMore {
-				break
-			}
-		}
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per run", allocs)
+		t.Logf("%d sensors: %d of %d surfaced, faults %+v", sensors, got, len(sent), *p.Faults)
 	}
 }
 
@@ -388,36 +343,8 @@ func FuzzParser3(f *testing.F) {
 		sensors := 18 + 4*int(opt&1)
 		p := NewParser3(sensors, nil)
 		tail := slices.Concat(record3(0, values3(1)), record3(1, values3(2)), stamp3(2).Append(nil))
+		last := checkEvents(t, p, slices.Concat(b, tail), 1+int(opt>>1), sensors, devices.Bits12, Max3)
 		var s devices.Sample
-		var last [][]uint16
-		for in := slices.Concat(b, tail); len(in) > 0; {
-			n := min(len(in), 1+int(opt>>1))
-			p.Feed(in[:n])
-			in = in[n:]
-			for {
-				ev, err := p.Next(&s)
-				if ev == NeedMore {
-					break
-				}
-				if ev == GotError && err == nil {
-					t.Fatal("error event without an error")
-				}
-				if ev == GotSample {
-					if s.N != sensors || s.Bits != devices.Bits12 {
-						t.Fatalf("sample with %d sensors of %d bits", s.N, s.Bits)
-					}
-					for _, v := range s.Sensors() {
-						if v == 0 || v > Max3 {
-							t.Fatalf("sensor value %d", v)
-						}
-					}
-					last = append(last, slices.Clone(s.Sensors()))
-				}
-			}
-			if p.Buffered() > parserCap {
-				t.Fatalf("buffer grew to %d", p.Buffered())
-			}
-		}
 		want := make([][]uint16, 2)
 		for i, v := range [][devices.MaxSensors]uint16{values3(1), values3(2)} {
 			devices.FromSlots(&v, sensors, &s)
@@ -445,13 +372,7 @@ func BenchmarkParser3(b *testing.B) {
 			n := min(256, len(rest))
 			p.Feed(rest[:n])
 			rest = rest[n:]
-			for {
-				ev, _ := p.Next(&s)
-				if ev == NeedMore {
-					break
-				}
-				records++
-			}
+			records += drain(p, &s)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(records), "ns/record")

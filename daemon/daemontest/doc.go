@@ -1,0 +1,7 @@
+// Package daemontest receives what a daemon sends, for tests: a real UDP
+// socket on loopback that keeps every bundle, and a hand's statuses and
+// frames among them.
+//
+// Source: the README's OSC contract (each frame one bundle;
+// <prefix>/<hand>/frame and <prefix>/<hand>/status, prefix /gloved).
+package daemontest
