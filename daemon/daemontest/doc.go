@@ -2,6 +2,8 @@
 // socket on loopback that keeps every bundle, and a hand's statuses and
 // frames among them.
 //
-// Source: the README's OSC contract (each frame one bundle;
-// <prefix>/<hand>/frame and <prefix>/<hand>/status, prefix /gloved).
+// Sources: the README's OSC contract (each frame one bundle;
+// <prefix>/<hand>/frame and <prefix>/<hand>/status, prefix /gloved);
+// shared/reference/dependencies.md (go-osc decodes the bundles; the
+// receiver owns its socket and its loop).
 package daemontest
