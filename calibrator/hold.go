@@ -15,14 +15,17 @@ import (
 // Hold is what the glove read while the user held a pose.
 type Hold struct {
 	Samples int
-	// Raw is each sensor's median reading, in the glove's order; Spread
+	// Raw is each sensor's median reading in 8-bit counts (Sample.Counts),
+	// in the glove's order; Spread
 	// the band, in counts, that held the middle 90% of its readings (from
 	// the 5th to the 95th percentile).
 	Raw, Spread [devices.MaxSensors]float64
 }
 
 // The ends of a CyberGlove I/II sensor's 8-bit range: a reading there
-// says only that the angle is somewhere beyond.
+// says only that the angle is somewhere beyond. Readings are in 8-bit
+// counts (Sample.Counts), so for a CyberGlove III these are 16 and 4064
+// of its 12-bit range: its last count at either end is left out too.
 const rawMin, rawMax = 1, 254
 
 // saturated returns the sensors (bit i for sensor i of n) whose held
@@ -81,7 +84,7 @@ func measure(samples []devices.Sample, n int, still float64) (*Hold, error) {
 	worst := -1
 	for i := range n {
 		for j := range samples {
-			v[j] = float64(samples[j].Raw[i])
+			v[j] = samples[j].Counts(i)
 		}
 		slices.Sort(v)
 		m := len(v)

@@ -1,14 +1,16 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/recording"
@@ -26,10 +28,10 @@ type fault struct {
 	lost int
 }
 
-// TestFaultCampaign: an emulated glove on a pty, with each fault, and the
-// daemon recording its session. For each: the statuses on the wire, the
-// watchdog fed throughout, the fault counted, and the recording holding
-// the records the emulator sent.
+// TestFaultCampaign: an emulated glove on a pty, a CyberGlove I/II and a
+// III, with each fault, and the daemon recording its session. For each:
+// the statuses on the wire, the watchdog fed throughout, the fault
+// counted, and the recording holding the records the emulator sent.
 func TestFaultCampaign(t *testing.T) {
 	if raceEnabled {
 		t.Skip("asserts timing (statuses, watchdog gaps); the race detector slows the pipeline several times: run without -race")
@@ -50,27 +52,29 @@ func TestFaultCampaign(t *testing.T) {
 		{name: "unit silent", opts: emulator.Opts{SilentAt: at, SilentFor: 2 * span}, statuses: []string{StatusStreaming, StatusStalled, StatusStreaming},
 			count: func(_ devices.Faults, s *HandStats) uint64 { return s.Stalls.Load() }},
 	}
-	for _, f := range faults {
-		t.Run(f.name, func(t *testing.T) { runFault(t, f) })
+	for _, model := range []cyberglove.Model{cyberglove.ModelII, cyberglove.ModelIII} {
+		for _, f := range faults {
+			t.Run(string(model)+"/"+f.name, func(t *testing.T) { runFault(t, model, f) })
+		}
 	}
 }
 
-func runFault(t *testing.T, f fault) {
+func runFault(t *testing.T, model cyberglove.Model, f fault) {
 	const watchdog = 400 * time.Millisecond // pings every 200 ms
 	sd := fakeSystemd(t, watchdog)
 	dir := t.TempDir()
 	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
-	f.opts.Sensors, f.opts.Right = 22, true
-	rx, got := listenOSC(t)
+	f.opts.Model, f.opts.Sensors, f.opts.Right = model, 22, true
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "fault.toml", fmt.Sprintf(`
 [[hand]]
 name = "right"
-device = "cyberglove"
+device = %q
 port = %q
 recording = %q
-`, link, rec)+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0\n"))
+`, model, link, rec)+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0\n"))
 	// The glove comes after the daemon (which waits for it): the fault's
 	// time counts from here.
 	start := time.Now()
@@ -78,7 +82,7 @@ recording = %q
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if s := statusesOf(got.all(), "right"); !inOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
+	if s := daemontest.Statuses(got.All(), "right"); !daemontest.InOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
 		t.Errorf("statuses %v, want %v in that order", s, f.statuses)
 	}
 	pings, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond))
@@ -90,27 +94,16 @@ recording = %q
 	if f.count(faults, &h.Stats) == 0 {
 		t.Errorf("the fault was not counted: faults %+v, stalls %d", faults, h.Stats.Stalls.Load())
 	}
-	recorded := checkRecording(t, rec, em.Records(), f.lost)
+	recorded := checkRecording(t, rec, em.Values(), f.lost)
 	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d",
-		len(em.Records()), recorded, statusesOf(got.all(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
-}
-
-// inOrder reports whether want occurs in got in order.
-func inOrder(got, want []string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && g == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
+		len(em.Values()), recorded, daemontest.Statuses(got.All(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
 }
 
 // checkRecording replays rec and compares its samples with the records the
 // emulator sent: every sample was sent, in order, and at most lost sent
 // records are missing besides one after the last sample (the record in
 // flight when the daemon stopped).
-func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) int {
+func checkRecording(t *testing.T, rec string, sent [][]uint16, lost int) int {
 	t.Helper()
 	r, err := recording.OpenReplay(rec, false)
 	if err != nil {
@@ -129,8 +122,8 @@ func checkRecording(t *testing.T, rec string, sent [][]byte, lost int) int {
 			continue
 		}
 		n++
-		b := emulatortest.Bytes(s.Sensors())
-		for k < len(sent) && !bytes.Equal(sent[k], b) {
+		b := s.Sensors()
+		for k < len(sent) && !slices.Equal(sent[k], b) {
 			k++
 			missed++
 		}

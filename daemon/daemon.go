@@ -205,7 +205,7 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	hc, spec, opt := d.config.Hands[i], d.config.Spec(i), d.config.PipelineOptions()
 	log := d.log.With().Str("hand", hc.Name).Logger()
 	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
-	if spec.Device == session.DeviceCyberGlove {
+	if spec.Serial() {
 		return h, session.Check(spec)
 	}
 	s, err := session.Open(spec, d.scene, opt)

@@ -9,13 +9,13 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
 	"github.com/rs/zerolog"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
@@ -23,51 +23,6 @@ import (
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
 )
-
-type received struct {
-	mu      sync.Mutex
-	bundles []*goosc.Bundle
-}
-
-func (r *received) all() []*goosc.Bundle {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]*goosc.Bundle(nil), r.bundles...)
-}
-
-// listenOSC is the test's receiver: a real UDP socket on loopback.
-func listenOSC(t *testing.T) (*net.UDPConn, *received) {
-	t.Helper()
-	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &received{}
-	go func() {
-		buf := make([]byte, 65536)
-		for {
-			n, _, err := c.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			p, err := goosc.ParsePacket(string(buf[:n]))
-			if err != nil {
-				t.Errorf("the daemon sent an undecodable packet: %v", err)
-				continue
-			}
-			b, ok := p.(*goosc.Bundle)
-			if !ok {
-				t.Errorf("the daemon sent a bare message %v", p)
-				continue
-			}
-			r.mu.Lock()
-			r.bundles = append(r.bundles, b)
-			r.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() { c.Close() })
-	return c, r
-}
 
 // TestEndToEndOverAPty: an emulated CyberGlove on a pty (unplugged, then
 // hung up and back), the daemon, and an OSC receiver: every message type
@@ -79,7 +34,7 @@ func TestEndToEndOverAPty(t *testing.T) {
 		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
 		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond}, link,
 		emulator.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
 	defer cancel()
 	d, done := startDaemon(t, ctx, "e2e.toml", fmt.Sprintf(`
@@ -113,12 +68,12 @@ count_tris = false
 	}
 	hostile.Write([]byte("/foo[\x00\x00\x00,i\x00\x00\x00\x00\x00\x01"))
 	hostile.Close()
-	before := len(got.all())
+	before := len(got.All())
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 
-	bundles := got.all()
+	bundles := got.All()
 	statuses := map[string]bool{}
 	lastSeq := int32(-1)
 	frames, contacts := 0, 0
@@ -201,7 +156,7 @@ count_tris = false
 // recording its session, a status reader running alongside; on cancel the
 // daemon returns and the recording is complete and readable.
 func TestReplayLoopsAndShutsDownCleanly(t *testing.T) {
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	rec := filepath.Join(t.TempDir(), "left.glove")
 	runFor := 2500 * time.Millisecond
 	if raceEnabled {
@@ -238,7 +193,7 @@ budget_ms = 100.0
 		t.Fatal(err)
 	}
 	hands := map[string]int{}
-	for _, b := range got.all() {
+	for _, b := range got.All() {
 		for _, m := range b.Messages {
 			if strings.HasSuffix(m.Address, "/frame") {
 				hands[strings.Split(m.Address, "/")[2]]++

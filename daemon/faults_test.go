@@ -12,6 +12,7 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 )
@@ -81,7 +82,7 @@ func (n *notifications) all() []string {
 }
 
 // sequence reports whether the notifications hold want in order.
-func (n *notifications) sequence(want ...string) bool { return inOrder(n.all(), want) }
+func (n *notifications) sequence(want ...string) bool { return daemontest.InOrder(n.all(), want) }
 
 // count counts one notification.
 func (n *notifications) count(m string) int {
@@ -108,35 +109,6 @@ budget_ms = 100.0
 `, target, extra)
 }
 
-// statusesOf returns hand's statuses on the wire in order, repeats folded.
-func statusesOf(bundles []*goosc.Bundle, hand string) []string {
-	var out []string
-	for _, b := range bundles {
-		for _, m := range b.Messages {
-			if m.Address == "/gloved/"+hand+"/status" && len(m.Arguments) == 1 {
-				s, _ := m.Arguments[0].(string)
-				if len(out) == 0 || out[len(out)-1] != s {
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// framesOf counts hand's frames on the wire.
-func framesOf(bundles []*goosc.Bundle, hand string) int {
-	n := 0
-	for _, b := range bundles {
-		for _, m := range b.Messages {
-			if m.Address == "/gloved/"+hand+"/frame" {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // waitFor polls cond every 20 ms for up to d.
 func waitFor(d time.Duration, cond func() bool) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -155,7 +127,7 @@ func TestGloveAbsentAtStartIsWaitedFor(t *testing.T) {
 	const watchdog = 400 * time.Millisecond // pings every 200 ms
 	sd := fakeSystemd(t, watchdog)
 	link := filepath.Join(t.TempDir(), "left-glove")
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	d, done := startDaemon(t, ctx, "absent.toml", fmt.Sprintf(`
@@ -168,24 +140,24 @@ name = "right"
 device = "sim"
 `, link)+builtinScene(rx.LocalAddr().String(), ""))
 	start := time.Now() // the daemon is built; Run starts its watchdog loop now
-	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 50 }) {
-		t.Fatalf("the right hand ran %d frames while the left glove was absent", framesOf(got.all(), "right"))
+	if !waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 50 }) {
+		t.Fatalf("the right hand ran %d frames while the left glove was absent", daemontest.Frames(got.All(), "right"))
 	}
 	// Judge the watchdog over several of its periods whatever the
 	// machine's speed: the right hand may reach its frames sooner.
 	time.Sleep(time.Until(start.Add(5 * watchdog / 2)))
 	absentUntil := time.Now()
-	if s := statusesOf(got.all(), "left"); len(s) == 0 || s[len(s)-1] != StatusNoGlove {
+	if s := daemontest.Statuses(got.All(), "left"); len(s) == 0 || s[len(s)-1] != StatusNoGlove {
 		t.Fatalf("left hand statuses %v while its glove is absent, want %s", s, StatusNoGlove)
 	}
 	if n, gap := sd.pings(start.Add(100*time.Millisecond), absentUntil); n < 2 || gap >= watchdog {
 		t.Fatalf("watchdog: %d pings, longest gap %v, while the glove was absent (timeout %v)", n, gap, watchdog)
 	}
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: false}, link, emulator.Hangup{})
-	if !waitFor(5*time.Second, func() bool { return framesOf(got.all(), "left") > 20 }) {
-		t.Fatalf("left hand: %d frames after its glove appeared; statuses %v", framesOf(got.all(), "left"), statusesOf(got.all(), "left"))
+	if !waitFor(5*time.Second, func() bool { return daemontest.Frames(got.All(), "left") > 20 }) {
+		t.Fatalf("left hand: %d frames after its glove appeared; statuses %v", daemontest.Frames(got.All(), "left"), daemontest.Statuses(got.All(), "left"))
 	}
-	if s := statusesOf(got.all(), "left"); s[len(s)-1] != StatusStreaming {
+	if s := daemontest.Statuses(got.All(), "left"); s[len(s)-1] != StatusStreaming {
 		t.Errorf("left statuses %v, want to end streaming", s)
 	}
 	if d.hands[0].Stats.DeviceErrors.Load() == 0 || d.hands[0].Stats.OpenFailures.Load() == 0 {
@@ -201,7 +173,7 @@ device = "sim"
 // speed "max" runs as fast as frames go (it used to fall back to real time
 // after the first pass: 100 frames a second).
 func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, done := startDaemon(t, ctx, "loop.toml", `
@@ -214,14 +186,14 @@ loop = true
 `+builtinScene(rx.LocalAddr().String(), ""))
 	// Five passes of the 2-second recording in 3 s: real time would give
 	// one and a half.
-	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 5*201 }) {
-		t.Fatalf("%d frames in 3 s of a looping replay at full speed", framesOf(got.all(), "right"))
+	if !waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 5*201 }) {
+		t.Fatalf("%d frames in 3 s of a looping replay at full speed", daemontest.Frames(got.All(), "right"))
 	}
 	// Timetags go on from pass to pass: a receiver sorting by them never
 	// sees time go back (samples read in one chunk share a time).
 	var last uint64
-	for _, b := range got.all() {
-		if framesOf([]*goosc.Bundle{b}, "right") == 0 {
+	for _, b := range got.All() {
+		if daemontest.Frames([]*goosc.Bundle{b}, "right") == 0 {
 			continue
 		}
 		if tt := b.Timetag.TimeTag(); tt < last {

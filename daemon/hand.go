@@ -93,10 +93,10 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		replay: spec.Device == session.DeviceReplay, stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{})}
-	switch spec.Device {
-	case session.DeviceReplay:
+	switch {
+	case spec.Device == session.DeviceReplay:
 		h.status = StatusReplay
-	case session.DeviceCyberGlove:
+	case spec.Serial():
 		h.status = StatusNoGlove
 	}
 	h.lossless = h.replay && spec.Speed == session.SpeedMax

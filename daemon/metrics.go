@@ -149,6 +149,7 @@ func (d *Daemon) startMetrics(l net.Listener) {
 		{"reconnects", func(f devices.Faults) uint64 { return f.Reconnects }},
 		{"no_glove", func(f devices.Faults) uint64 { return f.NoGlove }},
 		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
+		{"out_of_range", func(f devices.Faults) uint64 { return f.OutOfRange }},
 	} {
 		counter("gloved_serial_"+f.name+"_total", "Serial faults: "+f.name+".", sum(func(h *handRuntime) uint64 {
 			n := uint64(0)

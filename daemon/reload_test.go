@@ -13,6 +13,7 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/recording"
 )
@@ -76,7 +77,7 @@ level = "error"
 	done := make(chan error, 1)
 	go func() { done <- svc.Run(ctx) }()
 
-	sub, got := listenOSC(t)
+	sub, got := daemontest.Listen(t)
 	ctl, err := net.Dial("udp", listen)
 	if err != nil {
 		t.Fatal(err)
@@ -88,16 +89,16 @@ level = "error"
 	}
 	me := sub.LocalAddr().(*net.UDPAddr)
 	framesAfter := func(n int) bool {
-		return waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > n })
+		return waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > n })
 	}
 	if !waitFor(3*time.Second, func() bool {
 		send(goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(me.Port)))
-		return framesOf(got.all(), "right") > 10
+		return daemontest.Frames(got.All(), "right") > 10
 	}) {
 		t.Fatal("the subscriber received no frames")
 	}
 	send(goosc.NewMessage("/gloved/right/wrist", float32(0.25), float32(1.5), float32(-0.5), float32(0), float32(0), float32(0), float32(1)))
-	if !waitFor(2*time.Second, func() bool { p, _ := lastPalm(got.all(), "right"); return p == [3]float32{0.25, 1.5, -0.5} }) {
+	if !waitFor(2*time.Second, func() bool { p, _ := lastPalm(got.All(), "right"); return p == [3]float32{0.25, 1.5, -0.5} }) {
 		t.Fatal("the wrist set over OSC did not move the palm")
 	}
 
@@ -106,7 +107,7 @@ level = "error"
 		{"does not load", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n"},
 	} {
 		write(bad.extra)
-		n := framesOf(got.all(), "right")
+		n := daemontest.Frames(got.All(), "right")
 		reload <- syscall.SIGHUP
 		time.Sleep(300 * time.Millisecond)
 		if !framesAfter(n + 30) {
@@ -127,11 +128,11 @@ level = "error"
 	if !waitFor(10*time.Second, func() bool { _, err := os.Stat(kept); return err == nil }) {
 		t.Fatal("the good config did not replace the running daemon")
 	}
-	n := len(got.all())
-	if !waitFor(5*time.Second, func() bool { return framesOf(got.all()[n:], "right") > 50 }) {
+	n := len(got.All())
+	if !waitFor(5*time.Second, func() bool { return daemontest.Frames(got.All()[n:], "right") > 50 }) {
 		t.Fatal("after a good reload the subscriber received no frames: the subscription was lost")
 	}
-	if p, _ := lastPalm(got.all()[n:], "right"); p != [3]float32{0.25, 1.5, -0.5} {
+	if p, _ := lastPalm(got.All()[n:], "right"); p != [3]float32{0.25, 1.5, -0.5} {
 		t.Errorf("after the reload the palm is at %v: the wrist set over OSC was lost", p)
 	}
 	if !sd.sequence("READY=1", "RELOADING=1", "READY=1") || sd.count("STOPPING=1") != 0 {

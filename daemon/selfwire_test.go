@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
@@ -28,7 +29,7 @@ type pinchEvent struct {
 // thumb's distal phalanx against each finger's two outer phalanges
 // exactly, and applies the hysteresis; crossing fingers publish /self.
 func TestPinchOnTheWire(t *testing.T) {
-	rx, got := listenOSC(t)
+	rx, got := daemontest.Listen(t)
 	runFor := 2600 * time.Millisecond
 	if raceEnabled {
 		runFor = 5 * time.Second
@@ -75,7 +76,7 @@ count_tris = false
 	var want, wire []pinchEvent
 	nearest := math.Inf(1)
 	crossed := 0
-	for _, b := range got.all() {
+	for _, b := range got.All() {
 		var seq int32
 		for _, m := range b.Messages {
 			if strings.HasPrefix(m.Address, "/gloved/left/") {

@@ -55,6 +55,9 @@ type Faults struct {
 	Reconnects   uint64 // successful reopenings of the port
 	OpenFailures uint64 // failed attempts to (re)open the port
 	Timeouts     uint64 // reads that waited a whole sample period in vain
+	// OutOfRange counts sensor values a well-framed record carried outside
+	// the documented range (a CyberGlove III's 0 or 4095), clamped to it.
+	OutOfRange uint64
 }
 
 // Transient errors: Read returned without a sample, but the device is alive

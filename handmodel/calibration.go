@@ -130,7 +130,9 @@ func (c *Calibration) validate() error {
 	return nil
 }
 
-// Angles turns a sample into joint angles, clamped to lim: calibrated
+// Angles turns a sample into joint angles, clamped to lim: its readings
+// in 8-bit counts (Sample.Counts: a CyberGlove III's are scaled, not
+// truncated), calibrated
 // sensor angles are mapped to joints (DIP synthesised as 2/3 of PIP on an
 // 18-sensor glove; per-finger abduction derived from the between-finger
 // sensors with the middle finger anchored). It allocates nothing.
@@ -140,7 +142,7 @@ func (c *Calibration) Angles(s *devices.Sample, lim *[NumJoints]Limit, q *Angles
 	}
 	var raw [devices.MaxSensors]float64
 	for i := range s.N {
-		raw[i] = float64(s.Raw[i])
+		raw[i] = s.Counts(i) // a CyberGlove III's 12 bits as sixteenths of a count
 	}
 	c.AnglesOf(&raw, lim, q)
 	return nil

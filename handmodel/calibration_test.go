@@ -103,6 +103,24 @@ func TestSensorsToJoints(t *testing.T) {
 	if math.Abs(q[IndexDIP]-2.0/3*0.85) > 1e-12 {
 		t.Errorf("18-sensor index DIP %v, want %v", q[IndexDIP], 2.0/3*0.85)
 	}
+	// The same hand through a CyberGlove III: its 12-bit readings, sixteen
+	// to the count, give the same angles, and a step of the low bits moves
+	// a joint by a sixteenth of a count's angle.
+	s12 := s
+	s12.Bits = devices.Bits12
+	for i := range s12.Raw[:22] {
+		s12.Raw[i] *= 16
+	}
+	var q12 Angles
+	c22.Angles(&s, &DefaultLimits, &q)
+	if err := c22.Angles(&s12, &DefaultLimits, &q12); err != nil || q12 != q {
+		t.Errorf("12-bit readings: %v %v, want the 8-bit angles %v", err, q12, q)
+	}
+	s12.Raw[devices.SensorIndexPIP]++
+	c22.Angles(&s12, &DefaultLimits, &q12)
+	if step, gain := q12[IndexPIP]-q[IndexPIP], c22.Sensor[devices.SensorIndexPIP].Gain; math.Abs(step-gain/16) > 1e-15 {
+		t.Errorf("one 12-bit step moved index PIP by %v rad, want %v", step, gain/16)
+	}
 	// Clamping: a huge reading stops at the joint's limit.
 	s.Raw[devices.SensorIndexMCP] = 254
 	c22.Angles(&s, &DefaultLimits, &q)

@@ -97,6 +97,10 @@ func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
 	default:
 		o := cyberglove.DefaultOpts
 		o.Port, o.Baud, o.Sensors, o.Period = spec.Port, spec.Baud, spec.Sensors, spec.Period
+		o.Model = cyberglove.Model(spec.Device)
+		if o.Model == cyberglove.ModelIII {
+			o.StatusByte = false // its records have none
+		}
 		if spec.Poll {
 			o.Mode = cyberglove.Poll
 		}
@@ -107,7 +111,7 @@ func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
 		}
 		g.dev, g.Info = c, c.GloveInfo()
 		mode := map[bool]string{false: "stream", true: "poll"}[spec.Poll]
-		return recording.Header{Model: "cyberglove", Sensors: g.Info.Sensors, Hand: g.Info.Hand(), Mode: mode, StatusByte: o.StatusByte, Source: spec.Port}, storedCalibration{}, nil
+		return recording.Header{Model: string(o.Model), Sensors: g.Info.Sensors, Hand: g.Info.Hand(), Mode: mode, StatusByte: o.StatusByte, Source: spec.Port}, storedCalibration{}, nil
 	}
 }
 

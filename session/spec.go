@@ -15,9 +15,10 @@ import (
 
 // The devices a Spec can name.
 const (
-	DeviceCyberGlove = "cyberglove" // a CyberGlove I/II on a serial port
-	DeviceReplay     = "replay"     // a recording played back
-	DeviceSim        = "sim"        // the simulated glove
+	DeviceCyberGlove  = "cyberglove"  // a CyberGlove I/II on a serial port
+	DeviceCyberGlove3 = "cyberglove3" // a CyberGlove III on a serial port (its 16-bit USB stream)
+	DeviceReplay      = "replay"      // a recording played back
+	DeviceSim         = "sim"         // the simulated glove
 )
 
 // Speeds of a replay or simulated glove.
@@ -32,9 +33,9 @@ const (
 // TOML keys are the tags), and the offline commands fill it from flags.
 // Its errors name the key at fault, for the caller to prefix.
 type Spec struct {
-	Device      string    `toml:"device"`      // cyberglove | replay | sim
-	Port        string    `toml:"port"`        // cyberglove: the serial port
-	Baud        int       `toml:"baud"`        // cyberglove: 115200 by default
+	Device      string    `toml:"device"`      // cyberglove | cyberglove3 | replay | sim
+	Port        string    `toml:"port"`        // cyberglove, cyberglove3: the serial port
+	Baud        int       `toml:"baud"`        // cyberglove, cyberglove3: 115200 by default
 	Sensors     int       `toml:"sensors"`     // 18 or 22 (0: the glove says; sim: 22)
 	Side        string    `toml:"side"`        // sim: right | left (a glove and a recording say)
 	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the shipped one)
@@ -51,10 +52,18 @@ type Spec struct {
 	// Joints renames another rig's joints to the WebXR names: WebXR
 	// joint name = the file's joint name.
 	Joints map[string]string `toml:"joints"`
-	// Period is the sample period of a glove or the simulation (0: 10 ms).
+	// Period is the sample period of a CyberGlove I/II or the simulation
+	// (0: 10 ms); a CyberGlove III streams at its own rate.
 	Period time.Duration `toml:"-"`
-	// Poll asks a CyberGlove for each record instead of streaming.
+	// Poll asks a CyberGlove I/II for each record instead of streaming.
 	Poll bool `toml:"-"`
+}
+
+// Serial reports whether the spec names a glove on a serial port (a
+// CyberGlove I/II or III): opened by its reader, possibly absent at
+// first, recorded as the bytes its port gave.
+func (s *Spec) Serial() bool {
+	return s.Device == DeviceCyberGlove || s.Device == DeviceCyberGlove3
 }
 
 // Default glove settings; the hand's size defaults to
@@ -92,9 +101,12 @@ func (s *Spec) Normalize() error {
 
 func (s *Spec) checkDevice() error {
 	switch s.Device {
-	case DeviceCyberGlove:
+	case DeviceCyberGlove, DeviceCyberGlove3:
 		if s.Port == "" {
-			return fmt.Errorf("port: a cyberglove needs its serial port")
+			return fmt.Errorf("port: a %s needs its serial port", s.Device)
+		}
+		if s.Poll && s.Device == DeviceCyberGlove3 {
+			return fmt.Errorf("poll: a cyberglove3 streams its 16-bit records; only a cyberglove (I/II) can be polled")
 		}
 	case DeviceReplay:
 		if s.Recording == "" {
@@ -105,7 +117,7 @@ func (s *Spec) checkDevice() error {
 			return fmt.Errorf("motion = %q: want %s", s.Motion, sim.MotionNames())
 		}
 	default:
-		return fmt.Errorf("device = %q: want cyberglove, replay or sim", s.Device)
+		return fmt.Errorf("device = %q: want cyberglove, cyberglove3, replay or sim", s.Device)
 	}
 	if s.Speed != SpeedRealTime && s.Speed != SpeedMax {
 		return fmt.Errorf("speed = %q: want \"1\" or \"max\"", s.Speed)

@@ -13,8 +13,9 @@ import (
 )
 
 func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device cyberglove|cyberglove3] [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
+	device := fs.String("device", session.DeviceCyberGlove, "cyberglove (I/II) or cyberglove3 (III)")
 	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
 	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
 	still := fs.Float64("still", calibrator.DefaultStill, "a hold is still when the middle 90% of every sensor's readings lie within this many counts")
@@ -30,6 +31,8 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	switch {
 	case *outPath == "":
 		return fmt.Errorf("%w: calibrate needs -o FILE, the calibration to write", errUsage)
+	case *device != session.DeviceCyberGlove && *device != session.DeviceCyberGlove3:
+		return fmt.Errorf("%w: --device %q: want cyberglove or cyberglove3", errUsage, *device)
 	case *sensors != 0 && *sensors != 18 && *sensors != 22:
 		return fmt.Errorf("%w: --sensors %d: want 18 or 22", errUsage, *sensors)
 	case !(*hold >= 0.1 && *hold <= 60):
@@ -44,7 +47,7 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer dest.Abort()
-	g, err := session.OpenGlove(session.Spec{Device: session.DeviceCyberGlove, Port: *port, Baud: *baud})
+	g, err := session.OpenGlove(session.Spec{Device: *device, Port: *port, Baud: *baud})
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	sims := false
 	for i, h := range cfg.Hands {
 		spec := cfg.Spec(i)
-		if spec.Device == session.DeviceCyberGlove {
+		if spec.Serial() {
 			return fmt.Errorf("%w: --hands %s: hand %s is a glove; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name)
 		}
 		sims = sims || spec.Device == session.DeviceSim

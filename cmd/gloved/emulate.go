@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
@@ -21,13 +22,14 @@ import (
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("emulate", "gloved emulate [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3] [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	model := fs.String("model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records) or cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz)")
 	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
 	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
 	motion := fs.String("motion", "grasp", "simulated motion: "+sim.MotionNames())
 	left := fs.Bool("left", false, "report a left-hand glove")
 	link := fs.String("link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
-	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes")
+	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes (cyberglove3: one in four a spurious 1S or e1S fragment)")
 	unplugAt := fs.Float64("unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
 	unplugFor := fs.Float64("unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
 	silentAt := fs.Float64("silent-at", 0, "seconds after start at which the unit goes silent (no records, no replies), as a hung unit")
@@ -43,7 +45,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	o := emulator.Opts{Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
+	o := emulator.Opts{Model: cyberglove.Model(*model), Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
 	if *unplugAt > 0 {
 		o.UnplugAt, o.UnplugFor = seconds(*unplugAt), seconds(*unplugFor)
 	}
@@ -112,7 +114,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	hand := map[bool]string{true: "left", false: "right"}[*left]
 	err = emulator.Run(ctx, e, *link, h, func(path string) {
-		fmt.Fprintf(out, "emulating a %d-sensor %s-hand CyberGlove (%s) on %s", o.Sensors, hand, what, path)
+		fmt.Fprintf(out, "emulating a %d-sensor %s-hand %s (%s) on %s", o.Sensors, hand, unitName[o.Model], what, path)
 		if *link != "" {
 			fmt.Fprintf(out, " (linked at %s)", *link)
 		}
@@ -123,6 +125,9 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	return err
 }
+
+// unitName names the emulated unit to the user.
+var unitName = map[cyberglove.Model]string{"": "CyberGlove", cyberglove.ModelII: "CyberGlove", cyberglove.ModelIII: "CyberGlove III"}
 
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.

@@ -16,29 +16,11 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
 )
-
-// countFrames counts frame bundles arriving on c until it is closed.
-func countFrames(c *net.UDPConn, n *int) chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 65536)
-		for {
-			k, _, err := c.ReadFrom(buf)
-			if err != nil {
-				return
-			}
-			if bytes.Contains(buf[:k], []byte("/frame\x00")) {
-				*n++
-			}
-		}
-	}()
-	return done
-}
 
 // checkSimRecording replays a recording of the simulated grasp: every
 // sample is the simulation's at its sequence number, numbered from 0
@@ -72,12 +54,7 @@ func TestDiskFullStopsOnlyTheRecording(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Skip("prlimit (util-linux) is not installed: cannot limit the file size")
 	}
-	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	frames := 0
-	counted := countFrames(rx, &frames)
+	rx, got := daemontest.Listen(t)
 	rec := filepath.Join(t.TempDir(), "session.glove")
 	cfg := simConfig(t, "127.0.0.1:0", rx.LocalAddr().String(), rec)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -88,8 +65,7 @@ func TestDiskFullStopsOnlyTheRecording(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("the daemon failed: %v\n%s", err, stderr.String())
 	}
-	rx.Close()
-	<-counted
+	frames := daemontest.Frames(got.All(), "right")
 	if !strings.Contains(stderr.String(), "recording stopped") || !strings.Contains(stderr.String(), "file too large") {
 		t.Errorf("the daemon did not say the recording stopped:\n%s", stderr.String())
 	}

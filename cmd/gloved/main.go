@@ -58,13 +58,13 @@ func commands() map[string]command {
 			run:     runCollide,
 		},
 		"emulate": {
-			summary: "answer the CyberGlove protocol on a pseudo-terminal, from a simulated motion or a recording, with fault injection",
+			summary: "answer the CyberGlove protocol (I/II, or III with --model cyberglove3) on a pseudo-terminal, from a simulated motion or a recording, with fault injection",
 			usage:   "gloved emulate [flags]",
 			run:     runEmulate,
 		},
 		"record": {
 			summary: "record a glove session (raw serial bytes, wrist pose, calibration) to a file",
-			usage:   "gloved record --device cyberglove|sim [flags] --seconds S -o FILE",
+			usage:   "gloved record --device cyberglove|cyberglove3|sim [flags] --seconds S -o FILE",
 			run:     runRecord,
 		},
 		"ports": {
@@ -79,7 +79,7 @@ func commands() map[string]command {
 		},
 		"calibrate": {
 			summary: "a guided per-user calibration: hold each pose, see the fitted hand, write the calibration file",
-			usage:   "gloved calibrate --port PATH [--sensors 18|22] [--hold S] -o FILE",
+			usage:   "gloved calibrate --port PATH [--device cyberglove|cyberglove3] [--sensors 18|22] [--hold S] -o FILE",
 			run:     runCalibrate,
 		},
 		"dump": {

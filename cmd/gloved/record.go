@@ -12,13 +12,13 @@ import (
 )
 
 func runRecord(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("record", "gloved record --device cyberglove|sim [--port PATH] [--sensors N] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
-	device := fs.String("device", "cyberglove", "cyberglove or sim")
+	fs := newFlagSet("record", "gloved record --device cyberglove|cyberglove3|sim [--port PATH] [--sensors N] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
+	device := fs.String("device", "cyberglove", "cyberglove (I/II), cyberglove3 (III) or sim")
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	sensors := fs.Int("sensors", 0, "18 or 22 (0: ask the unit; the simulator defaults to 22)")
 	baud := fs.Int("baud", 115200, "baud rate")
-	rate := fs.Float64("rate", 100, "samples per second when streaming")
-	poll := fs.Bool("poll", false, "poll each record with G instead of streaming")
+	rate := fs.Float64("rate", 100, "samples per second when streaming (a cyberglove3 streams at its own 90)")
+	poll := fs.Bool("poll", false, "poll each record with G instead of streaming (cyberglove only)")
 	motion := fs.String("motion", "grasp", "the simulator's motion: "+sim.MotionNames())
 	calib := fs.String("calibration", "", "calibration file to store with the recording (default: the shipped one for the sensor count)")
 	wrist := fs.String("wrist", "1 0 0 0 0 0 0", "fixed wrist pose to store: qw qx qy qz tx ty tz")
@@ -41,8 +41,11 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	}
 	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Baud: *baud, Poll: *poll, Motion: *motion,
 		Calibration: *calib, Recording: *outPath, Wrist: wristPose, Period: time.Duration(float64(time.Second) / *rate)}
-	if *device != session.DeviceCyberGlove && *device != session.DeviceSim {
-		return fmt.Errorf("%w: --device %q: want cyberglove or sim", errUsage, *device)
+	if !spec.Serial() && *device != session.DeviceSim {
+		return fmt.Errorf("%w: --device %q: want cyberglove, cyberglove3 or sim", errUsage, *device)
+	}
+	if *device == session.DeviceCyberGlove3 && flagSet(fs, "rate") {
+		return fmt.Errorf("%w: --rate: a cyberglove3 streams at its own rate (90 Hz); leave --rate out", errUsage)
 	}
 	if err := spec.Normalize(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

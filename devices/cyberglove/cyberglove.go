@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,14 +23,30 @@ const (
 	Poll
 )
 
-// Opts configures the CyberGlove I/II driver.
+// Model is the generation of CyberGlove unit, named as GloveInfo.Model and
+// the daemon's device key name it.
+type Model string
+
+const (
+	// ModelII is a CyberGlove I/II: 8-bit binary records, streamed or polled.
+	ModelII Model = "cyberglove"
+	// ModelIII is a CyberGlove III on its 16-bit USB stream (Parser3).
+	ModelIII Model = "cyberglove3"
+)
+
+// Opts configures the driver.
 type Opts struct {
-	Port    string        // e.g. /dev/ttyUSB0, /dev/cyberglove or an emulator's pty
-	Baud    int           // 115200 on current units; 19200 or 38400 on old ones
-	Sensors int           // 18 or 22; 0 asks the unit (?S)
-	Period  time.Duration // sample period when streaming; 10 ms = 100 Hz
-	Mode    Mode
-	// StatusByte asks the unit to append its status byte (switch, glove in).
+	Port    string // e.g. /dev/ttyUSB0, /dev/cyberglove or an emulator's pty
+	Baud    int    // 115200 on current units; 19200 or 38400 on old ones
+	Model   Model  // ModelII unless set
+	Sensors int    // 18 or 22; 0 asks the unit (?S)
+	// Period is the sample period an I/II streams at; 10 ms = 100 Hz. A
+	// III streams at its own rate (90 Hz).
+	Period time.Duration
+	// Mode: an I/II streams or is polled; a III only streams.
+	Mode Mode
+	// StatusByte asks an I/II to append its status byte (switch, glove
+	// in); a III's records have none.
 	StatusByte bool
 	// ReadTimeout bounds each port read (the serial line's VTIME; 100 ms is
 	// its resolution and the default).
@@ -51,6 +66,7 @@ type Opts struct {
 // DefaultOpts are the settings of a current CyberGlove II on USB.
 var DefaultOpts = Opts{
 	Baud:         115200,
+	Model:        ModelII,
 	Period:       10 * time.Millisecond,
 	Mode:         Stream,
 	StatusByte:   true,
@@ -60,11 +76,14 @@ var DefaultOpts = Opts{
 	MaxBackoff:   2 * time.Second,
 }
 
-// Glove drives a CyberGlove I/II interface unit over a serial line.
+// Glove drives a CyberGlove unit over a serial line: the line (reads,
+// timeouts, reconnection with backoff, the tap, the fault counters) is one
+// for both generations; the open sequence and the record parser are the
+// model's.
 type Glove struct {
 	opts   Opts
 	start  time.Time
-	parser *Parser
+	parser RecordParser
 	faults devices.FaultLog
 	info   devices.GloveInfo
 	seq    uint64
@@ -89,15 +108,26 @@ var (
 	_ devices.Clock        = (*Glove)(nil)
 )
 
-// Open opens the port, stops any stale stream and drains it,
-// queries the sensor count, glove status and handedness, sets the sample
-// period and status byte, and starts streaming (or readies polling). A
-// glove unplugged from the unit is not an error: Read reports ErrNoGlove
-// until it is back.
+// Open opens the port, stops any stale stream and drains it, queries the
+// sensor count, glove status and handedness, and starts the stream: an
+// I/II's after setting its sample period and status byte (or readies
+// polling), a III's 16-bit one. A glove unplugged from the unit is not an
+// error: Read reports ErrNoGlove until it is back.
 func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
 	if o.Open == nil {
 		o.Open = OpenSerial
+	}
+	switch o.Model {
+	case "":
+		o.Model = ModelII
+	case ModelII:
+	case ModelIII:
+		if o.Mode == Poll {
+			return nil, fmt.Errorf("cyberglove: a CyberGlove III streams its 16-bit records: it cannot be polled")
+		}
+	default:
+		return nil, fmt.Errorf("cyberglove: model %q: want %s or %s", o.Model, ModelII, ModelIII)
 	}
 	if o.Sensors != 0 {
 		if err := devices.CheckSensors(o.Sensors); err != nil {
@@ -137,139 +167,6 @@ func (g *Glove) GloveInfo() devices.GloveInfo { return g.info }
 func (g *Glove) Faults() devices.Faults { return g.faults.Load() }
 
 func (g *Glove) now() time.Duration { return time.Since(g.start) }
-
-// handshake runs the open sequence on a fresh port.
-func (g *Glove) handshake(p Port) error {
-	u, err := g.identify(p)
-	if err != nil {
-		return err
-	}
-	if g.opts.Sensors != 0 && u.Sensors != g.opts.Sensors {
-		return fmt.Errorf("unit reports %d sensors, configured for %d", u.Sensors, g.opts.Sensors)
-	}
-	f := Format{Sensors: u.Sensors, Status: g.opts.StatusByte}
-	g.noGlove = !u.GloveIn
-	g.info = u.GloveInfo
-	if g.opts.Mode == Stream {
-		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)
-		if err := g.command(p, 't', fmt.Sprintf("t %d 1\r", w1)); err != nil {
-			return err
-		}
-	}
-	status := "0"
-	if g.opts.StatusByte {
-		status = "1"
-	}
-	if err := g.command(p, 'u', "u "+status+"\r"); err != nil {
-		return err
-	}
-	if g.parser == nil || g.parser.Format != f {
-		g.parser = NewParser(f, g.opts.Mode == Stream, &g.faults.Counts)
-	}
-	g.parser.Reset()
-	if g.opts.Tap != nil {
-		g.opts.Tap(g.now(), nil)
-	}
-	if g.opts.Mode == Stream {
-		if _, err := p.Write([]byte{'S'}); err != nil {
-			return fmt.Errorf("start stream: %w", err)
-		}
-	}
-	return nil
-}
-
-// drain reads and discards until the line is quiet for one read timeout,
-// giving up after a second of continuous data.
-func (g *Glove) drain(p Port) error {
-	deadline := time.Now().Add(time.Second)
-	for time.Now().Before(deadline) {
-		n, err := p.Read(g.buf[:])
-		if n == 0 && (err == nil || err == io.EOF) {
-			return nil
-		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("drain: %w", err)
-		}
-		g.faults.Counts.SkippedBytes += uint64(n)
-	}
-	return errors.New("drain: the unit kept sending after ^C")
-}
-
-// readReply reads a reply: exactly size bytes if size > 0 (a query's
-// payload may itself be 0, so its length, not the first 0, ends it), else
-// up to a 0x00 terminator. The terminator is not returned.
-func (g *Glove) readReply(p Port, what string, size int) ([]byte, error) {
-	var reply []byte
-	deadline := time.Now().Add(g.opts.ReplyTimeout)
-	var one [1]byte
-	for {
-		n, err := p.Read(one[:])
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		if n == 1 {
-			if size > 0 && len(reply) == size-1 {
-				if one[0] != 0 {
-					return nil, fmt.Errorf("%s: reply % x not terminated by 0x00", what, append(reply, one[0]))
-				}
-				return reply, nil
-			}
-			if size == 0 && one[0] == 0 {
-				return reply, nil
-			}
-			if size > 0 && len(reply) == 1 && reply[0] == '?' && one[0] == 'e' {
-				size = 0 // an error reply: '?' 'e' code 0x00
-			}
-			reply = append(reply, one[0])
-			if len(reply) > 256 {
-				return nil, fmt.Errorf("%s: reply longer than 256 bytes without a terminator", what)
-			}
-			continue
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s: %w within %v (is a CyberGlove unit on this port, at this baud rate?)", what, ErrNoReply, g.opts.ReplyTimeout)
-		}
-	}
-}
-
-// query sends ?X and returns the one-byte payload of '?' 'X' payload 0x00.
-func (g *Glove) query(p Port, x byte) (byte, error) {
-	what := "?" + string(x)
-	if _, err := p.Write([]byte{'?', x}); err != nil {
-		return 0, fmt.Errorf("%s: %w", what, err)
-	}
-	r, err := g.readReply(p, what, 4)
-	if err != nil {
-		return 0, err
-	}
-	if len(r) >= 3 && r[0] == '?' && r[1] == 'e' {
-		return 0, fmt.Errorf("%s: unit answered error %q", what, r[2])
-	}
-	if len(r) != 3 || r[0] != '?' || r[1] != x {
-		return 0, fmt.Errorf("%s: malformed reply % x", what, r)
-	}
-	return r[2], nil
-}
-
-// command sends an ASCII setting and checks its acknowledgement: the
-// command letter, optionally followed by an error tail.
-func (g *Glove) command(p Port, letter byte, cmd string) error {
-	what := strconv.Quote(cmd)
-	if _, err := p.Write([]byte(cmd)); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	r, err := g.readReply(p, what, 0)
-	if err != nil {
-		return err
-	}
-	if i := bytes.IndexByte(r, 'e'); i >= 0 && i+1 < len(r) {
-		return fmt.Errorf("%s: unit answered error %q", what, r[i+1])
-	}
-	if len(r) == 0 || r[0] != letter {
-		return fmt.Errorf("%s: malformed acknowledgement % x", what, r)
-	}
-	return nil
-}
 
 // Read returns the next sample. Transient conditions return an error for
 // which Transient is true (ErrNoGlove or a *GloveError, ErrTimeout,
@@ -343,7 +240,7 @@ func (g *Glove) idle(port Port) error {
 	}
 	if g.idleReads%3 == 0 && g.opts.Mode == Stream {
 		// Some units stop streaming after an error; ask again.
-		if _, err := port.Write([]byte{0x03, 'S'}); err != nil {
+		if _, err := port.Write(g.restart()); err != nil {
 			g.lost(port, err)
 			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}

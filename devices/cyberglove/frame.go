@@ -27,28 +27,13 @@ func (f Format) RecordLen() int {
 // Validate reports a sensor count the protocol does not have.
 func (f Format) Validate() error { return devices.CheckSensors(f.Sensors) }
 
-// Event is what Parser.Next found.
-type Event uint8
-
-const (
-	// NeedMore: no complete record is buffered yet.
-	NeedMore Event = iota
-	// GotSample: a record was decoded into the sample.
-	GotSample
-	// GotError: the unit sent an error tail; Next returns it as *GloveError.
-	GotError
-)
-
 // Record headers: the first byte of a streamed and of a polled record.
 const (
 	HeadStream = 'S'
 	HeadPoll   = 'G'
 )
 
-// parserCap bounds the parser's buffer: a few hundred records.
-const parserCap = 4096
-
-// Parser splits a CyberGlove byte stream into records by their framing:
+// Parser splits a CyberGlove I/II byte stream into records by their framing:
 // a header byte ('S' streamed or 'G' polled), the sensor bytes (never 0),
 // the optional timestamp (never 0) and status bytes, then the 0x00
 // terminator; or, instead of a record, an error tail 'e' code ['e' code]
@@ -74,12 +59,10 @@ type Parser struct {
 	Format  Format
 	Confirm bool // require the next header before accepting while unlocked
 	Faults  *devices.Faults
-	buf     []byte
-	off     int
-	locked  bool
-	forbid  int // bytes from off at which no record may start
-	errTail devices.GloveError
-	codes   [2]byte
+	window
+	locked bool
+	forbid int // bytes from off at which no record may start
+	tail   errorTail
 }
 
 // NewParser returns a parser for the format. Faults may be nil.
@@ -87,12 +70,13 @@ func NewParser(f Format, confirm bool, faults *devices.Faults) *Parser {
 	if faults == nil {
 		faults = &devices.Faults{}
 	}
-	return &Parser{Format: f, Confirm: confirm, Faults: faults, buf: make([]byte, 0, parserCap)}
+	return &Parser{Format: f, Confirm: confirm, Faults: faults, window: newWindow()}
 }
 
 // Reset forgets buffered bytes and the lock, as after reopening a port.
 func (p *Parser) Reset() {
-	p.buf, p.off, p.locked, p.forbid = p.buf[:0], 0, false, 0
+	p.clear()
+	p.locked, p.forbid = false, 0
 }
 
 // Locked reports whether the parser is in step with the record boundaries.
@@ -101,41 +85,16 @@ func (p *Parser) Locked() bool { return p.locked }
 // Feed appends bytes read from the port. If garbage has filled the buffer,
 // the oldest bytes are discarded (and counted).
 func (p *Parser) Feed(b []byte) {
-	for len(b) > 0 {
-		if p.off > 0 && len(p.buf)+len(b) > cap(p.buf) {
-			n := copy(p.buf, p.buf[p.off:])
-			p.buf, p.off = p.buf[:n], 0
-		}
-		room := cap(p.buf) - len(p.buf)
-		if room == 0 {
-			// Nothing parseable in a full buffer: drop half of it.
-			drop := len(p.buf) / 2
-			p.skip(drop)
-			continue
-		}
-		k := min(room, len(b))
-		p.buf = append(p.buf, b[:k]...)
-		b = b[k:]
+	if n := p.feed(b); n > 0 {
+		p.forbid = max(p.forbid-n, 0)
+		p.Faults.SkippedBytes += uint64(n)
 	}
 }
-
-// Buffered returns how many unparsed bytes are held.
-func (p *Parser) Buffered() int { return len(p.buf) - p.off }
 
 func (p *Parser) skip(n int) {
 	p.forbid = max(p.forbid-n, 0)
-	p.off += n
+	p.advance(n)
 	p.Faults.SkippedBytes += uint64(n)
-	if p.off == len(p.buf) {
-		p.buf, p.off = p.buf[:0], 0
-	}
-}
-
-func (p *Parser) consume(n int) {
-	p.off += n
-	if p.off == len(p.buf) {
-		p.buf, p.off = p.buf[:0], 0
-	}
 }
 
 // reject drops the header byte of a malformed record and unlocks. A record
@@ -145,21 +104,19 @@ func (p *Parser) consume(n int) {
 // record's real terminator, and that forged frame always starts inside the
 // rejected one. A record cut short (a 0 before its end: bytes were dropped)
 // forbids only up to that 0, where the next record starts.
-func (p *Parser) reject(window int) {
+func (p *Parser) reject(span int) {
 	p.Faults.BadFrames++
 	p.locked = false
-	p.forbid = max(p.forbid, window)
+	p.forbid = max(p.forbid, span)
 	p.skip(1)
 }
 
 func isHeader(b byte) bool { return b == HeadStream || b == HeadPoll }
 
-// Next decodes the next record into s (fields Raw, N, GloveTime, Status;
-// the caller sets Time and Seq). On GotError the error is a *GloveError
-// valid until the next call.
+// Next decodes the next record into s (RecordParser.Next).
 func (p *Parser) Next(s *devices.Sample) (Event, error) {
 	for {
-		b := p.buf[p.off:]
+		b := p.pending()
 		// Find a header, outside the window after a rejected record.
 		i := min(p.forbid, len(b))
 		for i < len(b) && !isHeader(b[i]) {
@@ -182,8 +139,8 @@ func (p *Parser) Next(s *devices.Sample) (Event, error) {
 			case NeedMore:
 				return NeedMore, nil
 			case GotError:
-				p.consume(1 + n)
-				return GotError, &p.errTail
+				p.advance(1 + n)
+				return GotError, &p.tail.err
 			}
 			// Not an error tail: maybe a record whose first sensor reads 'e'.
 		}
@@ -207,7 +164,7 @@ func (p *Parser) errorTail(b []byte) (Event, int) {
 		return badRecord, 0
 	}
 	if b[2] == 0 {
-		p.setTail(b[1], 0, 1)
+		p.tail.set(p.Faults, b[1], 0, 1)
 		return GotError, 3
 	}
 	if b[2] != 'e' {
@@ -217,27 +174,15 @@ func (p *Parser) errorTail(b []byte) (Event, int) {
 		return NeedMore, 0
 	}
 	if b[3] != 0 && b[4] == 0 {
-		p.setTail(b[1], b[3], 2)
+		p.tail.set(p.Faults, b[1], b[3], 2)
 		return GotError, 5
 	}
 	return badRecord, 0
 }
 
-func (p *Parser) setTail(c0, c1 byte, n int) {
-	p.codes = [2]byte{c0, c1}
-	p.errTail.Codes = p.codes[:n]
-	p.Faults.ErrorTails++
-	for _, c := range p.errTail.Codes {
-		if c == 'g' {
-			p.Faults.NoGlove++
-			break
-		}
-	}
-}
-
 func (p *Parser) tailErr(ev Event) error {
 	if ev == GotError {
-		return &p.errTail
+		return &p.tail.err
 	}
 	return nil
 }
@@ -266,7 +211,7 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 		ev, tn := p.errorTail(b[end:])
 		switch ev {
 		case GotError:
-			p.consume(end + tn)
+			p.advance(end + tn)
 			p.locked = true
 			return GotError, 0
 		case NeedMore:
@@ -293,7 +238,7 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 	for k := f.Sensors; k < devices.MaxSensors; k++ {
 		s.Raw[k] = 0
 	}
-	s.GloveTime, s.Status = 0, 0
+	s.Bits, s.GloveTime, s.Status = devices.Bits8, 0, 0
 	at := 1 + f.Sensors
 	if f.Timestamp {
 		s.GloveTime = decodeTimestamp(b[at : at+5])
@@ -306,7 +251,7 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 		p.locked = true
 		p.Faults.Resyncs++
 	}
-	p.consume(n)
+	p.advance(n)
 	return GotSample, 0
 }
 

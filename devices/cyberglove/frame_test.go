@@ -3,6 +3,7 @@ package cyberglove
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -30,8 +31,9 @@ type parsed struct {
 	st   devices.Status
 }
 
-func parseAll(p *Parser, chunks ...[]byte) []parsed {
-	var out []parsed
+// each feeds p the chunks in turn and calls take with every event it
+// gives, its error and the sample.
+func each(p RecordParser, chunks [][]byte, take func(ev Event, err error, s *devices.Sample)) {
 	var s devices.Sample
 	for _, c := range chunks {
 		p.Feed(c)
@@ -40,17 +42,24 @@ func parseAll(p *Parser, chunks ...[]byte) []parsed {
 			if ev == NeedMore {
 				break
 			}
-			if ev == GotError {
-				out = append(out, parsed{err: err.Error()})
-				continue
-			}
-			r := make([]byte, s.N)
-			for i := range r {
-				r[i] = byte(s.Raw[i])
-			}
-			out = append(out, parsed{raw: r, time: s.GloveTime, st: s.Status})
+			take(ev, err, &s)
 		}
 	}
+}
+
+func parseAll(p *Parser, chunks ...[]byte) []parsed {
+	var out []parsed
+	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
+		if ev == GotError {
+			out = append(out, parsed{err: err.Error()})
+			return
+		}
+		r := make([]byte, s.N)
+		for i := range r {
+			r[i] = byte(s.Raw[i])
+		}
+		out = append(out, parsed{raw: r, time: s.GloveTime, st: s.Status})
+	})
 	return out
 }
 
@@ -161,36 +170,63 @@ func TestParserNeverForgesUnderGarbage(t *testing.T) {
 		}
 		stream = append(stream, 'S')
 		p := NewParser(f, true, nil)
-		var chunks [][]byte
-		for len(stream) > 0 {
-			n := min(len(stream), 1+r.IntN(64))
-			chunks = append(chunks, stream[:n])
-			stream = stream[n:]
-		}
-		got := parseAll(p, chunks...)
-		k, cleanLost := 0, 0
-		for _, g := range got {
-			if g.err != "" {
-				t.Fatalf("%+v: unexpected error event %s", f, g.err)
-			}
-			for k < len(sent) && !bytes.Equal(sent[k], g.raw) {
-				if !touched[k] && !touched[k+1] {
-					cleanLost++
-				}
-				k++
-			}
-			if k == len(sent) {
-				t.Fatalf("%+v: emitted a sample that was never sent: %v", f, g.raw)
-			}
-			k++
-		}
+		bytesOf := func(s *devices.Sample) []byte { return toBytes(s.Sensors()) }
+		got, cleanLost := lostClean(t, fmt.Sprint(f), p, randomChunks(r, stream, 64), bytesOf, sent, touched)
 		if p.Faults.BadFrames == 0 || p.Faults.Resyncs < 2 {
 			t.Errorf("%+v: faults %+v: garbage went uncounted", f, *p.Faults)
 		}
 		if cleanLost > len(sent)/50 {
 			t.Errorf("%+v: %d untouched records lost of %d", f, cleanLost, len(sent))
 		}
-		t.Logf("%+v: %d of %d surfaced, %d untouched ones lost, faults %+v", f, len(got), len(sent), cleanLost, *p.Faults)
+		t.Logf("%+v: %d of %d surfaced, %d untouched ones lost, faults %+v", f, got, len(sent), cleanLost, *p.Faults)
+	}
+}
+
+// lostClean feeds p the chunks and fails the test on an error event or a
+// sample (as conv reads it) that was not sent, in the order sent; it
+// returns how many samples came and how many sent records are missing
+// though garbage touched neither them nor the record after them.
+func lostClean[E comparable](t *testing.T, what string, p RecordParser, chunks [][]byte, conv func(*devices.Sample) []E, sent [][]E, touched map[int]bool) (got, lost int) {
+	t.Helper()
+	k := 0
+	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
+		if ev == GotError {
+			t.Fatalf("%s: unexpected error event %v", what, err)
+		}
+		g := conv(s)
+		for k < len(sent) && !slices.Equal(sent[k], g) {
+			if !touched[k] && !touched[k+1] {
+				lost++
+			}
+			k++
+		}
+		if k == len(sent) {
+			t.Fatalf("%s: emitted a sample that was never sent: %v", what, g)
+		}
+		k++
+		got++
+	})
+	return got, lost
+}
+
+// randomChunks cuts stream into pieces of 1 to most bytes, as reads would.
+func randomChunks(r *rand.Rand, stream []byte, most int) [][]byte {
+	var chunks [][]byte
+	for len(stream) > 0 {
+		n := min(len(stream), 1+r.IntN(most))
+		chunks, stream = append(chunks, stream[:n]), stream[n:]
+	}
+	return chunks
+}
+
+// drain takes every event p has ready, into s, and returns how many.
+func drain(p RecordParser, s *devices.Sample) int {
+	n := 0
+	for {
+		if ev, _ := p.Next(s); ev == NeedMore {
+			return n
+		}
+		n++
 	}
 }
 
@@ -203,21 +239,23 @@ func cleanStream(f Format, n int) []byte {
 	return stream
 }
 
-func TestParserAllocatesNothing(t *testing.T) {
+// TestParsersAllocateNothing: either parser, once built, reads a stream
+// without allocating.
+func TestParsersAllocateNothing(t *testing.T) {
 	f := Format{Sensors: 22}
-	stream := cleanStream(f, 50)
-	p := NewParser(f, true, nil)
-	var s devices.Sample
-	allocs := testing.AllocsPerRun(100, func() {
-		p.Feed(stream)
-		for {
-			if ev, _ := p.Next(&s); ev == NeedMore {
-				break
-			}
+	stream3, _, _ := stream3(50, values3, func(int) []byte { return nil })
+	for _, tc := range []struct {
+		p      RecordParser
+		stream []byte
+	}{{NewParser(f, true, nil), cleanStream(f, 50)}, {NewParser3(22, nil), stream3}} {
+		var s devices.Sample
+		allocs := testing.AllocsPerRun(100, func() {
+			tc.p.Feed(tc.stream)
+			drain(tc.p, &s)
+		})
+		if allocs != 0 {
+			t.Fatalf("%T: %v allocations per run", tc.p, allocs)
 		}
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per run", allocs)
 	}
 }
 
@@ -240,35 +278,41 @@ func FuzzParser(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, opt uint8) {
 		fm := Format{Sensors: 18 + 4*int(opt&1), Timestamp: opt&2 != 0, Status: opt&4 != 0}
 		p := NewParser(fm, opt&8 == 0, nil)
-		var s devices.Sample
-		for len(b) > 0 {
-			n := min(len(b), 1+int(opt>>4))
-			p.Feed(b[:n])
-			b = b[n:]
-			for {
-				ev, err := p.Next(&s)
-				if ev == NeedMore {
-					break
-				}
-				if ev == GotError && err == nil {
+		checkEvents(t, p, b, 1+int(opt>>4), fm.Sensors, devices.Bits8, 255)
+	})
+}
+
+// checkEvents feeds p the input in pieces of the given size and checks
+// every event it gives: an error event carries its error; a sample has n
+// sensors of the given bits, each in 1..top; the buffer stays bounded. It
+// returns the samples' values.
+func checkEvents(t *testing.T, p RecordParser, in []byte, piece, n int, bits uint8, top uint16) [][]uint16 {
+	var out [][]uint16
+	for len(in) > 0 {
+		k := min(len(in), piece)
+		each(p, [][]byte{in[:k]}, func(ev Event, err error, s *devices.Sample) {
+			if ev == GotError {
+				if err == nil {
 					t.Fatal("error event without an error")
 				}
-				if ev == GotSample {
-					if s.N != fm.Sensors {
-						t.Fatalf("sample with %d sensors", s.N)
-					}
-					for _, v := range s.Sensors() {
-						if v == 0 || v > 255 {
-							t.Fatalf("sensor value %d cannot come from a record", v)
-						}
-					}
+				return
+			}
+			if s.N != n || s.Bits != bits {
+				t.Fatalf("sample with %d sensors of %d bits", s.N, s.Bits)
+			}
+			for _, v := range s.Sensors() {
+				if v == 0 || v > top {
+					t.Fatalf("sensor value %d cannot come from a record", v)
 				}
 			}
-			if p.Buffered() > parserCap {
-				t.Fatalf("buffer grew to %d", p.Buffered())
-			}
+			out = append(out, slices.Clone(s.Sensors()))
+		})
+		in = in[k:]
+		if p.Buffered() > parserCap {
+			t.Fatalf("buffer grew to %d", p.Buffered())
 		}
-	})
+	}
+	return out
 }
 
 func BenchmarkParser(b *testing.B) {
@@ -281,13 +325,7 @@ func BenchmarkParser(b *testing.B) {
 	records := 0
 	for b.Loop() {
 		p.Feed(stream)
-		for {
-			ev, _ := p.Next(&s)
-			if ev == NeedMore {
-				break
-			}
-			records++
-		}
+		records += drain(p, &s)
 	}
 	b.ReportMetric(float64(records)/b.Elapsed().Seconds(), "records/s")
 }

@@ -1,13 +1,17 @@
-// Package emulator answers the CyberGlove I/II protocol like an interface
-// unit, on a pseudo-terminal that a driver opens like any serial port: the
-// queries, settings, streaming and polling, with injected faults (garbage
-// bursts, the glove unplugged from the unit, the port hung up and back,
-// the unit silent). Its sensor values come from a Source: a simulated
-// motion, a recording, or a Script of named poses held in turn (scripted
-// calibration poses, with noise).
+// Package emulator answers the CyberGlove protocol like an interface unit,
+// on a pseudo-terminal that a driver opens like any serial port: a
+// CyberGlove I/II's queries, settings, streaming and polling, and, as a
+// CyberGlove III, also 1eu and 1S with its 16-bit stream at 90 Hz (the
+// 1S echo before the first stamp included); with injected faults (garbage
+// bursts, in the III's stream also spurious nS and e1S fragments, the
+// glove unplugged from the unit, the port hung up and back, the unit
+// silent). Its sensor values come from a Source in 8-bit counts: a
+// simulated motion, a recording, or a Script of named poses held in turn
+// (scripted calibration poses, with noise); a III widens each to 12 bits
+// with seeded low bits.
 // `gloved emulate` serves it; the driver and daemon tests run against it
 // through emulatortest.
 //
 // Source: shared/reference/cyberglove-protocol.md (commands, replies,
-// record framing and error tails as a unit sends them).
+// record framing and error tails as a unit sends them; the III's record).
 package emulator

@@ -18,6 +18,9 @@ import (
 
 // Opts configures a glove emulator.
 type Opts struct {
+	// Model is the unit emulated: a CyberGlove I/II (the default) or a
+	// III, which also answers 1eu and 1S with its 16-bit stream.
+	Model   cyberglove.Model
 	Sensors int  // 18 or 22
 	Right   bool // handedness reported by ?R
 	// Source fills the 22 sensor slots at time t since the emulator
@@ -25,9 +28,11 @@ type Opts struct {
 	Source Source
 	// Garbage is the probability, per record sent, of a burst of 1-16
 	// garbage bytes inserted before or inside it. Garbage bytes are never
-	// 0x00, 'S' or 'G': those could forge a record (the protocol has no
-	// checksum), and the driver's guarantee is stated for garbage that
-	// cannot.
+	// 0x00, 'S' or 'G' (in a III's 16-bit stream, never ':'): those could
+	// forge a record (the protocol has no checksum), and the driver's
+	// guarantee is stated for garbage that cannot. In the 16-bit stream one
+	// fault in four is instead a spurious fragment, 1S or e1S, before the
+	// record.
 	Garbage float64
 	Seed    uint64
 	// UnplugAt and UnplugFor unplug the glove from the unit for a while:
@@ -44,17 +49,21 @@ type Opts struct {
 	// record is written to the port: the start of a glove-to-OSC latency
 	// measurement (gloved bench latency).
 	OnWrite func(time.Time)
+	// Period3 is the III's 16-bit stream period; 0 is 1/90 s (90 Hz, frame
+	// multiplier 3). Tests shorten it.
+	Period3 time.Duration
 }
 
 // Stats counts what an emulator did.
 type Stats struct {
-	Records, ErrorTails, GarbageBursts, Commands int
+	Records, ErrorTails, GarbageBursts, Fragments, Commands int
 }
 
 // Emulator answers the CyberGlove I/II protocol like an interface unit:
 // ^C, ^R, the queries ?S ?G ?R ?N ?T ?i, the settings t/T (period), u/U
-// (status byte), d/D (timestamp), streaming S and polling G. Unknown
-// commands get 'e' '?'.
+// (status byte), d/D (timestamp), streaming S and polling G; as a
+// CyberGlove III also 1eu and 1S (emulator3.go). Unknown commands get
+// 'e' '?'.
 type Emulator struct {
 	opts  Opts
 	start time.Time
@@ -63,6 +72,8 @@ type Emulator struct {
 	mu        sync.Mutex
 	stats     Stats
 	streaming bool
+	wide      bool // the stream is the III's 16-bit one
+	usb       bool // a III was sent 1eu
 	period    time.Duration
 	status    bool
 	timestamp bool
@@ -73,6 +84,19 @@ type Emulator struct {
 func New(o Opts) (*Emulator, error) {
 	if err := devices.CheckSensors(o.Sensors); err != nil {
 		return nil, err
+	}
+	switch o.Model {
+	case "":
+		o.Model = cyberglove.ModelII
+	case cyberglove.ModelII, cyberglove.ModelIII:
+	default:
+		return nil, fmt.Errorf("emulator: model %q: want %s or %s", o.Model, cyberglove.ModelII, cyberglove.ModelIII)
+	}
+	if o.Period3 == 0 {
+		o.Period3 = time.Second / 90
+	}
+	if o.Period3 < time.Millisecond {
+		return nil, fmt.Errorf("emulator: 16-bit stream period %v: want 1 ms or more", o.Period3)
 	}
 	if o.Source == nil {
 		return nil, fmt.Errorf("emulator: emulator needs a source of sensor values")
@@ -135,6 +159,9 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 	for {
 		e.mu.Lock()
 		streaming, period := e.streaming, e.period
+		if e.wide {
+			period = e.opts.Period3
+		}
 		e.mu.Unlock()
 		if streaming {
 			if next.IsZero() {
@@ -169,7 +196,12 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 				continue
 			}
 			e.mu.Lock()
-			rec := e.record(cyberglove.HeadStream)
+			var rec []byte
+			if e.wide {
+				rec = e.record3()
+			} else {
+				rec = e.record(cyberglove.HeadStream)
+			}
 			e.mu.Unlock()
 			if e.opts.OnWrite != nil {
 				e.opts.OnWrite(time.Now())
@@ -205,18 +237,20 @@ func (e *Emulator) command(p []byte) (int, []byte) {
 	c := p[0]
 	switch {
 	case c == 0x03:
-		e.streaming = false
+		e.streaming, e.wide = false, false
 		return 1, nil
 	case c == 0x12:
-		e.streaming = false
+		e.streaming, e.wide = false, false
 		return 1, []byte{0x12, '\r', '\n', 0}
+	case c >= '0' && c <= '9' && e.opts.Model == cyberglove.ModelIII:
+		return e.unitCommand(p)
 	case c == '?':
 		if len(p) < 2 {
 			return 0, nil
 		}
 		return 2, e.query(p[1])
 	case c == 'S':
-		e.streaming = true
+		e.streaming, e.wide = true, false
 		return 1, nil
 	case c == 'G':
 		return 1, e.record(cyberglove.HeadPoll)
@@ -345,15 +379,22 @@ func (e *Emulator) record(head byte) []byte {
 		e.opts.OnRecord(s.Raw[:s.N])
 	}
 	if e.opts.Garbage > 0 && e.rng.Float64() < e.opts.Garbage {
-		e.stats.GarbageBursts++
-		junk := make([]byte, 1+e.rng.IntN(16))
-		for i := range junk {
-			for junk[i] == 0 || junk[i] == 'S' || junk[i] == 'G' {
-				junk[i] = byte(e.rng.IntN(256))
-			}
-		}
-		at := e.rng.IntN(len(rec))
-		rec = append(rec[:at], append(junk, rec[at:]...)...)
+		rec = e.insertGarbage(rec, func(c byte) bool { return c == 0 || c == 'S' || c == 'G' })
 	}
 	return rec
+}
+
+// insertGarbage inserts a burst of 1-16 random bytes, none of them
+// forbidden, at a random place in rec. Called with e.mu held.
+func (e *Emulator) insertGarbage(rec []byte, forbidden func(byte) bool) []byte {
+	e.stats.GarbageBursts++
+	junk := make([]byte, 1+e.rng.IntN(16))
+	for i := range junk {
+		junk[i] = byte(e.rng.IntN(256))
+		for forbidden(junk[i]) {
+			junk[i] = byte(e.rng.IntN(256))
+		}
+	}
+	at := e.rng.IntN(len(rec))
+	return append(rec[:at], append(junk, rec[at:]...)...)
 }

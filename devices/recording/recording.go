@@ -54,7 +54,7 @@ const (
 // Header describes a recording.
 type Header struct {
 	Format      string `json:"format"` // "gloved-recording"
-	Model       string `json:"model"`  // "cyberglove", "sim"
+	Model       string `json:"model"`  // "cyberglove", "cyberglove3" (raw bytes parsed by Parser3), "sim"
 	Sensors     int    `json:"sensors"`
 	Hand        string `json:"hand"` // "right" or "left"
 	Mode        string `json:"mode"` // "stream" or "poll" (how raw bytes were asked for)
@@ -65,7 +65,7 @@ type Header struct {
 	Calibration string `json:"calibration"` // the calibration TOML in force
 }
 
-// RecordFormat returns the record framing the raw bytes use.
+// RecordFormat returns the record framing an I/II's raw bytes use.
 func (h Header) RecordFormat() cyberglove.Format {
 	return cyberglove.Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
 }
@@ -185,7 +185,8 @@ func (r *Recorder) WriteRaw(t time.Duration, b []byte) error {
 	return r.write(KindRaw, t, b)
 }
 
-// WriteSample records a sample of a device that has no byte stream.
+// WriteSample records a sample of a device that has no byte stream (the
+// simulation's: 8-bit readings).
 func (r *Recorder) WriteSample(s *devices.Sample) error {
 	p := []byte{byte(s.N)}
 	for _, v := range s.Sensors() {
@@ -336,7 +337,7 @@ func DecodeSample(p []byte, s *devices.Sample) error {
 	if (n != 18 && n != 22) || len(p) != 2+2*n {
 		return fmt.Errorf("%w: sample record with %d sensors in %d bytes", ErrCorrupt, n, len(p))
 	}
-	s.N = n
+	s.N, s.Bits = n, devices.Bits8
 	s.Raw = [devices.MaxSensors]uint16{}
 	for i := range n {
 		s.Raw[i] = binary.LittleEndian.Uint16(p[1+2*i:])

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,19 @@ func recordLive(t *testing.T, path string, n int, garbage float64) []devices.Sam
 }
 
 func recordLiveFrom(t *testing.T, path string, n int, garbage float64) ([]devices.Sample, *emulatortest.Emulated) {
+	return recordModel(t, cyberglove.ModelII, path, n, garbage)
+}
+
+// recordModel is recordLiveFrom for a unit of either model.
+func recordModel(t *testing.T, model cyberglove.Model, path string, n int, garbage float64) ([]devices.Sample, *emulatortest.Emulated) {
 	t.Helper()
-	em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true, Garbage: garbage, Seed: 9}, "", emulator.Hangup{})
-	rec, err := Create(path, Header{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: em.Path, Calibration: "# none\n"})
+	em := emulatortest.Start(t, emulator.Opts{Model: model, Sensors: 22, Right: true, Garbage: garbage, Seed: 9, Period3: 4 * time.Millisecond}, "", emulator.Hangup{})
+	rec, err := Create(path, Header{Model: string(model), Sensors: 22, Hand: "right", Mode: "stream", StatusByte: model == cyberglove.ModelII, Source: em.Path, Calibration: "# none\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := cyberglove.DefaultOpts
-	o.Port, o.Period = em.Path, 4*time.Millisecond
+	o.Port, o.Period, o.Model = em.Path, 4*time.Millisecond, model
 	var tapErr error
 	o.Tap = func(at time.Duration, b []byte) {
 		if err := rec.WriteRaw(at, b); err != nil && tapErr == nil {
@@ -88,16 +94,22 @@ func replayAll(t *testing.T, path string) ([]devices.Sample, *Replay) {
 }
 
 func TestRecordingReplaysWhatTheDriverSaw(t *testing.T) {
+	for _, model := range []cyberglove.Model{cyberglove.ModelII, cyberglove.ModelIII} {
+		t.Run(string(model), func(t *testing.T) { replaysWhatTheDriverSaw(t, model) })
+	}
+}
+
+func replaysWhatTheDriverSaw(t *testing.T, model cyberglove.Model) {
 	path := filepath.Join(t.TempDir(), "session.glove")
-	live, em := recordLiveFrom(t, path, 200, 0.1)
+	live, em := recordModel(t, model, path, 200, 0.1)
 	replayed, r := replayAll(t, path)
 	// What the emulator sent, what the driver saw and what the file
-	// replays agree to the byte.
-	var raws [][]byte
+	// replays agree to the value.
+	var raws [][]uint16
 	for _, s := range replayed {
-		raws = append(raws, emulatortest.Bytes(s.Sensors()))
+		raws = append(raws, slices.Clone(s.Sensors()))
 	}
-	emulatortest.CheckSubsequence(t, raws, em.Records())
+	emulatortest.CheckSubsequence(t, raws, em.Values())
 	if r.Warning() != nil {
 		t.Fatalf("clean recording warned: %v", r.Warning())
 	}

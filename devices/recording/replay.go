@@ -13,11 +13,12 @@ import (
 )
 
 // Replay is a device that plays a recording: raw serial bytes go through
-// the same Parser the live driver uses, so a replay yields the samples the
-// live driver yielded, with the times they arrived.
+// the same parser the live driver used (a CyberGlove III's Parser3, an
+// I/II's Parser), so a replay yields the samples the live driver yielded,
+// with the times they arrived.
 type Replay struct {
 	rr       *Reader
-	parser   *cyberglove.Parser
+	parser   cyberglove.RecordParser
 	realTime bool
 	start    time.Time
 	seq      uint64
@@ -59,7 +60,11 @@ func NewReplay(r io.Reader, realTime bool) (*Replay, error) {
 func newReplay(rr *Reader, realTime bool) *Replay {
 	h := rr.Header
 	r := &Replay{rr: rr, realTime: realTime, start: time.Now()}
-	r.parser = cyberglove.NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults.Counts)
+	if h.Model == string(cyberglove.ModelIII) {
+		r.parser = cyberglove.NewParser3(h.Sensors, &r.faults.Counts)
+	} else {
+		r.parser = cyberglove.NewParser(h.RecordFormat(), h.Mode != "poll", &r.faults.Counts)
+	}
 	return r
 }
 

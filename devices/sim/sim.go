@@ -178,6 +178,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 	var raw [devices.MaxSensors]uint16
 	Raw(g.Motion, t, &raw) // the motion was checked at construction
 	devices.FromSlots(&raw, g.Sensors, s)
+	s.Bits = devices.Bits8
 	s.Time, s.Seq = t, g.seq
 	s.Status = devices.StatusValid | devices.StatusGloveIn
 	g.seq++

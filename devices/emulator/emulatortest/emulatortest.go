@@ -1,7 +1,6 @@
 package emulatortest
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"sync"
@@ -19,8 +18,9 @@ type Emulated struct {
 	// Path is the port a driver opens: the pty, or the link if one was given.
 	Path     string
 	Emulator *emulator.Emulator
+	model    cyberglove.Model
 	mu       sync.Mutex
-	sent     [][]byte
+	sent     [][]uint16
 }
 
 // Start serves an emulator with options o (source: the simulated grasp if
@@ -28,11 +28,11 @@ type Emulated struct {
 // and returns once the port is ready. The emulator stops when tb ends.
 func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emulated {
 	tb.Helper()
-	em := &Emulated{}
+	em := &Emulated{model: o.Model}
 	next := o.OnRecord
 	o.OnRecord = func(raw []uint16) {
 		em.mu.Lock()
-		em.sent = append(em.sent, Bytes(raw))
+		em.sent = append(em.sent, slices.Clone(raw))
 		em.mu.Unlock()
 		if next != nil {
 			next(raw)
@@ -67,19 +67,36 @@ func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emul
 	return em
 }
 
-// Records returns the sensor bytes of every record sent so far, in order.
+// Records returns the sensor bytes of every record sent so far, in order
+// (8-bit records: a CyberGlove I/II's).
 func (em *Emulated) Records() [][]byte {
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	b := make([][]byte, len(em.sent))
+	for i, v := range em.sent {
+		b[i] = Bytes(v)
+	}
+	return b
+}
+
+// Values returns the sensor values of every record sent so far, in order,
+// whatever their resolution.
+func (em *Emulated) Values() [][]uint16 {
 	em.mu.Lock()
 	defer em.mu.Unlock()
 	return slices.Clone(em.sent)
 }
 
-// Open connects the driver to the emulator with the default options as
-// changed by edit (if any); the glove is closed when the test ends.
+// Open connects the driver to the emulator with the default options for
+// the emulated model, as changed by edit (if any); the glove is closed
+// when the test ends.
 func (em *Emulated) Open(tb testing.TB, edit func(*cyberglove.Opts)) *cyberglove.Glove {
 	tb.Helper()
 	o := cyberglove.DefaultOpts
 	o.Port = em.Path
+	if em.model != "" {
+		o.Model = em.model
+	}
 	if edit != nil {
 		edit(&o)
 	}
@@ -102,11 +119,11 @@ func Bytes(v []uint16) []byte {
 
 // CheckSubsequence fails the test unless every record in got was sent, in
 // the order sent.
-func CheckSubsequence(tb testing.TB, got, sent [][]byte) {
+func CheckSubsequence[S ~[]E, E comparable](tb testing.TB, got, sent []S) {
 	tb.Helper()
 	k := 0
 	for i, g := range got {
-		for k < len(sent) && !bytes.Equal(sent[k], g) {
+		for k < len(sent) && !slices.Equal(sent[k], g) {
 			k++
 		}
 		if k == len(sent) {

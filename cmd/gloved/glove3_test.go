@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/daemon/daemontest"
+)
+
+// TestGloveFaultsThroughTheBinaries: `gloved emulate` plays a CyberGlove
+// I/II, then a III, on a pseudo-terminal with garbage on the line, the
+// glove unplugged from the unit, the unit silent and the port hung up and
+// back; `gloved run` with device = "cyberglove" or "cyberglove3" reads it,
+// publishes frames over OSC and records the session. The statuses on the
+// wire follow every fault in order, frames keep coming, and `gloved dump`
+// replays the recording: contiguous samples of the model's resolution,
+// every angle finite.
+func TestGloveFaultsThroughTheBinaries(t *testing.T) {
+	for _, model := range []string{"cyberglove", "cyberglove3"} {
+		t.Run(model, func(t *testing.T) { faultsThroughTheBinaries(t, model) })
+	}
+}
+
+func faultsThroughTheBinaries(t *testing.T, model string) {
+	dir := t.TempDir()
+	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
+	rx, got := daemontest.Listen(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	emu := exec.CommandContext(ctx, binary(t), "emulate", "--model", model, "--link", link, "--seed", "7", "--garbage", "0.03",
+		"--unplug-at", "1.5", "--unplug-for", "0.5", "--silent-at", "3", "--silent-for", "0.8", "--hangup-at", "4.6", "--hangup-for", "0.5")
+	var emuOut, emuErr bytes.Buffer
+	emu.Stdout, emu.Stderr = &emuOut, &emuErr
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		emu.Process.Signal(syscall.SIGTERM)
+		if err := emu.Wait(); err != nil {
+			t.Errorf("emulate: %v\n%s", err, emuErr.String())
+		}
+	}()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Lstat(link); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the emulator never linked %s: %s", link, emuErr.String())
+		}
+	}
+	cfg := filepath.Join(dir, "gloved.toml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = %q
+port = %q
+recording = %q
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = "127.0.0.1:0"
+targets = [%q]
+[frame]
+count_tris = false
+stall_ms = 300.0
+`, model, link, rec, rx.LocalAddr().String())), 0o644)
+	daemon := exec.CommandContext(ctx, binary(t), "run", "-c", cfg, "--for", "6.5s", "--status=false")
+	var stderr bytes.Buffer
+	daemon.Stderr = &stderr
+	if err := daemon.Run(); err != nil {
+		t.Fatalf("gloved run: %v\n%s", err, stderr.String())
+	}
+
+	unit := map[string]string{"cyberglove": "CyberGlove (", "cyberglove3": "CyberGlove III ("}[model]
+	if !strings.Contains(emuOut.String(), "22-sensor right-hand "+unit) {
+		t.Errorf("the emulator announced %q", emuOut.String())
+	}
+	statuses, frames := daemontest.Statuses(got.All(), "right"), daemontest.Frames(got.All(), "right")
+	want := []string{"streaming", "no-glove", "streaming", "stalled", "streaming", "reconnecting", "streaming"}
+	if !daemontest.InOrder(statuses, want) || frames < 300 {
+		t.Errorf("statuses %v, want %v in that order; %d frames\n%s", statuses, want, frames, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "panic") {
+		t.Errorf("the daemon's log:\n%s", stderr.String())
+	}
+
+	lines := dumpLines(t, rec)
+	wide, fine := false, false
+	for i, l := range lines {
+		if l.Seq != uint64(i) || len(l.Raw) != 22 {
+			t.Fatalf("dumped line %d: seq %d, %d values", i, l.Seq, len(l.Raw))
+		}
+		for _, v := range l.Raw {
+			wide, fine = wide || v > 254, fine || v%16 != 0
+		}
+		for _, a := range l.Angles {
+			if math.IsNaN(a) || math.IsInf(a, 0) {
+				t.Fatalf("sample %d has angle %v", i, a)
+			}
+		}
+	}
+	if len(lines) < 300 || wide != (model == "cyberglove3") || (model == "cyberglove3" && !fine) {
+		t.Errorf("%d samples recorded; values above 254: %v, not multiples of 16: %v", len(lines), wide, fine)
+	}
+	t.Logf("statuses %v, %d frames, %d samples recorded", statuses, frames, len(lines))
+}
+
+// TestCyberGlove3ErrorsSayWhatToDo: what a user can get wrong about a
+// CyberGlove III ends with one line naming it.
+func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.glove")
+	noPort := filepath.Join(dir, "no-port.toml")
+	os.WriteFile(noPort, []byte("[[hand]]\nname = \"right\"\ndevice = \"cyberglove3\"\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		says []string
+	}{
+		{[]string{"record", "--device", "cyberglove3", "--rate", "50", "--port", "/dev/null", "--seconds", "1", "-o", out}, 2, []string{"--rate", "a cyberglove3 streams at its own rate"}},
+		{[]string{"record", "--device", "cyberglove3", "--poll", "--port", "/dev/null", "--seconds", "1", "-o", out}, 2, []string{"poll", "only a cyberglove (I/II) can be polled"}},
+		{[]string{"record", "--device", "cyberglove4", "--seconds", "1", "-o", out}, 2, []string{`--device "cyberglove4"`, "cyberglove3"}},
+		{[]string{"record", "--device", "cyberglove3", "--port", filepath.Join(dir, "ttyUSB7"), "--seconds", "1", "-o", out}, 1, []string{"ttyUSB7", "plugged in"}},
+		{[]string{"calibrate", "--device", "sim", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "sim"`, "cyberglove or cyberglove3"}},
+		{[]string{"emulate", "--model", "cyberglove4"}, 2, []string{`model "cyberglove4"`, "cyberglove3"}},
+		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "a cyberglove3 needs its serial port"}},
+	} {
+		r := runBinary(t, 20*time.Second, tc.args...)
+		r.oneLine(t, tc.code, tc.says...)
+	}
+}
+
+// TestCyberGlove3RecordsThroughTheEmulator: `gloved record --device
+// cyberglove3` on `gloved emulate --model cyberglove3 --source` a
+// recording gives samples that are the source's readings at 12 bits:
+// within half an 8-bit count of one of them, in order.
+func TestCyberGlove3RecordsThroughTheEmulator(t *testing.T) {
+	dir := t.TempDir()
+	src, link, got := filepath.Join(dir, "src.glove"), filepath.Join(dir, "glove"), filepath.Join(dir, "got.glove")
+	if _, err := gloved(t, "record", "--device", "sim", "--motion", "tap", "--seconds", "0.4", "-o", src); err != nil {
+		t.Fatal(err)
+	}
+	source := dumpLines(t, src)
+	ctx, cancel := context.WithCancel(context.Background())
+	var emuOut syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"emulate", "--model", "cyberglove3", "--source", src, "--link", link, "--garbage", "0.05", "--sensors", "22"}, &emuOut)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("emulate: %v", err)
+		}
+	}()
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Lstat(link); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("emulator never linked %s; it said %q", link, emuOut.String())
+		}
+	}
+	out, err := gloved(t, "record", "--device", "cyberglove3", "--port", link, "--seconds", "0.6", "-o", got)
+	if err != nil || !strings.Contains(out, "22-sensor right glove") {
+		t.Fatalf("record: %v %q", err, out)
+	}
+	lines := dumpLines(t, got)
+	if len(lines) < 30 {
+		t.Fatalf("only %d samples recorded in 0.6 s at 90 Hz", len(lines))
+	}
+	for i, l := range lines {
+		if !slices.ContainsFunc(source, func(src dumpLine) bool { return widens(src.Raw, l.Raw) }) {
+			t.Fatalf("sample %d %v is no source reading at 12 bits", i, l.Raw)
+		}
+	}
+}
+
+// widens reports whether raw12 is raw8 read with 12 bits: each value
+// within half a count of the 8-bit one (16*v - 8 .. 16*v + 7).
+func widens(raw8, raw12 []uint16) bool {
+	if len(raw8) != len(raw12) {
+		return false
+	}
+	for i, v := range raw8 {
+		if d := int(raw12[i]) - 16*int(v); d < -8 || d > 7 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,49 @@
+package cyberglove
+
+import (
+	"errors"
+	"fmt"
+)
+
+// start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
+// streaming and 1S starts the records (shared/reference/cyberglove-protocol.md).
+// The rate is the unit's (90 Hz at frame multiplier 3): the III has no t
+// to set, no status byte and no polled form of these records. The unit
+// echoes 1S before its first stamp; Parser3 skips the echo.
+func (g *Glove) start3(p Port, sensors int) error {
+	if err := g.enableUSB(p); err != nil {
+		return err
+	}
+	if pp, ok := g.parser.(*Parser3); !ok || pp.Sensors != sensors {
+		g.parser = NewParser3(sensors, &g.faults.Counts)
+	}
+	g.begin()
+	if _, err := p.Write([]byte("1S")); err != nil {
+		return fmt.Errorf("start stream: %w", err)
+	}
+	return nil
+}
+
+// enableUSB sends 1eu and reads its acknowledgement. The reference gives
+// the command, not its reply. A III echoes a command before answering and
+// ends with 0x00 (its queries show it), so the echo 1eu and 0x00 is what
+// is expected; a bare 0x00, or silence for the reply timeout, is taken as
+// consent too (a unit that does not acknowledge still streams), while an
+// error tail 'e' code fails the open, naming the code.
+func (g *Glove) enableUSB(p Port) error {
+	const cmd = "1eu"
+	if _, err := p.Write([]byte(cmd)); err != nil {
+		return fmt.Errorf("%q: %w", cmd, err)
+	}
+	r, err := g.readReply(p, `"1eu"`, 0)
+	if err != nil && !errors.Is(err, ErrNoReply) {
+		return err
+	}
+	switch s := string(r); {
+	case s == "" || s == cmd:
+		return nil
+	case len(s) >= 2 && s[len(s)-2] == 'e':
+		return fmt.Errorf("%q: unit answered error %q (is this a CyberGlove III? an I/II takes device cyberglove)", cmd, s[len(s)-1])
+	}
+	return fmt.Errorf("%q: malformed acknowledgement % x", cmd, r)
+}
