@@ -7,6 +7,7 @@ import (
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/rs/zerolog"
 )
 
 // wireFrame is one frame of a hand as an app receives it.
@@ -124,5 +125,75 @@ budget_ms = 1000.0
 	}
 	if firstOff != 0 {
 		t.Errorf("%d links began a pass with qw < 0", firstOff)
+	}
+}
+
+// TestDroppedSamplesShowOnTheWire: a simulated glove at 100 samples a
+// second and a frame loop slowed to 40 ms on every fifth frame, so that
+// it drops the samples that pile up meanwhile (the newest is kept). On a
+// real UDP socket, /frame's numbers run without a gap while /sample's
+// skip: their skips add up to exactly the samples the daemon counted as
+// dropped (besides those before the first frame and after the last).
+func TestDroppedSamplesShowOnTheWire(t *testing.T) {
+	rx, got := listenOSC(t)
+	cfg, err := ParseConfig("slow.toml", []byte(`
+[[hand]]
+name = "right"
+device = "sim"
+`+builtinScene(rx.LocalAddr().String(), "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(cfg, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := d.hands[0]
+	frames := 0
+	d.onFrame = func(string, [][]byte) {
+		if frames++; frames%5 == 0 {
+			time.Sleep(40 * time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	waitFor(15*time.Second, func() bool { return h.Stats.Dropped.Load() >= 30 && h.Stats.Frames.Load() >= 100 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	sent := h.Stats.Frames.Load()
+	waitFor(2*time.Second, func() bool { return uint64(framesOf(got.all(), "right")) >= sent })
+	wire := wireFrames(got.all(), "right")
+	if uint64(len(wire)) != sent {
+		t.Fatalf("%d frames sent, %d received on loopback", sent, len(wire))
+	}
+	gaps := int64(wire[0].sample) // samples dropped before the first frame
+	for i := 1; i < len(wire); i++ {
+		if step := wire[i].seq - wire[i-1].seq; step != 1 {
+			t.Fatalf("frame %d follows frame %d", wire[i].seq, wire[i-1].seq)
+		}
+		step := wire[i].sample - wire[i-1].sample
+		if step < 1 {
+			t.Fatalf("sample %d follows sample %d", wire[i].sample, wire[i-1].sample)
+		}
+		gaps += int64(step - 1)
+	}
+	h.mu.Lock()
+	latest, fresh := h.latest.Seq, h.fresh
+	h.mu.Unlock()
+	after := int64(latest) - int64(wire[len(wire)-1].sample) // delivered after the last frame
+	if fresh {
+		after-- // the newest, neither processed nor dropped
+	}
+	dropped := h.Stats.Dropped.Load()
+	t.Logf("%d frames, %d samples skipped on the wire, %d before the first frame and after the last; %d dropped", len(wire), gaps-int64(wire[0].sample), int64(wire[0].sample)+after, dropped)
+	if gaps-int64(wire[0].sample) < 20 {
+		t.Fatalf("only %d samples skipped on the wire: the slow frames dropped too few to judge", gaps)
+	}
+	if uint64(gaps+after) != dropped {
+		t.Fatalf("the wire shows %d samples missing, the daemon dropped %d", gaps+after, dropped)
 	}
 }
