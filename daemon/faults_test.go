@@ -197,6 +197,17 @@ device = "sim"
 	}
 }
 
+// loopingGrasp is a hand replaying the shipped recording in a loop at
+// full speed.
+const loopingGrasp = `
+[[hand]]
+name = "right"
+device = "replay"
+recording = "../testdata/recordings/grasp.glove"
+speed = "max"
+loop = true
+`
+
 // TestLoopingReplayAtMaxSpeedStaysFast: every pass of a looping replay at
 // speed "max" runs as fast as frames go (it used to fall back to real time
 // after the first pass: 100 frames a second).
@@ -204,14 +215,7 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 	rx, got := listenOSC(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, done := startDaemon(t, ctx, "loop.toml", `
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-loop = true
-`+builtinScene(rx.LocalAddr().String(), ""))
+	_, done := startDaemon(t, ctx, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String(), ""))
 	// Five passes of the 2-second recording in 3 s: real time would give
 	// one and a half.
 	if !waitFor(3*time.Second, func() bool { return framesOf(got.all(), "right") > 5*201 }) {

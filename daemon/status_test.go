@@ -186,21 +186,7 @@ func TestStatusKeepsComingThroughASlowReload(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "g.toml")
 	rx, got := listenOSC(t)
-	text := fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = %q
-[frame]
-budget_ms = 100.0
-count_tris = false
-[log]
-level = "error"
-`, rx.LocalAddr().String(), freeUDPPort(t))
+	text := "[[hand]]\nname = \"right\"\ndevice = \"sim\"\n" + builtinScene(rx.LocalAddr().String(), "") + "[log]\nlevel = \"error\"\n"
 	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -91,21 +90,7 @@ func TestRotationsAreContinuousOnTheWire(t *testing.T) {
 	rx, got := listenOSC(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	d, done := startDaemon(t, ctx, "loop.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-loop = true
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 1000.0
-`, rx.LocalAddr().String()))
+	d, done := startDaemon(t, ctx, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String(), ""))
 	// Three passes and a half (of 201 samples), however fast the machine.
 	waitFor(25*time.Second, func() bool { return framesOf(got.all(), "right") > 700 })
 	cancel()

@@ -22,15 +22,7 @@ import (
 // second pass (its sample numbers start again) begins with W >= 0 for
 // every link and is sent as the first was.
 func TestFillFrameKeepsRotationsContinuous(t *testing.T) {
-	scene, err := LoadScene([]SceneFile{{Path: "../testdata/scenes/grasp.obj"}}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Spec{Device: DeviceReplay, Recording: "../testdata/recordings/grasp.glove", Speed: SpeedMax}, scene, PipelineOptions{Proximity: 0.01})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := graspReplay(t)
 	var sent, plain [2][][]mgl64.Quat // per pass, per frame, per link
 	var f osc.Frame
 	for pass := range sent {
