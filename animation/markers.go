@@ -105,7 +105,7 @@ func (m *markers) hide(s int) {
 	k := &m.tracks[s]
 	t, q := mgl64.Vec3{}, mgl64.QuatIdent()
 	if n := len(k.t); n > 0 {
-		t, q = mgl64.Vec3(f64(k.t[n-1])), k.last
+		t, q = mgl64.Vec3(f64(k.t[n-1])), k.rot.Last()
 	}
 	k.add(t, q, mgl64.Vec3{})
 }

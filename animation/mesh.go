@@ -6,6 +6,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // The materials a file gives its meshes, so that a viewer tells the scene,
@@ -85,9 +87,7 @@ func vec32[V ~[3]float64](v V) [3]float32 {
 }
 
 // rotation is R as a unit quaternion.
-func rotation(r mgl64.Mat3) mgl64.Quat {
-	return mgl64.Mat4ToQuat(r.Mat4()).Normalize()
-}
+func rotation(r mgl64.Mat3) mgl64.Quat { return geom.Transform{R: r}.Quat() }
 
 // quat32 is q in the file's order (x y z w), rounded to single precision.
 func quat32(q mgl64.Quat) [4]float32 {

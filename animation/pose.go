@@ -35,7 +35,7 @@ func WritePose(w io.Writer, h *handmodel.Hand, poses []geom.Transform, skin *han
 		if !geom.Finite3(x.T) {
 			return fmt.Errorf("animation: glTF: link %s is not posed", l)
 		}
-		q := rotation(x.R)
+		q := x.Quat()
 		doc.Nodes = append(doc.Nodes, &gltf.Node{
 			Name:        l.String(),
 			Mesh:        gltf.Index(mesh),

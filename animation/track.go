@@ -4,6 +4,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // track is one node's keys, one per frame, in the file's single
@@ -15,31 +17,21 @@ type track struct {
 	t      [][3]float32
 	r      [][4]float32
 	s      [][3]float32 // scaled tracks only
-	last   mgl64.Quat   // the last rotation key, before rounding
+	// rot keeps the rotation keys in one hemisphere: both signs are the
+	// same rotation, but a viewer that blends quaternions component by
+	// component (nlerp) would turn the long way round between keys of
+	// opposite signs. Appendix C's slerp takes the short arc either way.
+	rot geom.QuatTrack
 }
 
 // add appends a key: translation t, rotation q, and, if the track is
 // scaled, scale s.
 func (k *track) add(t mgl64.Vec3, q mgl64.Quat, s mgl64.Vec3) {
 	k.t = append(k.t, vec32(t))
-	k.r = append(k.r, quat32(k.continuous(q)))
+	k.r = append(k.r, quat32(k.rot.Next(q.Normalize())))
 	if k.scaled {
 		k.s = append(k.s, vec32(s))
 	}
-}
-
-// continuous returns q or -q, whichever is nearer the last key, and
-// remembers it: both are the same rotation, but a viewer that blends
-// quaternions component by component (nlerp) would turn the long way
-// round between keys of opposite hemispheres. Appendix C's slerp takes
-// the short arc either way.
-func (k *track) continuous(q mgl64.Quat) mgl64.Quat {
-	q = q.Normalize()
-	if len(k.r) > 0 && q.Dot(k.last) < 0 {
-		q = q.Scale(-1)
-	}
-	k.last = q
-	return q
 }
 
 // rest sets the track's node's own transform to the first key: what a

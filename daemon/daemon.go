@@ -234,7 +234,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}()
 	stop := make(chan struct{})
 	for _, h := range d.hands {
-		wg.Add(2)
+		wg.Add(3)
 		go func() {
 			defer wg.Done()
 			defer close(h.done)
@@ -245,6 +245,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			d.frames(ctx, h)
+		}()
+		go func() {
+			defer wg.Done()
+			d.statuses(ctx, h)
 		}()
 	}
 	allDone := make(chan struct{})

@@ -1,7 +1,9 @@
 // Package daemon is the gloved service: the configuration file (config.go),
 // the daemon that runs one session.Session per configured hand (hand.go:
 // a reader keeps the newest sample; frames.go: the frame loop, event-driven
-// by its glove, within a frame budget, publishing every frame over OSC),
+// by its glove, within a frame budget, publishing every frame over OSC,
+// and the status loop beside it, which keeps each hand's status coming
+// at least once a second in every state),
 // Prometheus metrics and the status snapshot (metrics.go), and the service
 // around it: logging, the built-in demo config, reload on SIGHUP
 // (service.go). The per-frame pipeline itself is package session's.

@@ -169,6 +169,17 @@ device = "sim"
 	}
 }
 
+// loopingGrasp is a hand replaying the shipped recording in a loop at
+// full speed.
+const loopingGrasp = `
+[[hand]]
+name = "right"
+device = "replay"
+recording = "../testdata/recordings/grasp.glove"
+speed = "max"
+loop = true
+`
+
 // TestLoopingReplayAtMaxSpeedStaysFast: every pass of a looping replay at
 // speed "max" runs as fast as frames go (it used to fall back to real time
 // after the first pass: 100 frames a second).
@@ -176,14 +187,7 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, done := startDaemon(t, ctx, "loop.toml", `
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-loop = true
-`+builtinScene(rx.LocalAddr().String(), ""))
+	_, done := startDaemon(t, ctx, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String(), ""))
 	// Five passes of the 2-second recording in 3 s: real time would give
 	// one and a half.
 	if !waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 5*201 }) {

@@ -21,24 +21,15 @@ func (d *Daemon) epoch(h *handRuntime) time.Time {
 }
 
 // frames is a hand's frame loop: it runs the newest sample through the
-// pipeline and publishes the frame, and publishes the hand's status when it
-// changes or every second.
+// pipeline and publishes the frame (with the hand's status when it is
+// due; statuses publishes it otherwise).
 func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 	var s devices.Sample
 	var seq int32
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	d.publishStatus(h, true) // apps hear the hand's state before its first frame
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-			d.publishStatus(h, false)
-			continue
-		case <-h.changed:
-			d.publishStatus(h, true)
-			continue
 		case <-h.ready:
 		}
 		h.busySince.Store(time.Now().UnixNano())
@@ -118,23 +109,52 @@ func (d *Daemon) overrun(h *handRuntime, total time.Duration, stages [session.Nu
 	h.lastOverrunLog = time.Now()
 }
 
-// publishStatus sends a status-only bundle when the status changed (or
-// now is set) or a second has passed without one: the status reaches apps
-// even when no sample arrives (no glove, reconnecting).
-func (d *Daemon) publishStatus(h *handRuntime, now bool) {
-	_, status, _ := h.peekStatus()
-	if !now && status == h.sentState && time.Since(h.sentAt) < time.Second {
-		return
+// statuses is a hand's status loop, beside its frame loop: it sends the
+// status in a bundle of its own when it changes and whenever statusEvery
+// passes without it having been sent (in a frame or here), so that apps
+// hear it at least once a second in every state: streaming, a replay, no
+// glove, reconnecting, stalled, a replay ended, a frame that takes long.
+// It has its own Writer: the frame loop's is the frame's.
+func (d *Daemon) statuses(ctx context.Context, h *handRuntime) {
+	var w osc.Writer
+	t := time.NewTimer(0) // apps hear the hand's state before its first frame
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			d.publishStatus(h, &w) // a last change (a replay's end) still goes out
+			return
+		case <-h.changed:
+		case <-t.C:
+		}
+		t.Reset(d.publishStatus(h, &w))
 	}
-	h.writer.Begin(osc.Timetag(time.Now()))
-	h.writer.Message(h.addr.Status)
-	h.writer.String(status)
-	h.writer.End()
-	h.sentState, h.sentAt = status, time.Now()
-	d.hub.Send(h.writer.Packets())
+}
+
+// publishStatus sends a status-only bundle with w if the status is due,
+// and says how long until it is due again.
+func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
+	_, status, _ := h.peekStatus()
+	now := time.Now()
+	due, wait := h.statusDue(status, now)
+	if !due {
+		return wait
+	}
+	sendStatus(d.hub, w, h.addr, status, now)
 	if d.view != nil {
 		d.view.PublishStatus(h.index, status)
 	}
+	return wait
+}
+
+// sendStatus sends status to addr through hub in a bundle of its own,
+// stamped now.
+func sendStatus(hub *osc.Hub, w *osc.Writer, addr *osc.Addresses, status string, now time.Time) {
+	w.Begin(osc.Timetag(now))
+	w.Message(addr.Status)
+	w.String(status)
+	w.End()
+	hub.Send(w.Packets())
 }
 
 func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {

@@ -23,10 +23,19 @@ const (
 	StatusReconnecting = "reconnecting"
 	StatusReplay       = "replay"
 	StatusStalled      = "stalled" // the glove is connected but has sent nothing for frame.stall_ms
+	StatusEnded        = "ended"   // a replay without loop has played to its end
+	// StatusReloading: a reload (SIGHUP) is replacing the daemon; the
+	// hands of the new config report their own states once it runs.
+	StatusReloading = "reloading"
 )
 
 // handStatuses lists every status, for metrics.
-var handStatuses = []string{StatusStreaming, StatusNoGlove, StatusReconnecting, StatusStalled, StatusReplay}
+var handStatuses = []string{StatusStreaming, StatusNoGlove, StatusReconnecting, StatusStalled, StatusReplay, StatusEnded, StatusReloading}
+
+// statusEvery is the longest a hand's status goes unsent: half the
+// contract's second, so that a timer or a frame late by a busy machine
+// still keeps every gap under it.
+const statusEvery = 500 * time.Millisecond
 
 // HandStats counts one hand's frames and faults.
 type HandStats struct {
@@ -64,6 +73,14 @@ type handRuntime struct {
 	wristSet bool // set by OSC input: overrides the spec's and the recording's
 	ready    chan struct{}
 	changed  chan struct{} // the status changed: publish it now
+
+	// held: the status is held (reloading), the reader no longer sets it.
+	// sentState and sentAt are the status last sent and when, in a frame
+	// or in a bundle of its own.
+	held      bool
+	sentState string
+	sentAt    time.Time
+
 	// lossless: the reader waits for each sample to be processed (replay
 	// at full speed) instead of replacing it.
 	lossless bool
@@ -74,11 +91,9 @@ type handRuntime struct {
 	onAttach func()
 
 	// Frame-loop state (frame goroutine only).
-	frame     osc.Frame
-	touches   *session.Touches
-	sentState string
-	sentAt    time.Time
-	writer    osc.Writer
+	frame   osc.Frame
+	touches *session.Touches
+	writer  osc.Writer
 	// busySince is when the frame loop took its current sample (Unix ns),
 	// 0 while it waits: the watchdog's measure of a wedged loop.
 	busySince      atomic.Int64
@@ -141,11 +156,20 @@ func (h *handRuntime) setWrist(p mgl64.Vec3, q mgl64.Quat) {
 }
 
 // setStatus sets the hand's status and reports whether it changed; a
-// change is logged and published at once.
-func (h *handRuntime) setStatus(s string) bool {
+// change is logged and published at once. A held status does not change.
+func (h *handRuntime) setStatus(s string) bool { return h.changeStatus(s, false) }
+
+// hold sets the status to s for good: what the reader sees no longer
+// changes it.
+func (h *handRuntime) hold(s string) { h.changeStatus(s, true) }
+
+func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	h.mu.Lock()
-	changed := h.status != s
-	h.status = s
+	changed := h.status != s && (hold || !h.held)
+	if changed {
+		h.status = s
+	}
+	h.held = h.held || hold
 	h.mu.Unlock()
 	if changed {
 		h.log.Info().Str("status", s).Msg("hand status")
@@ -155,6 +179,19 @@ func (h *handRuntime) setStatus(s string) bool {
 		}
 	}
 	return changed
+}
+
+// statusDue reports whether the status must be sent now: it changed, or
+// statusEvery has passed since it was last sent; if so it counts as sent
+// at now. Else it says how long until it is due.
+func (h *handRuntime) statusDue(status string, now time.Time) (bool, time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if wait := h.sentAt.Add(statusEvery).Sub(now); status == h.sentState && wait > 0 {
+		return false, wait
+	}
+	h.sentState, h.sentAt = status, now
+	return true, statusEvery
 }
 
 // take returns the newest unprocessed sample, the wrist and the status.
@@ -180,8 +217,8 @@ func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time)
 	p.FillFrame(f)
 	f.Touches = h.touches.Update(p, f.Touches[:0])
 	f.Status = ""
-	if status != h.sentState || now.Sub(h.sentAt) >= time.Second {
-		f.Status, h.sentState, h.sentAt = status, status, now
+	if due, _ := h.statusDue(status, now); due {
+		f.Status = status
 	}
 }
 

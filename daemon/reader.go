@@ -39,6 +39,7 @@ func (h *handRuntime) serve(stop <-chan struct{}) error {
 		}
 		if !h.cfg.Loop {
 			h.log.Info().Msg("recording played to its end")
+			h.setStatus(StatusEnded)
 			return err
 		}
 		if err := s.Rewind(); err != nil {

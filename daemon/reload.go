@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"time"
+
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
@@ -37,6 +39,40 @@ func (d *Daemon) handoff(next *Config) *carried {
 		c.view, d.keepView = d.view, true
 	}
 	return c
+}
+
+// keepReloading reports every hand as reloading until the returned func is
+// called, once the next daemon is built: held so (the readers no longer
+// change it) while this daemon's status loops still run, and sent through
+// the carried hub every statusEvery once they have stopped, so that the
+// status keeps coming at least once a second through the reload. A hub not
+// carried (osc.listen or osc.prefix changed) closes with this daemon: its
+// stream ends there.
+func (d *Daemon) keepReloading(c *carried) func() {
+	for _, h := range d.hands {
+		h.hold(StatusReloading)
+	}
+	if c.hub == nil {
+		return func() {}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var w osc.Writer
+		t := time.NewTicker(statusEvery)
+		defer t.Stop()
+		for {
+			for _, h := range d.hands {
+				sendStatus(c.hub, &w, h.addr, StatusReloading, time.Now())
+			}
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
 }
 
 // restore gives the new daemon's hands the wrist poses set over OSC.

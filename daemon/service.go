@@ -61,6 +61,9 @@ type Service struct {
 	// View, if set, overrides the config's view.listen (gloved run
 	// --view), at start and at every reload; "off" turns the page off.
 	View string
+	// beforeReplace, if set, runs in a reload once the running daemon
+	// has stopped and before the next is built: tests make a reload slow.
+	beforeReplace func()
 }
 
 // load reads the config (or the demo's) with the service's overrides.
@@ -138,9 +141,13 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			defer keepWatchdogFed()()
 			c := d.handoff(next)
 			c.scene = scene
+			defer d.keepReloading(c)()
 			stop()
 			if err := <-done; err != nil {
 				d.log.Error().Err(err).Msg("the daemon stopped with an error for the reload")
+			}
+			if s.beforeReplace != nil {
+				s.beforeReplace()
 			}
 			return s.replace(d, next, c)
 		case <-tick.C:

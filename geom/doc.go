@@ -1,7 +1,10 @@
 // Package geom is the geometry kernel shared by every collision structure in
 // gloved: rigid transforms, oriented and axis-aligned boxes, the 15-axis
 // separating-axis box test, triangle overlap tests, a symmetric 3x3 eigen
-// solver, convex hulls and the covariance OBB fit.
+// solver, convex hulls, the covariance OBB fit, and quaternions kept in
+// one hemisphere over a stream (Hemisphere, QuatTrack; q and -q are one
+// rotation, the double cover of K. Shoemake, "Animating Rotation with
+// Quaternion Curves", SIGGRAPH 1985).
 //
 // Sources: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
 // Structure for Rapid Interference Detection", SIGGRAPH 1996

@@ -38,6 +38,10 @@ func FromPose(v [7]float64) (Transform, error) {
 	return FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, mgl64.Vec3{v[4], v[5], v[6]})
 }
 
+// Quat returns x's rotation as a unit quaternion, of either sign (a
+// stream of them keeps one hemisphere with a QuatTrack).
+func (x Transform) Quat() mgl64.Quat { return mgl64.Mat4ToQuat(x.R.Mat4()).Normalize() }
+
 // Apply returns R p + T. It and Rotate are written out, as mgl64's
 // Mul3x1 and Add compute them: the compiler keeps arrays such as mgl64's
 // vectors in memory, and these run in every inner loop.

@@ -20,21 +20,27 @@ type Near struct {
 	Point        mgl64.Vec3
 }
 
-// Pose is a link's world pose: position and unit quaternion.
+// Pose is a link's world pose: position and unit quaternion. A stream of
+// a link's poses keeps its quaternions in one hemisphere (geom.QuatTrack:
+// the dot product of consecutive ones is never negative), restarting with
+// W >= 0 when the sample stream restarts.
 type Pose struct {
 	P mgl64.Vec3
 	Q mgl64.Quat
 }
 
-// PoseOf is x as a Pose.
-func PoseOf(x geom.Transform) Pose {
-	return Pose{P: x.T, Q: mgl64.Mat4ToQuat(x.R.Mat4()).Normalize()}
-}
+// PoseOf is x as a Pose (its quaternion in whichever hemisphere the
+// conversion gives: a stream keeps one with geom.QuatTrack).
+func PoseOf(x geom.Transform) Pose { return Pose{P: x.T, Q: x.Quat()} }
 
 // Frame is what one hand publishes for one frame. The daemon fills it from
 // buffers it reuses.
 type Frame struct {
+	// Seq counts the hand's frames built since the daemon started; Sample
+	// is the glove sample's own number (devices.Sample.Seq), counting
+	// every sample the device delivered since it was opened.
 	Seq        int32
+	Sample     uint64
 	PipelineMS float64
 	Joints     []float64
 	Links      []Pose
@@ -106,6 +112,7 @@ type Touch struct {
 // w, which must have been started with Begin. The messages, in order:
 //
 //	<prefix>/<hand>/frame   i seq, f pipeline ms, i contacts
+//	<prefix>/<hand>/sample  i sample sequence (the low 32 bits of f.Sample)
 //	<prefix>/<hand>/joints  f... joint angles (rad), handmodel.Joint order
 //	<prefix>/<hand>/links   f... px py pz qx qy qz qw per link, handmodel.Link order
 //	<prefix>/<hand>/contact s link, s object, f depth, f f f point, f f f normal (one each)
@@ -146,7 +153,7 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 	}
 }
 
-// appendPoses writes the frame, joints and links messages.
+// appendPoses writes the frame, sample, joints and links messages.
 func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	contacts := int32(0)
 	for i := range f.Contacts {
@@ -158,6 +165,9 @@ func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	w.Int(f.Seq)
 	w.Float(f.PipelineMS)
 	w.Int(contacts)
+	w.End()
+	w.Message(addr.Sample)
+	w.Int(int32(uint32(f.Sample))) // wraps: apps compare numbers modulo 2^32
 	w.End()
 	w.Message(addr.Joints)
 	for _, j := range f.Joints {
@@ -265,6 +275,7 @@ func flag(begin bool) int32 {
 type Addresses struct {
 	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Wrist string
 	Hand, HandNear, LOD                                                          string
+	Sample                                                                       string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
@@ -272,7 +283,7 @@ func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
 		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Wrist: b + "wrist",
-		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod"}
+		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample"}
 }
 
 // TouchTracker turns per-frame contacts into begin/end edges with

@@ -36,15 +36,15 @@ func TestAppendFrameDropsNonFinite(t *testing.T) {
 		contacts int32 // the frame message's contact count
 		dropped  uint64
 	}{
-		{"finite", func(f *Frame) {}, 7, 1, 0},
-		{"contact depth", func(f *Frame) { f.Contacts[0].Depth = nan }, 6, 0, 1},
-		{"contact normal", func(f *Frame) { f.Contacts[0].Normal[2] = inf }, 6, 0, 1},
-		{"contact point beyond float32", func(f *Frame) { f.Contacts[0].Point[0] = 1e39 }, 6, 0, 1},
-		{"near", func(f *Frame) { f.Near[0].Distance = nan }, 6, 1, 1},
+		{"finite", func(f *Frame) {}, 8, 1, 0},
+		{"contact depth", func(f *Frame) { f.Contacts[0].Depth = nan }, 7, 0, 1},
+		{"contact normal", func(f *Frame) { f.Contacts[0].Normal[2] = inf }, 7, 0, 1},
+		{"contact point beyond float32", func(f *Frame) { f.Contacts[0].Point[0] = 1e39 }, 7, 0, 1},
+		{"near", func(f *Frame) { f.Near[0].Distance = nan }, 7, 1, 1},
 		{"one of two contacts", func(f *Frame) {
 			f.Contacts = append(f.Contacts, f.Contacts[0])
 			f.Contacts[0].Point[1] = nan
-		}, 7, 1, 1},
+		}, 8, 1, 1},
 		{"link position", func(f *Frame) { f.Links[0].P[1] = nan }, 0, 0, 1},
 		{"link rotation", func(f *Frame) { f.Links[0].Q.W = inf }, 0, 0, 1},
 		{"joint", func(f *Frame) { f.Joints[1] = nan }, 0, 0, 1},
@@ -120,5 +120,44 @@ func TestHandMessagesDecode(t *testing.T) {
 	}
 	if dropped.Load() != 1 {
 		t.Fatalf("%d messages dropped, want the NaN contact's", dropped.Load())
+	}
+}
+
+// TestSampleNumberWraps: /sample carries the low 32 bits of the sample's
+// number as an int32, second in the frame; an app's int32 difference of
+// two numbers is the step between them, across the wrap as well.
+func TestSampleNumberWraps(t *testing.T) {
+	tests := []struct {
+		sample uint64
+		want   int32
+	}{
+		{0, 0},
+		{41, 41},
+		{1<<31 - 1, 1<<31 - 1},
+		{1 << 31, -1 << 31},
+		{1<<32 - 1, -1},
+		{1<<32 + 3, 3},
+	}
+	send := func(n uint64) int32 {
+		f := frameFor(1)
+		f.Sample = n
+		var w Writer
+		w.Begin(1)
+		AppendFrame(&w, HandAddresses("/gloved", "right"), f)
+		m := decodeAll(t, w.Packets())[1]
+		if tags, _ := m.TypeTags(); m.Address != "/gloved/right/sample" || tags != ",i" {
+			t.Fatalf("second message %s %s, want /gloved/right/sample ,i", m.Address, tags)
+		}
+		return m.Arguments[0].(int32)
+	}
+	for _, tc := range tests {
+		if got := send(tc.sample); got != tc.want {
+			t.Errorf("sample %d: got %d, want %d", tc.sample, got, tc.want)
+		}
+	}
+	for _, n := range []uint64{5, 1<<31 - 2, 1<<32 - 2, 1<<32 + 1<<31 - 1} {
+		if step := send(n+3) - send(n); step != 3 {
+			t.Errorf("from sample %d to %d: an app's step is %d, want 3", n, n+3, step)
+		}
 	}
 }

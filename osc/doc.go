@@ -1,6 +1,8 @@
 // Package osc is gloved's OSC contract: every frame of every hand goes out
 // as one bundle (split when over MaxPacket) stamped with the glove sample's
-// time, and apps subscribe, unsubscribe and send wrist poses to the
+// time, numbered twice (the frame's sequence and the sample's own, so that
+// apps see the samples the daemon dropped), its link quaternions kept
+// continuous from frame to frame by the caller; and apps subscribe, unsubscribe and send wrist poses to the
 // daemon's listen address. The daemon owns its UDP sockets; encoding on
 // the hot path is this package's allocation-free Writer, and decoding of
 // what arrives is hypebeast/go-osc behind a guard that counts and drops

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
 )
 
@@ -124,5 +125,28 @@ func TestWriterAllocatesNothing(t *testing.T) {
 	frame()
 	if n := testing.AllocsPerRun(100, frame); n != 0 {
 		t.Fatalf("%v allocations per frame", n)
+	}
+}
+
+// BenchmarkAppendFrame: one hand's frame as the daemon sends it: 23 joint
+// angles, 16 link poses, four contacts, two near links and a self-contact.
+func BenchmarkAppendFrame(b *testing.B) {
+	f := frameFor(7)
+	f.Joints = make([]float64, 23)
+	f.Links = make([]Pose, 16)
+	for i := range f.Links {
+		f.Links[i] = Pose{P: mgl64.Vec3{0.01 * float64(i), 0.9, 0.1}, Q: mgl64.QuatRotate(0.1*float64(i), mgl64.Vec3{1, 0, 0})}
+	}
+	for range 3 {
+		f.Contacts = append(f.Contacts, f.Contacts[0])
+	}
+	f.Near = append(f.Near, f.Near[0])
+	f.Self = []SelfContact{{A: "index2", B: "middle2", Depth: 0.001, Point: mgl64.Vec3{0, 0.9, 0}}}
+	addr := HandAddresses("/gloved", "right")
+	var w Writer
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Begin(1)
+		AppendFrame(&w, addr, f)
 	}
 }

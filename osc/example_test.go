@@ -40,7 +40,43 @@ func ExampleAppendFrame() {
 	}
 	// Output:
 	// /gloved/right/frame 3 arguments
+	// /gloved/right/sample 1 arguments
 	// /gloved/right/joints 0 arguments
 	// /gloved/right/links 0 arguments
 	// index3 touches the ball, 2.0 mm deep, pushed out along [0 1 0]
+}
+
+// How an app finds the samples it missed: /frame's number counts the
+// frames the daemon sent, /sample's the samples the glove delivered. Both
+// are int32s that wrap, so the step between two is their int32
+// difference. Here frame 8 follows frame 7, but its sample is 3 after
+// the previous one (in the wrap from 2^31-1 to -2^31): the daemon dropped
+// two samples between them (its frames ran slower than the glove).
+func ExampleAppendFrame_sampleGaps() {
+	addr := osc.HandAddresses("/gloved", "right")
+	var frame, sample [2]int32
+	for i, f := range []osc.Frame{{Seq: 7, Sample: 1<<31 - 2}, {Seq: 8, Sample: 1<<31 + 1}} {
+		var w osc.Writer
+		w.Begin(osc.Timetag(time.Unix(1_700_000_000, 0)))
+		osc.AppendFrame(&w, addr, &f)
+		p, err := goosc.ParsePacket(string(w.Packets()[0]))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, m := range p.(*goosc.Bundle).Messages {
+			switch m.Address {
+			case addr.Frame:
+				frame[i] = m.Arguments[0].(int32)
+			case addr.Sample:
+				sample[i] = m.Arguments[0].(int32)
+			}
+		}
+	}
+	fmt.Println("sample numbers on the wire:", sample[0], sample[1])
+	framesLost := frame[1] - frame[0] - 1
+	samplesMissed := sample[1] - sample[0] - 1
+	fmt.Printf("%d frames lost on the way, %d samples dropped by the daemon\n", framesLost, samplesMissed-framesLost)
+	// Output:
+	// sample numbers on the wire: 2147483646 -2147483647
+	// 0 frames lost on the way, 2 samples dropped by the daemon
 }

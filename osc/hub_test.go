@@ -97,7 +97,7 @@ func TestSubscribeReceiveUnsubscribe(t *testing.T) {
 		addr string
 		tags string
 	}{
-		{"/gloved/right/frame", ",ifi"}, {"/gloved/right/joints", ",ff"}, {"/gloved/right/links", ",fffffff"},
+		{"/gloved/right/frame", ",ifi"}, {"/gloved/right/sample", ",i"}, {"/gloved/right/joints", ",ff"}, {"/gloved/right/links", ",fffffff"},
 		{"/gloved/right/contact", ",ssfffffff"}, {"/gloved/right/near", ",ssffff"}, {"/gloved/right/touch", ",ssi"}, {"/gloved/right/status", ",s"},
 	}
 	if len(b.Messages) != len(want) {
@@ -109,8 +109,8 @@ func TestSubscribeReceiveUnsubscribe(t *testing.T) {
 			t.Errorf("message %d: %s %s, want %s %s", i, m.Address, tags, want[i].addr, want[i].tags)
 		}
 	}
-	if b.Messages[0].Arguments[0] != int32(5) || b.Messages[2].Arguments[6] != float32(1) {
-		t.Errorf("frame %v, links %v", b.Messages[0], b.Messages[2])
+	if b.Messages[0].Arguments[0] != int32(5) || b.Messages[3].Arguments[6] != float32(1) {
+		t.Errorf("frame %v, links %v", b.Messages[0], b.Messages[3])
 	}
 	sendMsg(t, app, h.Addr(), goosc.NewMessage("/gloved/unsubscribe", "127.0.0.1", int32(me.Port)))
 	waitFor(t, "the unsubscription", func() bool { return len(h.Subscribers()) == 0 })

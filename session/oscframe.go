@@ -6,10 +6,13 @@ import (
 	"github.com/gloved/gloved/selfcontact"
 )
 
-// FillFrame fills f's joints, link poses, contacts, near list, self-contacts
-// and pinch and fist events from the last frame, links and objects by name. The caller owns the rest (Seq,
-// timing, touches, status). Once f's slices have grown it allocates
-// nothing.
+// FillFrame fills f's sample number, joints, link poses, contacts, near
+// list, self-contacts and pinch and fist events from the last frame, links
+// and objects by name. The caller owns the rest (Seq, timing, touches,
+// status). Each link's quaternion is the sign nearer the one the previous
+// FillFrame gave it (geom.QuatTrack), or, the first time and when the
+// sample stream has restarted since, the one with W >= 0. Once f's slices
+// have grown it allocates nothing.
 func (p *Pipeline) FillFrame(f *osc.Frame) {
 	if len(f.Joints) != len(p.angles) {
 		f.Joints = make([]float64, len(p.angles))
@@ -17,9 +20,16 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 	if len(f.Links) != len(p.poses) {
 		f.Links = make([]osc.Pose, len(p.poses))
 	}
+	f.Sample = p.seq
 	copy(f.Joints, p.angles[:])
+	if p.restart {
+		for l := range p.quats {
+			p.quats[l].Reset()
+		}
+		p.restart = false
+	}
 	for l, x := range p.poses {
-		f.Links[l] = osc.PoseOf(x)
+		f.Links[l] = osc.Pose{P: x.T, Q: p.quats[l].Next(x.Quat())}
 	}
 	objects := p.scene.Objects
 	f.Contacts, f.Near = f.Contacts[:0], f.Near[:0]

@@ -56,6 +56,16 @@ type Pipeline struct {
 	stages [NumStages]time.Duration
 	solids []narrow.SolidPair
 	near   []int32
+
+	// quats keep each link's rotation, as FillFrame sends it, in one
+	// hemisphere over the sample stream; seq is the last frame's sample
+	// number: one that does not go forward (a looping replay's next
+	// pass) starts a new stream (restart), whose quaternions start again
+	// with W >= 0.
+	quats   []geom.QuatTrack
+	seq     uint64
+	framed  bool
+	restart bool
 }
 
 // NewPipeline wires a hand, its calibration and a scene (whose objects'
@@ -81,7 +91,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 		return nil, err
 	}
 	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
-	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, part: part, poses: make([]geom.Transform, hand.NumLinks())}
+	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks())}
 	if o.SelfContact {
 		if o.Self == (selfcontact.Options{}) {
 			o.Self = selfcontact.DefaultOptions
@@ -118,6 +128,10 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 		}
 	}
 	t5 := time.Now()
+	if p.framed && s.Seq <= p.seq {
+		p.restart = true
+	}
+	p.seq, p.framed = s.Seq, true
 	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3), StageSelf: t5.Sub(t4)}
 	return nil
 }

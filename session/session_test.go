@@ -197,9 +197,10 @@ func TestSessionStepsThroughARecording(t *testing.T) {
 	}
 }
 
-// TestNextAllocatesNothing: stepping a replayed session through the
-// pipeline allocates nothing once its buffers have grown.
-func TestNextAllocatesNothing(t *testing.T) {
+// graspReplay is a session replaying the shipped recording at full speed
+// over the shipped scene, closed when t ends.
+func graspReplay(t *testing.T) *Session {
+	t.Helper()
 	scene, err := LoadScene([]SceneFile{{Path: "../testdata/scenes/grasp.obj"}}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +209,14 @@ func TestNextAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestNextAllocatesNothing: stepping a replayed session through the
+// pipeline allocates nothing once its buffers have grown.
+func TestNextAllocatesNothing(t *testing.T) {
+	s := graspReplay(t)
 	for range 100 { // through the grasp, growing every buffer
 		if _, err := s.Next(); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
 )
@@ -13,6 +14,7 @@ import (
 type Received struct {
 	mu      sync.Mutex
 	bundles []*goosc.Bundle
+	at      []time.Time // when each bundle arrived
 }
 
 // All returns the bundles received so far.
@@ -20,6 +22,13 @@ func (r *Received) All() []*goosc.Bundle {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.bundles)
+}
+
+// Times returns when each bundle of All arrived.
+func (r *Received) Times() []time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.at)
 }
 
 // Listen is a test's receiver: a UDP socket on loopback, closed when the
@@ -31,6 +40,7 @@ func Listen(tb testing.TB) (*net.UDPConn, *Received) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	c.SetReadBuffer(4 << 20) // a replay at full speed comes in bursts
 	r := &Received{}
 	go func() {
 		buf := make([]byte, 65536)
@@ -50,7 +60,7 @@ func Listen(tb testing.TB) (*net.UDPConn, *Received) {
 				continue
 			}
 			r.mu.Lock()
-			r.bundles = append(r.bundles, b)
+			r.bundles, r.at = append(r.bundles, b), append(r.at, time.Now())
 			r.mu.Unlock()
 		}
 	}()
