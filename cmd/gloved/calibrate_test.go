@@ -163,6 +163,28 @@ func fidget(pose string) string {
 
 var samplesLine = regexp.MustCompile(`(?m)^#   \d+ \S+ +(\d+) samples`)
 
+// readWritten loads the calibration a session wrote, which must list
+// every pose held (with how many samples each), and returns it, its text
+// and the samples in its shortest hold (what bounds the fit's error).
+func readWritten(t *testing.T, path string) (*handmodel.Calibration, []byte, int) {
+	t.Helper()
+	got, err := handmodel.LoadCalibration(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(path)
+	counts := samplesLine.FindAllStringSubmatch(string(text), -1)
+	if len(counts) != len(handmodel.CalPoses) {
+		t.Fatalf("the file lists %d poses held, want %d:\n%s", len(counts), len(handmodel.CalPoses), text)
+	}
+	fewest := 1 << 30
+	for _, c := range counts {
+		n, _ := strconv.Atoi(c[1])
+		fewest = min(fewest, n)
+	}
+	return got, text, fewest
+}
+
 // TestCalibrateRecoversAKnownCalibration: a user calibrates an emulated
 // glove of known calibration with `gloved calibrate`: at each prompt they
 // switch the emulator's pose and press Enter; at one pose they fidget and
@@ -218,19 +240,9 @@ func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 			if code := cal.exit(t); code != 0 {
 				t.Fatalf("calibrate exited %d: %s", code, cal.errs.String())
 			}
-			got, err := handmodel.LoadCalibration(outPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, _ := os.ReadFile(outPath)
-			counts := samplesLine.FindAllStringSubmatch(string(text), -1)
-			if len(counts) != len(handmodel.CalPoses) || !regexp.MustCompile(`#   3 spread +\d+ samples, held at attempt \d`).Match(text) {
-				t.Fatalf("the file lists %d poses held (want %d, the third at attempt 2):\n%s", len(counts), len(handmodel.CalPoses), text)
-			}
-			fewest := 1 << 30
-			for _, c := range counts {
-				n, _ := strconv.Atoi(c[1])
-				fewest = min(fewest, n)
+			got, text, fewest := readWritten(t, outPath)
+			if !regexp.MustCompile(`#   3 spread +\d+ samples, held at attempt \d`).Match(text) {
+				t.Fatalf("the file does not list the third pose held at attempt 2:\n%s", text)
 			}
 			bound := calibratortest.ReadingError(noise, fewest)
 			if tc.model == "cyberglove3" {

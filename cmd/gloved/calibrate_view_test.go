@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"testing"
 	"time"
 
@@ -171,19 +170,6 @@ func TestCalibrateOnThePage(t *testing.T) {
 	if code := cal.exit(t); code != 0 {
 		t.Fatalf("calibrate exited %d: %s", code, cal.errs.String())
 	}
-	got, err := handmodel.LoadCalibration(outPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _ := os.ReadFile(outPath)
-	counts := samplesLine.FindAllStringSubmatch(string(text), -1)
-	fewest := 1 << 30
-	for _, c := range counts {
-		n, _ := strconv.Atoi(c[1])
-		fewest = min(fewest, n)
-	}
-	if len(counts) != len(handmodel.CalPoses) {
-		t.Fatalf("the file lists %d poses held:\n%s", len(counts), text)
-	}
+	got, _, fewest := readWritten(t, outPath)
 	calibratortest.Check(t, got, known, calibratortest.ReadingError(noise, fewest))
 }
