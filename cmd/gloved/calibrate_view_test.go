@@ -148,8 +148,13 @@ func TestCalibrateOnThePage(t *testing.T) {
 		}
 	}
 	keepScreenshot(t, b, "view-calibrate-review.png")
-	// Hold the third pose again, from the page.
+	// Hold the third pose again, from the page: ticked, then another pose
+	// shown (the page redrawn), the tick kept.
 	click(t, b, "cal-again-2")
+	click(t, b, "cal-pose-4")
+	if err := b.WaitFor(`gloved.calibration.shown === 4 && document.getElementById('cal-again-2').checked`, 10*time.Second); err != nil {
+		t.Fatalf("a ticked pose after showing another: %v", err)
+	}
 	click(t, b, "cal-redo")
 	if err := b.WaitFor("gloved.calibration.phase === 'ask' && gloved.calibration.step === 2", 10*time.Second); err != nil {
 		t.Fatal(err)

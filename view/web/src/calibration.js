@@ -21,9 +21,11 @@ export class CalibrationPanel {
     this.root = root;
     this.answer = answer;
     this.state = null;
+    this.again = new Set(); // poses ticked to hold again, kept while the review is redrawn
   }
 
   show(c) {
+    if (c.phase !== 'review') this.again.clear();
     this.state = c;
     this.root.hidden = false;
     this.root.replaceChildren(...this.render(c));
@@ -65,11 +67,22 @@ export class CalibrationPanel {
     }
   }
 
+  // tick is pose i's "hold again" box.
+  tick(i) {
+    const box = el('input', { type: 'checkbox', id: `cal-again-${i}` });
+    box.checked = this.again.has(i);
+    box.onclick = (e) => {
+      e.stopPropagation();
+      if (box.checked) this.again.add(i); else this.again.delete(i);
+    };
+    return box;
+  }
+
   review(c, note) {
     const poses = el('table', { class: 'poses' }, el('tr', {}, el('th', {}, 'again'), el('th', {}, 'pose'), el('th', {}, 'worst joint, fitted − target')));
     c.poses.forEach((p, i) => {
       const row = el('tr', { id: `cal-pose-${i}`, class: i === c.shown ? 'shown' : '', title: 'Show the fitted hand in this pose' },
-        el('td', {}, el('input', { type: 'checkbox', id: `cal-again-${i}`, onclick: (e) => e.stopPropagation() })),
+        el('td', {}, this.tick(i)),
         el('td', {}, `${i + 1}. ${p.name}` + (p.attempts > 1 ? ` (attempt ${p.attempts})` : '')),
         el('td', {}, p.worst_joint ? `${p.worst_joint} ${fmt(p.worst_deg, 1)}°` : '–'));
       row.onclick = () => this.send('show', [i]);
@@ -84,7 +97,7 @@ export class CalibrationPanel {
         el('td', {}, s.name), el('td', {}, fmt(s.offset, 2)), el('td', {}, fmt(s.gain, 6)),
         el('td', {}, fmt(s.rms_deg, 1)), el('td', {}, fmt(s.worst_deg, 1)), el('td', {}, s.worst_pose || '–'), el('td', {}, flags)));
     }
-    const again = () => c.poses.map((_, i) => i).filter((i) => document.getElementById(`cal-again-${i}`).checked);
+    const again = () => [...this.again].sort((a, b) => a - b);
     return [
       el('h2', {}, 'The fit'),
       note,
