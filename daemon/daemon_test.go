@@ -21,6 +21,8 @@ import (
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
 
@@ -266,6 +268,35 @@ const (
 	goldenReplayHashNoSelf = "3adaa686500d3c1779eb7a09417612db1d5c5cf9b00dcb8ffea62a2ea38d30a0"
 )
 
+// sentMethods are the methods of the contract gloved sends, by their
+// address for hand under prefix.
+func sentMethods(prefix, hand string) map[string]*osc.Method {
+	out := map[string]*osc.Method{}
+	ms := osc.Methods()
+	for i := range ms {
+		if ms[i].Access == osc.Sent {
+			out[ms[i].Address(prefix, hand)] = &ms[i]
+		}
+	}
+	return out
+}
+
+// conforms fails t unless m is one of the contract's sent methods, with
+// its type tags for the daemon's hand.
+func conforms(t *testing.T, contract map[string]*osc.Method, m *goosc.Message) {
+	t.Helper()
+	tags, err := m.TypeTags()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := osc.Shape{Joints: int(handmodel.NumJoints), Links: handmodel.FingerLinks}
+	if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), shape) {
+		t.Fatalf("%s %s on the wire is not in the contract (osc.Methods)", m.Address, tags)
+	}
+}
+
+// TestReplayOSCStreamIsGolden: the replayed session's stream hashes to
+// its golden value, twice, and every message of it is in the contract.
 func TestReplayOSCStreamIsGolden(t *testing.T) {
 	hash := func(self bool) (string, int) {
 		cfg := &Config{
@@ -287,6 +318,7 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 		d.exitWhenDone = true
 		h := sha256.New()
 		frames := 0
+		contract := sentMethods("/gloved", "right")
 		d.onFrame = func(_ string, packets [][]byte) {
 			for _, pk := range packets {
 				p, err := goosc.ParsePacket(string(pk))
@@ -300,6 +332,7 @@ func TestReplayOSCStreamIsGolden(t *testing.T) {
 				}
 				fmt.Fprintf(h, "bundle %d\n", b.Timetag.TimeTag())
 				for _, m := range b.Messages {
+					conforms(t, contract, m)
 					if strings.HasSuffix(m.Address, "/status") {
 						continue
 					}

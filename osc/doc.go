@@ -10,6 +10,12 @@
 // panics on some patterns, so neither is used; see
 // shared/reference/dependencies.md).
 //
+// The contract is also data: Methods describes every address gloved sends
+// and accepts (type tags, argument names, units and ranges by the
+// OSCQuery proposal's names, when it is sent, what it means), the one
+// source of the README's tables, of the OSCQuery tree and of the tests
+// that check what goes on the wire.
+//
 // The listen socket is a control surface, guarded by the hub's Policy:
 // subscriptions are leases that lapse unless renewed, bounded per source,
 // cancelled only by their subscriber or their destination, and by default
@@ -18,8 +24,11 @@
 // requests are answered (<prefix>/subscribed, /unsubscribed, /refused)
 // within a rate limit. No NaN or infinity is ever sent.
 //
-// Source: the OSC 1.0 specification (messages, bundles, NTP timetags,
+// Sources: the OSC 1.0 specification (messages, bundles, NTP timetags,
 // 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
 // issue #6, documented in the README (units metres and radians, a
-// right-handed Y-up world, float32 on the wire).
+// right-handed Y-up world, float32 on the wire); the OSCQuery proposal
+// (github.com/Vidvox/OSCQueryProposal: ACCESS, TYPE, RANGE, UNIT and its
+// units.md) for the contract's description; shared/reference/ for the
+// libraries' known defects.
 package osc

@@ -1,0 +1,214 @@
+package osc
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/internal/readmetest"
+)
+
+// testShape is a hand of 23 joint angles and 16 links, as the daemon's.
+var testShape = Shape{Joints: 23, Links: 16}
+
+// TestMethodsAreDescribed: every method of the contract has a path, a
+// direction, a description, typed and named arguments and sane ranges,
+// and no two share an address.
+func TestMethodsAreDescribed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, m := range Methods() {
+		if err := m.check(); err != nil {
+			t.Error(err)
+		}
+		if seen[m.Path] {
+			t.Errorf("%s is described twice", m.Path)
+		}
+		seen[m.Path] = true
+	}
+}
+
+// TestMethodExpandsPerHand: a repeated group repeats once per joint or
+// link of the hand's shape, after the fixed arguments.
+func TestMethodExpandsPerHand(t *testing.T) {
+	byPath := methodsByAddress("/gloved", "right")
+	tests := []struct {
+		path, want string
+	}{
+		{"/gloved/right/frame", "ifi"},
+		{"/gloved/right/joints", strings.Repeat("f", 23)},
+		{"/gloved/right/links", strings.Repeat("f", 7*16)},
+		{"/gloved/right/contact", "ssfffffff"},
+		{"/gloved/subscribe", "si"},
+	}
+	for _, tc := range tests {
+		if got := byPath[tc.path].TypeTags(testShape); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	bools := Method{Path: "/b", Access: Sent, Args: []Arg{{Type: 'T', Name: "on"}}}
+	for tags, want := range map[string]bool{"T": true, "F": true, "i": false, "TT": false} {
+		if got := bools.Matches(tags, Shape{}); got != want {
+			t.Errorf("a bool method matching %q: got %v, want %v", tags, got, want)
+		}
+	}
+}
+
+// methodsByAddress indexes the contract by its addresses for one hand.
+func methodsByAddress(prefix, hand string) map[string]*Method {
+	out := map[string]*Method{}
+	ms := Methods()
+	for i := range ms {
+		out[ms[i].Address(prefix, hand)] = &ms[i]
+	}
+	return out
+}
+
+// conform checks that each message is a method of the contract going the
+// given way, with the method's type tags, and returns the methods seen.
+func conform(t *testing.T, ms []*goosc.Message, access Access) map[string]bool {
+	t.Helper()
+	byAddr := methodsByAddress("/gloved", "right")
+	seen := map[string]bool{}
+	for _, msg := range ms {
+		m, ok := byAddr[msg.Address]
+		if !ok {
+			t.Errorf("%s is not in the contract", msg.Address)
+			continue
+		}
+		tags, err := msg.TypeTags()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Access != access || !m.Matches(strings.TrimPrefix(tags, ","), testShape) {
+			t.Errorf("%s %s: the contract says access %d, tags %q", msg.Address, tags, m.Access, m.TypeTags(testShape))
+		}
+		seen[m.Path] = true
+	}
+	return seen
+}
+
+// fullFrame is a frame holding one of every kind of entry.
+func fullFrame() *Frame {
+	f := frameFor(7)
+	f.Joints = make([]float64, testShape.Joints)
+	f.Links = make([]Pose, testShape.Links)
+	for i := range f.Links {
+		f.Links[i] = Pose{P: mgl64.Vec3{0, float64(i) / 100, 0}, Q: mgl64.QuatIdent()}
+	}
+	f.Self = []SelfContact{{A: "index3", B: "thumb3", Depth: 0.001, Point: mgl64.Vec3{0, 1, 0}}}
+	f.Pinches = []Pinch{{Finger: "index", Begin: true, Distance: 0.004}}
+	f.Fists = []Fist{{Begin: false, Distance: 0.05}}
+	f.Hands = []HandContact{{Other: "left", Link: "index3", OtherLink: "palm", Depth: 0.002, Point: mgl64.Vec3{1, 1, 1}, Normal: mgl64.Vec3{0, 0, 1}}}
+	f.HandNear = []HandNear{{Other: "left", Link: "index2", OtherLink: "palm", Distance: 0.006}}
+	f.LOD = []LOD{{Other: "left", Level: 3}}
+	return f
+}
+
+// TestFrameMessagesFollowTheContract: every message AppendFrame writes is
+// a method the contract says gloved sends, with its type tags, and every
+// one of a hand's sent methods is written for a frame that holds one of
+// each kind of entry.
+func TestFrameMessagesFollowTheContract(t *testing.T) {
+	var w Writer
+	w.Begin(1)
+	AppendFrame(&w, HandAddresses("/gloved", "right"), fullFrame())
+	seen := conform(t, decodeAll(t, w.Packets()), Sent)
+	for _, m := range Methods() {
+		if m.ForHand() && m.Access == Sent && !seen[m.Path] {
+			t.Errorf("%s is in the contract but a full frame has none", m.Path)
+		}
+	}
+}
+
+// sample returns a message for m with a valid value of each argument: a
+// loopback host, port 9430, a unit quaternion and the origin.
+func sample(m *Method) *goosc.Message {
+	msg := goosc.NewMessage(m.Address("/gloved", "right"))
+	for _, a := range m.Expand(testShape) {
+		switch a.Type {
+		case 's':
+			msg.Append("127.0.0.1")
+		case 'i':
+			msg.Append(int32(9430))
+		case 'f':
+			v := float32(0)
+			if strings.HasSuffix(a.Name, " qw") {
+				v = 1
+			}
+			msg.Append(v)
+		case 'T':
+			msg.Append(true)
+		}
+	}
+	return msg
+}
+
+// TestAcceptedMessagesFollowTheContract: a message built from each method
+// the contract says gloved accepts is taken by the hub (not counted
+// unknown or rejected), and the same with one argument short is
+// rejected; the hub's answers are methods the contract says it sends.
+func TestAcceptedMessagesFollowTheContract(t *testing.T) {
+	h, rec, _ := testHub(t, Policy{})
+	wrists := 0
+	h.OnWrist = func(string, mgl64.Vec3, mgl64.Quat) { wrists++ }
+	from := netip.MustParseAddrPort("127.0.0.1:5000")
+	var answers []*goosc.Message
+	ms := Methods()
+	accepted := 0
+	for i := range ms {
+		m := &ms[i]
+		if m.Access != Accepted {
+			continue
+		}
+		accepted++
+		msg := sample(m)
+		b, err := msg.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.handle(b, from)
+		if n := h.Stats.Unknown.Load() + h.Stats.Rejected.Load(); n != 0 {
+			t.Fatalf("%s %v: the hub counted it unknown or rejected", msg.Address, msg.Arguments)
+		}
+		short := goosc.NewMessage(msg.Address, msg.Arguments[:len(msg.Arguments)-1]...)
+		if b, err = short.MarshalBinary(); err != nil {
+			t.Fatal(err)
+		}
+		h.handle(b, from)
+		if h.Stats.Rejected.Load() != 1 {
+			t.Errorf("%s with an argument short: rejected %d, want 1", msg.Address, h.Stats.Rejected.Load())
+		}
+		h.Stats.Rejected.Store(0)
+		for _, r := range rec.replies(t) {
+			answers = append(answers, r.m)
+		}
+	}
+	if accepted != 3 || wrists != 1 {
+		t.Errorf("%d accepted methods, %d wrist poses taken: want 3 and 1", accepted, wrists)
+	}
+	seen := conform(t, answers, Sent)
+	for _, want := range []string{"{prefix}/subscribed", "{prefix}/unsubscribed", "{prefix}/refused"} {
+		if !seen[want] {
+			t.Errorf("no %s among the answers %v", want, answers)
+		}
+	}
+}
+
+// TestREADMEShowsTheContract: the README's tables of what gloved sends for
+// a hand and of the requests it takes and answers are the contract's
+// (go test -update rewrites them).
+func TestREADMEShowsTheContract(t *testing.T) {
+	var frames, requests []Method
+	for _, m := range Methods() {
+		if m.ForHand() && m.Access == Sent {
+			frames = append(frames, m)
+		} else {
+			requests = append(requests, m)
+		}
+	}
+	readmetest.Section(t, "osc-frames", Markdown(frames))
+	readmetest.Section(t, "osc-requests", Markdown(requests))
+}
