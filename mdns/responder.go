@@ -3,6 +3,7 @@ package mdns
 import (
 	"math/rand/v2"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,6 +77,9 @@ func newResponder(base string, services []Service, ifaces []*Interface, now time
 func (r *responder) on(i *Interface, ttl uint32) []records {
 	var out []records
 	for _, s := range r.services {
+		if len(s.On) > 0 && !slices.Contains(s.On, i.Name) {
+			continue
+		}
 		if addr, ok := i.AddrFor(s.Listen); ok {
 			out = append(out, recordsOf(r.name, s, addr, ttl))
 		}

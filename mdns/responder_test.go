@@ -71,7 +71,8 @@ func TestResponderProbesThenAnnounces(t *testing.T) {
 // TestResponderAdvertisesWhereReached: a service is advertised on the
 // interfaces it is reached through, each time at exactly one address:
 // loopback only on lo, 0.0.0.0 on every interface at the interface's
-// first address, a LAN address only on its interface.
+// first address, a LAN address only on its interface; a service
+// limited to some interfaces only on those.
 func TestResponderAdvertisesWhereReached(t *testing.T) {
 	for _, tc := range []struct {
 		listen string
@@ -81,9 +82,15 @@ func TestResponderAdvertisesWhereReached(t *testing.T) {
 		{"0.0.0.0", map[string]string{"lo": "127.0.0.1", "eth0": "192.0.2.1"}},
 		{"192.0.2.9", map[string]string{"eth0": "192.0.2.9"}},
 		{"198.51.100.1", map[string]string{}},
+		{"0.0.0.0 on lo", map[string]string{"lo": "127.0.0.1"}},
 	} {
 		var stats Stats
-		r := newResponder("gloved-lab", oscquery(tc.listen)[:1], []*Interface{&lo, &eth}, t0, &stats)
+		listen, only, _ := strings.Cut(tc.listen, " on ")
+		svc := oscquery(listen)[:1]
+		if only != "" {
+			svc[0].On = []string{only}
+		}
+		r := newResponder("gloved-lab", svc, []*Interface{&lo, &eth}, t0, &stats)
 		got := map[string]string{}
 		for _, i := range []*Interface{&lo, &eth} {
 			for _, set := range r.on(i, TTL) {

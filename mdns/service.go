@@ -27,6 +27,8 @@ type Service struct {
 	Port   uint16
 	Listen netip.Addr
 	Text   []string
+	// On, if set, names the only interfaces it may be advertised on.
+	On []string
 }
 
 // check reports a service that cannot be advertised.
