@@ -19,6 +19,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 )
@@ -53,6 +54,12 @@ type Daemon struct {
 	keepView bool
 	// keepHub leaves the OSC hub open at Close: a reload hands it on.
 	keepHub bool
+	// oscq is the OSCQuery service (nil: off), found where the apps it
+	// discovers go; keepOSCQuery leaves it running at Close (a reload
+	// hands it on).
+	oscq         *oscquery.Service
+	found        *discovered
+	keepOSCQuery bool
 	// exitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
 	exitWhenDone bool
@@ -80,11 +87,12 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	if c != nil {
-		d.hub, d.scene, d.view = c.hub, c.scene, c.view
+		d.hub, d.scene, d.view, d.oscq, d.found = c.hub, c.scene, c.view, c.oscq, c.found
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
 		d.keepView = c != nil && c.view != nil
+		d.keepOSCQuery = c != nil && c.oscq != nil
 		d.Close()
 		return nil, err
 	}
@@ -118,14 +126,17 @@ func (d *Daemon) open() error {
 	}
 	d.hub.SetPolicy(policy)
 	d.hub.Log = func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
-	if err := d.hub.SetTargets(cfg.OSC.Targets); err != nil {
-		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
-	}
 	var metrics net.Listener
 	if cfg.Metrics.Listen != "" {
 		if metrics, err = listenMetrics(cfg.Metrics.Listen); err != nil {
 			return err
 		}
+	}
+	if err := d.openOSCQuery(); err != nil {
+		if metrics != nil {
+			metrics.Close()
+		}
+		return err
 	}
 	if err := d.openView(); err != nil {
 		if metrics != nil {
@@ -270,7 +281,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}()
 	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
-		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Msg("gloved running")
+		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
 	var err error
 	select {
 	case <-ctx.Done():
@@ -324,5 +335,8 @@ func (d *Daemon) Close() {
 	}
 	if d.view != nil && !d.keepView {
 		d.view.Close()
+	}
+	if d.oscq != nil && !d.keepOSCQuery {
+		d.oscq.Close()
 	}
 }

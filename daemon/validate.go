@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/session"
@@ -37,6 +38,9 @@ func (c *Config) checkAddresses() error {
 		return fmt.Errorf("osc.listen = %q: %v", c.OSC.Listen, err)
 	}
 	for i, t := range c.OSC.Targets {
+		if strings.HasPrefix(t, oscqueryTarget) {
+			continue // found over mDNS; its glob was checked with the config
+		}
 		ua, err := net.ResolveUDPAddr("udp", t)
 		if err != nil {
 			return fmt.Errorf("osc.targets[%d] = %q: %v", i, t, err)
@@ -53,6 +57,14 @@ func (c *Config) checkAddresses() error {
 	if a := c.View.Listen; a != "" {
 		if _, err := net.ResolveTCPAddr("tcp", a); err != nil {
 			return fmt.Errorf("view.listen = %q: %v", a, err)
+		}
+	}
+	if c.OSCQuery.on() {
+		if _, err := net.ResolveTCPAddr("tcp", c.OSCQuery.Listen); err != nil {
+			return fmt.Errorf("oscquery.listen = %q: %v", c.OSCQuery.Listen, err)
+		}
+		if _, err := c.Tree(); err != nil {
+			return fmt.Errorf("oscquery: %v", err)
 		}
 	}
 	return nil

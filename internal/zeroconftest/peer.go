@@ -144,6 +144,27 @@ func (p *Peer) Next(t testing.TB, d time.Duration, match func(Event) bool) Event
 	}
 }
 
+// None fails the test if an event for which match is true comes within
+// d.
+func (p *Peer) None(t testing.TB, d time.Duration, match func(Event) bool) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case e, ok := <-p.events:
+			if !ok {
+				return
+			}
+			if match(e) {
+				t.Errorf("the peer saw %s", e.Raw)
+				return
+			}
+		case <-deadline:
+			return
+		}
+	}
+}
+
 // Stop ends the peer (quit, then a kill if it lingers) and waits for it.
 func (p *Peer) Stop() {
 	p.stop.Do(func() {
