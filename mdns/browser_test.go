@@ -23,7 +23,7 @@ func newTestBrowser(t *testing.T) (*browser, *events) {
 }
 
 // resp is a response holding the records.
-func resp(t *testing.T, lines ...string) *dns.Msg {
+func resp(t testing.TB, lines ...string) *dns.Msg {
 	m := new(dns.Msg)
 	m.Response = true
 	m.Answer = rrs(t, lines...)

@@ -51,7 +51,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 // rrs parses records written in zone-file form.
-func rrs(t *testing.T, lines ...string) []dns.RR {
+func rrs(t testing.TB, lines ...string) []dns.RR {
 	t.Helper()
 	var out []dns.RR
 	for _, l := range lines {

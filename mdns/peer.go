@@ -8,13 +8,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/miekg/dns"
 )
 
 // Stats count a peer's traffic.
 type Stats struct {
-	Received, Malformed, Ignored atomic.Uint64 // datagrams; undecodable; off-link or from a port other than 5353
+	// Received counts datagrams; Malformed those that do not decode and
+	// the records skipped in those that partly do; Ignored those off the
+	// link, or responses from a port other than 5353.
+	Received, Malformed, Ignored atomic.Uint64
 	Sent, SendErrors             atomic.Uint64
 	Answered                     atomic.Uint64 // queries answered
 	Limited                      atomic.Uint64 // answers held back by the rate limits
@@ -228,11 +229,14 @@ func (p *Peer) receive(r received, now time.Time) {
 		p.stats.Ignored.Add(1)
 		return
 	}
-	m := new(dns.Msg)
-	if err := m.Unpack(r.b); err != nil {
+	m, skipped, err := unpack(r.b)
+	if err != nil {
 		p.stats.Malformed.Add(1)
 		p.logf("mdns: a malformed packet was dropped", "from", r.src.String(), "interface", r.iface.Name, "err", err.Error())
 		return
+	}
+	if skipped > 0 {
+		p.stats.Malformed.Add(uint64(skipped))
 	}
 	if m.Response && r.src.Port() != Port {
 		p.stats.Ignored.Add(1)

@@ -85,96 +85,36 @@ func rangeAt(r []*Range, i int) *Range {
 }
 
 // TestTreeHasTheProposalsShape checks the served JSON, decoded as any
-// client would, against the proposal's structure: every node's FULL_PATH
-// is where it is, containers hold CONTENTS, ACCESS is 0 to 3 (0 only for
-// a container), TYPE's length is the length of RANGE and UNIT, and a
-// RANGE entry is null or an object of MIN, MAX and VALS.
+// client would, against the proposal's structure (CheckJSON), and
+// CheckJSON against trees that break it.
 func TestTreeHasTheProposalsShape(t *testing.T) {
 	tree, err := twoHands.Tree(osc.Methods())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var root map[string]any
-	if err := json.Unmarshal(tree.JSON("/"), &root); err != nil {
-		t.Fatal(err)
+	if err := CheckJSON(tree.JSON("/")); err != nil {
+		t.Error(err)
 	}
-	methods := checkShape(t, root, "/")
-	if methods != len(tree.Methods()) {
-		t.Errorf("%d methods in the JSON, %d in the tree", methods, len(tree.Methods()))
-	}
-}
-
-// checkShape checks node n, found at path, and its sub-nodes; it returns
-// how many methods it holds.
-func checkShape(t *testing.T, n map[string]any, path string) int {
-	t.Helper()
-	for k := range n {
-		switch k {
-		case "FULL_PATH", "CONTENTS", "TYPE", "ACCESS", "RANGE", "UNIT", "DESCRIPTION":
-		default:
-			t.Errorf("%s: attribute %s is not one gloved serves", path, k)
+	for _, bad := range []string{
+		`{"FULL_PATH":"/x","CONTENTS":{}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/b","TYPE":"f","ACCESS":1}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","ACCESS":1}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"f","ACCESS":0}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"f","ACCESS":4}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"q","ACCESS":1}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"ff","RANGE":[null]}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"f","RANGE":[{"LOW":1}]}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"f","UNIT":[3]}}}`,
+		`{"FULL_PATH":"/","CONTENTS":{"a b":{"FULL_PATH":"/a b","TYPE":"f"}}}`,
+		`[]`,
+	} {
+		if CheckJSON([]byte(bad)) == nil {
+			t.Errorf("%s passed", bad)
 		}
 	}
-	if n["FULL_PATH"] != path {
-		t.Errorf("FULL_PATH %v at %s", n["FULL_PATH"], path)
+	if err := CheckJSON([]byte(`{"FULL_PATH":"/","ACCESS":0,"CONTENTS":{"a":{"FULL_PATH":"/a","TYPE":"i[ff]i","UNIT":"distance.m","RANGE":[null,[{"MIN":0},{"VALS":[1]}],{"MAX":1}]}}}`)); err != nil {
+		t.Errorf("the proposal's forms: %v", err)
 	}
-	access, ok := n["ACCESS"].(float64)
-	if !ok || access < 0 || access > 3 || access != float64(int(access)) {
-		t.Errorf("%s: ACCESS %v", path, n["ACCESS"])
-	}
-	typ, isMethod := n["TYPE"].(string)
-	contents, isContainer := n["CONTENTS"].(map[string]any)
-	if !isMethod && !isContainer {
-		t.Errorf("%s: neither a method (TYPE) nor a container (CONTENTS)", path)
-	}
-	if isMethod == (access == 0) {
-		t.Errorf("%s: TYPE %q with ACCESS %v", path, typ, access)
-	}
-	for _, attr := range []string{"RANGE", "UNIT"} {
-		v, ok := n[attr]
-		if !ok {
-			continue
-		}
-		arr, isArr := v.([]any)
-		if !isArr || len(arr) != len(typ) {
-			t.Errorf("%s: %s of %d entries for TYPE %q", path, attr, len(arr), typ)
-			continue
-		}
-		for i, e := range arr {
-			switch e := e.(type) {
-			case nil:
-			case string:
-				if attr != "UNIT" || !strings.Contains(e, ".") {
-					t.Errorf("%s: %s[%d] = %q", path, attr, i, e)
-				}
-			case map[string]any:
-				if attr != "RANGE" || len(e) == 0 {
-					t.Errorf("%s: %s[%d] = %v", path, attr, i, e)
-				}
-				for k := range e {
-					if k != "MIN" && k != "MAX" && k != "VALS" {
-						t.Errorf("%s: RANGE[%d] has %s", path, i, k)
-					}
-				}
-			default:
-				t.Errorf("%s: %s[%d] = %v", path, attr, i, e)
-			}
-		}
-	}
-	count := 0
-	if isMethod {
-		count++
-	}
-	for name, c := range contents {
-		sub := strings.TrimSuffix(path, "/") + "/" + name
-		cm, ok := c.(map[string]any)
-		if !ok {
-			t.Errorf("%s: not an object", sub)
-			continue
-		}
-		count += checkShape(t, cm, sub)
-	}
-	return count
 }
 
 // TestTreeJoinsContracts: a second contract's methods join the tree; an
