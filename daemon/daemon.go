@@ -280,6 +280,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.liveness(ctx, every)
 		}()
 	}
+	if d.oscq != nil {
+		d.oscq.Advertise() // once: a reload's carried service already is
+	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
 		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
 	var err error

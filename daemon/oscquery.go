@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/oscquery"
 )
 
 // OSCQueryConfig is the OSCQuery service ([oscquery]): the tree of what
@@ -210,9 +210,11 @@ func (s *discovered) apply() error {
 	return s.hub.SetTargets(all)
 }
 
-// openOSCQuery starts the OSCQuery service, unless a reload carried one
-// over (it gets the new tree) or the config turns it off. It runs after
-// the hub is open: the service advertises the hub's address.
+// openOSCQuery starts the OSCQuery service's HTTP server, unless a
+// reload carried one over (it gets the new tree) or the config turns it
+// off. It runs after the hub is open (the service advertises the hub's
+// address) and before the hands (a port in use fails the start before a
+// recording is made); Run advertises it.
 func (d *Daemon) openOSCQuery() error {
 	cfg := d.config
 	static, globs := cfg.OSC.targets()
@@ -227,7 +229,7 @@ func (d *Daemon) openOSCQuery() error {
 		}
 		d.found = &discovered{found: map[string]netip.AddrPort{}}
 		q := cfg.OSCQuery
-		s, err := oscquery.Start(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
+		s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
 			Interfaces: q.Interfaces, Allow: policy.Allow, Discover: globs, Sink: d.found,
 			Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
 			Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)

@@ -54,9 +54,9 @@ type Server struct {
 // New makes a server that is not listening: serve its Handler.
 func New(o Options) *Server { return &Server{opt: o, now: time.Now} }
 
-// Listen makes a server and serves it on addr ("127.0.0.1:0" picks a
+// ListenHTTP makes a server and serves it on addr ("127.0.0.1:0" picks a
 // port: see Addr). A port in use is reported as ErrInUse.
-func Listen(addr string, o Options) (*Server, error) {
+func ListenHTTP(addr string, o Options) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {

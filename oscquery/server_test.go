@@ -175,7 +175,7 @@ func TestServerAccessRules(t *testing.T) {
 // TestServerOverTCP: a listening server answers a real client; a second
 // one on its port says the port is in use.
 func TestServerOverTCP(t *testing.T) {
-	s, err := Listen("127.0.0.1:0", Options{})
+	s, err := ListenHTTP("127.0.0.1:0", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestServerOverTCP(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(string(body), `{"TYPE":"fffffff`) {
 		t.Errorf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
-	if _, err := Listen(s.Addr().String(), Options{}); !errors.Is(err, ErrInUse) {
+	if _, err := ListenHTTP(s.Addr().String(), Options{}); !errors.Is(err, ErrInUse) {
 		t.Errorf("a second server on the port: %v, want ErrInUse", err)
 	}
 }

@@ -54,16 +54,26 @@ type Service struct {
 	// is, or is being).
 	NotAdvertised string
 
-	mu   sync.Mutex
-	name string
+	advertise sync.Once
+	mu        sync.Mutex
+	name      string
 }
 
-// Start serves the tree over HTTP and advertises and browses over mDNS.
-// Only the HTTP server failing is an error (ErrInUse for a port in use);
-// mDNS failing (no interface that carries multicast, port 5353 not to be
-// had) is said once through Warn and leaves the tree served.
+// Start serves the tree over HTTP and advertises and browses over mDNS;
+// it is Listen, then Advertise.
 func Start(cfg Config, tree *Tree) (*Service, error) {
-	srv, err := Listen(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
+	s, err := Listen(cfg, tree)
+	if err != nil {
+		return nil, err
+	}
+	s.Advertise()
+	return s, nil
+}
+
+// Listen serves the tree over HTTP: a port in use is ErrInUse. The
+// service is not advertised, nor are apps looked for, until Advertise.
+func Listen(cfg Config, tree *Tree) (*Service, error) {
+	srv, err := ListenHTTP(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
 	if err != nil {
 		return nil, err
 	}
@@ -73,11 +83,20 @@ func Start(cfg Config, tree *Tree) (*Service, error) {
 	if len(cfg.Discover) > 0 {
 		s.disc = newDiscovery(cfg.Discover, cfg.OSC.Addr(), cfg.Sink, cfg.Info)
 	}
-	if err := s.startMDNS(); err != nil {
-		s.NotAdvertised = err.Error()
-		say(cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+srv.URL(), "why", err.Error())
-	}
 	return s, nil
+}
+
+// Advertise starts mDNS, once: the advertisement and the looking for
+// apps. mDNS failing (no interface that carries multicast where the tree
+// is served, port 5353 not to be had) is said once through Warn, and
+// leaves the tree served.
+func (s *Service) Advertise() {
+	s.advertise.Do(func() {
+		if err := s.startMDNS(); err != nil {
+			s.NotAdvertised = err.Error()
+			say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", err.Error())
+		}
+	})
 }
 
 // startMDNS starts the peer: on the interfaces the HTTP server is

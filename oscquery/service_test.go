@@ -23,8 +23,10 @@ type sink struct {
 
 func newSink() *sink { return &sink{events: make(chan string, 16)} }
 
-func (s *sink) Found(instance string, ap netip.AddrPort) { s.events <- "found " + instance + " " + ap.String() }
-func (s *sink) Lost(instance string)                      { s.events <- "lost " + instance }
+func (s *sink) Found(instance string, ap netip.AddrPort) {
+	s.events <- "found " + instance + " " + ap.String()
+}
+func (s *sink) Lost(instance string) { s.events <- "lost " + instance }
 
 func (s *sink) next(t *testing.T) string {
 	t.Helper()
