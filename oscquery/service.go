@@ -48,14 +48,13 @@ type Config struct {
 type Service struct {
 	cfg    Config
 	Server *Server
-	peer   *mdns.Peer
 	disc   *discovery
-	// NotAdvertised says why the service is not advertised ("" when it
-	// is, or is being).
-	NotAdvertised string
 
 	advertise sync.Once
 	mu        sync.Mutex
+	peer      *mdns.Peer
+	ifaces    []string // the interfaces mDNS runs on
+	why       string   // why it is not advertised ("" when it is, or is being)
 	name      string
 }
 
@@ -93,7 +92,9 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 func (s *Service) Advertise() {
 	s.advertise.Do(func() {
 		if err := s.startMDNS(); err != nil {
-			s.NotAdvertised = err.Error()
+			s.mu.Lock()
+			s.why = err.Error()
+			s.mu.Unlock()
 			say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", err.Error())
 		}
 	})
@@ -123,6 +124,11 @@ func (s *Service) startMDNS() error {
 	if len(use) == 0 {
 		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
 	}
+	s.mu.Lock()
+	for _, i := range use {
+		s.ifaces = append(s.ifaces, i.Name)
+	}
+	s.mu.Unlock()
 	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named}
 	if len(advertise) > 0 {
 		cfg.Instance = s.cfg.Name
@@ -139,7 +145,9 @@ func (s *Service) startMDNS() error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
 	s.peer = p
+	s.mu.Unlock()
 	if len(advertise) == 0 {
 		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s; apps are still looked for", httpAddr, loHint(httpAddr.Addr()))
 	}
@@ -160,17 +168,14 @@ func (s *Service) named(name string) {
 	s.mu.Lock()
 	changed := s.name != name
 	s.name = name
+	ifs := strings.Join(s.ifaces, ",")
 	s.mu.Unlock()
 	s.Server.SetHost(name, s.cfg.OSC)
 	msg := "oscquery: advertised over mDNS"
 	if changed {
 		msg = "oscquery: advertised over mDNS under another name: the configured one is taken on the network"
 	}
-	var ifs []string
-	for _, i := range s.peer.Interfaces() {
-		ifs = append(ifs, i.Name)
-	}
-	say(s.cfg.Info, msg, "name", name, "tree", s.Server.URL(), "interfaces", strings.Join(ifs, ","))
+	say(s.cfg.Info, msg, "name", name, "tree", s.Server.URL(), "interfaces", ifs)
 }
 
 // Name returns the instance name (the configured one until announced).
@@ -184,7 +189,15 @@ func (s *Service) Name() string {
 func (s *Service) SetTree(t *Tree) { s.Server.SetTree(t) }
 
 // Advertised reports whether the services are advertised (or being so).
-func (s *Service) Advertised() bool { return s.NotAdvertised == "" }
+func (s *Service) Advertised() bool { return s.NotAdvertised() == "" }
+
+// NotAdvertised says why the services are not advertised, or "" when they
+// are (or are being).
+func (s *Service) NotAdvertised() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.why
+}
 
 // Found returns how many discovered apps are being sent to.
 func (s *Service) Found() int {
@@ -196,6 +209,8 @@ func (s *Service) Found() int {
 
 // MDNS returns the mDNS counters (nil when mDNS did not start).
 func (s *Service) MDNS() *mdns.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.peer == nil {
 		return nil
 	}
@@ -204,9 +219,12 @@ func (s *Service) MDNS() *mdns.Stats {
 
 // Close withdraws the advertisement (goodbye packets) and stops serving.
 func (s *Service) Close() error {
+	s.mu.Lock()
+	p := s.peer
+	s.mu.Unlock()
 	var err error
-	if s.peer != nil {
-		err = s.peer.Close()
+	if p != nil {
+		err = p.Close()
 	}
 	return errors.Join(err, s.Server.Close())
 }

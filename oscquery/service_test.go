@@ -129,8 +129,8 @@ func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
 	var warned []string
 	s := startService(t, Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("127.0.0.1:9431"),
 		Warn: func(msg string, kv ...any) { warned = append(warned, msg) }})
-	if s.Advertised() || len(warned) != 1 || !strings.Contains(s.NotAdvertised, "ip link set lo multicast on") || s.MDNS() != nil {
-		t.Errorf("advertised %v; warned %q; why %q", s.Advertised(), warned, s.NotAdvertised)
+	if s.Advertised() || len(warned) != 1 || !strings.Contains(s.NotAdvertised(), "ip link set lo multicast on") || s.MDNS() != nil {
+		t.Errorf("advertised %v; warned %q; why %q", s.Advertised(), warned, s.NotAdvertised())
 	}
 	if code, _ := get(s.Server.Handler(), "GET", "/?HOST_INFO"); code != 200 {
 		t.Errorf("HOST_INFO: %d", code)
@@ -200,10 +200,18 @@ func TestSecondServiceTakesAnotherName(t *testing.T) {
 // waitName waits until s is announced as name.
 func waitName(t *testing.T, s *Service, name string) {
 	t.Helper()
+	announced := func() string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.peer == nil {
+			return ""
+		}
+		return s.peer.Name()
+	}
 	deadline := time.Now().Add(10 * time.Second)
-	for s.peer.Name() != name {
+	for announced() != name {
 		if time.Now().After(deadline) {
-			t.Fatalf("announced as %q, want %q", s.peer.Name(), name)
+			t.Fatalf("announced as %q, want %q", announced(), name)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
