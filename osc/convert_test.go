@@ -75,3 +75,32 @@ func TestConvertFrameCarriesEverySpatialValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTracksKeepRotationsContinuousPerStream: a rotation's quaternions
+// keep one hemisphere while the sample numbers go forward (gaps
+// included), and start again with W >= 0 when they go back.
+func TestTracksKeepRotationsContinuousPerStream(t *testing.T) {
+	var tr Tracks
+	tr.Reset(1)
+	q := mgl64.QuatRotate(0, mgl64.Vec3{0, 1, 0})
+	last := q
+	for i, sample := range []uint64{0, 1, 2, 5, 6, 7, 8, 9, 10} {
+		tr.Begin(&Frame{Sample: sample})
+		turned := mgl64.QuatRotate(0.8*float64(i), mgl64.Vec3{0, 1, 0})
+		if i%2 == 1 {
+			turned = turned.Scale(-1)
+		}
+		got := tr.Next(0, turned)
+		if got.Dot(last) < 0 {
+			t.Fatalf("sample %d: %v after %v: the hemisphere changed", sample, got, last)
+		}
+		last = got
+	}
+	if last.W >= 0 {
+		t.Fatal("the turn never took W below 0: the test proves nothing")
+	}
+	tr.Begin(&Frame{Sample: 0})
+	if got := tr.Next(0, last); got.W < 0 {
+		t.Errorf("a new stream began with W = %v", got.W)
+	}
+}
