@@ -26,7 +26,7 @@ func Methods() []osc.Method {
 			Args:        []osc.Arg{{Type: 'f', Name: "time", Unit: "time.second", Range: osc.AtLeast(0)}},
 			Description: "The sender's time: seconds since the daemon started (the frame's glove sample's)."},
 		{Path: AddrBone, Access: osc.Sent, When: "every frame, one per finger bone of the hand",
-			Args: append(append([]osc.Arg{{Type: 's', Name: "bone", Range: osc.OneOf(bones...)}}, unity("local position")...), quat...),
+			Args:        append(append([]osc.Arg{{Type: 's', Name: "bone", Range: osc.OneOf(bones...)}}, unity("local position")...), quat...),
 			Description: "A finger bone's pose in its parent's frame, in Unity's coordinates, as a normalized (VRM 0.x) rig takes it: its rest offset, and its turn from the rest pose with the fingers straight in the avatar's T-pose axes."},
 	}
 }
