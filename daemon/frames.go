@@ -70,12 +70,14 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	if d.pairs != nil {
 		d.pairs.FillFrame(h.index, &h.frame)
 	}
-	h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
+	at := d.epoch(h).Add(s.Time)
+	h.writer.Begin(osc.Timetag(at))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
 	d.hub.Send(h.writer.Packets())
 	if d.onFrame != nil {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
+	d.sendOutputs(h, at)
 	stages := p.Stages()
 	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
@@ -140,7 +142,7 @@ func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
 	if !due {
 		return wait
 	}
-	sendStatus(d.hub, w, h.addr, status, now)
+	d.sendStatuses(d.hub, w, h, status, now)
 	if d.view != nil {
 		d.view.PublishStatus(h.index, status)
 	}

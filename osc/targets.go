@@ -2,6 +2,7 @@ package osc
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -40,7 +41,7 @@ func NewTargets(list []string) (*Targets, error) {
 	t := &Targets{found: map[string]netip.AddrPort{}}
 	for _, s := range list {
 		if err := CheckTarget(s); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("osc: target %q: %w", s, err)
 		}
 		if glob, ok := strings.CutPrefix(s, OSCQueryTarget); ok {
 			t.patterns = append(t.patterns, glob)
@@ -58,20 +59,18 @@ func NewTargets(list []string) (*Targets, error) {
 
 // CheckTarget reports, without looking anything up, whether s is a
 // destination NewTargets can read: "host:port" with a port 1-65535, or
-// "oscquery:" and a valid glob.
+// "oscquery:" and a valid glob. Its error says what to write, for the
+// caller to name the key.
 func CheckTarget(s string) error {
 	if glob, ok := strings.CutPrefix(s, OSCQueryTarget); ok {
 		if _, err := path.Match(glob, ""); glob == "" || err != nil {
-			return fmt.Errorf("osc: target %q: want oscquery: and a glob of OSCQuery instance names, such as oscquery:VRChat-Client-*", s)
+			return errors.New("want oscquery: and a glob of OSCQuery service names, such as oscquery:VRChat-Client-*")
 		}
 		return nil
 	}
 	host, port, err := net.SplitHostPort(s)
-	if err != nil {
-		return fmt.Errorf("osc: target %q: want host:port, such as 127.0.0.1:9000, or oscquery:GLOB", s)
-	}
-	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 || host == "" {
-		return fmt.Errorf("osc: target %q: want a host and a port 1-65535, such as 127.0.0.1:9000", s)
+	if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 1 || p > 65535 || host == "" {
+		return errors.New("want host:port with a port 1-65535, such as 127.0.0.1:9000, or oscquery:GLOB")
 	}
 	return nil
 }

@@ -224,7 +224,8 @@ func (e *Hand) take(f *osc.Frame) {
 		e.dist[k] = math.Inf(1)
 	}
 	near := func(link string, d float64) {
-		if k := finger(link); k >= 0 {
+		// A non-finite entry is one the gloved profile leaves out too.
+		if k := finger(link); k >= 0 && d-d == 0 {
 			e.dist[k] = min(e.dist[k], d)
 		}
 	}
