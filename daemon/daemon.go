@@ -60,8 +60,8 @@ type Daemon struct {
 	// (tests hash the stream with it). It runs on the frame loop.
 	onFrame func(hand string, packets [][]byte)
 	// outputs are the [[osc.profile]]s; onOutput, if set, sees the
-	// packets each sends for a hand's frame or status (osc.profile's
-	// index), on the loop that sends them.
+	// packets each sends for a hand's frame (osc.profile's index), on the
+	// frame loop.
 	outputs  []*output
 	onOutput func(profile int, hand string, packets [][]byte)
 }

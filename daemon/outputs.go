@@ -125,9 +125,6 @@ func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, statu
 			continue
 		}
 		hub.SendTo(o.targets, w.Packets())
-		if d.onOutput != nil {
-			d.onOutput(o.index, h.cfg.Name, w.Packets())
-		}
 	}
 }
 
