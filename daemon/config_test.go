@@ -84,7 +84,9 @@ side = "left"
 [osc]
 targets = ["127.0.0.1:9430"]
 `
-	profile := func(body string) string { return base + "[[osc.profile]]\nname = \"openxr\"\ntargets = [\"127.0.0.1:9500\"]\n[[osc.profile]]\n" + body + "\n" }
+	profile := func(body string) string {
+		return base + "[[osc.profile]]\nname = \"openxr\"\ntargets = [\"127.0.0.1:9500\"]\n[[osc.profile]]\n" + body + "\n"
+	}
 	tests := []struct {
 		name, text, says string
 	}{

@@ -293,7 +293,6 @@ func carriedInto(t *testing.T, i int, frame, converted [][]byte, c geom.Conventi
 	}
 }
 
-
 // firstDiff shows where two texts part.
 func firstDiff(a, b string) string {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
