@@ -157,3 +157,42 @@ func TestProfileConfigErrorsThroughTheBinary(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaySendsProfiles: `gloved replay --profile` sends the recording
+// in the profiles given, each to its targets, and a bad one is refused
+// as a config's would be.
+func TestReplaySendsProfiles(t *testing.T) {
+	xr, xrGot := daemontest.ListenAny(t)
+	vm, vmGot := daemontest.ListenAny(t)
+	g, _ := daemontest.ListenAny(t)
+	r := runBinary(t, 30*time.Second, "replay", "../../testdata/recordings/grasp.glove", "--speed", "max", "--target", g.LocalAddr().String(),
+		"--profile", "openxr@unreal="+xr.LocalAddr().String(), "--profile", "vmc="+vm.LocalAddr().String())
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !waitUntil(3*time.Second, func() bool {
+		return strings.Contains(fmt.Sprint(xrGot.Messages()), "/gloved/right/xr/pinky-finger-tip") && strings.Contains(fmt.Sprint(vmGot.Messages()), "RightLittleDistal")
+	}) {
+		t.Fatalf("openxr received %d messages, vmc %d", len(xrGot.Messages()), len(vmGot.Messages()))
+	}
+	for _, m := range xrGot.Messages() {
+		if m.Address == "/gloved/right/xr/wrist" {
+			if z := m.Arguments[2].(float32); z < 85 || z > 100 {
+				t.Fatalf("openxr in unreal's coordinates: the wrist at %v: want Z up in centimetres", m.Arguments[:3])
+			}
+			break
+		}
+	}
+	bad := runBinary(t, 30*time.Second, "replay", "../../testdata/recordings/grasp.glove", "--speed", "max", "--profile", "vrchat@unity")
+	bad.oneLine(t, 2, `osc.profile[0].coords = "unity"`)
+}
+
+// waitUntil polls cond until it holds or d has passed.
+func waitUntil(d time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
