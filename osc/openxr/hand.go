@@ -69,8 +69,8 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	for j := range e.joints {
 		p := &e.joints[j]
 		link := &f.Links[p.link]
-		pos := e.c.Point(link.P.Add(link.Q.Rotate(p.at)))
-		q := e.tracks.Next(j, e.c.Quat(link.Q.Mul(p.turn)))
+		pos := e.c.Point(link.P.Add(geom.QuatRotate(link.Q, p.at)))
+		q := e.tracks.Next(j, e.c.Quat(geom.QuatMul(link.Q, p.turn)))
 		w.Message(e.addr[j])
 		w.Float(pos[0])
 		w.Float(pos[1])

@@ -122,16 +122,17 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	w.Message(AddrTime)
 	w.Float(at.Sub(e.start).Seconds())
 	w.End()
-	palm := f.Links[handmodel.Palm].Q.Inverse()
+	palm := geom.QuatConj(f.Links[handmodel.Palm].Q)
+	tposeInv := geom.QuatConj(e.tpose)
 	for i, l := range boneLinks {
 		// The link's turn from rest in the palm's frame; the bone's local
 		// turn is that after its parent's.
-		e.turns[i] = palm.Mul(f.Links[l].Q).Mul(e.restInv[i])
+		e.turns[i] = geom.QuatMul(geom.QuatMul(palm, f.Links[l].Q), e.restInv[i])
 		local := e.turns[i]
 		if !first(i) {
-			local = e.turns[i-1].Inverse().Mul(local)
+			local = geom.QuatMul(geom.QuatConj(e.turns[i-1]), local)
 		}
-		q := e.tracks.Next(i, geom.Unity.Quat(e.tpose.Mul(local).Mul(e.tpose.Inverse())))
+		q := e.tracks.Next(i, geom.Unity.Quat(geom.QuatMul(geom.QuatMul(e.tpose, local), tposeInv)))
 		p := &e.pos[i]
 		w.Message(AddrBone)
 		w.String(e.names[i])
