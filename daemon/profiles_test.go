@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,5 +374,96 @@ func TestProfilesOnTheWire(t *testing.T) {
 	}
 	if s := last(got[0], "/gloved/right/status"); fmt.Sprint(s) != "[ended]" {
 		t.Errorf("gloved in unreal's coordinates: last status %v, want ended", s)
+	}
+}
+
+// sender is a daemon's hand half-way through the recorded grasp, its
+// frame built, sending to a socket nobody reads, with the profiles given
+// (config text for [[osc.profile]]s): what a frame costs from the
+// pipeline's results to the sockets.
+func sender(tb testing.TB, profiles string) func() {
+	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { rx.Close() })
+	cfg, err := ParseConfig("bench.toml", []byte(fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "replay"
+recording = "../testdata/recordings/grasp.glove"
+speed = "max"
+[scene]
+files = [{ path = "../testdata/scenes/grasp.obj" }]
+[osc]
+listen = "127.0.0.1:0"
+targets = [%q]
+%s`, rx.LocalAddr().String(), strings.ReplaceAll(profiles, "TARGET", rx.LocalAddr().String()))))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := NewAt(cfg, zerolog.Nop(), time.Unix(1_700_000_000, 0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(d.Close)
+	h := d.hands[0]
+	s := h.session()
+	for range 100 {
+		if _, err := s.Next(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	h.build(0, 0.05, "", time.Now())
+	at := d.start.Add(s.Sample.Time)
+	step := 0
+	send := func() {
+		step++
+		h.frame.Sample++
+		d.send(h, at.Add(time.Duration(step)*10*time.Millisecond))
+	}
+	send()
+	return send
+}
+
+// allProfiles are the four profiles at once, gloved's in Unreal's
+// coordinates.
+const allProfiles = `
+[[osc.profile]]
+name = "gloved"
+coords = "unreal"
+targets = ["TARGET"]
+[[osc.profile]]
+name = "openxr"
+targets = ["TARGET"]
+[[osc.profile]]
+name = "vrchat"
+targets = ["TARGET"]
+[[osc.profile]]
+name = "vmc"
+targets = ["TARGET"]
+`
+
+// TestSendAllocatesNothingWithProfiles: sending a frame in gloved's
+// contract and in every profile allocates nothing once grown.
+func TestSendAllocatesNothingWithProfiles(t *testing.T) {
+	if n := testing.AllocsPerRun(200, sender(t, allProfiles)); n != 0 {
+		t.Fatalf("%v allocations per frame", n)
+	}
+}
+
+// BenchmarkSend: a frame from the pipeline's results to the sockets (the
+// daemon's osc stage): gloved's bundle alone, as without profiles, and
+// with the four profiles besides (their encoding and sending; vrchat's
+// ticks one frame in ten at the glove's 100 Hz).
+func BenchmarkSend(b *testing.B) {
+	for _, bc := range []struct{ name, profiles string }{{"gloved", ""}, {"gloved+profiles", allProfiles}} {
+		b.Run(bc.name, func(b *testing.B) {
+			send := sender(b, bc.profiles)
+			b.ReportAllocs()
+			for b.Loop() {
+				send()
+			}
+		})
 	}
 }
