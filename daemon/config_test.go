@@ -153,3 +153,31 @@ targets = ["127.0.0.1:9600"]
 		t.Errorf("vrchat options %+v", o)
 	}
 }
+
+// TestDemosProfileExampleParses: the commented [[osc.profile]] tables of
+// the demo config, their comment marks taken off, are a config that
+// parses: three profiles.
+func TestDemosProfileExampleParses(t *testing.T) {
+	text, err := configs.Files.ReadFile("demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The block runs from the first "# [[osc.profile]]" to the first line
+	// that is not a comment.
+	lines := strings.Split(string(text), "\n")
+	in := false
+	for i, line := range lines {
+		in = in && strings.HasPrefix(line, "# ") || line == "# [[osc.profile]]"
+		if in {
+			lines[i] = strings.TrimPrefix(line, "# ")
+		}
+	}
+	out := lines
+	c, err := ParseConfig("../configs/demo.toml", []byte(strings.Join(out, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.OSC.Profiles) != 3 || c.OSC.Profiles[0].Name != "openxr" || c.OSC.Profiles[2].Convention().Name() != "unity" {
+		t.Errorf("the demo's profiles: %+v", c.OSC.Profiles)
+	}
+}
