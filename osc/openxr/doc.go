@@ -22,5 +22,7 @@
 // radius per joint, the joint's -Z along the bone toward the fingertip,
 // +Y out of the back of the hand; XrHandJointLocationsEXT.isActive), and
 // the W3C WebXR Hand Input Module, level 1 (the joints' names, XRHand's
-// 25 joints without the palm, and its radius).
+// 25 joints without the palm, and its radius); shared/reference/
+// dependencies.md (mgl64 for the poses; go-osc reads the bundles back in
+// the tests).
 package openxr

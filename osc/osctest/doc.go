@@ -5,5 +5,7 @@
 //
 // Sources: testdata/recordings/grasp.glove and testdata/scenes/grasp.obj
 // (the recorded grasp the daemon's golden test replays); the daemon's
-// frame (session.Pipeline.FillFrame, session.Touches).
+// frame (session.Pipeline.FillFrame, session.Touches);
+// shared/reference/cyberglove-protocol.md (the glove the recording and
+// the simulator stand for).
 package osctest

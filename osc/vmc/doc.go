@@ -31,5 +31,6 @@
 // and, unless its BonePositionSynchronize is off, its localPosition, from
 // Bone/Pos, and counts one /VMC/Ext/T per packet frame. Unity's
 // HumanBodyBones names and its coordinates (left-handed, Y up, Z
-// forward): geom.Unity.
+// forward): geom.Unity. shared/reference/dependencies.md: mgl64 for the
+// rotations; go-osc reads the bundles back in the tests.
 package vmc
