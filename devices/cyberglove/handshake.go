@@ -24,6 +24,7 @@ func (g *Glove) handshake(p Port) error {
 	}
 	g.noGlove = !u.GloveIn
 	g.info = u.GloveInfo
+	g.lastReport = g.now()
 	g.info.Model = string(g.opts.Model)
 	if g.opts.Model == ModelIII {
 		return g.start3(p, u.Sensors)
