@@ -40,6 +40,10 @@ type Opts struct {
 	Baud    int    // 115200 on current units; 19200 or 38400 on old ones
 	Model   Model  // ModelII unless set
 	Sensors int    // 18 or 22; 0 asks the unit (?S)
+	// Side is "right" or "left": the hand of a CyberGlove III that answers
+	// no queries (with Sensors set). The reference documents the queries
+	// for the I/II only; a III that answers them is taken at its word.
+	Side string
 	// Period is the sample period an I/II streams at; 10 ms = 100 Hz. A
 	// III streams at its own rate (90 Hz).
 	Period time.Duration
@@ -92,7 +96,7 @@ type Glove struct {
 	// a timeout (or the port opened): bytes that make no record for
 	// quietReads read timeouts past it are reported as a timeout.
 	lastReport time.Duration
-	buf    [256]byte
+	buf        [256]byte
 
 	mu     sync.Mutex // guards port against Close
 	port   Port

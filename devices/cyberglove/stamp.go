@@ -36,9 +36,8 @@ var stampShape = [StampLen]byte{'9', '9', ':', '9', '9', ':', '9', '9', ':', '9'
 
 // stampFits reports whether the bytes of b, up to a stamp's length, can be
 // the beginning of a stamp: digits where digits go, ':' and 'S' where they
-// go. (What keeps a stamp from being taken inside a record's values is
-// mostly its colons and the record's trailer: a value's high byte is at
-// most 0x0F, below every stamp byte, but its low byte may be a digit.)
+// go. No stamp fits inside a record's values: a stamp is 14 bytes of 0x30
+// and up, and every other byte of the values is a high byte, at most 0x0F.
 func stampFits(b []byte) bool {
 	for j := range min(len(b), StampLen) {
 		c, want := b[j], stampShape[j]
