@@ -135,6 +135,10 @@ func (h *handRuntime) attach(s *session.Session) {
 
 // logReady says the hand's glove is open.
 func (h *handRuntime) logReady(s *session.Session) {
+	if s.Info.Assumed {
+		h.log.Warn().Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).
+			Msg("the glove answered no queries (?S ?G ?R): taking its sensors and side from the config")
+	}
 	h.log.Info().Str("device", h.spec.Device).Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).Msg("glove ready")
 }
 

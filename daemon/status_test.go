@@ -219,3 +219,33 @@ func TestStatusKeepsComingThroughASlowReload(t *testing.T) {
 		t.Errorf("%d reloading statuses over a reload of 2.5 s: want one every %v", n, statusEvery)
 	}
 }
+
+// TestStatusIsDueOnChangeAndEveryHalfSecond: a hand's status is due when
+// it changes and when statusEvery has passed since it was last sent, in a
+// frame or on its own, and not otherwise; the schedule restarts at each
+// send.
+func TestStatusIsDueOnChangeAndEveryHalfSecond(t *testing.T) {
+	h := &handRuntime{}
+	t0 := time.Unix(1_700_000_000, 0)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	steps := []struct {
+		status string
+		at     time.Time
+		due    bool
+		wait   time.Duration
+	}{
+		{"streaming", ms(0), true, statusEvery},
+		{"streaming", ms(10), false, statusEvery - 10*time.Millisecond},
+		{"streaming", ms(499), false, time.Millisecond},
+		{"streaming", ms(500), true, statusEvery},
+		{"no-glove", ms(520), true, statusEvery}, // a change: at once
+		{"no-glove", ms(1019), false, time.Millisecond},
+		{"no-glove", ms(1020), true, statusEvery},
+	}
+	for i, s := range steps {
+		due, wait := h.statusDue(s.status, s.at)
+		if due != s.due || wait != s.wait {
+			t.Errorf("step %d (%s at %v): got due %v, wait %v; want %v, %v", i, s.status, s.at.Sub(t0), due, wait, s.due, s.wait)
+		}
+	}
+}
