@@ -27,7 +27,9 @@
 // /VMC/Ext/Bone/Pos as a bone's local pose named by HumanBodyBones, port
 // 39539), and EVMC4U's ExternalReceiver (gpsnmeajp/
 // EasyVirtualMotionCaptureForUnity), the reference marionette: it takes
-// bundles and bare messages alike (uOSC), sets each bone's localRotation
+// bundles and bare messages alike (hecomi/uOSC's Parser unpacks a bundle
+// into its messages, reading the types i, f, s and b: all this profile
+// sends are among them), sets each bone's localRotation
 // and, unless its BonePositionSynchronize is off, its localPosition, from
 // Bone/Pos, and counts one /VMC/Ext/T per packet frame. Unity's
 // HumanBodyBones names and its coordinates (left-handed, Y up, Z
