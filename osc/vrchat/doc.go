@@ -15,15 +15,17 @@
 // What VRChat takes, and how this profile keeps to it:
 //
 //   - Bare messages, one parameter each, to VRChat's OSC input (UDP
-//     127.0.0.1:9000 by default): the form VRChat's documentation and
-//     tools send. (VRChat's OSC library, OscCore, gained bundle support
-//     later; bundles are not relied on.)
+//     127.0.0.1:9000 by default): the form VRChat's documentation
+//     describes and its examples send. (VRChat's OSC library,
+//     vrchat/OscCore, gained functions to build bundles in 2023, its
+//     pull request 4; what VRChat does with a bundle it receives is not
+//     documented, so none is sent.)
 //   - Types int, float and bool: floats here are within -1 to 1 (VRChat
 //     synchronises a float parameter to other players as a multiple of
 //     1/127 in that range), bools are the OSC 1.1 tags T and F.
 //   - Rate: VRChat documents no limit on OSC input, but synchronises
-//     avatar parameters to other players at most about ten times a second
-//     and is known to hitch under floods of OSC. The profile sends at most
+//     avatar parameters to other players at most about ten times a
+//     second: more is of no use to them. The profile sends at most
 //     Rate ticks a second (10 by default, of the glove's sample clock:
 //     real time for a glove and for a replay at speed 1), and at each tick
 //     only the parameters that changed (a float by at least 1/127, a bool
