@@ -64,7 +64,7 @@ func NewTargets(list []string) (*Targets, error) {
 func CheckTarget(s string) error {
 	if glob, ok := strings.CutPrefix(s, OSCQueryTarget); ok {
 		if _, err := path.Match(glob, ""); glob == "" || err != nil {
-			return errors.New("want oscquery: and a glob of OSCQuery service names, such as oscquery:VRChat-Client-*")
+			return errors.New("want oscquery: and a glob of OSCQuery instance names, such as oscquery:VRChat-Client-*")
 		}
 		return nil
 	}
