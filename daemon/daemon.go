@@ -279,7 +279,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	var profiles []string
 	for _, o := range d.outputs {
-		profiles = append(profiles, fmt.Sprintf("%s (%s) to %v", o.cfg.Name, o.coords.Name(), o.cfg.Targets))
+		profiles = append(profiles, o.cfg.String())
 	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
 		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Msg("gloved running")

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
@@ -124,6 +125,16 @@ func (p *ProfileConfig) Convention() geom.Convention {
 		return geom.Gloved
 	}
 	return c
+}
+
+// String describes the profile for logs and --check: its name, its
+// coordinates where it has any, and its targets.
+func (p *ProfileConfig) String() string {
+	coords := ""
+	if p.Name != ProfileVRChat {
+		coords = " (" + p.Convention().Name() + ")"
+	}
+	return fmt.Sprintf("%s%s to %s", p.Name, coords, strings.Join(p.Targets, " "))
 }
 
 // VRChat returns a vrchat profile's options, for a near band of band
