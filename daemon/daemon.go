@@ -59,6 +59,11 @@ type Daemon struct {
 	// onFrame, if set, sees every frame's packets after they are sent
 	// (tests hash the stream with it). It runs on the frame loop.
 	onFrame func(hand string, packets [][]byte)
+	// outputs are the [[osc.profile]]s; onOutput, if set, sees the
+	// packets each sends for a hand's frame (osc.profile's index), on the
+	// frame loop.
+	outputs  []*output
+	onOutput func(profile int, hand string, packets [][]byte)
 }
 
 // New builds the daemon: loads the scene, opens the OSC socket and every
@@ -120,6 +125,9 @@ func (d *Daemon) open() error {
 	d.hub.Log = func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
 	if err := d.hub.SetTargets(cfg.OSC.Targets); err != nil {
 		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+	}
+	if err := d.openOutputs(); err != nil {
+		return err
 	}
 	var metrics net.Listener
 	if cfg.Metrics.Listen != "" {
@@ -269,7 +277,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.liveness(ctx, every)
 		}()
 	}
-	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
+	var profiles []string
+	for _, o := range d.outputs {
+		profiles = append(profiles, o.cfg.String())
+	}
+	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
 		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Msg("gloved running")
 	var err error
 	select {

@@ -70,12 +70,7 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	if d.pairs != nil {
 		d.pairs.FillFrame(h.index, &h.frame)
 	}
-	h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
-	osc.AppendFrame(&h.writer, h.addr, &h.frame)
-	d.hub.Send(h.writer.Packets())
-	if d.onFrame != nil {
-		d.onFrame(h.cfg.Name, h.writer.Packets())
-	}
+	d.send(h, d.epoch(h).Add(s.Time))
 	stages := p.Stages()
 	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
@@ -89,6 +84,18 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 		d.overrun(h, total, stages)
 	}
 	return nil
+}
+
+// send sends hand h's frame, its sample taken at time at: gloved's bundle
+// to osc.targets and the subscribers, then the frame in every profile.
+func (d *Daemon) send(h *handRuntime, at time.Time) {
+	h.writer.Begin(osc.Timetag(at))
+	osc.AppendFrame(&h.writer, h.addr, &h.frame)
+	d.hub.Send(h.writer.Packets())
+	if d.onFrame != nil {
+		d.onFrame(h.cfg.Name, h.writer.Packets())
+	}
+	d.sendOutputs(h, at)
 }
 
 // overrun counts a frame over budget and logs it, with its slowest stage,
@@ -140,7 +147,7 @@ func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
 	if !due {
 		return wait
 	}
-	sendStatus(d.hub, w, h.addr, status, now)
+	d.sendStatuses(d.hub, w, h, status, now)
 	if d.view != nil {
 		d.view.PublishStatus(h.index, status)
 	}

@@ -63,7 +63,7 @@ func (d *Daemon) keepReloading(c *carried) func() {
 		defer t.Stop()
 		for {
 			for _, h := range d.hands {
-				sendStatus(c.hub, &w, h.addr, StatusReloading, time.Now())
+				d.sendStatuses(c.hub, &w, h, StatusReloading, time.Now())
 			}
 			select {
 			case <-stop:
