@@ -66,11 +66,11 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	}
 	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 	t1 := time.Now()
-	h.build(seq, ms, status, t1)
+	h.build(seq, ms)
 	if d.pairs != nil {
 		d.pairs.FillFrame(h.index, &h.frame)
 	}
-	d.send(h, d.epoch(h).Add(s.Time))
+	d.send(h, d.epoch(h).Add(s.Time), t1)
 	stages := p.Stages()
 	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
@@ -87,10 +87,21 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 }
 
 // send sends hand h's frame, its sample taken at time at: gloved's bundle
-// to osc.targets and the subscribers, then the frame in every profile.
-func (d *Daemon) send(h *handRuntime, at time.Time) {
+// to osc.targets and the subscribers, then the frame in every profile;
+// the frame carries the hand's status when it is due at now.
+func (d *Daemon) send(h *handRuntime, at, now time.Time) {
+	h.sending.Lock()
+	defer h.sending.Unlock()
+	status, due, _ := h.statusDue(now)
+	h.frame.Status = ""
+	if due {
+		h.frame.Status = status
+	}
 	h.writer.Begin(osc.Timetag(at))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
+	if due && len(h.writer.Packets()) == 0 {
+		h.unsent()
+	}
 	d.hub.Send(h.writer.Packets())
 	if d.onFrame != nil {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
@@ -141,9 +152,10 @@ func (d *Daemon) statuses(ctx context.Context, h *handRuntime) {
 // publishStatus sends a status-only bundle with w if the status is due,
 // and says how long until it is due again.
 func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
-	_, status, _ := h.peekStatus()
+	h.sending.Lock()
+	defer h.sending.Unlock()
 	now := time.Now()
-	due, wait := h.statusDue(status, now)
+	status, due, wait := h.statusDue(now)
 	if !due {
 		return wait
 	}

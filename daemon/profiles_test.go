@@ -423,13 +423,14 @@ targets = [%q]
 			tb.Fatal(err)
 		}
 	}
-	h.build(0, 0.05, "", time.Now())
+	h.build(0, 0.05)
 	at := d.start.Add(s.Sample.Time)
 	step := 0
 	send := func() {
 		step++
 		h.frame.Sample++
-		d.send(h, at.Add(time.Duration(step)*10*time.Millisecond))
+		t := at.Add(time.Duration(step) * 10 * time.Millisecond)
+		d.send(h, t, t)
 	}
 	send()
 	return send
