@@ -241,7 +241,7 @@ func TestStatusIsDueOnChangeAndEveryHalfSecond(t *testing.T) {
 		{"streaming", ms(10), false, statusEvery - 10*time.Millisecond, false},
 		{"streaming", ms(499), false, time.Millisecond, false},
 		{"streaming", ms(500), true, statusEvery, false},
-		{"no-glove", ms(520), true, statusEvery, true}, // a change: at once
+		{"no-glove", ms(520), true, statusEvery, true},  // a change: at once
 		{"no-glove", ms(530), true, statusEvery, false}, // its frame was dropped: due again
 		{"no-glove", ms(1029), false, time.Millisecond, false},
 		{"no-glove", ms(1030), true, statusEvery, false},
