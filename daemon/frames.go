@@ -70,7 +70,7 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	if d.pairs != nil {
 		d.pairs.FillFrame(h.index, &h.frame)
 	}
-	d.send(h, d.epoch(h).Add(s.Time), t1)
+	status = d.send(h, d.epoch(h).Add(s.Time), t1)
 	stages := p.Stages()
 	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
@@ -87,9 +87,11 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 }
 
 // send sends hand h's frame, its sample taken at time at: gloved's bundle
-// to osc.targets and the subscribers, then the frame in every profile;
-// the frame carries the hand's status when it is due at now.
-func (d *Daemon) send(h *handRuntime, at, now time.Time) {
+// to osc.targets and the subscribers, then the frame in every profile.
+// When the hand's status is due at now the frame carries it, and the
+// profiles that carry a status get it in a bundle of its own after their
+// frames. It returns the hand's status.
+func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 	h.sending.Lock()
 	defer h.sending.Unlock()
 	status, due, _ := h.statusDue(now)
@@ -99,14 +101,19 @@ func (d *Daemon) send(h *handRuntime, at, now time.Time) {
 	}
 	h.writer.Begin(osc.Timetag(at))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
-	if due && len(h.writer.Packets()) == 0 {
-		h.unsent()
+	sent := len(h.writer.Packets()) > 0
+	if due && !sent {
+		h.unsent() // a frame holding a NaN: the status loop sends it
 	}
 	d.hub.Send(h.writer.Packets())
 	if d.onFrame != nil {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
 	d.sendOutputs(h, at)
+	if due && sent {
+		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, true)
+	}
+	return status
 }
 
 // overrun counts a frame over budget and logs it, with its slowest stage,

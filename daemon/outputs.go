@@ -109,10 +109,20 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 // openxr (xr/active) and vmc (/VMC/Ext/OK's tracking); vrchat has none.
 func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time) {
 	sendStatus(hub, w, h.addr, status, now)
+	d.sendProfileStatuses(hub, w, h, status, now, false)
+}
+
+// sendProfileStatuses sends hand h's status in every profile that carries
+// one, as sendStatuses does; inFrame: the frame just sent carried it,
+// which gloved's own profile has sent in its frame too.
+func (d *Daemon) sendProfileStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time, inFrame bool) {
 	tracked := status == StatusStreaming || status == StatusReplay
 	for _, o := range d.outputs {
 		switch o.cfg.Name {
 		case ProfileGloved:
+			if inFrame {
+				continue
+			}
 			w.Begin(osc.Timetag(now))
 			w.Message(h.addr.Status)
 			w.String(status)
