@@ -46,6 +46,9 @@ type Page struct {
 	links  []geom.Transform
 	frame  osc.Frame
 	info   view.Info
+	// err is a state the pages could not be sent: the session cannot go
+	// on, and the next wait for an answer returns it.
+	err error
 }
 
 var (
@@ -116,18 +119,24 @@ func (p *Page) publish(hand int, q *handmodel.Angles, status string) {
 	p.srv.Publish(hand, &p.frame, &p.info)
 }
 
-// set shows c as the next state; p.mu is held.
+// set shows c as the next state; p.mu is held. A state that cannot be
+// sent is kept as p.err (UI methods without an error to return leave it
+// for the next wait for an answer).
 func (p *Page) set(c view.Calibration) error {
 	c.Serial = p.state.Serial + 1
+	if err := p.srv.SetCalibration(&c); err != nil {
+		p.err = fmt.Errorf("calibrator: the page: %w", err)
+		return p.err
+	}
 	p.state = c
-	return p.srv.SetCalibration(&c)
+	return nil
 }
 
 // Ask shows the pose and its target and waits for Ready; Quit quits.
 func (p *Page) Ask(ctx context.Context, s Step) error {
 	p.mu.Lock()
 	p.result = nil
-	target, _ := s.Pose.Joints(p.sensors)
+	target, _ := s.Pose.Joints(p.sensors) // the pinned joints are the review's
 	p.publish(targetHand, &target, "target")
 	err := p.set(view.Calibration{Phase: "ask", Step: s.Index, Count: s.Count, Attempt: s.Attempt, Pose: s.Pose.Name, Do: s.Pose.Do, Why: s.Pose.Why,
 		HoldS: s.Hold.Seconds(), Note: p.state.Note, Rejected: p.state.Rejected})
@@ -149,8 +158,15 @@ func (p *Page) Ask(ctx context.Context, s Step) error {
 	}
 }
 
-// next waits for a page's answer to state serial.
+// next waits for a page's answer to state serial, unless a state could
+// not be sent.
 func (p *Page) next(ctx context.Context, serial int) (view.Answer, error) {
+	p.mu.Lock()
+	err := p.err
+	p.mu.Unlock()
+	if err != nil {
+		return view.Answer{}, err
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -235,7 +251,7 @@ func reviewSensor(r *Result, i int) view.CalibrationSensor {
 
 // finite is x, or 0 for what JSON cannot carry (a fit of no points).
 func finite(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if !geom.Finite(x) {
 		return 0
 	}
 	return x

@@ -72,6 +72,9 @@ type OSCConfig struct {
 	// WristBox bounds OSC wrist positions: [xmin, ymin, zmin, xmax, ymax,
 	// zmax] in metres.
 	WristBox []float64 `toml:"wrist_box"`
+	// Profiles send the frames in other dialects or coordinates, each to
+	// its own targets, besides gloved's own to Targets.
+	Profiles []ProfileConfig `toml:"profile"`
 }
 
 // Limits of the OSC settings.
@@ -97,6 +100,9 @@ func (o *OSCConfig) defaults() {
 		b := osc.DefaultWristBox
 		o.WristBox = []float64{b.Min[0], b.Min[1], b.Min[2], b.Max[0], b.Max[1], b.Max[2]}
 	}
+	for i := range o.Profiles {
+		o.Profiles[i].defaults()
+	}
 }
 
 // check checks the [osc] settings, naming the key at fault.
@@ -109,6 +115,11 @@ func (o *OSCConfig) check() error {
 	}
 	if o.PerSource < 1 || o.PerSource > osc.MaxSubscribers {
 		return fmt.Errorf("osc.subscribers_per_source = %d: want 1 to %d", o.PerSource, osc.MaxSubscribers)
+	}
+	for i, t := range o.Targets {
+		if err := osc.CheckTarget(t); err != nil {
+			return fmt.Errorf("osc.targets[%d] = %q: %v", i, t, err)
+		}
 	}
 	_, err := o.Policy()
 	return err
@@ -308,6 +319,15 @@ func (c *Config) Spec(i int) session.Spec {
 func (c *Config) check() error {
 	if err := c.checkHands(); err != nil {
 		return err
+	}
+	names := make([]string, len(c.Hands))
+	for i, h := range c.Hands {
+		names[i] = h.Name
+	}
+	for i := range c.OSC.Profiles {
+		if err := c.OSC.Profiles[i].check(i, names); err != nil {
+			return err
+		}
 	}
 	for i, f := range c.Scene.Files {
 		if err := f.Check(); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/vrchat"
 )
 
 func TestShippedConfigsParse(t *testing.T) {
@@ -66,5 +67,117 @@ files = [{ path = "builtin:grasp" }]
 		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "lab.toml") || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: got %v, want a config error naming lab.toml and saying %q", tc.name, err, tc.says)
 		}
+	}
+}
+
+// TestProfileConfigErrorsNameTheKey: each bad [[osc.profile]] value is one
+// line naming its key and what to want.
+func TestProfileConfigErrorsNameTheKey(t *testing.T) {
+	base := `
+[[hand]]
+name = "right"
+device = "sim"
+[[hand]]
+name = "left"
+device = "sim"
+side = "left"
+[osc]
+targets = ["127.0.0.1:9430"]
+`
+	profile := func(body string) string {
+		return base + "[[osc.profile]]\nname = \"openxr\"\ntargets = [\"127.0.0.1:9500\"]\n[[osc.profile]]\n" + body + "\n"
+	}
+	tests := []struct {
+		name, text, says string
+	}{
+		{"unknown profile", profile(`name = "mocap"`), `osc.profile[1].name = "mocap": want gloved, openxr, vrchat or vmc`},
+		{"no targets", profile(`name = "openxr"`), "osc.profile[1].targets: the openxr profile needs somewhere to send"},
+		{"bad target", profile("name = \"gloved\"\ntargets = [\"127.0.0.1\"]"), `osc.profile[1].targets[0] = "127.0.0.1": want host:port`},
+		{"bad pattern", profile("name = \"vrchat\"\ntargets = [\"oscquery:VRChat-[\"]"), `osc.profile[1].targets[0] = "oscquery:VRChat-[": want oscquery: and a glob`},
+		{"bad coords", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\ncoords = \"blender\""), `osc.profile[1].coords = "blender": want gloved`},
+		{"coords on vrchat", profile("name = \"vrchat\"\ncoords = \"unity\""), `osc.profile[1].coords = "unity": the vrchat profile sends no positions or rotations`},
+		{"coords on vmc", profile("name = \"vmc\"\ncoords = \"ros\""), `osc.profile[1].coords = "ros": the vmc profile is in Unity's coordinates`},
+		{"rate on openxr", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nrate_hz = 5.0"), "osc.profile[1].rate_hz: only the vrchat profile has it"},
+		{"rate", profile("name = \"vrchat\"\nrate_hz = 500.0"), "osc.profile[1].rate_hz = 500: want 1 to 50"},
+		{"approach", profile("name = \"vrchat\"\napproach_mps = -1.0"), "osc.profile[1].approach_mps = -1"},
+		{"parameter key", profile("name = \"vrchat\"\nparameters = { grip = \"Grip\" }"), "osc.profile[1].parameters.grip: not a parameter"},
+		{"two hands one name", profile("name = \"vrchat\"\nparameters = { curl = \"{finger}Curl\" }"), `osc.profile[1].parameters.curl = "{finger}Curl": want {hand}`},
+		{"unknown profile key", profile("name = \"vmc\"\nport = 39539"), "unknown key osc.profile.port"},
+		{"osc.targets", strings.Replace(base, `"127.0.0.1:9430"`, `"localhost"`, 1), `osc.targets[0] = "localhost": want host:port`},
+	}
+	for _, tc := range tests {
+		_, err := ParseConfig("lab.toml", []byte(tc.text))
+		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.says) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want one line saying %q", tc.name, err, tc.says)
+		}
+	}
+}
+
+// TestProfileConfigDefaults: vrchat and vmc send to their apps' ports on
+// this machine unless told otherwise, vmc in Unity's coordinates, the
+// others in gloved's; the same profile may be given twice; oscquery:
+// patterns are targets too.
+func TestProfileConfigDefaults(t *testing.T) {
+	c, err := ParseConfig("lab.toml", []byte(`
+[[hand]]
+name = "right"
+device = "sim"
+[osc]
+targets = ["127.0.0.1:9430", "oscquery:TouchDesigner*"]
+[[osc.profile]]
+name = "vrchat"
+[[osc.profile]]
+name = "vmc"
+[[osc.profile]]
+name = "gloved"
+coords = "ros"
+targets = ["oscquery:ROS-*"]
+[[osc.profile]]
+name = "gloved"
+coords = "unreal"
+targets = ["127.0.0.1:9600"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.OSC.Profiles
+	if len(p) != 4 || p[0].Targets[0] != "127.0.0.1:9000" || p[1].Targets[0] != "127.0.0.1:39539" {
+		t.Fatalf("profiles %+v", p)
+	}
+	for i, want := range []string{"gloved", "unity", "ros", "unreal"} {
+		if got := p[i].Convention().Name(); got != want {
+			t.Errorf("profile %d (%s): coords %s, want %s", i, p[i].Name, got, want)
+		}
+	}
+	if o := p[0].VRChat(0.01); o.Band != 0.01 || o.Names != vrchat.DefaultNames {
+		t.Errorf("vrchat options %+v", o)
+	}
+}
+
+// TestDemosProfileExampleParses: the commented [[osc.profile]] tables of
+// the demo config, their comment marks taken off, are a config that
+// parses: three profiles.
+func TestDemosProfileExampleParses(t *testing.T) {
+	text, err := configs.Files.ReadFile("demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The block runs from the first "# [[osc.profile]]" to the first line
+	// that is not a comment.
+	lines := strings.Split(string(text), "\n")
+	in := false
+	for i, line := range lines {
+		in = in && strings.HasPrefix(line, "# ") || line == "# [[osc.profile]]"
+		if in {
+			lines[i] = strings.TrimPrefix(line, "# ")
+		}
+	}
+	out := lines
+	c, err := ParseConfig("../configs/demo.toml", []byte(strings.Join(out, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.OSC.Profiles) != 3 || c.OSC.Profiles[0].Name != "openxr" || c.OSC.Profiles[2].Convention().Name() != "unity" {
+		t.Errorf("the demo's profiles: %+v", c.OSC.Profiles)
 	}
 }

@@ -54,11 +54,11 @@ type Daemon struct {
 	keepView bool
 	// keepHub leaves the OSC hub open at Close: a reload hands it on.
 	keepHub bool
-	// oscq is the OSCQuery service (nil: off), found where the apps it
-	// discovers go; keepOSCQuery leaves it running at Close (a reload
-	// hands it on).
+	// oscq is the OSCQuery service (nil: off), apps where the apps it
+	// finds go; keepOSCQuery leaves it running at Close (a reload hands
+	// it on).
 	oscq         *oscquery.Service
-	found        *discovered
+	apps         *apps
 	keepOSCQuery bool
 	// exitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
@@ -66,6 +66,11 @@ type Daemon struct {
 	// onFrame, if set, sees every frame's packets after they are sent
 	// (tests hash the stream with it). It runs on the frame loop.
 	onFrame func(hand string, packets [][]byte)
+	// outputs are the [[osc.profile]]s; onOutput, if set, sees the
+	// packets each sends for a hand's frame (osc.profile's index), on the
+	// frame loop.
+	outputs  []*output
+	onOutput func(profile int, hand string, packets [][]byte)
 }
 
 // New builds the daemon: loads the scene, opens the OSC socket and every
@@ -87,7 +92,7 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	if c != nil {
-		d.hub, d.scene, d.view, d.oscq, d.found = c.hub, c.scene, c.view, c.oscq, c.found
+		d.hub, d.scene, d.view, d.oscq, d.apps = c.hub, c.scene, c.view, c.oscq, c.apps
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
@@ -126,6 +131,12 @@ func (d *Daemon) open() error {
 	}
 	d.hub.SetPolicy(policy)
 	d.hub.Log = func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
+	if err := d.hub.SetTargets(cfg.OSC.Targets); err != nil {
+		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+	}
+	if err := d.openOutputs(); err != nil {
+		return err
+	}
 	var metrics net.Listener
 	if cfg.Metrics.Listen != "" {
 		if metrics, err = listenMetrics(cfg.Metrics.Listen); err != nil {
@@ -283,7 +294,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.oscq != nil {
 		d.oscq.Advertise() // once: a reload's carried service already is
 	}
-	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Int("hands", len(d.hands)).
+	var profiles []string
+	for _, o := range d.outputs {
+		profiles = append(profiles, o.cfg.String())
+	}
+	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
 		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
 	var err error
 	select {

@@ -66,16 +66,11 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	}
 	ms := float64(time.Since(t0).Nanoseconds()) / 1e6
 	t1 := time.Now()
-	h.build(seq, ms, status, t1)
+	h.build(seq, ms)
 	if d.pairs != nil {
 		d.pairs.FillFrame(h.index, &h.frame)
 	}
-	h.writer.Begin(osc.Timetag(d.epoch(h).Add(s.Time)))
-	osc.AppendFrame(&h.writer, h.addr, &h.frame)
-	d.hub.Send(h.writer.Packets())
-	if d.onFrame != nil {
-		d.onFrame(h.cfg.Name, h.writer.Packets())
-	}
+	status = d.send(h, d.epoch(h).Add(s.Time), t1)
 	stages := p.Stages()
 	stages[session.StageHands] = hands
 	stages[session.StageOSC] = time.Since(t1)
@@ -89,6 +84,36 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 		d.overrun(h, total, stages)
 	}
 	return nil
+}
+
+// send sends hand h's frame, its sample taken at time at: gloved's bundle
+// to osc.targets and the subscribers, then the frame in every profile.
+// When the hand's status is due at now the frame carries it, and the
+// profiles that carry a status get it in a bundle of its own after their
+// frames. It returns the hand's status.
+func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
+	h.sending.Lock()
+	defer h.sending.Unlock()
+	status, due, _ := h.statusDue(now)
+	h.frame.Status = ""
+	if due {
+		h.frame.Status = status
+	}
+	h.writer.Begin(osc.Timetag(at))
+	osc.AppendFrame(&h.writer, h.addr, &h.frame)
+	sent := len(h.writer.Packets()) > 0
+	if due && !sent {
+		h.unsent() // a frame holding a NaN: the status loop sends it
+	}
+	d.hub.Send(h.writer.Packets())
+	if d.onFrame != nil {
+		d.onFrame(h.cfg.Name, h.writer.Packets())
+	}
+	d.sendOutputs(h, at)
+	if due && sent {
+		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, true)
+	}
+	return status
 }
 
 // overrun counts a frame over budget and logs it, with its slowest stage,
@@ -134,13 +159,14 @@ func (d *Daemon) statuses(ctx context.Context, h *handRuntime) {
 // publishStatus sends a status-only bundle with w if the status is due,
 // and says how long until it is due again.
 func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
-	_, status, _ := h.peekStatus()
+	h.sending.Lock()
+	defer h.sending.Unlock()
 	now := time.Now()
-	due, wait := h.statusDue(status, now)
+	status, due, wait := h.statusDue(now)
 	if !due {
 		return wait
 	}
-	sendStatus(d.hub, w, h.addr, status, now)
+	d.sendStatuses(d.hub, w, h, status, now)
 	if d.view != nil {
 		d.view.PublishStatus(h.index, status)
 	}

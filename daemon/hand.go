@@ -80,6 +80,10 @@ type handRuntime struct {
 	held      bool
 	sentState string
 	sentAt    time.Time
+	// sending serializes the frame loop's and the status loop's sends:
+	// each takes the status to send and sends it while holding it, so a
+	// status never follows a newer one on the wire.
+	sending sync.Mutex
 
 	// lossless: the reader waits for each sample to be processed (replay
 	// at full speed) instead of replacing it.
@@ -94,6 +98,7 @@ type handRuntime struct {
 	frame   osc.Frame
 	touches *session.Touches
 	writer  osc.Writer
+	outs    []handOutput // the [[osc.profile]]s' encoders, built at the first frame
 	// busySince is when the frame loop took its current sample (Unix ns),
 	// 0 while it waits: the watchdog's measure of a wedged loop.
 	busySince      atomic.Int64
@@ -134,6 +139,10 @@ func (h *handRuntime) attach(s *session.Session) {
 
 // logReady says the hand's glove is open.
 func (h *handRuntime) logReady(s *session.Session) {
+	if s.Info.Assumed {
+		h.log.Warn().Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).
+			Msg("the glove answered no queries (?S ?G ?R): taking its sensors and side from the config")
+	}
 	h.log.Info().Str("device", h.spec.Device).Int("sensors", s.Info.Sensors).Bool("right", s.Info.Right).Msg("glove ready")
 }
 
@@ -181,17 +190,26 @@ func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	return changed
 }
 
-// statusDue reports whether the status must be sent now: it changed, or
-// statusEvery has passed since it was last sent; if so it counts as sent
-// at now. Else it says how long until it is due.
-func (h *handRuntime) statusDue(status string, now time.Time) (bool, time.Duration) {
+// statusDue returns the hand's status and whether it must be sent now: it
+// changed, or statusEvery has passed since it was last sent; if so it
+// counts as sent at now. Else it says how long until it is due. The
+// caller holds h.sending and sends a due status before letting it go.
+func (h *handRuntime) statusDue(now time.Time) (string, bool, time.Duration) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if wait := h.sentAt.Add(statusEvery).Sub(now); status == h.sentState && wait > 0 {
-		return false, wait
+	if wait := h.sentAt.Add(statusEvery).Sub(now); h.status == h.sentState && wait > 0 {
+		return h.status, false, wait
 	}
-	h.sentState, h.sentAt = status, now
-	return true, statusEvery
+	h.sentState, h.sentAt = h.status, now
+	return h.status, true, statusEvery
+}
+
+// unsent takes back statusDue's last "sent": the frame that was to carry
+// the status was not sent (it held a NaN), so the status is due again.
+func (h *handRuntime) unsent() {
+	h.mu.Lock()
+	h.sentState, h.sentAt = "", time.Time{}
+	h.mu.Unlock()
 }
 
 // take returns the newest unprocessed sample, the wrist and the status.
@@ -209,17 +227,14 @@ func (h *handRuntime) take(s *devices.Sample) (geom.Transform, string, bool) {
 	return h.wrist, h.status, true
 }
 
-// build fills the OSC frame from the pipeline's results.
-func (h *handRuntime) build(seq int32, ms float64, status string, now time.Time) {
+// build fills the OSC frame from the pipeline's results (the status is
+// the send's).
+func (h *handRuntime) build(seq int32, ms float64) {
 	p := h.session().Pipeline
 	f := &h.frame
 	f.Seq, f.PipelineMS = seq, ms
 	p.FillFrame(f)
 	f.Touches = h.touches.Update(p, f.Touches[:0])
-	f.Status = ""
-	if due, _ := h.statusDue(status, now); due {
-		f.Status = status
-	}
 }
 
 // device returns the hand's current device (a looping replay replaces

@@ -6,13 +6,15 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"path"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/vmc"
 	"github.com/gloved/gloved/oscquery"
 )
 
@@ -69,19 +71,10 @@ func defaultName() string {
 // truncate cuts s to at most n bytes, on a rune boundary.
 func truncate(s string, n int) string {
 	for len(s) > n {
-		_, size := lastRune(s)
+		_, size := utf8.DecodeLastRuneInString(s)
 		s = s[:len(s)-size]
 	}
 	return s
-}
-
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i]&0xC0 != 0x80 {
-			return []rune(s[i:])[0], len(s) - i
-		}
-	}
-	return 0, 1
 }
 
 // check checks the [oscquery] settings, naming the key at fault.
@@ -100,34 +93,46 @@ func (o *OSCQueryConfig) check() error {
 	return nil
 }
 
-// targets splits osc.targets into addresses and the globs of
-// "oscquery:GLOB" entries.
-func (o *OSCConfig) targets() (addrs, globs []string) {
-	for _, t := range o.Targets {
-		if g, ok := strings.CutPrefix(t, oscqueryTarget); ok {
-			globs = append(globs, g)
-		} else {
-			addrs = append(addrs, t)
+// globs returns the OSCQuery patterns of every targets list (osc.targets
+// and each profile's), each once, sorted: the apps to look for.
+func (c *Config) globs() []string {
+	var out []string
+	for _, list := range c.targetLists() {
+		for _, t := range list.targets {
+			if g, ok := strings.CutPrefix(t, osc.OSCQueryTarget); ok && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
 		}
 	}
-	return addrs, globs
+	slices.Sort(out)
+	return out
 }
 
-// oscqueryTarget starts an osc.targets entry found over mDNS.
-const oscqueryTarget = "oscquery:"
+// targetList is a targets list and its key.
+type targetList struct {
+	key     string
+	targets []string
+}
 
-// checkTargets checks the oscquery: entries of osc.targets.
+func (c *Config) targetLists() []targetList {
+	out := []targetList{{"osc.targets", c.OSC.Targets}}
+	for i, p := range c.OSC.Profiles {
+		out = append(out, targetList{fmt.Sprintf("osc.profile[%d].targets", i), p.Targets})
+	}
+	return out
+}
+
+// checkTargets checks that oscquery: targets have the service that finds
+// them.
 func (c *Config) checkTargets() error {
-	for i, t := range c.OSC.Targets {
-		g, ok := strings.CutPrefix(t, oscqueryTarget)
-		if !ok {
-			continue
-		}
-		if _, err := path.Match(g, ""); g == "" || err != nil {
-			return fmt.Errorf("osc.targets[%d] = %q: want oscquery: and a glob of OSCQuery instance names, such as oscquery:VRChat-Client-*", i, t)
-		}
-		if !c.OSCQuery.on() {
-			return fmt.Errorf("osc.targets[%d] = %q: apps are found over mDNS by the OSCQuery service, which [oscquery] enabled = false turns off", i, t)
+	if c.OSCQuery.on() {
+		return nil
+	}
+	for _, list := range c.targetLists() {
+		for i, t := range list.targets {
+			if strings.HasPrefix(t, osc.OSCQueryTarget) {
+				return fmt.Errorf("%s[%d] = %q: apps are found over mDNS by the OSCQuery service, which [oscquery] enabled = false turns off", list.key, i, t)
+			}
 		}
 	}
 	return nil
@@ -155,59 +160,70 @@ func (c *Config) handNames() []string {
 	return out
 }
 
-// Tree is the config's OSCQuery tree: gloved's contract (osc.Methods) for
-// its hands.
+// Tree is the config's OSCQuery tree: gloved's contract (osc.Methods) and
+// that of each output profile the config names, for its hands. The
+// vrchat profile's avatar parameters are left out: VRChat sends every
+// avatar parameter to each OSCQuery app whose tree holds /avatar, and
+// gloved has no use for them (they are VRChat's address space, which
+// VRChat's own tree describes).
 func (c *Config) Tree() (*oscquery.Tree, error) {
-	return c.Space().Tree(osc.Methods())
-}
-
-// discovered is where the apps found over mDNS go: the hub's targets,
-// after osc.targets' addresses.
-type discovered struct {
-	mu     sync.Mutex
-	hub    *osc.Hub
-	static []string
-	found  map[string]netip.AddrPort
-}
-
-// Found adds or moves an app.
-func (s *discovered) Found(instance string, ap netip.AddrPort) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.found[instance] = ap
-	s.apply()
-}
-
-// Lost drops an app.
-func (s *discovered) Lost(instance string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.found, instance)
-	s.apply()
-}
-
-// use points s at a (new) hub with the config's addresses.
-func (s *discovered) use(hub *osc.Hub, static []string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.hub, s.static = hub, static
-	return s.apply()
-}
-
-// apply sets the hub's targets: the addresses, then each app found once.
-func (s *discovered) apply() error {
-	all := slices.Clone(s.static)
-	names := make([]string, 0, len(s.found))
-	for n := range s.found {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		if a := s.found[n].String(); !slices.Contains(all, a) {
-			all = append(all, a)
+	lists := [][]osc.Method{osc.Methods()}
+	seen := map[string]bool{ProfileGloved: true, ProfileVRChat: true} // gloved's is osc.Methods, in any coordinates
+	for _, p := range c.OSC.Profiles {
+		if seen[p.Name] {
+			continue
+		}
+		seen[p.Name] = true
+		switch p.Name {
+		case ProfileOpenXR:
+			lists = append(lists, openxr.Methods())
+		case ProfileVMC:
+			lists = append(lists, vmc.Methods())
 		}
 	}
-	return s.hub.SetTargets(all)
+	return c.Space().Tree(lists...)
+}
+
+// apps passes the apps an OSCQuery browser finds on to every destination
+// list of the running daemon (osc.Targets: each takes those its patterns
+// match), and to the next daemon's after a reload, which starts its lists
+// afresh.
+type apps struct {
+	mu    sync.Mutex
+	lists []*osc.Targets
+	found map[string]netip.AddrPort
+}
+
+// Found passes an app that appeared or moved on.
+func (a *apps) Found(instance string, ap netip.AddrPort) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.found[instance] = ap
+	for _, t := range a.lists {
+		t.Found(instance, ap)
+	}
+}
+
+// Lost passes an app that went away on.
+func (a *apps) Lost(instance string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.found, instance)
+	for _, t := range a.lists {
+		t.Lost(instance)
+	}
+}
+
+// use makes lists the destinations, telling them the apps found so far.
+func (a *apps) use(lists []*osc.Targets) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.lists = lists
+	for name, ap := range a.found {
+		for _, t := range lists {
+			t.Found(name, ap)
+		}
+	}
 }
 
 // openOSCQuery starts the OSCQuery service's HTTP server, unless a
@@ -217,45 +233,36 @@ func (s *discovered) apply() error {
 // recording is made); Run advertises it.
 func (d *Daemon) openOSCQuery() error {
 	cfg := d.config
-	static, globs := cfg.OSC.targets()
-	if d.oscq == nil && cfg.OSCQuery.on() {
-		tree, err := cfg.Tree()
-		if err != nil {
-			return fmt.Errorf("%w: oscquery: %v", ErrConfig, err)
-		}
-		policy, err := cfg.OSC.Policy()
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrConfig, err)
-		}
-		d.found = &discovered{found: map[string]netip.AddrPort{}}
-		q := cfg.OSCQuery
-		s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
-			Interfaces: q.Interfaces, Allow: policy.Allow, Discover: globs, Sink: d.found,
-			Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
-			Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
-		if err != nil {
-			if errors.Is(err, oscquery.ErrInUse) {
-				return fmt.Errorf("oscquery.listen = %q: the port is in use (another gloved, or another server?): choose a free port for oscquery.listen, or 0 for any", q.Listen)
-			}
-			return fmt.Errorf("oscquery.listen = %q: %v", q.Listen, strings.TrimPrefix(err.Error(), "oscquery: "))
-		}
-		d.oscq = s
-	} else if d.oscq != nil {
-		tree, err := cfg.Tree()
-		if err != nil {
-			return fmt.Errorf("%w: oscquery: %v", ErrConfig, err)
-		}
-		d.oscq.SetTree(tree)
+	if !cfg.OSCQuery.on() {
+		return nil
 	}
-	var err error
-	if d.found == nil {
-		err = d.hub.SetTargets(static)
-	} else {
-		err = d.found.use(d.hub, static)
-	}
+	tree, err := cfg.Tree()
 	if err != nil {
-		return fmt.Errorf("%w: osc.targets: %v", ErrConfig, err)
+		return fmt.Errorf("%w: oscquery: %v", ErrConfig, err)
 	}
+	if d.oscq != nil { // carried over by a reload
+		d.oscq.SetTree(tree)
+		d.apps.use(d.Outputs())
+		return nil
+	}
+	policy, err := cfg.OSC.Policy()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	d.apps = &apps{found: map[string]netip.AddrPort{}}
+	d.apps.use(d.Outputs())
+	q := cfg.OSCQuery
+	s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
+		Interfaces: q.Interfaces, Allow: policy.Allow, Discover: cfg.globs(), Sink: d.apps,
+		Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
+		Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
+	if err != nil {
+		if errors.Is(err, oscquery.ErrInUse) {
+			return fmt.Errorf("oscquery.listen = %q: the port is in use (another gloved, or another server?): choose a free port for oscquery.listen, or 0 for any", q.Listen)
+		}
+		return fmt.Errorf("oscquery.listen = %q: %v", q.Listen, strings.TrimPrefix(err.Error(), "oscquery: "))
+	}
+	d.oscq = s
 	return nil
 }
 
@@ -264,10 +271,8 @@ func (d *Daemon) openOSCQuery() error {
 // apps looked for, and the OSC socket kept.
 func (d *Daemon) sameOSCQuery(next *Config, hubKept bool) bool {
 	a, b := d.config, next
-	_, ga := a.OSC.targets()
-	_, gb := b.OSC.targets()
 	return d.oscq != nil && hubKept && b.OSCQuery.on() && a.OSCQuery.Name == b.OSCQuery.Name && a.OSCQuery.Listen == b.OSCQuery.Listen &&
-		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(ga, gb)
+		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(a.globs(), b.globs())
 }
 
 // OSCQueryURL is the OSCQuery tree's address, or "" if there is none.

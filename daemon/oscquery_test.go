@@ -11,12 +11,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gloved/gloved/internal/netns"
 	"github.com/gloved/gloved/internal/zeroconftest"
+	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/vmc"
+	"github.com/gloved/gloved/oscquery"
 )
 
 // TestOSCQueryConfig: the service is on by default, as
@@ -49,7 +54,7 @@ files = [{ path = "builtin:grasp" }]
 		{"listen", base + "[oscquery]\nlisten = \"127.0.0.1\"\n", `oscquery.listen = "127.0.0.1": want host:port`},
 		{"interfaces", base + "[oscquery]\ninterfaces = [\"lo\", \"lo\"]\n", `oscquery.interfaces[1] = "lo"`},
 		{"unknown key", base + "[oscquery]\nport = 9432\n", "unknown key oscquery.port"},
-		{"glob", base + "[osc]\ntargets = [\"oscquery:VRChat-[\"]\n", `osc.targets[0] = "oscquery:VRChat-[": want oscquery: and a glob`},
+		{"glob", base + "[osc]\ntargets = [\"oscquery:VRChat-[\"]\n", `osc.targets[0] = "oscquery:VRChat-["`},
 		{"empty glob", base + "[osc]\ntargets = [\"127.0.0.1:9000\", \"oscquery:\"]\n", `osc.targets[1] = "oscquery:"`},
 		{"off", base + "[osc]\ntargets = [\"oscquery:VRChat-Client-*\"]\n[oscquery]\nenabled = false\n", "[oscquery] enabled = false turns off"},
 	}
@@ -59,15 +64,20 @@ files = [{ path = "builtin:grasp" }]
 			t.Errorf("%s: got %v, want a config error saying %q", tc.name, err, tc.says)
 		}
 	}
-	c, err = ParseConfig("lab.toml", []byte(base+"[osc]\ntargets = [\"127.0.0.1:9000\", \"oscquery:VRChat-Client-*\"]\n"))
+	c, err = ParseConfig("lab.toml", []byte(base+"[osc]\ntargets = [\"127.0.0.1:9000\", \"oscquery:VRChat-Client-*\"]\n"+
+		"[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"oscquery:VRChat-Client-*\", \"oscquery:Router-*\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Validate(); err != nil {
 		t.Errorf("an oscquery: target does not validate: %v", err)
 	}
-	if addrs, globs := c.OSC.targets(); len(addrs) != 1 || len(globs) != 1 || globs[0] != "VRChat-Client-*" {
-		t.Errorf("targets %v, globs %v", addrs, globs)
+	if g := c.globs(); !slices.Equal(g, []string{"Router-*", "VRChat-Client-*"}) {
+		t.Errorf("the apps looked for: %v", g)
+	}
+	_, err = ParseConfig("lab.toml", []byte(base+"[oscquery]\nenabled = false\n[[osc.profile]]\nname = \"vmc\"\ntargets = [\"oscquery:VSeeFace*\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), `osc.profile[0].targets[0] = "oscquery:VSeeFace*"`) {
+		t.Errorf("a profile's oscquery: target with the service off: %v", err)
 	}
 }
 
@@ -201,4 +211,51 @@ func freeTCPPort(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// TestOSCQueryTreeHoldsTheProfiles: the tree holds gloved's contract and
+// that of each output profile configured (openxr's joints under the
+// prefix, vmc's bones), in the proposal's structure; the vrchat profile's
+// avatar parameters are left out, so that VRChat, which sends every
+// avatar parameter to an app whose tree holds /avatar, does not.
+func TestOSCQueryTreeHoldsTheProfiles(t *testing.T) {
+	c, err := ParseConfig("lab.toml", []byte(`
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[[osc.profile]]
+name = "openxr"
+targets = ["127.0.0.1:9500"]
+[[osc.profile]]
+name = "vmc"
+[[osc.profile]]
+name = "vrchat"
+[[osc.profile]]
+name = "gloved"
+coords = "unity"
+targets = ["127.0.0.1:9501"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
+		t.Error(err)
+	}
+	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(), vmc.Methods()} {
+		for _, x := range m {
+			addr := x.Address(c.OSC.Prefix, "right")
+			if n := tree.Node(addr); n == nil || n.Access&int(x.Access) == 0 {
+				t.Errorf("%s: %+v", addr, n)
+			}
+		}
+	}
+	if tree.Node("/avatar") != nil {
+		t.Error("the tree holds /avatar")
+	}
 }

@@ -23,8 +23,8 @@ type carried struct {
 	// oscq is the OSCQuery service, when the next config has the same
 	// [oscquery], allow list and apps to find, and the hub is kept: the
 	// advertisement and the HTTP server stay, and serve the new tree.
-	oscq  *oscquery.Service
-	found *discovered
+	oscq *oscquery.Service
+	apps *apps
 }
 
 // handoff prepares a reload to next: what carries over, and the hub kept
@@ -45,7 +45,7 @@ func (d *Daemon) handoff(next *Config) *carried {
 		c.view, d.keepView = d.view, true
 	}
 	if d.sameOSCQuery(next, c.hub != nil) {
-		c.oscq, c.found, d.keepOSCQuery = d.oscq, d.found, true
+		c.oscq, c.apps, d.keepOSCQuery = d.oscq, d.apps, true
 	}
 	return c
 }
@@ -72,7 +72,7 @@ func (d *Daemon) keepReloading(c *carried) func() {
 		defer t.Stop()
 		for {
 			for _, h := range d.hands {
-				sendStatus(c.hub, &w, h.addr, StatusReloading, time.Now())
+				d.sendStatuses(c.hub, &w, h, StatusReloading, time.Now())
 			}
 			select {
 			case <-stop:

@@ -158,3 +158,87 @@ level = "error"
 		}
 	}
 }
+
+// TestReloadReplacesTheProfiles: a reload that swaps a vmc profile for an
+// openxr one stops the bones and starts the joints, each at its own
+// targets, while the run-time subscriber keeps getting gloved's frames.
+func TestReloadReplacesTheProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath, listen := filepath.Join(dir, "g.toml"), freeUDPPort(t)
+	vmcRx, vmcGot := daemontest.ListenAny(t)
+	xrRx, xrGot := daemontest.ListenAny(t)
+	write := func(profile string, rx net.Conn) {
+		text := fmt.Sprintf(`
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = %q
+[[osc.profile]]
+name = %q
+targets = [%q]
+[frame]
+budget_ms = 100.0
+count_tris = false
+[log]
+level = "error"
+`, listen, profile, rx.LocalAddr().String())
+		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("vmc", vmcRx)
+	reload := make(chan os.Signal, 1)
+	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+
+	sub, got := daemontest.Listen(t)
+	ctl, err := net.Dial("udp", listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctl.Close()
+	me := sub.LocalAddr().(*net.UDPAddr)
+	b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(me.Port)).MarshalBinary()
+	bones := func() int {
+		n := 0
+		for _, m := range vmcGot.Messages() {
+			if m.Address == "/VMC/Ext/Bone/Pos" {
+				n++
+			}
+		}
+		return n
+	}
+	if !waitFor(5*time.Second, func() bool { ctl.Write(b); return daemontest.Frames(got.All(), "right") > 10 && bones() > 150 }) {
+		t.Fatalf("before the reload: %d frames to the subscriber, %d vmc bones", daemontest.Frames(got.All(), "right"), bones())
+	}
+	write("openxr", xrRx)
+	reload <- syscall.SIGHUP
+	joints := func() int {
+		n := 0
+		for _, m := range xrGot.Messages() {
+			if m.Address == "/gloved/right/xr/index-finger-tip" {
+				n++
+			}
+		}
+		return n
+	}
+	if !waitFor(10*time.Second, func() bool { return joints() > 20 }) {
+		t.Fatal("after the reload the openxr profile sent no joints")
+	}
+	nBones, nFrames := bones(), len(got.All())
+	if !waitFor(5*time.Second, func() bool { return daemontest.Frames(got.All()[nFrames:], "right") > 30 }) {
+		t.Fatal("after the reload the subscriber received no frames: the subscription was lost")
+	}
+	if n := bones(); n != nBones {
+		t.Errorf("the vmc profile sent %d bones after it was replaced", n-nBones)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -18,6 +18,9 @@ type ReplayOpts struct {
 	Scene     []session.SceneFile
 	Wrist     []float64 // fixed wrist pose; nil: the recording's
 	Targets   []string
+	// Profiles send the replay in other dialects or coordinates too, as
+	// a config's [[osc.profile]]s do.
+	Profiles  []ProfileConfig
 	Listen    string
 	Proximity float64
 	// View, if set, is the live page's server the replay shows its
@@ -66,7 +69,7 @@ func replayConfig(o ReplayOpts) (*Config, recording.Header, error) {
 	cfg := &Config{
 		Hands: []HandConfig{{Name: name, Spec: session.Spec{Device: session.DeviceReplay, Recording: o.Recording, Speed: o.Speed, Wrist: o.Wrist}}},
 		Scene: SceneConfig{Files: o.Scene},
-		OSC:   OSCConfig{Targets: o.Targets, Listen: o.Listen},
+		OSC:   OSCConfig{Targets: o.Targets, Listen: o.Listen, Profiles: o.Profiles},
 		Frame: FrameConfig{ProximityM: o.Proximity, BudgetMS: 1000},
 		Log:   LogConfig{Level: "warn"},
 	}

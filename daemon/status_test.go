@@ -219,3 +219,41 @@ func TestStatusKeepsComingThroughASlowReload(t *testing.T) {
 		t.Errorf("%d reloading statuses over a reload of 2.5 s: want one every %v", n, statusEvery)
 	}
 }
+
+// TestStatusIsDueOnChangeAndEveryHalfSecond: a hand's status is due when
+// it changes and when statusEvery has passed since it was last sent, in a
+// frame or on its own, and not otherwise; the schedule restarts at each
+// send, and what is due is the status as it is then, not as it was when
+// the frame's sample was taken; a frame that was not sent gives its
+// status back.
+func TestStatusIsDueOnChangeAndEveryHalfSecond(t *testing.T) {
+	h := &handRuntime{}
+	t0 := time.Unix(1_700_000_000, 0)
+	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
+	steps := []struct {
+		status string
+		at     time.Time
+		due    bool
+		wait   time.Duration
+		unsent bool // the frame that took it was not sent
+	}{
+		{"streaming", ms(0), true, statusEvery, false},
+		{"streaming", ms(10), false, statusEvery - 10*time.Millisecond, false},
+		{"streaming", ms(499), false, time.Millisecond, false},
+		{"streaming", ms(500), true, statusEvery, false},
+		{"no-glove", ms(520), true, statusEvery, true},  // a change: at once
+		{"no-glove", ms(530), true, statusEvery, false}, // its frame was dropped: due again
+		{"no-glove", ms(1029), false, time.Millisecond, false},
+		{"no-glove", ms(1030), true, statusEvery, false},
+	}
+	for i, s := range steps {
+		h.status = s.status
+		status, due, wait := h.statusDue(s.at)
+		if status != s.status || due != s.due || wait != s.wait {
+			t.Errorf("step %d (%s at %v): got %q, due %v, wait %v; want %q, %v, %v", i, s.status, s.at.Sub(t0), status, due, wait, s.status, s.due, s.wait)
+		}
+		if s.unsent {
+			h.unsent()
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
 
@@ -37,16 +38,12 @@ func (c *Config) checkAddresses() error {
 	if _, err := net.ResolveUDPAddr("udp", c.OSC.Listen); err != nil {
 		return fmt.Errorf("osc.listen = %q: %v", c.OSC.Listen, err)
 	}
-	for i, t := range c.OSC.Targets {
-		if strings.HasPrefix(t, oscqueryTarget) {
-			continue // found over mDNS; its glob was checked with the config
-		}
-		ua, err := net.ResolveUDPAddr("udp", t)
-		if err != nil {
-			return fmt.Errorf("osc.targets[%d] = %q: %v", i, t, err)
-		}
-		if ua.Port == 0 {
-			return fmt.Errorf("osc.targets[%d] = %q: a target needs a port", i, t)
+	if err := resolveTargets("osc.targets", c.OSC.Targets); err != nil {
+		return err
+	}
+	for i, p := range c.OSC.Profiles {
+		if err := resolveTargets(fmt.Sprintf("osc.profile[%d].targets", i), p.Targets); err != nil {
+			return err
 		}
 	}
 	if a := c.Metrics.Listen; a != "" {
@@ -65,6 +62,23 @@ func (c *Config) checkAddresses() error {
 		}
 		if _, err := c.Tree(); err != nil {
 			return fmt.Errorf("oscquery: %v", err)
+		}
+	}
+	return nil
+}
+
+// resolveTargets resolves the host names of a targets list at key.
+func resolveTargets(key string, targets []string) error {
+	for i, t := range targets {
+		if strings.HasPrefix(t, osc.OSCQueryTarget) {
+			continue
+		}
+		ua, err := net.ResolveUDPAddr("udp", t)
+		if err != nil {
+			return fmt.Errorf("%s[%d] = %q: %v", key, i, t, err)
+		}
+		if ua.Port == 0 {
+			return fmt.Errorf("%s[%d] = %q: a target needs a port", key, i, t)
 		}
 	}
 	return nil

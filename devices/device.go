@@ -35,6 +35,9 @@ type GloveInfo struct {
 	Model   string // "cyberglove", "cyberglove3", "sim", "replay"
 	Sensors int
 	Right   bool
+	// Assumed: the unit answered no queries, so Sensors and Right are the
+	// configuration's, not the unit's word.
+	Assumed bool
 }
 
 // Hand returns "right" or "left".

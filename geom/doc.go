@@ -4,7 +4,12 @@
 // solver, convex hulls, the covariance OBB fit, and quaternions kept in
 // one hemisphere over a stream (Hemisphere, QuatTrack; q and -q are one
 // rotation, the double cover of K. Shoemake, "Animating Rotation with
-// Quaternion Curves", SIGGRAPH 1985).
+// Quaternion Curves", SIGGRAPH 1985), and the coordinate conventions apps
+// expect (Convention: gloved's right-handed, Y-up, -Z-forward metres,
+// OpenXR's and WebXR's stage space; Unity's left-handed Y-up; Unreal's
+// left-handed Z-up centimetres; ROS REP 103's right-handed Z-up, X-forward
+// metres), positions, directions and rotations carried as M·p, M·n and
+// M·R·Mᵀ.
 //
 // Sources: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
 // Structure for Rapid Interference Detection", SIGGRAPH 1996
@@ -14,6 +19,11 @@
 // rank-deficient fallback. The convex hull is quickhull: C. B. Barber,
 // D. P. Dobkin, H. Huhdanpaa, "The Quickhull Algorithm for Convex Hulls",
 // ACM TOMS 22(4), 1996. The smallest enclosing ball is Welzl's (1991)
-// with Gärtner's move-to-front (1999). All geometry is float64 (mgl64
-// value types).
+// with Gärtner's move-to-front (1999). Conventions: the OpenXR 1.x
+// specification's coordinate system (right-handed, +Y up, -Z forward,
+// metres; WebXR's is the same), Unity's (left-handed, Y up, Z forward)
+// and its OpenXR plugin's pose conversion, Unreal's (left-handed, Z up, X
+// forward, centimetres), and ROS REP 103, "Standard Units of Measure and
+// Coordinate Conventions" (X forward, Y left, Z up). All geometry is
+// float64 (mgl64 value types).
 package geom

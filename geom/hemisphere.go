@@ -38,10 +38,7 @@ func (t *QuatTrack) Next(q mgl64.Quat) mgl64.Quat {
 		ref = mgl64.Quat{W: 1}
 	}
 	q = Hemisphere(q, ref)
-	// The sum is finite exactly when every component is (an infinity or a
-	// NaN makes it one; unit quaternions do not overflow): one test
-	// instead of four.
-	if sum := q.W + q.V[0] + q.V[1] + q.V[2]; sum-sum == 0 {
+	if Finite(q.W) && Finite3(q.V) {
 		t.last, t.started = q, true
 	}
 	return q

@@ -6,7 +6,9 @@
 // calibration (offset and gain per sensor); forward kinematics into caller-owned link transforms;
 // and the links' convex geometry with link-frame OBBs; and skinned hand
 // meshes as VR apps render them (glTF 2.0 skins, linear blend skinning),
-// such as the WebXR generic hand in testdata/webxr-generic-hand.
+// such as the WebXR generic hand in testdata/webxr-generic-hand; and the
+// 26 OpenXR hand joints as they ride on the links, with their radii
+// (XRJoints).
 //
 // Sources: shared/seeds/cab-articulated-obb-update.txt (the articulated,
 // branching body and its links, section 3; the CyberGlove-driven hand of
@@ -18,7 +20,12 @@
 // 1992 (lengths as fractions of hand length). Skins: the glTF 2.0
 // specification, section 3.7.3 (skins, joint matrices); joint names and
 // frames per the WebXR Hand Input and OpenXR XR_EXT_hand_tracking joint
-// lists (-Z along each bone toward the fingertip).
+// lists (-Z along each bone toward the fingertip). The OpenXR joints: the
+// OpenXR 1.x specification, XR_EXT_hand_tracking (XrHandJointEXT's 26
+// joints in order, the palm at the centre of the middle finger's
+// metacarpal, each joint's pose with -Z toward the fingertip and +Y out
+// of the back of the hand, its radius the distance to the skin), and the
+// W3C WebXR Hand Input Module's joint names.
 //
 // Frames: the hand frame has its origin at the wrist's center, +Y toward
 // the fingertips, +Z out of the back of the hand (the palm faces -Z), so

@@ -16,6 +16,13 @@
 // source of the README's tables, of the OSCQuery tree and of the tests
 // that check what goes on the wire.
 //
+// Output profiles send the same frames in other dialects (packages
+// osc/openxr, osc/vrchat, osc/vmc) or in other coordinates (ConvertFrame,
+// geom.Convention), each to its own Targets: fixed addresses and the
+// OSCQuery services an mDNS browser finds (Found, Lost), read lock-free
+// for every frame (Hub.SendTo). Their rotations stay continuous with
+// Tracks; VRChat's bare messages are BeginMessages', its bools Bool's.
+//
 // The listen socket is a control surface, guarded by the hub's Policy:
 // subscriptions are leases that lapse unless renewed, bounded per source,
 // cancelled only by their subscriber or their destination, and by default
@@ -27,7 +34,8 @@
 // Sources: the OSC 1.0 specification (messages, bundles, NTP timetags,
 // 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
 // issue #6, documented in the README (units metres and radians, a
-// right-handed Y-up world, float32 on the wire); the OSCQuery proposal
+// right-handed Y-up, -Z-forward world, float32 on the wire); OSC 1.1's
+// type tags T and F (Bool); the OSCQuery proposal
 // (github.com/Vidvox/OSCQueryProposal: ACCESS, TYPE, RANGE, UNIT and its
 // units.md) for the contract's description; shared/reference/ for the
 // libraries' known defects.

@@ -38,11 +38,18 @@ type Writer struct {
 	tags    []byte
 	args    []byte
 	spoilt  bool // the current message holds a non-finite value
+	bare    bool // each message is a packet of its own, not in a bundle
 }
 
 // Begin starts a frame whose bundles carry timetag tt.
 func (w *Writer) Begin(tt uint64) {
-	w.tt, w.n = tt, 0
+	w.tt, w.n, w.bare = tt, 0, false
+}
+
+// BeginMessages starts a batch of bare messages, each a packet of its
+// own, for receivers that take messages rather than bundles.
+func (w *Writer) BeginMessages() {
+	w.n, w.bare = 0, true
 }
 
 // Message starts a message to addr; add its arguments with Int, Float and
@@ -79,6 +86,16 @@ func (w *Writer) vec(v mgl64.Vec3) {
 	w.Float(v[2])
 }
 
+// Bool adds a boolean argument: the type tag T or F, which carries no
+// data (OSC 1.1; what VRChat's avatar parameters take).
+func (w *Writer) Bool(v bool) {
+	if v {
+		w.tags = append(w.tags, 'T')
+	} else {
+		w.tags = append(w.tags, 'F')
+	}
+}
+
 // String adds a string argument.
 func (w *Writer) String(s string) {
 	w.tags = append(w.tags, 's')
@@ -95,6 +112,11 @@ func (w *Writer) End() {
 	}
 	w.msg = appendStringBytes(w.msg, w.tags)
 	w.msg = append(w.msg, w.args...)
+	if w.bare {
+		w.next()
+		w.packets[w.n-1] = append(w.packets[w.n-1], w.msg...)
+		return
+	}
 	size := 4 + len(w.msg)
 	if w.n == 0 || len(w.packets[w.n-1])+size > MaxPacket {
 		w.newBundle()
@@ -112,16 +134,22 @@ func (w *Writer) drop() {
 }
 
 func (w *Writer) newBundle() {
+	w.next()
+	b := append(w.packets[w.n-1], "#bundle\x00"...)
+	w.packets[w.n-1] = binary.BigEndian.AppendUint64(b, w.tt)
+}
+
+// next starts an empty packet, reusing a buffer.
+func (w *Writer) next() {
 	if w.n == len(w.packets) {
 		w.packets = append(w.packets, make([]byte, 0, MaxPacket))
 	}
-	b := append(w.packets[w.n][:0], "#bundle\x00"...)
-	b = binary.BigEndian.AppendUint64(b, w.tt)
-	w.packets[w.n] = b
+	w.packets[w.n] = w.packets[w.n][:0]
 	w.n++
 }
 
-// Packets returns the frame's bundles, valid until the next Begin.
+// Packets returns the frame's bundles (or bare messages), valid until the
+// next Begin or BeginMessages.
 func (w *Writer) Packets() [][]byte { return w.packets[:w.n] }
 
 // appendString appends s, its 0 terminator and padding to a multiple of 4.

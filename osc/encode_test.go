@@ -150,3 +150,68 @@ func BenchmarkAppendFrame(b *testing.B) {
 		AppendFrame(&w, addr, f)
 	}
 }
+
+// TestWriterBoolsDecodeAsBools: Bool writes the type tags T and F, with
+// no data, and go-osc reads them back as true and false between other
+// arguments.
+func TestWriterBoolsDecodeAsBools(t *testing.T) {
+	var w Writer
+	w.Begin(1)
+	w.Message("/avatar/parameters/touch")
+	w.Bool(true)
+	w.Float(0.5)
+	w.Bool(false)
+	w.Int(3)
+	w.End()
+	p, err := goosc.ParsePacket(string(w.Packets()[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.(*goosc.Bundle).Messages[0]
+	tags, _ := m.TypeTags()
+	if tags != ",TfFi" || m.Arguments[0] != true || m.Arguments[1] != float32(0.5) || m.Arguments[2] != false || m.Arguments[3] != int32(3) {
+		t.Errorf("got %s %v, want ,TfFi [true 0.5 false 3]", tags, m.Arguments)
+	}
+}
+
+// TestWriterWritesBareMessages: after BeginMessages each message is a
+// packet of its own, not a bundle, and a frame's bundles follow Begin as
+// before with the same buffers.
+func TestWriterWritesBareMessages(t *testing.T) {
+	var w Writer
+	frame := func() {
+		w.BeginMessages()
+		for i := range 3 {
+			w.Message("/avatar/parameters/curl")
+			w.Float(float64(i) / 4)
+			w.End()
+		}
+	}
+	frame()
+	pk := w.Packets()
+	if len(pk) != 3 {
+		t.Fatalf("%d packets, want 3", len(pk))
+	}
+	for i, b := range pk {
+		p, err := goosc.ParsePacket(string(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, ok := p.(*goosc.Message)
+		if !ok || m.Arguments[0] != float32(i)/4 {
+			t.Errorf("packet %d: %T %v, want a bare message with %v", i, p, p, float32(i)/4)
+		}
+	}
+	w.Begin(7)
+	w.Message("/gloved/right/frame")
+	w.Int(1)
+	w.End()
+	if p, err := goosc.ParsePacket(string(w.Packets()[0])); err != nil || len(w.Packets()) != 1 {
+		t.Fatalf("after bare messages, a frame: %v, %d packets", err, len(w.Packets()))
+	} else if _, ok := p.(*goosc.Bundle); !ok {
+		t.Fatalf("after bare messages, a frame is a %T", p)
+	}
+	if n := testing.AllocsPerRun(100, frame); n != 0 {
+		t.Errorf("%v allocations per batch of bare messages", n)
+	}
+}

@@ -17,6 +17,11 @@ func finiteVec(v mgl64.Vec3) bool {
 	return finite32(v[0]) && finite32(v[1]) && finite32(v[2])
 }
 
+// Finite reports whether the frame's timing, joints and link poses can
+// be sent (AppendFrame sends nothing of a frame that is not; output
+// profiles do likewise).
+func (f *Frame) Finite() bool { return f.finite() }
+
 // finite reports whether the frame's timing, joints and link poses can be
 // sent.
 func (f *Frame) finite() bool {

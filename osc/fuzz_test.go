@@ -70,13 +70,14 @@ func checkHubState(t *testing.T, h *Hub) {
 			t.Fatalf("subscription %v from %v: %v", l.dest, l.owner, err)
 		}
 	}
-	want := append([]netip.AddrPort(nil), h.static...)
+	var want []netip.AddrPort
 	for _, l := range h.subs {
-		if !slices.Contains(want, l.dest) {
-			want = append(want, l.dest)
+		if slices.Contains(want, l.dest) {
+			t.Fatalf("%v is subscribed twice", l.dest)
 		}
+		want = append(want, l.dest)
 	}
-	if !slices.Equal(h.targets, want) {
-		t.Fatalf("targets %v for %d static and %d subscribed: want each destination once", h.targets, len(h.static), len(h.subs))
+	if !slices.Equal(h.subDests, want) {
+		t.Fatalf("destinations %v for subscriptions to %v", h.subDests, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -110,11 +111,13 @@ type Hub struct {
 	replies rateLimit
 	logs    logLimiter
 
-	mu         sync.RWMutex
-	policy     Policy
-	static     []netip.AddrPort
+	mu     sync.RWMutex
+	policy Policy
+	// static are the gloved profile's destinations (osc.targets), which
+	// an OSCQuery browser may change while frames go out.
+	static     *Targets
 	subs       []lease
-	targets    []netip.AddrPort // static then subs, rebuilt on change
+	subDests   []netip.AddrPort // the subscriptions' destinations, rebuilt on change
 	nextExpiry atomic.Int64     // Unix nanoseconds of the first lease to lapse
 }
 
@@ -158,27 +161,42 @@ func (h *Hub) AddTarget(addr string) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.static = append(h.static, ap)
-	h.rebuild()
+	t := &Targets{found: map[string]netip.AddrPort{}}
+	if h.static != nil {
+		t.fixed, t.patterns = slices.Clone(h.static.fixed), h.static.patterns
+	}
+	t.fixed = append(t.fixed, ap)
+	t.publish()
+	h.static = t
 	return nil
 }
 
-// SetTargets replaces the fixed destinations (a reload); subscribers stay.
-// On an error none is changed.
+// SetTargets replaces the fixed destinations (a reload) with those
+// NewTargets reads from addrs; subscribers stay. On an error none is
+// changed.
 func (h *Hub) SetTargets(addrs []string) error {
-	static := make([]netip.AddrPort, 0, len(addrs))
-	for _, a := range addrs {
-		ap, err := resolveTarget(a)
-		if err != nil {
-			return err
-		}
-		static = append(static, ap)
+	t, err := NewTargets(addrs)
+	if err != nil {
+		return err
 	}
+	h.UseTargets(t)
+	return nil
+}
+
+// UseTargets makes t the destinations of the gloved profile, which Send
+// sends to besides the subscribers.
+func (h *Hub) UseTargets(t *Targets) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.static = static
-	h.rebuild()
-	return nil
+	h.static = t
+}
+
+// Targets returns the gloved profile's destinations (nil before any are
+// set).
+func (h *Hub) Targets() *Targets {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.static
 }
 
 // resolveTarget reads "host:port", resolving a host name.
@@ -191,10 +209,12 @@ func resolveTarget(addr string) (netip.AddrPort, error) {
 	if rerr != nil {
 		return netip.AddrPort{}, fmt.Errorf("osc: target %q: %w", addr, rerr)
 	}
-	return ua.AddrPort(), nil
+	ap = ua.AddrPort()
+	return netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()), nil
 }
 
-// Send writes every packet to every target. Send errors (an unreachable
+// Send writes every packet to the gloved profile's destinations and to
+// every subscriber, each destination once. Send errors (an unreachable
 // subscriber) are counted, not returned: one bad target must not stop the
 // others. Lapsed subscriptions are dropped first.
 func (h *Hub) Send(packets [][]byte) {
@@ -205,14 +225,34 @@ func (h *Hub) Send(packets [][]byte) {
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	for _, t := range h.targets {
-		for _, p := range packets {
-			if _, err := h.out.WriteToUDPAddrPort(p, t); err != nil {
-				h.Stats.SendErrors.Add(1)
-				continue
-			}
-			h.Stats.PacketsSent.Add(1)
+	static := h.static.Addrs()
+	h.write(static, packets)
+	for _, t := range h.subDests {
+		if !slices.Contains(static, t) { // a subscribed target gets each frame once
+			h.writeTo(t, packets)
 		}
+	}
+}
+
+// SendTo writes every packet to t's destinations (another profile's),
+// counting sends and errors as Send does. A nil t has none.
+func (h *Hub) SendTo(t *Targets, packets [][]byte) { h.write(t.Addrs(), packets) }
+
+// write sends the packets to each of dests.
+func (h *Hub) write(dests []netip.AddrPort, packets [][]byte) {
+	for _, t := range dests {
+		h.writeTo(t, packets)
+	}
+}
+
+// writeTo sends the packets to dst, counting each.
+func (h *Hub) writeTo(dst netip.AddrPort, packets [][]byte) {
+	for _, p := range packets {
+		if _, err := h.out.WriteToUDPAddrPort(p, dst); err != nil {
+			h.Stats.SendErrors.Add(1)
+			continue
+		}
+		h.Stats.PacketsSent.Add(1)
 	}
 }
 

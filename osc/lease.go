@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
-	"slices"
 	"time"
 )
 
@@ -103,13 +102,11 @@ func (h *Hub) updateExpiry() {
 	h.nextExpiry.Store(next)
 }
 
-// rebuild lists the send targets: static, then subscribers; h.mu is held.
+// rebuild lists the subscriptions' destinations; h.mu is held.
 func (h *Hub) rebuild() {
-	h.targets = append(h.targets[:0], h.static...)
+	h.subDests = h.subDests[:0]
 	for _, l := range h.subs {
-		if !slices.Contains(h.targets, l.dest) { // a subscribed target gets each frame once
-			h.targets = append(h.targets, l.dest)
-		}
+		h.subDests = append(h.subDests, l.dest)
 	}
 }
 

@@ -48,6 +48,12 @@ mkdir -p "$out" || fail "cannot make $out"
 out=$(cd "$out" && pwd)
 
 goarch=${GOARCH:-$(go env GOARCH)}
+case $goarch in
+  # The architectures gloved builds for: the probe's termios calls
+  # (TCGETS2, for any baud rate) exist in golang.org/x/sys on these.
+  amd64 | arm64 | arm | 386 | riscv64) ;;
+  *) fail "GOARCH=$goarch: gloved's package is built for amd64, arm64, arm, 386 and riscv64" ;;
+esac
 arch=$goarch
 if [ "$goarch" = arm ]; then arch=arm${GOARM:-7}; fi # nfpm: arm7 -> armhf
 

@@ -96,7 +96,7 @@ func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
 		return r.Header(), storedCalibration{from: spec.Recording, text: r.Header().Calibration}, nil
 	default:
 		o := cyberglove.DefaultOpts
-		o.Port, o.Baud, o.Sensors, o.Period = spec.Port, spec.Baud, spec.Sensors, spec.Period
+		o.Port, o.Baud, o.Sensors, o.Period, o.Side = spec.Port, spec.Baud, spec.Sensors, spec.Period, spec.Side
 		o.Model = cyberglove.Model(spec.Device)
 		if o.Model == cyberglove.ModelIII {
 			o.StatusByte = false // its records have none

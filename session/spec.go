@@ -37,7 +37,7 @@ type Spec struct {
 	Port        string    `toml:"port"`        // cyberglove, cyberglove3: the serial port
 	Baud        int       `toml:"baud"`        // cyberglove, cyberglove3: 115200 by default
 	Sensors     int       `toml:"sensors"`     // 18 or 22 (0: the glove says; sim: 22)
-	Side        string    `toml:"side"`        // sim: right | left (a glove and a recording say)
+	Side        string    `toml:"side"`        // sim: right | left; cyberglove3: the side of a III that answers no queries (a glove that answers, and a recording, say)
 	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the shipped one)
 	Recording   string    `toml:"recording"`   // replay: the file to play; cyberglove and sim: record the session to this file
 	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz (default: the recording's, else the identity)

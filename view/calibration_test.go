@@ -53,3 +53,31 @@ func TestACalibrationIsShownAndAnswered(t *testing.T) {
 	default:
 	}
 }
+
+// TestAConnectedPageGetsEachNewCalibrationState: a page already showing a
+// calibration is sent every later state as it is set, without asking,
+// each with its own serial.
+func TestAConnectedPageGetsEachNewCalibrationState(t *testing.T) {
+	s := listen(t, Options{})
+	if err := s.SetScene(testScene()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetCalibration(&Calibration{Serial: 1, Phase: "ask", Pose: "flat"}); err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, s)
+	if typ := c.recv(nil); typ != "scene" {
+		t.Fatalf("first message %q", typ)
+	}
+	for _, want := range []Calibration{{Serial: 1, Phase: "ask", Pose: "flat"}, {Serial: 2, Phase: "recording", Pose: "flat"}, {Serial: 3, Phase: "ask", Pose: "fist"}} {
+		if want.Serial > 1 {
+			if err := s.SetCalibration(&want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got Calibration
+		if typ := c.recv(&got); typ != "calibration" || got.Serial != want.Serial || got.Phase != want.Phase || got.Pose != want.Pose {
+			t.Fatalf("got %q %+v, want the calibration %+v", typ, got, want)
+		}
+	}
+}

@@ -13,10 +13,11 @@ import (
 )
 
 func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device cyberglove|cyberglove3] [--sensors 18|22] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device cyberglove|cyberglove3] [--sensors 18|22] [--side right|left] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	device := fs.String("device", session.DeviceCyberGlove, "cyberglove (I/II) or cyberglove3 (III)")
 	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
+	side := fs.String("side", "", "right or left: the side of a CyberGlove III that answers no queries")
 	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
 	still := fs.Float64("still", calibrator.DefaultStill, "a hold is still when the middle 90% of every sensor's readings lie within this many counts")
 	baud := fs.Int("baud", session.DefaultBaud, "baud rate")
@@ -47,14 +48,15 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer dest.Abort()
-	g, err := session.OpenGlove(session.Spec{Device: *device, Port: *port, Baud: *baud})
+	spec := session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side}
+	if err := spec.Normalize(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	g, err := session.OpenGlove(spec)
 	if err != nil {
 		return err
 	}
 	defer g.Close()
-	if *sensors != 0 && g.Info.Sensors != *sensors {
-		return fmt.Errorf("calibrate: the glove on %s reports %d sensors, not %d (--sensors)", *port, g.Info.Sensors, *sensors)
-	}
 	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
 		g.Info.Sensors, g.Info.Hand(), *port, len(handmodel.CalPoses), *hold)
 	fallback, err := handmodel.DefaultCalibration(g.Info.Sensors)

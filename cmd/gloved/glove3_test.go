@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/daemon/daemontest"
+	"github.com/gloved/gloved/devices/emulator"
 )
 
 // TestGloveFaultsThroughTheBinaries: `gloved emulate` plays a CyberGlove
@@ -123,6 +124,11 @@ func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
 	out := filepath.Join(dir, "x.glove")
 	noPort := filepath.Join(dir, "no-port.toml")
 	os.WriteFile(noPort, []byte("[[hand]]\nname = \"right\"\ndevice = \"cyberglove3\"\n"), 0o644)
+	silent, err := emulator.OpenPTY() // nothing answers on it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -135,6 +141,8 @@ func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"calibrate", "--device", "sim", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "sim"`, "cyberglove or cyberglove3"}},
 		{[]string{"emulate", "--model", "cyberglove4"}, 2, []string{`model "cyberglove4"`, "cyberglove3"}},
 		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "a cyberglove3 needs its serial port"}},
+		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--seconds", "1", "-o", out}, 1, []string{silent.Path, "?S: no reply", "needs its sensors (18 or 22) and side (right or left)"}},
+		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--side", "middle", "--seconds", "1", "-o", out}, 2, []string{`side = "middle": want right or left`}},
 	} {
 		r := runBinary(t, 20*time.Second, tc.args...)
 		r.oneLine(t, tc.code, tc.says...)

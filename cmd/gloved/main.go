@@ -69,7 +69,7 @@ func commands() map[string]command {
 		},
 		"ports": {
 			summary: "list the serial ports (USB ids, serial number, product, the udev rule line, access) and, with --probe, which has a CyberGlove",
-			usage:   "gloved ports [--probe] [--baud B] [PATH ...]",
+			usage:   "gloved ports [--probe] [--baud B] [--timeout D] [PATH ...]",
 			run:     runPorts,
 		},
 		"version": {

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -231,12 +232,14 @@ func rangeJSON(r *osc.Range) map[string]any {
 	return out
 }
 
-// TestGlovedSendsToTheVRChatItFinds: with osc.targets =
-// ["oscquery:VRChat-Client-*"], `gloved run` finds the fake VRChat that
-// python-zeroconf advertises on _osc._udp, pointing at a UDP socket the
-// test holds, and frames arrive there; an app of another name is not
-// sent to; when the fake VRChat withdraws, gloved says it went away and
-// its frames stop.
+// TestGlovedSendsToTheVRChatItFinds: with osc.targets and a vrchat
+// profile's targets both "oscquery:VRChat-Client-*", `gloved run` finds
+// the fake VRChat that python-zeroconf advertises on _osc._udp, pointing
+// at a UDP socket the test holds, and both the gloved frames and the
+// avatar parameters arrive there; an app of another name is not sent to;
+// a reload that renames the hand keeps sending to the app found, the new
+// hand's frames; when the fake VRChat withdraws, gloved says it went away
+// and the frames stop.
 func TestGlovedSendsToTheVRChatItFinds(t *testing.T) {
 	if !inNamespace(t) {
 		return
@@ -256,16 +259,43 @@ func TestGlovedSendsToTheVRChatItFinds(t *testing.T) {
 	otherApp.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
 	fake := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-A1B2C3", port(vrchat), "127.0.0.1")
 	fake.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
-	p := startGloved(t, "gloved run", "run", "-c", twoHandConfig(t, freeUDP(t), "targets = [\"oscquery:VRChat-Client-*\"]\n"), "--status=false")
+	config := func(hand string) string {
+		return fmt.Sprintf(`
+[[hand]]
+name = %q
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[frame]
+budget_ms = 100.0
+count_tris = false
+[osc]
+listen = "127.0.0.1:0"
+targets = ["oscquery:VRChat-Client-*"]
+[[osc.profile]]
+name = "vrchat"
+targets = ["oscquery:VRChat-Client-*"]
+`, hand)
+	}
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	os.WriteFile(path, []byte(config("right")), 0o644)
+	p := startGloved(t, "gloved run", "run", "-c", path, "--status=false")
 	found := p.logLine(t, "found an app to send to")
 	if found["instance"] != "VRChat-Client-A1B2C3" || found["address"] != vrchat.LocalAddr().String() {
 		t.Errorf("found %v", found)
 	}
-	if m := frameAt(t, vrchat, 10*time.Second); m != "/gloved/right/frame" && m != "/gloved/left/frame" {
-		t.Errorf("the fake VRChat got %q, want a frame", m)
+	for _, want := range []string{"/gloved/right/frame", "/avatar/parameters/"} {
+		if !receives(t, vrchat, want) {
+			t.Errorf("the fake VRChat got nothing starting %s", want)
+		}
 	}
 	if m := frameAt(t, other, 500*time.Millisecond); m != "" {
 		t.Errorf("the app of another name got %q", m)
+	}
+	os.WriteFile(path, []byte(config("lefty")), 0o644)
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	if !receives(t, vrchat, "/gloved/lefty/frame") {
+		t.Error("after a reload the app found gets no frames of the new hand")
 	}
 	fake.Send("quit")
 	p.logLine(t, "an app went away")
@@ -276,8 +306,20 @@ func TestGlovedSendsToTheVRChatItFinds(t *testing.T) {
 	}
 }
 
-// frameAt returns the first message address of the next bundle c
-// receives within d ("" if none).
+// receives reports whether c gets a message whose address starts with
+// prefix within ten seconds.
+func receives(t *testing.T, c *net.UDPConn, prefix string) bool {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if strings.HasPrefix(frameAt(t, c, time.Second), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// frameAt returns the address of the next message c receives within d,
+// bare or a bundle's first ("" if none).
 func frameAt(t *testing.T, c *net.UDPConn, d time.Duration) string {
 	t.Helper()
 	c.SetReadDeadline(time.Now().Add(d))
@@ -287,8 +329,13 @@ func frameAt(t *testing.T, c *net.UDPConn, d time.Duration) string {
 		return ""
 	}
 	pk, err := goosc.ParsePacket(string(buf[:n]))
-	if b, ok := pk.(*goosc.Bundle); err == nil && ok && len(b.Messages) > 0 {
-		return b.Messages[0].Address
+	switch v := pk.(type) {
+	case *goosc.Bundle:
+		if err == nil && len(v.Messages) > 0 {
+			return v.Messages[0].Address
+		}
+	case *goosc.Message:
+		return v.Address
 	}
 	return "?"
 }

@@ -12,10 +12,11 @@ import (
 )
 
 func runRecord(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("record", "gloved record --device cyberglove|cyberglove3|sim [--port PATH] [--sensors N] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
+	fs := newFlagSet("record", "gloved record --device cyberglove|cyberglove3|sim [--port PATH] [--sensors N] [--side right|left] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
 	device := fs.String("device", "cyberglove", "cyberglove (I/II), cyberglove3 (III) or sim")
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	sensors := fs.Int("sensors", 0, "18 or 22 (0: ask the unit; the simulator defaults to 22)")
+	side := fs.String("side", "", "right or left: the simulator's hand, or a CyberGlove III's that answers no queries")
 	baud := fs.Int("baud", 115200, "baud rate")
 	rate := fs.Float64("rate", 100, "samples per second when streaming (a cyberglove3 streams at its own 90)")
 	poll := fs.Bool("poll", false, "poll each record with G instead of streaming (cyberglove only)")
@@ -39,7 +40,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if !(*rate > 1 && *rate <= 500) {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
 	}
-	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Baud: *baud, Poll: *poll, Motion: *motion,
+	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Side: *side, Baud: *baud, Poll: *poll, Motion: *motion,
 		Calibration: *calib, Recording: *outPath, Wrist: wristPose, Period: time.Duration(float64(time.Second) / *rate)}
 	if !spec.Serial() && *device != session.DeviceSim {
 		return fmt.Errorf("%w: --device %q: want cyberglove, cyberglove3 or sim", errUsage, *device)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gloved/gloved/daemon"
@@ -13,12 +14,14 @@ import (
 )
 
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--listen ADDR] [--proximity M] [--view ADDR]", out)
+	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--profile NAME[@COORDS][=ADDR[,ADDR]]]... [--listen ADDR] [--proximity M] [--view ADDR]", out)
 	speed := fs.String("speed", "1", `"1": in real time; "max": every sample, as fast as frames run`)
 	scenes := fs.String("scene", session.BuiltinScene, "scene files, comma-separated ("+session.BuiltinScene+" is the shipped table with a ball)")
 	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
 	var targets stringList
 	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default "+osc.DefaultTarget+")")
+	var profiles stringList
+	fs.Var(&profiles, "profile", "also send the frames in an output profile, as a config's [[osc.profile]] (repeatable; the Nth is osc.profile[N-1] in errors): gloved, openxr, vrchat or vmc, @ a coords preset (unity, unreal, ros), = its targets (vrchat and vmc default to 127.0.0.1:9000 and :39539), e.g. openxr@unity=127.0.0.1:9500")
 	listen := fs.String("listen", "127.0.0.1:0", "OSC listen address for subscriptions")
 	proximity := fs.Float64("proximity", 0.01, "near band (m)")
 	viewAt := fs.String("view", "", "show the replay on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider over the whole recording; the page stays up after the replay until Ctrl-C")
@@ -33,6 +36,9 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		targets = stringList{osc.DefaultTarget}
 	}
 	o := daemon.ReplayOpts{Recording: pos[0], Speed: *speed, Scene: session.ScenePaths(*scenes), Targets: targets, Listen: *listen, Proximity: *proximity}
+	for _, p := range profiles {
+		o.Profiles = append(o.Profiles, profileFlag(p))
+	}
 	if *wrist != "" {
 		if o.Wrist, err = session.ParsePose(*wrist); err != nil {
 			return fmt.Errorf("%w: --wrist: %v", errUsage, err)
@@ -66,4 +72,16 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		showUntilDone(ctx, o.View, "the recording", out)
 	}
 	return nil
+}
+
+// profileFlag reads --profile NAME[@COORDS][=ADDR[,ADDR]] as a config's
+// [[osc.profile]]; the config's checks say what is wrong with it.
+func profileFlag(s string) daemon.ProfileConfig {
+	spec, targets, _ := strings.Cut(s, "=")
+	name, coords, _ := strings.Cut(spec, "@")
+	p := daemon.ProfileConfig{Name: name, Coords: coords}
+	if targets != "" {
+		p.Targets = strings.Split(targets, ",")
+	}
+	return p
 }

@@ -36,7 +36,15 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
 		}
-		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v\n", len(cfg.Hands), len(scene.Tris), scene.Objects)
+		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v", len(cfg.Hands), len(scene.Tris), scene.Objects)
+		for i, p := range cfg.OSC.Profiles {
+			sep := ", "
+			if i == 0 {
+				sep = "; profiles: "
+			}
+			fmt.Fprintf(out, "%s%s", sep, p.String())
+		}
+		fmt.Fprintln(out)
 		return nil
 	}
 	if *runFor > 0 {

@@ -36,12 +36,78 @@ func (r *Received) Times() []time.Time {
 // does not decode or is not a bundle.
 func Listen(tb testing.TB) (*net.UDPConn, *Received) {
 	tb.Helper()
+	r := &Received{}
+	c := listen(tb, func(p goosc.Packet) {
+		b, ok := p.(*goosc.Bundle)
+		if !ok {
+			tb.Errorf("the daemon sent a bare message %v", p)
+			return
+		}
+		r.mu.Lock()
+		r.bundles, r.at = append(r.bundles, b), append(r.at, time.Now())
+		r.mu.Unlock()
+	})
+	return c, r
+}
+
+// Packet is one datagram as an app receives it: a bundle's messages and
+// timetag, or a bare message (Bundle false).
+type Packet struct {
+	Bundle   bool
+	Timetag  uint64
+	Messages []*goosc.Message
+}
+
+// Packets holds the packets a receiver got, in order.
+type Packets struct {
+	mu  sync.Mutex
+	all []Packet
+}
+
+// All returns the packets received so far.
+func (r *Packets) All() []Packet {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.all)
+}
+
+// Messages returns every message received so far, in order.
+func (r *Packets) Messages() []*goosc.Message {
+	var out []*goosc.Message
+	for _, p := range r.All() {
+		out = append(out, p.Messages...)
+	}
+	return out
+}
+
+// ListenAny is a receiver for an output profile's packets: like Listen,
+// but it keeps bare messages (VRChat takes them) as well as bundles.
+func ListenAny(tb testing.TB) (*net.UDPConn, *Packets) {
+	tb.Helper()
+	r := &Packets{}
+	c := listen(tb, func(p goosc.Packet) {
+		var k Packet
+		switch p := p.(type) {
+		case *goosc.Bundle:
+			k = Packet{Bundle: true, Timetag: p.Timetag.TimeTag(), Messages: p.Messages}
+		case *goosc.Message:
+			k = Packet{Messages: []*goosc.Message{p}}
+		}
+		r.mu.Lock()
+		r.all = append(r.all, k)
+		r.mu.Unlock()
+	})
+	return c, r
+}
+
+// listen opens a loopback socket, closed when the test ends, whose
+// packets go to keep; one that does not decode fails the test.
+func listen(tb testing.TB, keep func(goosc.Packet)) *net.UDPConn {
 	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	c.SetReadBuffer(4 << 20) // a replay at full speed comes in bursts
-	r := &Received{}
 	go func() {
 		buf := make([]byte, 65536)
 		for {
@@ -54,18 +120,11 @@ func Listen(tb testing.TB) (*net.UDPConn, *Received) {
 				tb.Errorf("the daemon sent an undecodable packet: %v", err)
 				continue
 			}
-			b, ok := p.(*goosc.Bundle)
-			if !ok {
-				tb.Errorf("the daemon sent a bare message %v", p)
-				continue
-			}
-			r.mu.Lock()
-			r.bundles, r.at = append(r.bundles, b), append(r.at, time.Now())
-			r.mu.Unlock()
+			keep(p)
 		}
 	}()
 	tb.Cleanup(func() { c.Close() })
-	return c, r
+	return c
 }
 
 // Statuses returns hand's statuses on the wire in order, repeats folded.

@@ -1,5 +1,6 @@
 // Package daemontest receives what a daemon sends, for tests: a real UDP
-// socket on loopback that keeps every bundle, and a hand's statuses and
+// socket on loopback that keeps every bundle (or, for the output
+// profiles, every packet, bare messages too), and a hand's statuses and
 // frames among them.
 //
 // Sources: the README's OSC contract (each frame one bundle;

@@ -40,6 +40,10 @@ type Opts struct {
 	Baud    int    // 115200 on current units; 19200 or 38400 on old ones
 	Model   Model  // ModelII unless set
 	Sensors int    // 18 or 22; 0 asks the unit (?S)
+	// Side is "right" or "left": the hand of a CyberGlove III that answers
+	// no queries (with Sensors set). The reference documents the queries
+	// for the I/II only; a III that answers them is taken at its word.
+	Side string
 	// Period is the sample period an I/II streams at; 10 ms = 100 Hz. A
 	// III streams at its own rate (90 Hz).
 	Period time.Duration
@@ -88,7 +92,11 @@ type Glove struct {
 	info   devices.GloveInfo
 	seq    uint64
 	chunkT time.Duration // arrival time of the last chunk read
-	buf    [256]byte
+	// lastReport is when Read last returned a sample, a glove's error or
+	// a timeout (or the port opened): bytes that make no record for
+	// quietReads read timeouts past it are reported as a timeout.
+	lastReport time.Duration
+	buf        [256]byte
 
 	mu     sync.Mutex // guards port against Close
 	port   Port
@@ -168,10 +176,18 @@ func (g *Glove) Faults() devices.Faults { return g.faults.Load() }
 
 func (g *Glove) now() time.Duration { return time.Since(g.start) }
 
+// quietReads is how many read timeouts without a record make a stopped
+// stream: the driver restarts it then, and reports a timeout as often when
+// bytes arrive that make no record.
+const quietReads = 3
+
 // Read returns the next sample. Transient conditions return an error for
 // which Transient is true (ErrNoGlove or a *GloveError, ErrTimeout,
 // ErrDisconnected) and the next Read carries on; after Close it returns
-// ErrClosed.
+// ErrClosed. A line that carries bytes but no record (a wrong baud rate,
+// another device, a unit sending what the parser refuses) returns
+// ErrTimeout every quietReads read timeouts, so that callers see it stall
+// and the fault counters (skipped bytes, bad frames) are published.
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.faults.Publish()
 	for {
@@ -192,14 +208,20 @@ func (g *Glove) Read(s *devices.Sample) error {
 			s.Time = g.chunkT // when the record's last byte arrived
 			s.Seq = g.seq
 			g.seq++
+			g.lastReport = g.chunkT
 			return nil
 		case GotError:
+			g.lastReport = g.chunkT
 			var ge *devices.GloveError
 			if errors.As(err, &ge) && bytes.IndexByte(ge.Codes, 'g') >= 0 {
 				g.noGlove = true
 				return fmt.Errorf("%w (%v)", devices.ErrNoGlove, err)
 			}
 			return err
+		}
+		if now := g.now(); now-g.lastReport >= quietReads*g.opts.ReadTimeout {
+			g.lastReport = now
+			return g.quiet()
 		}
 		if g.opts.Mode == Poll && g.parser.Buffered() == 0 {
 			if _, err := port.Write([]byte{'G'}); err != nil {
@@ -238,13 +260,20 @@ func (g *Glove) idle(port Port) error {
 		g.lost(port, err)
 		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 	}
-	if g.idleReads%3 == 0 && g.opts.Mode == Stream {
+	if g.idleReads%quietReads == 0 && g.opts.Mode == Stream {
 		// Some units stop streaming after an error; ask again.
 		if _, err := port.Write(g.restart()); err != nil {
 			g.lost(port, err)
 			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 	}
+	g.lastReport = g.now()
+	return g.quiet()
+}
+
+// quiet is the error for a time without records: the glove is still out
+// of the unit, or no record came within the deadline.
+func (g *Glove) quiet() error {
 	if g.noGlove {
 		return devices.ErrNoGlove
 	}

@@ -62,9 +62,10 @@ func TestOpen3SequenceIsByteExact(t *testing.T) {
 }
 
 // TestOpen3AcceptsWhatTheReferenceLeavesOpen: the reply to 1eu is not
-// documented, so a bare 0x00 and silence are consent as much as the echo.
+// documented, so a bare 0x00, silence, an echo with a line end and any
+// other reply that is no error tail are consent as much as the echo.
 func TestOpen3AcceptsWhatTheReferenceLeavesOpen(t *testing.T) {
-	for name, ack := range map[string]string{"bare terminator": "\x00", "silence": ""} {
+	for name, ack := range map[string]string{"bare terminator": "\x00", "silence": "", "echo and a line end": "1eu\r\n\x00", "something else": "xyz\x00"} {
 		port := serialtest.New(t, []serialtest.Step{
 			{"\x03", ""}, {"?S", "?S\x16\x00"}, {"?G", "?G\x03\x00"}, {"?R", "?R\x01\x00"},
 			{"1eu", ack},
@@ -93,7 +94,9 @@ func TestOpen3FailsClearly(t *testing.T) {
 		says  string
 	}{
 		{"an I/II refuses 1eu", append(slices.Clone(queries), serialtest.Step{"1eu", "e?\x00"}), nil, `"1eu": unit answered error '?' (is this a CyberGlove III?`},
-		{"garbled acknowledgement", append(slices.Clone(queries), serialtest.Step{"1eu", "xyz\x00"}), nil, `"1eu": malformed acknowledgement 78 79 7a`},
+		{"an echo then an error", append(slices.Clone(queries), serialtest.Step{"1eu", "1eue?\x00"}), nil, `"1eu": unit answered error '?'`},
+		{"no answer to ?S and no sensor count set", []serialtest.Step{{"\x03", ""}, {"?S", ""}}, func(o *Opts) { o.Side = "right" }, "?S: no reply within 50ms (is a CyberGlove unit on this port, at this baud rate?); a CyberGlove III that does not answer the queries needs its sensors (18 or 22) and side (right or left) in its [[hand]]"},
+		{"no answer to ?R and no side set", append(slices.Clone(queries[:3]), serialtest.Step{"?R", ""}), func(o *Opts) { o.Sensors = 22 }, "needs its sensors (18 or 22) and side (right or left)"},
 		{"polling asked for", nil, func(o *Opts) { o.Mode = Poll }, "a CyberGlove III streams its 16-bit records: it cannot be polled"},
 		{"unknown model", nil, func(o *Opts) { o.Model = "cyberglove4" }, `model "cyberglove4": want cyberglove or cyberglove3`},
 		{"sensor count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x14\x00"}}, nil, "?S: devices: 20 sensors"},
@@ -108,6 +111,30 @@ func TestOpen3FailsClearly(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: got %v, want an error saying %q", tc.name, err, tc.says)
 		}
+	}
+}
+
+// TestOpen3TakesTheConfigurationWhenTheUnitAnswersNoQueries: a III that
+// leaves ?S unanswered is opened as the configured sensor count and side
+// (the open goes on to 1eu and 1S), says it assumed them, and streams.
+func TestOpen3TakesTheConfigurationWhenTheUnitAnswersNoQueries(t *testing.T) {
+	port := serialtest.New(t, []serialtest.Step{
+		{"\x03", ""}, {"?S", ""}, {"1eu", "1eu\x00"},
+		{"1S", "1S" + string(record3(0, values3(0))) + string(stamp3(1).Append(nil))},
+	}...)
+	o := testOpts3(port)
+	o.ReplyTimeout, o.Sensors, o.Side = 50*time.Millisecond, 22, "left"
+	g, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove3", Sensors: 22, Right: false, Assumed: true}) {
+		t.Errorf("info %+v, want the configured 22 sensors, left, assumed", info)
+	}
+	var s devices.Sample
+	if v := values3(0); g.Read(&s) != nil || !slices.Equal(s.Sensors(), v[:]) {
+		t.Errorf("sample %+v", s)
 	}
 }
 

@@ -73,6 +73,8 @@ func sameSamples(got []got3, want [][devices.MaxSensors]uint16) bool {
 	return true
 }
 
+// TestStamp: a stamp is written and read as HH:MM:SS:ff:nS, any two
+// digits in each field; anything of another shape does not fit.
 func TestStamp(t *testing.T) {
 	for _, tc := range []struct {
 		st    Stamp
@@ -82,13 +84,17 @@ func TestStamp(t *testing.T) {
 		{Stamp{0, 0, 0, 0, '0'}, "00:00:00:00:0S", 0},
 		{Stamp{12, 34, 56, 78, '1'}, "12:34:56:78:1S", (12*3600+34*60+56)*100 + 78},
 		{Stamp{23, 59, 59, 99, '9'}, "23:59:59:99:9S", 86399*100 + 99},
+		// A clock that counts from power-on passes a day; nothing in the
+		// reference bounds a field below 99.
+		{Stamp{24, 0, 0, 0, '1'}, "24:00:00:00:1S", 86400 * 100},
+		{Stamp{99, 99, 99, 99, '1'}, "99:99:99:99:1S", (99*3600+99*60+99)*100 + 99},
 	} {
 		b := tc.st.Append(nil)
 		if string(b) != tc.text || !stampFits(b) || decodeStamp(b) != tc.st || tc.st.Count() != tc.count {
 			t.Errorf("%+v: got %q (fits %v, decodes %+v, count %d), want %q and %d", tc.st, b, stampFits(b), decodeStamp(b), tc.st.Count(), tc.text, tc.count)
 		}
 	}
-	for _, bad := range []string{"24:00:00:00:1S", "29:00:00:00:1S", "00:60:00:00:1S", "00:00:60:00:1S", "00:00:00:00:1s", "00:00:00:00:xS", "00-00:00:00:1S", "0a:00:00:00:1S"} {
+	for _, bad := range []string{"00:00:00:00:1s", "00:00:00:00:xS", "00-00:00:00:1S", "0a:00:00:00:1S"} {
 		if stampFits([]byte(bad)) {
 			t.Errorf("%q fits the stamp's form", bad)
 		}
@@ -99,6 +105,23 @@ func TestStamp(t *testing.T) {
 		if !stampFits(full[:n]) {
 			t.Errorf("prefix %q does not fit", full[:n])
 		}
+	}
+}
+
+// TestParser3ReadsAClockPastADay: records stamped 24:00:00 and later (a
+// unit up for more than a day, if its clock counts from power-on) are
+// read like any others, their stamps counting on.
+func TestParser3ReadsAClockPastADay(t *testing.T) {
+	var stream []byte
+	var want [][devices.MaxSensors]uint16
+	for k, st := range []Stamp{{23, 59, 59, 89, '1'}, {24, 0, 0, 0, '1'}, {47, 12, 5, 3, '1'}, {99, 59, 59, 89, '1'}} {
+		v := values3(k)
+		stream = AppendRecord3(stream, st, &v)
+		want = append(want, v)
+	}
+	got := parse3(NewParser3(22, nil), stream)
+	if !sameSamples(got, want) || got[1].time != 86400*100 || got[3].time != (99*3600+59*60+59)*100+89 {
+		t.Fatalf("got %+v, want the four records with their stamps", got)
 	}
 }
 

@@ -7,28 +7,47 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/gloved/gloved/devices"
 )
 
 // handshake runs the open sequence on a fresh port. Both generations
 // begin alike, with identify: stop any stale stream (^C) and drain it,
-// then ?S ?G ?R (a CyberGlove III answers the I/II's queries in their
-// form: the echoed query, the payload, 0x00). Then the model's own start:
+// then ?S ?G ?R. The reference documents the queries for the I/II only;
+// a III is expected to answer them in their form (the echoed query, the
+// payload, 0x00), and one that leaves a query unanswered is taken to be
+// the configured sensor count and side (configuredUnit). Then the model's own start:
 // start2 or start3.
 func (g *Glove) handshake(p Port) error {
 	u, err := g.identify(p)
+	if err != nil && g.opts.Model == ModelIII && errors.Is(err, ErrNoReply) {
+		u, err = g.configuredUnit(err)
+	}
 	if err != nil {
 		return err
 	}
 	if g.opts.Sensors != 0 && u.Sensors != g.opts.Sensors {
-		return fmt.Errorf("unit reports %d sensors, configured for %d", u.Sensors, g.opts.Sensors)
+		return fmt.Errorf("the unit reports %d sensors, but %d are asked for (sensors): ask for %d, or leave the count out to take the unit's", u.Sensors, g.opts.Sensors, u.Sensors)
 	}
 	g.noGlove = !u.GloveIn
 	g.info = u.GloveInfo
+	g.lastReport = g.now()
 	g.info.Model = string(g.opts.Model)
 	if g.opts.Model == ModelIII {
 		return g.start3(p, u.Sensors)
 	}
 	return g.start2(p, u.Sensors)
+}
+
+// configuredUnit is the unit the options describe, for a CyberGlove III
+// that left a query unanswered (err): its sensor count and side must be
+// configured, and its glove is taken to be in (an unplugged glove still
+// shows in its records' error tails).
+func (g *Glove) configuredUnit(err error) (Unit, error) {
+	if g.opts.Sensors == 0 || (g.opts.Side != "right" && g.opts.Side != "left") {
+		return Unit{}, fmt.Errorf("%w; a CyberGlove III that does not answer the queries needs its sensors (18 or 22) and side (right or left) in its [[hand]]", err)
+	}
+	return Unit{GloveInfo: devices.GloveInfo{Sensors: g.opts.Sensors, Right: g.opts.Side == "right", Assumed: true}, GloveIn: true}, nil
 }
 
 // start2 sets a CyberGlove I/II's sample period (t, when streaming) and

@@ -1,6 +1,7 @@
 package cyberglove
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -27,9 +28,11 @@ func (g *Glove) start3(p Port, sensors int) error {
 // enableUSB sends 1eu and reads its acknowledgement. The reference gives
 // the command, not its reply. A III echoes a command before answering and
 // ends with 0x00 (its queries show it), so the echo 1eu and 0x00 is what
-// is expected; a bare 0x00, or silence for the reply timeout, is taken as
-// consent too (a unit that does not acknowledge still streams), while an
-// error tail 'e' code fails the open, naming the code.
+// is expected; but any reply that is not an error tail ('e' code, after
+// the echo if there is one), and silence for the reply timeout, is taken
+// as consent (a unit that acknowledges otherwise still streams, and the
+// stream is what Parser3 checks). An error tail fails the open, naming
+// the code.
 func (g *Glove) enableUSB(p Port) error {
 	const cmd = "1eu"
 	if _, err := p.Write([]byte(cmd)); err != nil {
@@ -39,11 +42,9 @@ func (g *Glove) enableUSB(p Port) error {
 	if err != nil && !errors.Is(err, ErrNoReply) {
 		return err
 	}
-	switch s := string(r); {
-	case s == "" || s == cmd:
-		return nil
-	case len(s) >= 2 && s[len(s)-2] == 'e':
-		return fmt.Errorf("%q: unit answered error %q (is this a CyberGlove III? an I/II takes device cyberglove)", cmd, s[len(s)-1])
+	tail := bytes.TrimPrefix(r, []byte(cmd))
+	if i := bytes.IndexByte(tail, 'e'); i >= 0 && i+1 < len(tail) {
+		return fmt.Errorf("%q: unit answered error %q (is this a CyberGlove III? an I/II takes device cyberglove)", cmd, tail[i+1])
 	}
-	return fmt.Errorf("%q: malformed acknowledgement % x", cmd, r)
+	return nil
 }

@@ -1,17 +1,19 @@
 package cyberglove
 
-// Stamp is a CyberGlove III record's time stamp, HH:MM:SS:ff:nS: the unit's
-// time of day, the frame within the second (ff, counted at the stream's
-// rate: 0..89 at 90 Hz) and the unit digit n (the 1 of the commands 1eu
-// and 1S). Its fields are in range: Hour < 24, Minute and Second < 60,
-// Frame < 100, Unit an ASCII digit.
+// Stamp is a CyberGlove III record's time stamp, HH:MM:SS:ff:nS: hours,
+// minutes and seconds of the unit's clock, the frame within the second
+// (ff, counted at the stream's rate: 0..89 at 90 Hz) and the unit digit n
+// (the 1 of the commands 1eu and 1S). The reference gives only the
+// stamp's shape, not what its clock counts (the time of day, or the time
+// since the unit was switched on, which passes 23:59:59 after a day), so
+// each field is any two digits and Unit an ASCII digit.
 type Stamp struct {
 	Hour, Minute, Second, Frame uint8
 	Unit                        byte
 }
 
-// Count returns the stamp as one number, the second of the day times 100
-// plus the frame: a III sample's GloveTime. The frame stays as sent rather
+// Count returns the stamp as one number, its seconds (HH·3600 + MM·60 +
+// SS) times 100 plus the frame: a III sample's GloveTime. The frame stays as sent rather
 // than turned into a time: its rate is the unit's (90 Hz at frame
 // multiplier 3, says the reference), and the record does not carry it.
 func (st Stamp) Count() uint32 {
@@ -28,25 +30,26 @@ func (st Stamp) Append(b []byte) []byte {
 		st.Unit, 'S')
 }
 
-// stampMax is the highest byte each stamp position may hold: a digit bound
-// ('0' and up), or exactly ':' or 'S'.
-var stampMax = [StampLen]byte{'2', '9', ':', '5', '9', ':', '5', '9', ':', '9', '9', ':', '9', 'S'}
+// stampShape is a stamp's shape: a digit where '9' stands, else exactly
+// the byte.
+var stampShape = [StampLen]byte{'9', '9', ':', '9', '9', ':', '9', '9', ':', '9', '9', ':', '9', 'S'}
 
 // stampFits reports whether the bytes of b, up to a stamp's length, can be
-// the beginning of a stamp: digits in range where digits go (hours up to
-// 23), ':' and 'S' where they go.
+// the beginning of a stamp: digits where digits go, ':' and 'S' where they
+// go. No stamp fits inside a record's values: a stamp is 14 bytes of 0x30
+// and up, and every other byte of the values is a high byte, at most 0x0F.
 func stampFits(b []byte) bool {
 	for j := range min(len(b), StampLen) {
-		c, hi := b[j], stampMax[j]
-		if hi == ':' || hi == 'S' {
-			if c != hi {
+		c, want := b[j], stampShape[j]
+		if want == '9' {
+			if c < '0' || c > '9' {
 				return false
 			}
-		} else if c < '0' || c > hi {
+		} else if c != want {
 			return false
 		}
 	}
-	return len(b) < 2 || b[0] < '2' || b[1] <= '3'
+	return true
 }
 
 // decodeStamp reads the stamp at the start of b, which stampFits accepted.

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +66,20 @@ type Header struct {
 	Calibration string `json:"calibration"` // the calibration TOML in force
 }
 
+// models are the gloves a recording may come from: how its raw bytes are
+// read depends on it.
+var models = []string{string(cyberglove.ModelII), string(cyberglove.ModelIII), "sim"}
+
+// checkModel refuses a model this gloved cannot read the raw bytes of (a
+// later gloved's glove, or a damaged header), rather than reading them as
+// an I/II's.
+func checkModel(m string) error {
+	if !slices.Contains(models, m) {
+		return fmt.Errorf("header: glove model %q: this gloved reads recordings of %s", m, strings.Join(models, ", "))
+	}
+	return nil
+}
+
 // RecordFormat returns the record framing an I/II's raw bytes use.
 func (h Header) RecordFormat() cyberglove.Format {
 	return cyberglove.Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
@@ -90,6 +105,9 @@ func Create(path string, h Header) (*Recorder, error) {
 	}
 	if err := devices.CheckSensors(h.Sensors); err != nil {
 		return nil, err
+	}
+	if err := checkModel(h.Model); err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
 	}
 	js, err := json.Marshal(h)
 	if err != nil {
@@ -279,6 +297,9 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	if err := devices.CheckSensors(rr.Header.Sensors); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
+	}
+	if err := checkModel(rr.Header.Model); err != nil {
+		return nil, err
 	}
 	rr.off = int64(14 + n + 4)
 	return rr, nil

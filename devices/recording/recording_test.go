@@ -2,8 +2,10 @@ package recording
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,6 +192,20 @@ func TestRecordingRejectsOtherFiles(t *testing.T) {
 		if _, err := OpenReplay(p, false); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: got %v, want an error naming the file", name, err)
 		}
+	}
+	// A glove model it cannot read the bytes of: refused when written,
+	// and when read (a header written by another program).
+	if _, err := Create(filepath.Join(dir, "new.glove"), Header{Model: "cyberglove4", Sensors: 22}); err == nil || !strings.Contains(err.Error(), `glove model "cyberglove4"`) {
+		t.Errorf("Create with model cyberglove4: got %v", err)
+	}
+	var b bytes.Buffer
+	js := []byte(`{"format":"gloved-recording","model":"cyberglove4","sensors":22,"hand":"right"}`)
+	b.WriteString("GLOVEREC\x01\x00")
+	binary.Write(&b, binary.LittleEndian, uint32(len(js)))
+	b.Write(js)
+	binary.Write(&b, binary.LittleEndian, crc32.ChecksumIEEE(js))
+	if _, err := NewReplay(&b, false); err == nil || !strings.Contains(err.Error(), `glove model "cyberglove4": this gloved reads recordings of cyberglove, cyberglove3, sim`) {
+		t.Errorf("a header of model cyberglove4: got %v", err)
 	}
 }
 

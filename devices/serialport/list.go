@@ -74,9 +74,11 @@ func (s Sysfs) port(name string) (p Port, ok bool, err error) {
 	p.Console = s.console(name)
 	switch linkBase(filepath.Join(dev, "subsystem")) {
 	case "usb-serial": // ttyUSB: .../1-2/1-2:1.0/ttyUSB0
-		return p, true, s.usb(filepath.Dir(filepath.Dir(dev)), &p)
+		s.usb(filepath.Dir(filepath.Dir(dev)), &p)
+		return p, true, nil
 	case "usb": // ttyACM: .../1-3/1-3:1.0
-		return p, true, s.usb(filepath.Dir(dev), &p)
+		s.usb(filepath.Dir(dev), &p)
+		return p, true, nil
 	}
 	// A serial_core port with no UART behind it (the 8250 driver's
 	// ttyS1..31 on most PCs) has type 0, PORT_UNKNOWN.
@@ -86,23 +88,27 @@ func (s Sysfs) port(name string) (p Port, ok bool, err error) {
 	return p, true, nil
 }
 
-// usb fills in p's USB attributes from the USB device at dir.
-func (s Sysfs) usb(dir string, p *Port) error {
+// usb fills in p's USB attributes from the USB device at dir. What it
+// cannot read is said in p.Problem: the port is listed all the same (one
+// odd device must not hide the glove's).
+func (s Sysfs) usb(dir string, p *Port) {
 	p.Kind = USB
 	for _, a := range []struct {
 		file string
 		to   *string
 	}{{"idVendor", &p.VID}, {"idProduct", &p.PID}, {"serial", &p.Serial}, {"manufacturer", &p.Manufacturer}, {"product", &p.Product}} {
 		v, err := readAttr(filepath.Join(dir, a.file))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("serialport: %s: %w", p.Name, err)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && p.Problem == "" {
+			p.Problem = fmt.Sprintf("cannot read its USB %s: %v", a.file, err)
 		}
 		*a.to = v
 	}
-	if p.VID == "" || p.PID == "" {
-		return fmt.Errorf("serialport: %s: no USB vendor and product ids at %s", p.Name, dir)
+	if (p.VID == "" || p.PID == "") && p.Problem == "" {
+		p.Problem = "no USB vendor and product ids at " + dir
 	}
-	return nil
+	if p.Problem != "" {
+		p.VID, p.PID = "", ""
+	}
 }
 
 // console reports whether the kernel's console is on the tty called name.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -137,12 +138,24 @@ func TestListFindsTheSerialPortsAndNothingElse(t *testing.T) {
 	}
 }
 
-func TestListFailsOnAUSBPortWithoutIds(t *testing.T) {
+// TestListShowsAUSBPortWithoutIds: a USB port whose device has no vendor
+// id in sysfs is listed all the same, saying so, with a udev rule that
+// matches its kernel name; a sysfs without ttys is an error.
+func TestListShowsAUSBPortWithoutIds(t *testing.T) {
 	f := newFakeSys(t)
 	f.ftdi("ttyUSB0", "1-2", "")
+	f.ftdi("ttyUSB1", "1-3", "")
 	os.Remove(filepath.Join(f.Root, "devices/pci0000:00/usb1/1-2/idVendor"))
-	if _, err := f.List(); err == nil {
-		t.Fatal("a USB port without a vendor id was listed")
+	ports, err := f.List()
+	if err != nil || len(ports) != 2 {
+		t.Fatalf("got %+v, %v: want both ports", ports, err)
+	}
+	odd := ports[0]
+	if odd.USBID() != "-" || !strings.Contains(odd.Description(), "no USB vendor and product ids") || !strings.Contains(Rule(odd, Link), `KERNEL=="ttyUSB0"`) {
+		t.Errorf("the port without ids: %q %q %q", odd.USBID(), odd.Description(), Rule(odd, Link))
+	}
+	if ports[1].Problem != "" || ports[1].USBID() == "-" {
+		t.Errorf("the other port: %+v", ports[1])
 	}
 	if _, err := (Sysfs{Root: t.TempDir(), Dev: "/dev"}).List(); err == nil {
 		t.Fatal("a sysfs without class/tty was listed")

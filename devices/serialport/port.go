@@ -31,6 +31,9 @@ type Port struct {
 	VID, PID, Serial, Manufacturer, Product string
 	Driver                                  string // ftdi_sio, cdc_acm, ...
 	Console                                 bool   // the kernel's console is on this port
+	// Problem is what sysfs would not tell of the port (its USB ids, say);
+	// the port is listed all the same, matched by its kernel name.
+	Problem string
 }
 
 // USBID returns "vvvv:pppp", or "-" for a port with no USB device.
@@ -46,10 +49,14 @@ func (p Port) USBID() string {
 func (p Port) Description() string {
 	switch p.Kind {
 	case USB:
-		if s := strings.TrimSpace(p.Manufacturer + " " + p.Product); s != "" {
-			return s
+		s := strings.TrimSpace(p.Manufacturer + " " + p.Product)
+		if s == "" {
+			s = "USB serial (" + p.Driver + ")"
 		}
-		return "USB serial (" + p.Driver + ")"
+		if p.Problem != "" {
+			s += " (" + p.Problem + ")"
+		}
+		return s
 	case OnBoard:
 		return "on-board serial port"
 	case PTY:

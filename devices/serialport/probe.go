@@ -35,7 +35,8 @@ func (o ProbeOpts) Limit() time.Duration { return 2*time.Second + 3*o.Reply }
 // it said; an error wrapping cyberglove.ErrNoReply means nothing answered.
 // The line's settings (baud rate, raw mode, timeouts) are put back as they
 // were before it returns, and it returns within o.Limit() even if the port
-// hangs (ErrHung; the stuck call is abandoned).
+// hangs (ErrHung; the stuck call is abandoned, and puts the settings back
+// only if it ever returns).
 func Probe(path string, o ProbeOpts) (cyberglove.Unit, error) {
 	return within(o.Limit(), path, func() (cyberglove.Unit, error) { return probe(path, o) })
 }

@@ -18,7 +18,7 @@ const Link = "cyberglove"
 func Rule(p Port, link string) string {
 	var match string
 	switch {
-	case p.Kind == USB:
+	case p.Kind == USB && p.VID != "" && p.PID != "":
 		match = fmt.Sprintf(`ATTRS{idVendor}=="%s", ATTRS{idProduct}=="%s", `, p.VID, p.PID)
 		if safeValue(p.Serial) {
 			match += fmt.Sprintf(`ATTRS{serial}=="%s", `, p.Serial)

@@ -11,6 +11,11 @@ import (
 
 var update = flag.Bool("update", false, "write generated README sections instead of checking them")
 
+// Updating reports whether the test run was asked to write what it
+// generates (go test -update): README sections, and golden files kept
+// beside the tests.
+func Updating() bool { return *update }
+
 // Path is the repository's README.md.
 func Path() string {
 	_, file, _, _ := runtime.Caller(0)

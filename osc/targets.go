@@ -1,0 +1,150 @@
+package osc
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// OSCQueryTarget starts a destination that is an OSCQuery service found at
+// run time rather than an address: "oscquery:VRChat-Client-*" is every
+// service whose instance name matches the glob (path.Match).
+const OSCQueryTarget = "oscquery:"
+
+// Targets is one output profile's destinations: the fixed addresses its
+// configuration lists, and the OSCQuery services an mDNS browser finds
+// (Found, Lost) whose instance names match its patterns. Addrs is safe to
+// call while services come and go, and allocates nothing: it is read for
+// every frame.
+type Targets struct {
+	fixed    []netip.AddrPort
+	patterns []string
+
+	mu    sync.Mutex
+	found map[string]netip.AddrPort // by instance name
+
+	addrs atomic.Pointer[[]netip.AddrPort] // fixed, then found by name; never changed once stored
+}
+
+// NewTargets reads a profile's destinations: each is "host:port" (a host
+// name is resolved now) or "oscquery:GLOB". An entry that is neither is a
+// one-line error naming it.
+func NewTargets(list []string) (*Targets, error) {
+	t := &Targets{found: map[string]netip.AddrPort{}}
+	for _, s := range list {
+		if err := CheckTarget(s); err != nil {
+			return nil, fmt.Errorf("osc: target %q: %w", s, err)
+		}
+		if glob, ok := strings.CutPrefix(s, OSCQueryTarget); ok {
+			t.patterns = append(t.patterns, glob)
+			continue
+		}
+		ap, err := resolveTarget(s)
+		if err != nil {
+			return nil, err
+		}
+		t.fixed = append(t.fixed, ap)
+	}
+	t.publish()
+	return t, nil
+}
+
+// CheckTarget reports, without looking anything up, whether s is a
+// destination NewTargets can read: "host:port" with a port 1-65535, or
+// "oscquery:" and a valid glob. Its error says what to write, for the
+// caller to name the key.
+func CheckTarget(s string) error {
+	if glob, ok := strings.CutPrefix(s, OSCQueryTarget); ok {
+		if _, err := path.Match(glob, ""); glob == "" || err != nil {
+			return errors.New("want oscquery: and a glob of OSCQuery instance names, such as oscquery:VRChat-Client-*")
+		}
+		return nil
+	}
+	host, port, err := net.SplitHostPort(s)
+	if p, perr := strconv.Atoi(port); err != nil || perr != nil || p < 1 || p > 65535 || host == "" {
+		return errors.New("want host:port with a port 1-65535, such as 127.0.0.1:9000, or oscquery:GLOB")
+	}
+	return nil
+}
+
+// Patterns returns the globs of the OSCQuery services the profile sends
+// to, without "oscquery:".
+func (t *Targets) Patterns() []string { return slices.Clone(t.patterns) }
+
+// Found says an OSCQuery service instance is at ap (it appeared, or
+// moved). It is ignored unless the instance's name matches one of the
+// patterns.
+func (t *Targets) Found(instance string, ap netip.AddrPort) {
+	if !t.matches(instance) || !ap.IsValid() {
+		return
+	}
+	ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.found[instance]; ok && old == ap {
+		return
+	}
+	t.found[instance] = ap
+	t.publish()
+}
+
+// Lost says an OSCQuery service instance went away.
+func (t *Targets) Lost(instance string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.found[instance]; !ok {
+		return
+	}
+	delete(t.found, instance)
+	t.publish()
+}
+
+// Addrs returns the current destinations, each once: the fixed ones in
+// the configuration's order, then those found, by instance name. The
+// slice is never changed; it allocates nothing. A nil Targets has none.
+func (t *Targets) Addrs() []netip.AddrPort {
+	if t == nil {
+		return nil
+	}
+	return *t.addrs.Load()
+}
+
+// matches reports whether instance matches a pattern.
+func (t *Targets) matches(instance string) bool {
+	for _, p := range t.patterns {
+		if ok, _ := path.Match(p, instance); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// publish stores a new list of destinations; t.mu is held (or t is not
+// yet shared).
+func (t *Targets) publish() {
+	out := make([]netip.AddrPort, 0, len(t.fixed)+len(t.found))
+	for _, ap := range t.fixed {
+		if !slices.Contains(out, ap) {
+			out = append(out, ap)
+		}
+	}
+	names := make([]string, 0, len(t.found))
+	for name := range t.found {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, cmp.Compare)
+	for _, name := range names {
+		if ap := t.found[name]; !slices.Contains(out, ap) {
+			out = append(out, ap)
+		}
+	}
+	t.addrs.Store(&out)
+}

@@ -1,0 +1,176 @@
+package osc
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestNewTargetsReadsAddressesAndPatterns: fixed addresses (a name is
+// resolved) in order, each once, and oscquery: globs as patterns.
+func TestNewTargetsReadsAddressesAndPatterns(t *testing.T) {
+	tg, err := NewTargets([]string{"127.0.0.1:9000", "oscquery:VRChat-Client-*", "localhost:9001", "127.0.0.1:9000", "oscquery:Resolume*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []netip.AddrPort{ap("127.0.0.1:9000"), ap("127.0.0.1:9001")}
+	if got := tg.Addrs(); !slices.Equal(got, want) {
+		t.Errorf("Addrs %v, want %v", got, want)
+	}
+	if got := tg.Patterns(); !slices.Equal(got, []string{"VRChat-Client-*", "Resolume*"}) {
+		t.Errorf("Patterns %v", got)
+	}
+	var none *Targets
+	if none.Addrs() != nil {
+		t.Error("a nil Targets has destinations")
+	}
+}
+
+// TestNewTargetsRefusesWhatIsNotATarget: each bad entry is one line
+// naming it and saying what to write.
+func TestNewTargetsRefusesWhatIsNotATarget(t *testing.T) {
+	for _, s := range []string{"127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", ":9000", "oscquery:", "oscquery:VRChat-[", "no-such-host.invalid:9000", "127.0.0.1:http"} {
+		_, err := NewTargets([]string{"127.0.0.1:9000", s})
+		if err == nil || !strings.Contains(err.Error(), s) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: got %v, want one line naming it", s, err)
+		}
+	}
+}
+
+// TestTargetsFollowTheServicesFound: a service whose instance name matches
+// a pattern is a destination from when it is found, at its new address
+// when it moves, until it is lost; one that matches no pattern is never
+// one; found services come after the fixed ones, by name, each address
+// once.
+func TestTargetsFollowTheServicesFound(t *testing.T) {
+	tg, err := NewTargets([]string{"127.0.0.1:9000", "oscquery:VRChat-Client-*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		found, lost string
+		at          string
+		want        []string
+	}{
+		{found: "VRChat-Client-B2", at: "192.168.1.9:9000", want: []string{"127.0.0.1:9000", "192.168.1.9:9000"}},
+		{found: "TouchOSC", at: "127.0.0.1:8000", want: []string{"127.0.0.1:9000", "192.168.1.9:9000"}},
+		{found: "VRChat-Client-A1", at: "[::ffff:127.0.0.1]:9002", want: []string{"127.0.0.1:9000", "127.0.0.1:9002", "192.168.1.9:9000"}},
+		{found: "VRChat-Client-B2", at: "192.168.1.10:9000", want: []string{"127.0.0.1:9000", "127.0.0.1:9002", "192.168.1.10:9000"}},
+		{found: "VRChat-Client-C3", at: "127.0.0.1:9000", want: []string{"127.0.0.1:9000", "127.0.0.1:9002", "192.168.1.10:9000"}},
+		{lost: "VRChat-Client-A1", want: []string{"127.0.0.1:9000", "192.168.1.10:9000"}},
+		{lost: "TouchOSC", want: []string{"127.0.0.1:9000", "192.168.1.10:9000"}},
+	}
+	for i, s := range steps {
+		if s.found != "" {
+			tg.Found(s.found, ap(s.at))
+		} else {
+			tg.Lost(s.lost)
+		}
+		var got []string
+		for _, a := range tg.Addrs() {
+			got = append(got, a.String())
+		}
+		if !slices.Equal(got, s.want) {
+			t.Errorf("step %d: %v, want %v", i, got, s.want)
+		}
+	}
+}
+
+// TestTargetsAddrsIsSafeWhileServicesComeAndGo: readers on other
+// goroutines see whole lists while one browser finds and loses services
+// (run with -race), and reading allocates nothing.
+func TestTargetsAddrsIsSafeWhileServicesComeAndGo(t *testing.T) {
+	tg, err := NewTargets([]string{"127.0.0.1:9000", "oscquery:*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				a := tg.Addrs()
+				if len(a) == 0 || a[0] != ap("127.0.0.1:9000") {
+					t.Errorf("a reader saw %v", a)
+					return
+				}
+			}
+		})
+	}
+	for i := range 2000 {
+		name := []string{"a", "b", "c"}[i%3]
+		if i%2 == 0 {
+			tg.Found(name, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 0, byte(i % 7)}), 9000))
+		} else {
+			tg.Lost(name)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if n := testing.AllocsPerRun(100, func() { _ = tg.Addrs() }); n != 0 {
+		t.Errorf("Addrs allocated %v times", n)
+	}
+}
+
+// TestSendToSendsToAProfilesTargetsOnly: SendTo reaches the profile's
+// destinations, each packet once, counted as Send counts; not the
+// subscribers nor osc.targets; and allocates nothing.
+func TestSendToSendsToAProfilesTargetsOnly(t *testing.T) {
+	h, rec, _ := testHub(t, Policy{})
+	if err := h.SetTargets([]string{"127.0.0.1:9430"}); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := NewTargets([]string{"127.0.0.1:9000", "127.0.0.1:39539"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := [][]byte{[]byte("a"), []byte("b")}
+	h.SendTo(tg, pk)
+	got := rec.destinations()
+	want := []netip.AddrPort{ap("127.0.0.1:9000"), ap("127.0.0.1:9000"), ap("127.0.0.1:39539"), ap("127.0.0.1:39539")}
+	if !slices.Equal(got, want) || h.Stats.PacketsSent.Load() != 4 {
+		t.Errorf("sent to %v (%d counted), want %v", got, h.Stats.PacketsSent.Load(), want)
+	}
+	h.SendTo(nil, pk)
+	if n := len(rec.destinations()); n != 0 {
+		t.Errorf("a nil Targets was sent %d packets", n)
+	}
+	real, app := startHub(t)
+	at, err := NewTargets([]string{app.LocalAddr().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { real.SendTo(at, pk) }); n != 0 {
+		t.Errorf("SendTo allocated %v times", n)
+	}
+}
+
+// TestSendSendsToFoundServicesAndSubscribersOnce: the gloved profile's
+// destinations may be found at run time; a subscriber at one of them gets
+// each packet once.
+func TestSendSendsToFoundServicesAndSubscribersOnce(t *testing.T) {
+	h, rec, _ := testHub(t, Policy{})
+	if err := h.SetTargets([]string{"127.0.0.1:9430", "oscquery:TouchDesigner*"}); err != nil {
+		t.Fatal(err)
+	}
+	h.Targets().Found("TouchDesigner-1", ap("127.0.0.1:9500"))
+	if _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9500")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9600")); err != nil {
+		t.Fatal(err)
+	}
+	rec.destinations()
+	h.Send([][]byte{[]byte("x")})
+	want := []netip.AddrPort{ap("127.0.0.1:9430"), ap("127.0.0.1:9500"), ap("127.0.0.1:9600")}
+	if got := rec.destinations(); !slices.Equal(got, want) {
+		t.Errorf("sent to %v, want %v", got, want)
+	}
+}
