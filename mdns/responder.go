@@ -186,8 +186,8 @@ func (r *responder) goodbye() []outgoing {
 	return out
 }
 
-// owns reports whether name is one of the instance's unique names on
-// some interface, and returns those records.
+// owned returns the instance's unique records named name, on every
+// interface (none: the name is not the instance's).
 func (r *responder) owned(name string) []dns.RR {
 	var out []dns.RR
 	for _, i := range r.ifaces {
@@ -273,7 +273,7 @@ func (r *responder) checkResponse(m *dns.Msg, now time.Time) {
 			if r.state == probing {
 				r.rename(now)
 			} else {
-				r.reprobe(now, resetProbing)
+				r.reprobe(now, 0)
 			}
 			return
 		}
