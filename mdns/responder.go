@@ -23,7 +23,6 @@ const (
 	maxPerSecond  = 20          // response packets a second on one interface, whatever is asked
 	legacyTTL     = 10          // RFC 6762 section 6.7
 	burstWindow   = time.Second // the window of maxPerSecond
-	resetProbing  = 0 * time.Second
 )
 
 // responder states.
