@@ -20,7 +20,8 @@ import (
 
 // OSCQueryConfig is the OSCQuery service ([oscquery]): the tree of what
 // gloved sends and accepts served over HTTP, advertised over mDNS, and
-// the discovery of the apps osc.targets names as "oscquery:GLOB".
+// the discovery of the apps that osc.targets and the profiles' targets
+// name as "oscquery:GLOB".
 type OSCQueryConfig struct {
 	// Enabled turns it on (the default) or off.
 	Enabled *bool `toml:"enabled"`
