@@ -13,10 +13,12 @@ require (
 	github.com/hypebeast/go-osc v0.0.0-20220308234300-cec5a8a1e5f5
 	github.com/markus-wa/quickhull-go/v2 v2.2.0
 	github.com/mattn/go-isatty v0.0.20
+	github.com/miekg/dns v1.1.73
 	github.com/prometheus/client_golang v1.25.0
 	github.com/qmuntal/gltf v0.28.0
 	github.com/rs/zerolog v1.35.1
 	github.com/tarm/serial v0.0.0-20180830185346-98f6abe2eb07
+	golang.org/x/net v0.59.0
 	golang.org/x/sys v0.49.0
 )
 

@@ -33,6 +33,9 @@ type Config struct {
 	Metrics     MetricsConfig     `toml:"metrics"`
 	// View is the live 3D page.
 	View ViewConfig `toml:"view"`
+	// OSCQuery is the OSCQuery service: the tree, its advertisement and
+	// the discovery of apps to send to.
+	OSCQuery OSCQueryConfig `toml:"oscquery"`
 	// Path is the file the config came from ("" for built-in); relative
 	// paths in it are relative to its directory.
 	Path string `toml:"-"`
@@ -250,6 +253,7 @@ func (c *Config) Normalize() error {
 
 func (c *Config) defaults() {
 	c.OSC.defaults()
+	c.OSCQuery.defaults()
 	if c.Frame.StallMS == 0 {
 		c.Frame.StallMS = 1000
 	}
@@ -361,6 +365,12 @@ func (c *Config) checkService() error {
 		return err
 	}
 	if err := c.View.check(); err != nil {
+		return err
+	}
+	if err := c.OSCQuery.check(); err != nil {
+		return err
+	}
+	if err := c.checkTargets(); err != nil {
 		return err
 	}
 	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {

@@ -19,6 +19,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 )
@@ -53,6 +54,12 @@ type Daemon struct {
 	keepView bool
 	// keepHub leaves the OSC hub open at Close: a reload hands it on.
 	keepHub bool
+	// oscq is the OSCQuery service (nil: off), apps where the apps it
+	// finds go; keepOSCQuery leaves it running at Close (a reload hands
+	// it on).
+	oscq         *oscquery.Service
+	apps         *apps
+	keepOSCQuery bool
 	// exitWhenDone makes Run return once every hand's device has ended
 	// (a replay without loop) and its last frame is out.
 	exitWhenDone bool
@@ -85,11 +92,12 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
 	if c != nil {
-		d.hub, d.scene, d.view = c.hub, c.scene, c.view
+		d.hub, d.scene, d.view, d.oscq, d.apps = c.hub, c.scene, c.view, c.oscq, c.apps
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
 		d.keepView = c != nil && c.view != nil
+		d.keepOSCQuery = c != nil && c.oscq != nil
 		d.Close()
 		return nil, err
 	}
@@ -134,6 +142,12 @@ func (d *Daemon) open() error {
 		if metrics, err = listenMetrics(cfg.Metrics.Listen); err != nil {
 			return err
 		}
+	}
+	if err := d.openOSCQuery(); err != nil {
+		if metrics != nil {
+			metrics.Close()
+		}
+		return err
 	}
 	if err := d.openView(); err != nil {
 		if metrics != nil {
@@ -277,12 +291,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.liveness(ctx, every)
 		}()
 	}
+	if d.oscq != nil {
+		d.oscq.Advertise() // once: a reload's carried service already is
+	}
 	var profiles []string
 	for _, o := range d.outputs {
 		profiles = append(profiles, o.cfg.String())
 	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
-		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Msg("gloved running")
+		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
 	var err error
 	select {
 	case <-ctx.Done():
@@ -336,5 +353,8 @@ func (d *Daemon) Close() {
 	}
 	if d.view != nil && !d.keepView {
 		d.view.Close()
+	}
+	if d.oscq != nil && !d.keepOSCQuery {
+		d.oscq.Close()
 	}
 }

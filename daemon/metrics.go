@@ -14,6 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/mdns"
+	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/session"
 )
 
@@ -165,6 +167,7 @@ func (d *Daemon) startMetrics(l net.Listener) {
 	for _, c := range d.hub.Stats.Counters() {
 		counter("gloved_osc_"+c.Name+"_total", c.Help, func() float64 { return float64(c.Value.Load()) })
 	}
+	d.oscqueryMetrics(reg)
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
@@ -173,4 +176,58 @@ func (d *Daemon) startMetrics(l net.Listener) {
 			d.log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
 		}
 	}()
+}
+
+// oscqueryMetrics registers the OSCQuery service's gauges and counters:
+// whether it is advertised, how many apps found are sent to, its HTTP
+// requests and refusals, and the mDNS traffic.
+func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_oscquery_advertised",
+		Help: "1 while the OSCQuery service is advertised over mDNS, 0 when it is off or cannot be."}, func() float64 {
+		if d.oscq != nil && d.oscq.Advertised() {
+			return 1
+		}
+		return 0
+	}))
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_oscquery_apps",
+		Help: "Apps found over mDNS (osc.targets oscquery:GLOB) that frames are sent to."}, func() float64 {
+		if d.oscq == nil {
+			return 0
+		}
+		return float64(d.oscq.Found())
+	}))
+	server := func(get func(s oscquery.Stats) uint64) func() float64 {
+		return func() float64 {
+			if d.oscq == nil {
+				return 0
+			}
+			return float64(get(d.oscq.Server.Stats()))
+		}
+	}
+	for _, c := range []struct {
+		name, help string
+		f          func() float64
+	}{
+		{"gloved_oscquery_requests_total", "OSCQuery HTTP requests.", server(func(s oscquery.Stats) uint64 { return s.Requests })},
+		{"gloved_oscquery_refused_total", "OSCQuery HTTP requests refused by the allow rules.", server(func(s oscquery.Stats) uint64 { return s.Refused })},
+	} {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help}, c.f))
+	}
+	mdnsCounter := func(name, help string, get func(s *mdns.Stats) uint64) {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "gloved_mdns_" + name + "_total", Help: help}, func() float64 {
+			if d.oscq == nil || d.oscq.MDNS() == nil {
+				return 0
+			}
+			return float64(get(d.oscq.MDNS()))
+		}))
+	}
+	mdnsCounter("received", "mDNS datagrams received.", func(s *mdns.Stats) uint64 { return s.Received.Load() })
+	mdnsCounter("malformed", "mDNS datagrams that did not decode.", func(s *mdns.Stats) uint64 { return s.Malformed.Load() })
+	mdnsCounter("ignored", "mDNS datagrams ignored (off the link, or a response from a port other than 5353).", func(s *mdns.Stats) uint64 { return s.Ignored.Load() })
+	mdnsCounter("sent", "mDNS datagrams sent.", func(s *mdns.Stats) uint64 { return s.Sent.Load() })
+	mdnsCounter("send_errors", "mDNS datagrams that could not be sent.", func(s *mdns.Stats) uint64 { return s.SendErrors.Load() })
+	mdnsCounter("answered", "mDNS queries answered.", func(s *mdns.Stats) uint64 { return s.Answered.Load() })
+	mdnsCounter("limited", "mDNS answers held back by the rate limits.", func(s *mdns.Stats) uint64 { return s.Limited.Load() })
+	mdnsCounter("conflicts", "mDNS name conflicts met.", func(s *mdns.Stats) uint64 { return s.Conflicts.Load() })
+	mdnsCounter("renames", "Times the advertised name was taken and another was tried.", func(s *mdns.Stats) uint64 { return s.Renames.Load() })
 }

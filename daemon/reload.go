@@ -6,6 +6,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/view"
 )
 
@@ -19,6 +20,11 @@ type carried struct {
 	// view is the live page's server, when the next config serves it
 	// where this one does: browsers stay connected and get the new scene.
 	view *view.Server
+	// oscq is the OSCQuery service, when the next config has the same
+	// [oscquery], allow list and apps to find, and the hub is kept: the
+	// advertisement and the HTTP server stay, and serve the new tree.
+	oscq *oscquery.Service
+	apps *apps
 }
 
 // handoff prepares a reload to next: what carries over, and the hub kept
@@ -37,6 +43,9 @@ func (d *Daemon) handoff(next *Config) *carried {
 	}
 	if d.view != nil && next.View.Listen == d.config.View.Listen {
 		c.view, d.keepView = d.view, true
+	}
+	if d.sameOSCQuery(next, c.hub != nil) {
+		c.oscq, c.apps, d.keepOSCQuery = d.oscq, d.apps, true
 	}
 	return c
 }

@@ -190,6 +190,9 @@ func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error
 		if c.view != nil {
 			c.view.Close()
 		}
+		if c.oscq != nil {
+			c.oscq.Close()
+		}
 		return nil, fmt.Errorf("reload: %v; the previous config did not restart either: %w", err, rerr)
 	}
 	return d, nil

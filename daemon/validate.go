@@ -56,6 +56,14 @@ func (c *Config) checkAddresses() error {
 			return fmt.Errorf("view.listen = %q: %v", a, err)
 		}
 	}
+	if c.OSCQuery.on() {
+		if _, err := net.ResolveTCPAddr("tcp", c.OSCQuery.Listen); err != nil {
+			return fmt.Errorf("oscquery.listen = %q: %v", c.OSCQuery.Listen, err)
+		}
+		if _, err := c.Tree(); err != nil {
+			return fmt.Errorf("oscquery: %v", err)
+		}
+	}
 	return nil
 }
 

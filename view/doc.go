@@ -19,7 +19,8 @@
 //
 // Access: the server listens where [view] listen says (loopback by
 // default); a request from any other address is refused unless osc.allow
-// lists it, as for the OSC control port. WebSocket upgrades must come from
+// lists it, as for the OSC control port (package access, which the
+// OSCQuery server shares). WebSocket upgrades must come from
 // a page of the same origin (coder/websocket's Origin check).
 //
 // Sources: the WebSocket protocol, RFC 6455, as coder/websocket (pinned in

@@ -8,12 +8,12 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/osc"
 )
 
@@ -140,41 +140,14 @@ func (s *Server) Handler() http.Handler {
 	})
 }
 
-// refuse says why r may not be served, or "" if it may: its source must be
-// loopback or in Allow, and a server on loopback answers only requests
-// naming it by address or as localhost (a web page elsewhere cannot reach
-// it by rebinding a DNS name to 127.0.0.1).
+// refuse says why r may not be served, or "" if it may: package access's
+// rules, those of the OSC control port.
 func (s *Server) refuse(r *http.Request) string {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return "unknown source address"
-	}
-	src := ap.Addr().Unmap()
-	if !src.IsLoopback() && !s.allowed(src) {
-		return "the source is neither loopback nor in osc.allow"
-	}
+	var local net.Addr
 	if s.ln != nil {
-		if a, ok := s.ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
-			host := r.Host
-			if h, _, err := net.SplitHostPort(host); err == nil {
-				host = h
-			}
-			host = strings.Trim(host, "[]")
-			if _, err := netip.ParseAddr(host); err != nil && !strings.EqualFold(host, "localhost") {
-				return "a page on loopback is served by address or as localhost only"
-			}
-		}
+		local = s.ln.Addr()
 	}
-	return ""
-}
-
-func (s *Server) allowed(a netip.Addr) bool {
-	for _, p := range s.opt.Allow {
-		if p.Contains(a.WithZone("")) {
-			return true
-		}
-	}
-	return false
+	return access.Rules{Allow: s.opt.Allow}.Refuse(r, local)
 }
 
 // SetScene sets what browsers are shown; browsers already connected get

@@ -20,10 +20,17 @@ var built struct {
 	dir  string
 }
 
+// builtEnv names a binary already built: a test re-run in a network
+// namespace (package netns) is handed its parent's.
+const builtEnv = "GLOVED_TEST_BINARY"
+
 // binary builds the gloved binary once for the test run and returns its
 // path: error paths are tried as a user meets them, exit code included.
 func binary(t *testing.T) string {
 	t.Helper()
+	if p := os.Getenv(builtEnv); p != "" {
+		return p
+	}
 	built.once.Do(func() {
 		built.dir, built.err = os.MkdirTemp("", "gloved-bin-")
 		if built.err != nil {

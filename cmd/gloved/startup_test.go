@@ -53,6 +53,8 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 		{"OSC port in use", writeConfig(t, busy.LocalAddr().String(), "builtin:grasp", ""), 1, []string{"osc.listen", "in use", "choose a free port"}},
 		{"scene file missing", writeConfig(t, "127.0.0.1:0", "no-such-scene.obj", ""), 1, []string{"no-such-scene.obj"}},
 		{"metrics port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n", busyTCP(t))), 1, []string{"metrics.listen", "in use"}},
+		{"OSCQuery port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[oscquery]\nlisten = %q\n", busyTCP(t))), 1, []string{"oscquery.listen", "in use", "choose a free port"}},
+		{"OSCQuery name", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nname = \"lab glove\"\n"), 2, []string{`oscquery.name = "lab glove"`, "starting with gloved"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,6 +89,7 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		{"listen without a port", writeConfig(t, "127.0.0.1", "builtin:grasp", ""), []string{"osc.listen"}},
 		{"target port out of range", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "targets = [\"127.0.0.1:99999\"]\n"), []string{"osc.targets"}},
 		{"metrics address", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[metrics]\nlisten = \"127.0.0.1:http-ish\"\n"), []string{"metrics.listen"}},
+		{"OSCQuery address", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nlisten = \"127.0.0.1:http-ish\"\n"), []string{"oscquery.listen"}},
 		{"recording is a directory", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = "+fmt.Sprintf("%q", dir)+"\n"), []string{"hand[1] (left).recording", "is a directory"}},
 		{"recording cannot be written", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nrecording = \"/proc/gloved.glove\"\n"), []string{"hand[1] (left).recording", "cannot write"}},
 		{"skinned hand missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = \"no-such-hand.glb\"\n"), []string{"hand[1] (left).mesh", "no-such-hand.glb"}},

@@ -1,0 +1,14 @@
+// Package access decides who may use gloved's HTTP servers, the live page
+// (package view) and the OSCQuery tree (package oscquery), by the rules of
+// the OSC control port: a request from loopback is always served, one from
+// a host that osc.allow lists is served, any other is refused. A request
+// that arrived on a loopback address must name the server by an address
+// or as localhost: a web page from elsewhere that rebinds its DNS name to
+// 127.0.0.1 (DNS rebinding) reaches the port, but names itself in Host
+// and is refused.
+//
+// Sources: RFC 9110 section 7.2 (Host); the README's Security section and
+// the OSC policy (package osc) whose allow list this reuses; the pinned
+// libraries of shared/reference/dependencies.md (the standard library's
+// net/http only).
+package access

@@ -1,0 +1,285 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/vmc"
+	"github.com/gloved/gloved/oscquery"
+)
+
+// OSCQueryConfig is the OSCQuery service ([oscquery]): the tree of what
+// gloved sends and accepts served over HTTP, advertised over mDNS, and
+// the discovery of the apps that osc.targets and the profiles' targets
+// name as "oscquery:GLOB".
+type OSCQueryConfig struct {
+	// Enabled turns it on (the default) or off.
+	Enabled *bool `toml:"enabled"`
+	// Name is the advertised instance name; it starts with "gloved".
+	Name string `toml:"name"`
+	// Listen is the HTTP server's address; port 0 picks a free one (the
+	// advertisement carries it).
+	Listen string `toml:"listen"`
+	// Interfaces limits mDNS to these network interfaces (default: every
+	// one that is up and carries multicast).
+	Interfaces []string `toml:"interfaces"`
+}
+
+// DefaultOSCQueryListen is oscquery.listen unless a config says
+// otherwise: loopback, any free port.
+const DefaultOSCQueryListen = "127.0.0.1:0"
+
+// maxNameLen bounds oscquery.name: a DNS label is 63 bytes, and a rename
+// adds " (NN)".
+const maxNameLen = 58
+
+func (o *OSCQueryConfig) defaults() {
+	if o.Enabled == nil {
+		on := true
+		o.Enabled = &on
+	}
+	if o.Name == "" {
+		o.Name = defaultName()
+	}
+	if o.Listen == "" {
+		o.Listen = DefaultOSCQueryListen
+	}
+}
+
+// on reports whether the service runs.
+func (o *OSCQueryConfig) on() bool { return o.Enabled == nil || *o.Enabled }
+
+// defaultName is "gloved-" and the machine's host name.
+func defaultName() string {
+	host, err := os.Hostname()
+	host, _, _ = strings.Cut(host, ".")
+	if err != nil || host == "" {
+		return "gloved"
+	}
+	return truncate("gloved-"+host, maxNameLen)
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// check checks the [oscquery] settings, naming the key at fault.
+func (o *OSCQueryConfig) check() error {
+	if !strings.HasPrefix(o.Name, "gloved") || len(o.Name) > maxNameLen || strings.ContainsFunc(o.Name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return fmt.Errorf("oscquery.name = %q: want a name starting with gloved, at most %d bytes, no control characters", o.Name, maxNameLen)
+	}
+	if _, port, err := net.SplitHostPort(o.Listen); err != nil || port == "" {
+		return fmt.Errorf("oscquery.listen = %q: want host:port, such as 127.0.0.1:9432 (port 0: any free port)", o.Listen)
+	}
+	for i, n := range o.Interfaces {
+		if n == "" || slices.Contains(o.Interfaces[:i], n) {
+			return fmt.Errorf("oscquery.interfaces[%d] = %q: want the name of a network interface, each once", i, n)
+		}
+	}
+	return nil
+}
+
+// globs returns the OSCQuery patterns of every targets list (osc.targets
+// and each profile's), each once, sorted: the apps to look for.
+func (c *Config) globs() []string {
+	var out []string
+	for _, list := range c.targetLists() {
+		for _, t := range list.targets {
+			if g, ok := strings.CutPrefix(t, osc.OSCQueryTarget); ok && !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// targetList is a targets list and its key.
+type targetList struct {
+	key     string
+	targets []string
+}
+
+func (c *Config) targetLists() []targetList {
+	out := []targetList{{"osc.targets", c.OSC.Targets}}
+	for i, p := range c.OSC.Profiles {
+		out = append(out, targetList{fmt.Sprintf("osc.profile[%d].targets", i), p.Targets})
+	}
+	return out
+}
+
+// checkTargets checks that oscquery: targets have the service that finds
+// them.
+func (c *Config) checkTargets() error {
+	if c.OSCQuery.on() {
+		return nil
+	}
+	for _, list := range c.targetLists() {
+		for i, t := range list.targets {
+			if strings.HasPrefix(t, osc.OSCQueryTarget) {
+				return fmt.Errorf("%s[%d] = %q: apps are found over mDNS by the OSCQuery service, which [oscquery] enabled = false turns off", list.key, i, t)
+			}
+		}
+	}
+	return nil
+}
+
+// Space is the OSCQuery address space of the config: its prefix and
+// hands.
+func (c *Config) Space() oscquery.Space {
+	s := oscquery.Space{Prefix: c.OSC.Prefix, Description: "gloved: the contacts of an articulated hand with a scene, frame by frame (" + strings.Join(c.handNames(), ", ") + ")"}
+	for i, h := range c.Hands {
+		links := handmodel.FingerLinks
+		if spec := c.Spec(i); spec.HandParams(true).Forearm {
+			links++
+		}
+		s.Hands = append(s.Hands, oscquery.Hand{Name: h.Name, Shape: osc.Shape{Joints: int(handmodel.NumJoints), Links: links}})
+	}
+	return s
+}
+
+func (c *Config) handNames() []string {
+	out := make([]string, len(c.Hands))
+	for i, h := range c.Hands {
+		out[i] = h.Name
+	}
+	return out
+}
+
+// Tree is the config's OSCQuery tree: gloved's contract (osc.Methods) and
+// that of each output profile the config names, for its hands. The
+// vrchat profile's avatar parameters are left out: VRChat sends every
+// avatar parameter to each OSCQuery app whose tree holds /avatar, and
+// gloved has no use for them (they are VRChat's address space, which
+// VRChat's own tree describes).
+func (c *Config) Tree() (*oscquery.Tree, error) {
+	lists := [][]osc.Method{osc.Methods()}
+	seen := map[string]bool{ProfileGloved: true, ProfileVRChat: true} // gloved's is osc.Methods, in any coordinates
+	for _, p := range c.OSC.Profiles {
+		if seen[p.Name] {
+			continue
+		}
+		seen[p.Name] = true
+		switch p.Name {
+		case ProfileOpenXR:
+			lists = append(lists, openxr.Methods())
+		case ProfileVMC:
+			lists = append(lists, vmc.Methods())
+		}
+	}
+	return c.Space().Tree(lists...)
+}
+
+// apps passes the apps an OSCQuery browser finds on to every destination
+// list of the running daemon (osc.Targets: each takes those its patterns
+// match), and to the next daemon's after a reload, which starts its lists
+// afresh.
+type apps struct {
+	mu    sync.Mutex
+	lists []*osc.Targets
+	found map[string]netip.AddrPort
+}
+
+// Found passes an app that appeared or moved on.
+func (a *apps) Found(instance string, ap netip.AddrPort) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.found[instance] = ap
+	for _, t := range a.lists {
+		t.Found(instance, ap)
+	}
+}
+
+// Lost passes an app that went away on.
+func (a *apps) Lost(instance string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.found, instance)
+	for _, t := range a.lists {
+		t.Lost(instance)
+	}
+}
+
+// use makes lists the destinations, telling them the apps found so far.
+func (a *apps) use(lists []*osc.Targets) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.lists = lists
+	for name, ap := range a.found {
+		for _, t := range lists {
+			t.Found(name, ap)
+		}
+	}
+}
+
+// openOSCQuery starts the OSCQuery service's HTTP server, unless a
+// reload carried one over (it gets the new tree) or the config turns it
+// off. It runs after the hub is open (the service advertises the hub's
+// address) and before the hands (a port in use fails the start before a
+// recording is made); Run advertises it.
+func (d *Daemon) openOSCQuery() error {
+	cfg := d.config
+	if !cfg.OSCQuery.on() {
+		return nil
+	}
+	tree, err := cfg.Tree()
+	if err != nil {
+		return fmt.Errorf("%w: oscquery: %v", ErrConfig, err)
+	}
+	if d.oscq != nil { // carried over by a reload
+		d.oscq.SetTree(tree)
+		d.apps.use(d.Outputs())
+		return nil
+	}
+	policy, err := cfg.OSC.Policy()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	d.apps = &apps{found: map[string]netip.AddrPort{}}
+	d.apps.use(d.Outputs())
+	q := cfg.OSCQuery
+	s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
+		Interfaces: q.Interfaces, Allow: policy.Allow, Discover: cfg.globs(), Sink: d.apps,
+		Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
+		Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
+	if err != nil {
+		if errors.Is(err, oscquery.ErrInUse) {
+			return fmt.Errorf("oscquery.listen = %q: the port is in use (another gloved, or another server?): choose a free port for oscquery.listen, or 0 for any", q.Listen)
+		}
+		return fmt.Errorf("oscquery.listen = %q: %v", q.Listen, strings.TrimPrefix(err.Error(), "oscquery: "))
+	}
+	d.oscq = s
+	return nil
+}
+
+// sameOSCQuery reports whether a reload to next may keep the running
+// OSCQuery service: the same settings, the same allow list, the same
+// apps looked for, and the OSC socket kept.
+func (d *Daemon) sameOSCQuery(next *Config, hubKept bool) bool {
+	a, b := d.config, next
+	return d.oscq != nil && hubKept && b.OSCQuery.on() && a.OSCQuery.Name == b.OSCQuery.Name && a.OSCQuery.Listen == b.OSCQuery.Listen &&
+		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(a.globs(), b.globs())
+}
+
+// OSCQueryURL is the OSCQuery tree's address, or "" if there is none.
+func (d *Daemon) OSCQueryURL() string {
+	if d.oscq == nil {
+		return ""
+	}
+	return d.oscq.Server.URL()
+}

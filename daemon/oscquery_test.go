@@ -1,0 +1,261 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/internal/netns"
+	"github.com/gloved/gloved/internal/zeroconftest"
+	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/vmc"
+	"github.com/gloved/gloved/oscquery"
+)
+
+// TestOSCQueryConfig: the service is on by default, as
+// "gloved-<host name>" on loopback at any free port; its keys' errors
+// name the key, and an oscquery: target needs the service and a glob.
+func TestOSCQueryConfig(t *testing.T) {
+	base := `
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+`
+	c, err := ParseConfig("lab.toml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	host, _, _ = strings.Cut(host, ".")
+	if q := c.OSCQuery; !q.on() || q.Listen != "127.0.0.1:0" || q.Name != truncate("gloved-"+host, maxNameLen) {
+		t.Errorf("defaults %+v", q)
+	}
+	if c, _ := ParseConfig("lab.toml", []byte(base+"[oscquery]\nenabled = false\n")); c.OSCQuery.on() {
+		t.Error("enabled = false left it on")
+	}
+	tests := []struct{ name, text, says string }{
+		{"name", base + "[oscquery]\nname = \"lab glove\"\n", `oscquery.name = "lab glove": want a name starting with gloved`},
+		{"long name", base + "[oscquery]\nname = \"gloved-" + strings.Repeat("x", 60) + "\"\n", "oscquery.name"},
+		{"control character", base + "[oscquery]\nname = \"gloved\\tlab\"\n", "oscquery.name"},
+		{"listen", base + "[oscquery]\nlisten = \"127.0.0.1\"\n", `oscquery.listen = "127.0.0.1": want host:port`},
+		{"interfaces", base + "[oscquery]\ninterfaces = [\"lo\", \"lo\"]\n", `oscquery.interfaces[1] = "lo"`},
+		{"unknown key", base + "[oscquery]\nport = 9432\n", "unknown key oscquery.port"},
+		{"glob", base + "[osc]\ntargets = [\"oscquery:VRChat-[\"]\n", `osc.targets[0] = "oscquery:VRChat-["`},
+		{"empty glob", base + "[osc]\ntargets = [\"127.0.0.1:9000\", \"oscquery:\"]\n", `osc.targets[1] = "oscquery:"`},
+		{"off", base + "[osc]\ntargets = [\"oscquery:VRChat-Client-*\"]\n[oscquery]\nenabled = false\n", "[oscquery] enabled = false turns off"},
+	}
+	for _, tc := range tests {
+		_, err := ParseConfig("lab.toml", []byte(tc.text))
+		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: got %v, want a config error saying %q", tc.name, err, tc.says)
+		}
+	}
+	c, err = ParseConfig("lab.toml", []byte(base+"[osc]\ntargets = [\"127.0.0.1:9000\", \"oscquery:VRChat-Client-*\"]\n"+
+		"[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"oscquery:VRChat-Client-*\", \"oscquery:Router-*\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Validate(); err != nil {
+		t.Errorf("an oscquery: target does not validate: %v", err)
+	}
+	if g := c.globs(); !slices.Equal(g, []string{"Router-*", "VRChat-Client-*"}) {
+		t.Errorf("the apps looked for: %v", g)
+	}
+	_, err = ParseConfig("lab.toml", []byte(base+"[oscquery]\nenabled = false\n[[osc.profile]]\nname = \"vmc\"\ntargets = [\"oscquery:VSeeFace*\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), `osc.profile[0].targets[0] = "oscquery:VSeeFace*"`) {
+		t.Errorf("a profile's oscquery: target with the service off: %v", err)
+	}
+}
+
+// TestReloadKeepsTheOSCQueryService: a SIGHUP reload that changes the
+// hands keeps the advertisement (an mDNS browser sees no goodbye) and the
+// HTTP server (at the port 0 picked), and the tree then holds the new
+// hands; one that changes oscquery.listen replaces them.
+func TestReloadKeepsTheOSCQueryService(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	b := zeroconftest.Start(t, "browse", "_oscjson._tcp.local.")
+	b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "browsing" })
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "g.toml")
+	oscListen := freeUDPPort(t)
+	write := func(hand, listen string) {
+		text := fmt.Sprintf(`
+[[hand]]
+name = %q
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = %q
+[frame]
+budget_ms = 100.0
+count_tris = false
+[oscquery]
+name = "gloved-reload"
+listen = %q
+`, hand, oscListen, listen)
+		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("right", "127.0.0.1:0")
+	logR, logW := io.Pipe()
+	urls := make(chan string, 8)
+	go func() {
+		sc := bufio.NewScanner(logR)
+		for sc.Scan() {
+			var line struct{ Message, OSCQuery string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "gloved running" {
+				urls <- line.OSCQuery
+			}
+		}
+	}()
+	reload := make(chan os.Signal, 1)
+	svc := Service{Path: cfgPath, Log: logW, Reload: reload}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		logW.Close()
+	}()
+	url := next(t, urls)
+	if hands := treeHands(t, url); hands != "right" {
+		t.Fatalf("the tree holds %q", hands)
+	}
+	added := b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "added" })
+	if added.Name != "gloved-reload._oscjson._tcp.local." || !strings.HasSuffix(url, fmt.Sprintf(":%d/", added.Port)) {
+		t.Fatalf("advertised %s, serving %s", added.Raw, url)
+	}
+	write("lefty", "127.0.0.1:0")
+	reload <- os.Interrupt
+	if again := next(t, urls); again != url {
+		t.Errorf("after a reload with other hands the tree is at %s, was %s", again, url)
+	}
+	if hands := treeHands(t, url); hands != "lefty" {
+		t.Errorf("after the reload the tree holds %q, want lefty", hands)
+	}
+	b.None(t, 2*time.Second, func(e zeroconftest.Event) bool { return e.Event == "removed" })
+	write("lefty", freeTCPPort(t))
+	reload <- os.Interrupt
+	moved := next(t, urls)
+	if moved == url || treeHands(t, moved) != "lefty" {
+		t.Errorf("after a reload to another oscquery.listen the tree is at %s (was %s)", moved, url)
+	}
+	b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "removed" })
+	e := b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "added" || e.Event == "updated" })
+	if !strings.HasSuffix(moved, fmt.Sprintf(":%d/", e.Port)) {
+		t.Errorf("advertised at port %d, serving %s", e.Port, moved)
+	}
+}
+
+// next returns the next URL logged.
+func next(t *testing.T, urls chan string) string {
+	t.Helper()
+	select {
+	case u := <-urls:
+		if u == "" {
+			t.Fatal("no OSCQuery URL logged")
+		}
+		return u
+	case <-time.After(15 * time.Second):
+		t.Fatal("the daemon did not start within 15 s")
+	}
+	return ""
+}
+
+// treeHands returns the hands the tree at url holds under /gloved.
+func treeHands(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url + "gloved?CONTENTS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ CONTENTS map[string]json.RawMessage }
+	json.NewDecoder(resp.Body).Decode(&v)
+	var hands []string
+	for k, n := range v.CONTENTS {
+		if strings.Contains(string(n), `"CONTENTS"`) {
+			hands = append(hands, k)
+		}
+	}
+	return strings.Join(hands, ",")
+}
+
+// freeTCPPort returns a loopback TCP address free a moment ago.
+func freeTCPPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestOSCQueryTreeHoldsTheProfiles: the tree holds gloved's contract and
+// that of each output profile configured (openxr's joints under the
+// prefix, vmc's bones), in the proposal's structure; the vrchat profile's
+// avatar parameters are left out, so that VRChat, which sends every
+// avatar parameter to an app whose tree holds /avatar, does not.
+func TestOSCQueryTreeHoldsTheProfiles(t *testing.T) {
+	c, err := ParseConfig("lab.toml", []byte(`
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[[osc.profile]]
+name = "openxr"
+targets = ["127.0.0.1:9500"]
+[[osc.profile]]
+name = "vmc"
+[[osc.profile]]
+name = "vrchat"
+[[osc.profile]]
+name = "gloved"
+coords = "unity"
+targets = ["127.0.0.1:9501"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
+		t.Error(err)
+	}
+	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(), vmc.Methods()} {
+		for _, x := range m {
+			addr := x.Address(c.OSC.Prefix, "right")
+			if n := tree.Node(addr); n == nil || n.Access&int(x.Access) == 0 {
+				t.Errorf("%s: %+v", addr, n)
+			}
+		}
+	}
+	if tree.Node("/avatar") != nil {
+		t.Error("the tree holds /avatar")
+	}
+}

@@ -1,0 +1,326 @@
+package mdns
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Stats count a peer's traffic.
+type Stats struct {
+	// Received counts datagrams; Malformed those that do not decode and
+	// the records skipped in those that partly do; Ignored those off the
+	// link, or responses from a port other than 5353.
+	Received, Malformed, Ignored atomic.Uint64
+	Sent, SendErrors             atomic.Uint64
+	Answered                     atomic.Uint64 // queries answered
+	Limited                      atomic.Uint64 // answers held back by the rate limits
+	Conflicts, Renames           atomic.Uint64
+}
+
+// Config is what a Peer advertises and looks for, and where.
+type Config struct {
+	// Interfaces are those mDNS runs on (see Interfaces); a service is
+	// advertised on those it is reached through, and browsing runs on
+	// all of them.
+	Interfaces []Interface
+	// Instance is the name the Services are advertised under; another
+	// host holding it makes it "Instance (2)", and so on.
+	Instance string
+	Services []Service
+	// Browse are the service types looked for ("_osc._udp").
+	Browse []string
+	// OnName hears the name the services were announced under, and each
+	// rename; OnFound and OnLost the instances of the browsed types that
+	// appear, move (OnFound again, with the new address) and vanish.
+	// They run on the peer's goroutine: they must not block.
+	OnName  func(string)
+	OnFound func(Found)
+	OnLost  func(Found)
+	// Log, if set, hears the peer's warnings, at most one line a minute
+	// of each kind.
+	Log func(msg string, kv ...any)
+}
+
+// Peer is this process's part in multicast DNS: one socket on the
+// configured interfaces, a responder for its services and a browser for
+// the types it looks for.
+type Peer struct {
+	stats Stats
+	c     *conn
+	resp  *responder
+	br    *browser
+	logs  logLimit
+	log   func(msg string, kv ...any)
+
+	in      chan received
+	closing chan chan struct{}
+	wg      sync.WaitGroup
+	once    sync.Once
+
+	mu   sync.Mutex
+	name string
+}
+
+// Start opens the socket and starts advertising and browsing. It fails
+// when there is nothing to do, when port 5353 cannot be shared, or when no
+// interface joins the mDNS group.
+func Start(cfg Config) (*Peer, error) {
+	if len(cfg.Services) == 0 && len(cfg.Browse) == 0 {
+		return nil, errors.New("mdns: nothing to advertise or browse")
+	}
+	for _, s := range cfg.Services {
+		if err := s.check(); err != nil {
+			return nil, err
+		}
+	}
+	if len(cfg.Services) > 0 && (cfg.Instance == "" || len(cfg.Instance) > 58) {
+		return nil, fmt.Errorf("mdns: instance name %q: want 1 to 58 bytes (63 with a rename's suffix)", cfg.Instance)
+	}
+	c, err := listen(cfg.Interfaces)
+	if err != nil {
+		return nil, err
+	}
+	p := &Peer{c: c, in: make(chan received, 64), closing: make(chan chan struct{}), log: cfg.Log}
+	now := time.Now()
+	ifaces := make([]*Interface, len(c.ifaces))
+	for k := range c.ifaces {
+		ifaces[k] = &c.ifaces[k]
+	}
+	if len(cfg.Services) > 0 {
+		p.resp = newResponder(cfg.Instance, cfg.Services, ifaces, now, &p.stats)
+		p.resp.log = p.logf
+		p.resp.onName = func(n string) {
+			p.mu.Lock()
+			p.name = n
+			p.mu.Unlock()
+			if cfg.OnName != nil {
+				cfg.OnName(n)
+			}
+		}
+	}
+	if len(cfg.Browse) > 0 {
+		p.br = newBrowser(cfg.Browse, now)
+		p.br.onFound, p.br.onLost, p.br.log = cfg.OnFound, cfg.OnLost, p.logf
+	}
+	p.wg.Add(2)
+	go p.read()
+	go p.run()
+	return p, nil
+}
+
+// Name returns the name the services were announced under ("" until
+// they are).
+func (p *Peer) Name() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.name
+}
+
+// Interfaces returns the interfaces the peer joined the group on.
+func (p *Peer) Interfaces() []Interface { return p.c.ifaces }
+
+// Stats returns the peer's counters.
+func (p *Peer) Stats() *Stats { return &p.stats }
+
+// Close withdraws the services (goodbye packets, TTL 0) and closes the
+// socket.
+func (p *Peer) Close() error {
+	var err error
+	p.once.Do(func() {
+		done := make(chan struct{})
+		p.closing <- done
+		<-done
+		err = p.c.close()
+		p.wg.Wait()
+	})
+	return err
+}
+
+// read passes datagrams to the run loop until the socket closes.
+func (p *Peer) read() {
+	defer p.wg.Done()
+	defer close(p.in)
+	buf := make([]byte, 9000)
+	for {
+		r, err := p.c.read(buf)
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			p.logf("mdns: reading", "err", err.Error())
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		r.b = append([]byte(nil), r.b...)
+		select {
+		case p.in <- r:
+		default: // the run loop is behind: drop, as the network may
+			p.stats.Ignored.Add(1)
+		}
+	}
+}
+
+// run owns the responder and browser: it hands them what arrives, ticks
+// them when they are due and sends what they return.
+func (p *Peer) run() {
+	defer p.wg.Done()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case done := <-p.closing:
+			if p.resp != nil {
+				p.send(p.resp.goodbye())
+			}
+			close(done)
+			for range p.in { // until read sees the socket closed
+			}
+			return
+		case r, ok := <-p.in:
+			if !ok {
+				return
+			}
+			p.receive(r, time.Now())
+		case <-timer.C:
+		}
+		now := time.Now()
+		p.tick(now)
+		next := time.Time{}
+		if p.resp != nil {
+			next = earliest(next, p.resp.due())
+		}
+		if p.br != nil {
+			next = earliest(next, p.br.due())
+		}
+		wait := time.Hour
+		if !next.IsZero() {
+			wait = max(next.Sub(now), time.Millisecond)
+		}
+		timer.Reset(wait)
+	}
+}
+
+// tick sends what is due.
+func (p *Peer) tick(now time.Time) {
+	if p.resp != nil {
+		p.send(p.resp.tick(now))
+	}
+	if p.br != nil {
+		if q := p.br.tick(now); q != nil {
+			for k := range p.c.ifaces {
+				p.send([]outgoing{{msg: q, iface: &p.c.ifaces[k]}})
+			}
+		}
+	}
+}
+
+// receive decodes a datagram and hands it on. Responses must come from
+// port 5353 (RFC 6762 section 6), and everything from this link: a
+// source on one of the interface's networks, or loopback on loopback
+// (section 11).
+func (p *Peer) receive(r received, now time.Time) {
+	p.stats.Received.Add(1)
+	if !onLink(r.iface, r.src.Addr()) {
+		p.stats.Ignored.Add(1)
+		return
+	}
+	m, skipped, err := unpack(r.b)
+	if err != nil {
+		p.stats.Malformed.Add(1)
+		p.logf("mdns: a malformed packet was dropped", "from", r.src.String(), "interface", r.iface.Name, "err", err.Error())
+		return
+	}
+	if skipped > 0 {
+		p.stats.Malformed.Add(uint64(skipped))
+	}
+	if m.Response && r.src.Port() != Port {
+		p.stats.Ignored.Add(1)
+		return
+	}
+	if p.resp != nil {
+		p.send(p.resp.handle(m, r, now))
+	}
+	if p.br != nil {
+		p.br.handle(m, r, now)
+	}
+}
+
+// onLink reports whether src is on i's link.
+func onLink(i *Interface, src netip.Addr) bool {
+	src = src.Unmap()
+	if src.IsLoopback() {
+		return i.Loopback
+	}
+	for _, pre := range i.Prefixes {
+		if pre.Contains(src) {
+			return true
+		}
+	}
+	return false
+}
+
+// send packs and sends each message.
+func (p *Peer) send(out []outgoing) {
+	for _, o := range out {
+		b, err := o.msg.Pack()
+		if err != nil {
+			p.stats.SendErrors.Add(1)
+			p.logf("mdns: a message could not be packed", "err", err.Error())
+			continue
+		}
+		if o.to.IsValid() {
+			err = p.c.unicast(b, o.iface, o.to)
+		} else {
+			err = p.c.multicast(b, o.iface)
+		}
+		if err != nil {
+			p.stats.SendErrors.Add(1)
+			p.logf("mdns: sending", "interface", o.iface.Name, "err", err.Error())
+			continue
+		}
+		p.stats.Sent.Add(1)
+	}
+}
+
+// logf logs a line, at most one a minute of each message.
+func (p *Peer) logf(msg string, kv ...any) {
+	if p.log == nil {
+		return
+	}
+	if ok, held := p.logs.allow(msg, time.Now()); ok {
+		if held > 0 {
+			kv = append(kv, "more_since_last", held)
+		}
+		p.log(msg, kv...)
+	}
+}
+
+// logLimit passes one line of a kind a minute and counts the rest: mDNS
+// traffic on a busy network must not fill the log (OyasumiVR#80).
+type logLimit struct {
+	mu         sync.Mutex
+	last       map[string]time.Time
+	suppressed map[string]int
+}
+
+const logEvery = time.Minute
+
+func (l *logLimit) allow(kind string, now time.Time) (bool, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.last == nil {
+		l.last, l.suppressed = map[string]time.Time{}, map[string]int{}
+	}
+	if t, ok := l.last[kind]; ok && now.Sub(t) < logEvery {
+		l.suppressed[kind]++
+		return false, 0
+	}
+	n := l.suppressed[kind]
+	l.last[kind], l.suppressed[kind] = now, 0
+	return true, n
+}

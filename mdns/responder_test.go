@@ -1,0 +1,337 @@
+package mdns
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// TestResponderProbesThenAnnounces: three probes 250 ms apart, each
+// asking ANY for every name the instance would own with its records in
+// the authority section; then two announcements a second apart in
+// VRChat's layout (PTRs as answers; SRV, TXT and exactly one address as
+// additional records); the name is reported when announced.
+func TestResponderProbesThenAnnounces(t *testing.T) {
+	var stats Stats
+	r := newResponder("gloved-lab", oscquery("127.0.0.1"), []*Interface{&lo}, t0, &stats)
+	var named []string
+	r.onName = func(n string) { named = append(named, n) }
+	out, end := announce(t, r, t0)
+	if len(out) != probes+announcements {
+		t.Fatalf("%d messages, want %d probes and %d announcements", len(out), probes, announcements)
+	}
+	for k, o := range out[:probes] {
+		m := o.msg
+		var qs []string
+		for _, q := range m.Question {
+			qs = append(qs, q.Name+" "+dns.TypeToString[q.Qtype])
+		}
+		want := []string{`gloved-lab._oscjson._tcp.local. ANY`, "gloved-lab-oscjson.local. ANY", `gloved-lab._osc._udp.local. ANY`, "gloved-lab-osc.local. ANY"}
+		if !slices.Equal(qs, want) || len(m.Ns) != 6 || m.Response || o.to.IsValid() {
+			t.Errorf("probe %d: questions %v, %d authority records", k, qs, len(m.Ns))
+		}
+	}
+	for _, o := range out[probes:] {
+		m := o.msg
+		if !m.Response || !m.Authoritative || len(m.Answer) != 2 || len(m.Extra) != 6 {
+			t.Fatalf("announcement: %v", m)
+		}
+		for _, a := range m.Answer {
+			if a.Header().Rrtype != dns.TypePTR || a.Header().Class != dns.ClassINET {
+				t.Errorf("answer %v: want the shared PTRs only", a)
+			}
+		}
+		addrs := 0
+		for _, e := range m.Extra {
+			if e.Header().Class != dns.ClassINET|cacheFlush || e.Header().Ttl != TTL {
+				t.Errorf("%v: want the cache-flush bit and TTL %d", e, TTL)
+			}
+			if a, ok := e.(*dns.A); ok {
+				addrs++
+				if a.A.String() != "127.0.0.1" {
+					t.Errorf("%v", a)
+				}
+			}
+		}
+		if addrs != 2 {
+			t.Errorf("%d address records for 2 host names", addrs)
+		}
+	}
+	if got := end.Sub(t0); got < 750*time.Millisecond || got > 2*time.Second {
+		t.Errorf("announced after %v, want 0.75 s of probing plus the second announcement", got)
+	}
+	if !slices.Equal(named, []string{"gloved-lab"}) {
+		t.Errorf("named %v", named)
+	}
+}
+
+// TestResponderAdvertisesWhereReached: a service is advertised on the
+// interfaces it is reached through, each time at exactly one address:
+// loopback only on lo, 0.0.0.0 on every interface at the interface's
+// first address, a LAN address only on its interface; a service
+// limited to some interfaces only on those.
+func TestResponderAdvertisesWhereReached(t *testing.T) {
+	for _, tc := range []struct {
+		listen string
+		want   map[string]string // interface: address advertised
+	}{
+		{"127.0.0.1", map[string]string{"lo": "127.0.0.1"}},
+		{"0.0.0.0", map[string]string{"lo": "127.0.0.1", "eth0": "192.0.2.1"}},
+		{"192.0.2.9", map[string]string{"eth0": "192.0.2.9"}},
+		{"198.51.100.1", map[string]string{}},
+		{"0.0.0.0 on lo", map[string]string{"lo": "127.0.0.1"}},
+	} {
+		var stats Stats
+		listen, only, _ := strings.Cut(tc.listen, " on ")
+		svc := oscquery(listen)[:1]
+		if only != "" {
+			svc[0].On = []string{only}
+		}
+		r := newResponder("gloved-lab", svc, []*Interface{&lo, &eth}, t0, &stats)
+		got := map[string]string{}
+		for _, i := range []*Interface{&lo, &eth} {
+			for _, set := range r.on(i, TTL) {
+				got[i.Name] = set.a.(*dns.A).A.String()
+			}
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("listening on %s: advertised %v, want %v", tc.listen, got, tc.want)
+		}
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("listening on %s: advertised %v, want %v", tc.listen, got, tc.want)
+			}
+		}
+	}
+}
+
+// running returns a responder of the two services on lo, announced.
+func running(t *testing.T) (*responder, time.Time, *Stats) {
+	t.Helper()
+	stats := new(Stats)
+	r := newResponder("gloved-lab", oscquery("127.0.0.1"), []*Interface{&lo}, t0, stats)
+	_, now := announce(t, r, t0)
+	return r, now.Add(5 * time.Second), stats
+}
+
+// TestResponderAnswers: each question gets its records and their
+// additional records (RFC 6763 section 12); a question about another name
+// gets nothing.
+func TestResponderAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		qtype         uint16
+		answer, extra []string // record types
+	}{
+		{"_oscjson._tcp.local.", dns.TypePTR, []string{"PTR"}, []string{"SRV", "TXT", "A"}},
+		{"_OSC._UDP.local.", dns.TypePTR, []string{"PTR"}, []string{"SRV", "TXT", "A"}},
+		{"gloved-lab._osc._udp.local.", dns.TypeSRV, []string{"SRV"}, []string{"A"}},
+		{"gloved-lab._osc._udp.local.", dns.TypeTXT, []string{"TXT"}, nil},
+		{"gloved-lab._osc._udp.local.", dns.TypeANY, []string{"SRV", "TXT"}, []string{"A"}},
+		{"gloved-lab-osc.local.", dns.TypeA, []string{"A"}, nil},
+		{"_services._dns-sd._udp.local.", dns.TypePTR, []string{"PTR", "PTR"}, nil},
+		{"_http._tcp.local.", dns.TypePTR, nil, nil},
+		{"gloved-lab-osc.local.", dns.TypeAAAA, nil, nil},
+	} {
+		r, now, _ := running(t)
+		out := r.answer(query(tc.name, tc.qtype), from(&lo, "127.0.0.1:5353"), now)
+		if len(tc.answer) == 0 {
+			if len(out) != 0 {
+				t.Errorf("%s %s: answered %v", tc.name, dns.TypeToString[tc.qtype], out[0].msg)
+			}
+			continue
+		}
+		if len(out) != 1 || out[0].to.IsValid() {
+			t.Fatalf("%s %s: %d messages", tc.name, dns.TypeToString[tc.qtype], len(out))
+		}
+		if a, e := types(out[0].msg.Answer), types(out[0].msg.Extra); !slices.Equal(a, tc.answer) || !slices.Equal(e, tc.extra) {
+			t.Errorf("%s %s: answers %v extra %v, want %v %v", tc.name, dns.TypeToString[tc.qtype], a, e, tc.answer, tc.extra)
+		}
+	}
+}
+
+func types(rs []dns.RR) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, dns.TypeToString[r.Header().Rrtype])
+	}
+	return out
+}
+
+// TestResponderHoldsBack: a record the asker lists as known with at least
+// half its TTL is not sent (known-answer suppression); one multicast on
+// the interface within the last second is not sent again, except to
+// defend against a probe after 250 ms; nothing is answered while probing.
+func TestResponderHoldsBack(t *testing.T) {
+	r, now, stats := running(t)
+	q := query("_osc._udp.local.", dns.TypePTR)
+	q.Answer = rrs(t, `_osc._udp.local. 100 IN PTR gloved-lab._osc._udp.local.`)
+	if out := r.answer(q, from(&lo, "127.0.0.1:5353"), now); len(out) != 0 {
+		t.Errorf("a known answer was sent: %v", out[0].msg)
+	}
+	q.Answer = rrs(t, `_osc._udp.local. 50 IN PTR gloved-lab._osc._udp.local.`)
+	if out := r.answer(q, from(&lo, "127.0.0.1:5353"), now); len(out) != 1 {
+		t.Fatalf("a known answer with less than half its TTL left was not refreshed")
+	}
+	q.Answer = nil
+	if out := r.answer(q, from(&lo, "127.0.0.1:5353"), now.Add(500*time.Millisecond)); len(out) != 0 {
+		t.Errorf("the PTR was multicast again within a second")
+	}
+	if out := r.answer(q, from(&lo, "127.0.0.1:5353"), now.Add(1100*time.Millisecond)); len(out) != 1 {
+		t.Errorf("the PTR was not multicast after a second")
+	}
+	probe := query("gloved-lab._osc._udp.local.", dns.TypeANY)
+	probe.Ns = rrs(t, `gloved-lab._osc._udp.local. 120 IN SRV 0 0 9999 other.local.`)
+	if out := r.answer(probe, from(&lo, "127.0.0.1:5353"), now.Add(1400*time.Millisecond)); len(out) != 1 {
+		t.Errorf("a probe for the name was not answered 300 ms after the last answer")
+	}
+	if stats.Limited.Load() == 0 {
+		t.Error("nothing was counted as held back")
+	}
+	p := newResponder("gloved-lab", oscquery("127.0.0.1"), []*Interface{&lo}, t0, stats)
+	if out := p.answer(query("_osc._udp.local.", dns.TypePTR), from(&lo, "127.0.0.1:5353"), t0); len(out) != 0 {
+		t.Error("answered while probing")
+	}
+}
+
+// TestResponderLimitsBursts: however many probes for its names arrive
+// (each of which it may answer every 250 ms), at most maxPerSecond
+// responses a second leave on an interface.
+func TestResponderLimitsBursts(t *testing.T) {
+	r, now, _ := running(t)
+	names := []string{"gloved-lab._osc._udp.local.", "gloved-lab._oscjson._tcp.local.", "gloved-lab-osc.local.", "gloved-lab-oscjson.local.",
+		"_osc._udp.local.", "_oscjson._tcp.local.", "_services._dns-sd._udp.local."}
+	sent := 0
+	for k := range 1000 {
+		q := query(names[k%len(names)], dns.TypeANY)
+		q.Ns = rrs(t, names[k%len(names)]+" 120 IN TXT \"x\"")
+		sent += len(r.answer(q, from(&lo, "127.0.0.1:5353"), now.Add(time.Duration(k)*time.Millisecond)))
+	}
+	// Unlimited, the probes' 250 ms gap would let 28 through.
+	if sent != maxPerSecond {
+		t.Errorf("%d responses in a second, want the limit, %d", sent, maxPerSecond)
+	}
+}
+
+// TestResponderAnswersLegacyResolvers: a query from a port other than
+// 5353 (dig -p 5353 @224.0.0.251) gets a unicast DNS answer: its ID and
+// question, TTLs of at most 10 s, no cache-flush bits.
+func TestResponderAnswersLegacyResolvers(t *testing.T) {
+	r, now, _ := running(t)
+	q := query("gloved-lab-oscjson.local.", dns.TypeA)
+	q.Id = 4242
+	out := r.answer(q, from(&lo, "127.0.0.1:40000"), now)
+	if len(out) != 1 || out[0].to.String() != "127.0.0.1:40000" {
+		t.Fatalf("%v", out)
+	}
+	m := out[0].msg
+	if m.Id != 4242 || len(m.Question) != 1 || len(m.Answer) != 1 || m.Answer[0].Header().Ttl != legacyTTL || m.Answer[0].Header().Class != dns.ClassINET {
+		t.Errorf("legacy answer %v", m)
+	}
+}
+
+// TestResponderRenamesOnConflict: a response holding one of the names
+// with other data, while probing, makes the instance "name (2)" and
+// probing start again; after announcing, it makes the responder probe
+// again. A goodbye or an identical record is no conflict.
+func TestResponderRenamesOnConflict(t *testing.T) {
+	stats := new(Stats)
+	r := newResponder("gloved-lab", oscquery("127.0.0.1"), []*Interface{&lo}, t0, stats)
+	var named []string
+	r.onName = func(n string) { named = append(named, n) }
+	now := r.due()
+	r.tick(now)
+	theirs := new(dns.Msg)
+	theirs.Response = true
+	theirs.Answer = rrs(t, `gloved-lab._osc._udp.local. 120 IN SRV 0 0 9000 elsewhere.local.`)
+	r.handle(theirs, from(&lo, "127.0.0.1:5353"), now.Add(10*time.Millisecond))
+	if r.name != "gloved-lab (2)" || r.state != probing || r.sent != 0 {
+		t.Fatalf("after a conflict: %q, state %d", r.name, r.state)
+	}
+	announce(t, r, now.Add(10*time.Millisecond))
+	if !slices.Equal(named, []string{"gloved-lab (2)"}) || stats.Renames.Load() != 1 {
+		t.Errorf("named %v, renames %d", named, stats.Renames.Load())
+	}
+	if got := r.on(&lo, TTL)[1].srv.Header().Name; got != `gloved-lab\ \(2\)._osc._udp.local.` {
+		t.Errorf("renamed SRV name %q", got)
+	}
+	same := new(dns.Msg)
+	same.Response = true
+	same.Answer = []dns.RR{r.on(&lo, TTL)[1].srv}
+	bye := new(dns.Msg)
+	bye.Response = true
+	bye.Answer = rrs(t, `gloved-lab\ \(2\)._osc._udp.local. 0 IN SRV 0 0 1 x.local.`)
+	r.handle(same, from(&lo, "127.0.0.1:5353"), now.Add(5*time.Second))
+	r.handle(bye, from(&lo, "127.0.0.1:5353"), now.Add(5*time.Second))
+	if r.state != announced {
+		t.Errorf("an identical record or a goodbye made it probe again")
+	}
+	later := new(dns.Msg)
+	later.Response = true
+	later.Extra = rrs(t, `gloved-lab-2-osc.local. 120 IN A 127.0.0.2`)
+	r.handle(later, from(&lo, "127.0.0.1:5353"), now.Add(6*time.Second))
+	if r.state != probing || r.name != "gloved-lab (2)" {
+		t.Errorf("a conflict after announcing: state %d name %q, want probing the same name", r.state, r.name)
+	}
+}
+
+// TestResponderTiebreak: two hosts probing for one name at once: the one
+// whose records are lexicographically later goes on (RFC 6762 section
+// 8.2); the other waits a second and probes again.
+func TestResponderTiebreak(t *testing.T) {
+	for _, tc := range []struct {
+		port   string
+		defers bool
+	}{{"9999", true}, {"1", false}} {
+		stats := new(Stats)
+		r := newResponder("gloved-lab", oscquery("127.0.0.1")[1:], []*Interface{&lo}, t0, stats)
+		now := r.due()
+		r.tick(now)
+		probe := query("gloved-lab._osc._udp.local.", dns.TypeANY)
+		probe.Ns = rrs(t, `gloved-lab._osc._udp.local. 120 IN SRV 0 0 `+tc.port+` gloved-lab-osc.local.`,
+			`gloved-lab._osc._udp.local. 120 IN TXT ""`)
+		r.handle(probe, from(&lo, "127.0.0.1:5353"), now.Add(time.Millisecond))
+		deferred := r.sent == 0 && r.next.Sub(now) >= lostTieWait
+		if deferred != tc.defers {
+			t.Errorf("their SRV port %s: deferred %v, want %v", tc.port, deferred, tc.defers)
+		}
+	}
+}
+
+// TestLaterIsRFC6762sExample: of two hosts probing for one name with
+// addresses 169.254.99.200 and 169.254.200.50, the second wins.
+func TestLaterIsRFC6762sExample(t *testing.T) {
+	a := rrs(t, "cheshire.local. 120 IN A 169.254.99.200")
+	b := rrs(t, "cheshire.local. 120 IN A 169.254.200.50")
+	if later(a, b) >= 0 || later(b, a) <= 0 || later(a, a) != 0 {
+		t.Errorf("later: %d %d %d", later(a, b), later(b, a), later(a, a))
+	}
+	if later(append(rrs(t, "cheshire.local. 120 IN A 169.254.250.1"), b...), b) <= 0 {
+		t.Error("the longer set of equal prefix does not win")
+	}
+}
+
+// TestResponderSaysGoodbye: closing withdraws every record with TTL 0;
+// a responder that never announced sends nothing.
+func TestResponderSaysGoodbye(t *testing.T) {
+	r, _, _ := running(t)
+	out := r.goodbye()
+	if len(out) != 1 {
+		t.Fatalf("%d goodbyes", len(out))
+	}
+	for _, rr := range append(out[0].msg.Answer, out[0].msg.Extra...) {
+		if rr.Header().Ttl != 0 {
+			t.Errorf("goodbye %v", rr)
+		}
+	}
+	p := newResponder("gloved-lab", oscquery("127.0.0.1"), []*Interface{&lo}, t0, new(Stats))
+	if out := p.goodbye(); len(out) != 0 {
+		t.Errorf("a probing responder said goodbye: %v", out)
+	}
+	if !strings.Contains(out[0].msg.String(), "gloved-lab._oscjson._tcp.local.") {
+		t.Errorf("%v", out[0].msg)
+	}
+}

@@ -1,0 +1,237 @@
+package oscquery
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"sync"
+
+	"github.com/gloved/gloved/mdns"
+)
+
+// Service types of an OSCQuery app (the proposal's _oscjson._tcp; the OSC
+// server's _osc._udp, where VRChat and its apps look for OSC ports).
+const (
+	TypeJSON = "_oscjson._tcp"
+	TypeOSC  = "_osc._udp"
+)
+
+// Config configures an OSCQuery service.
+type Config struct {
+	// Name is the instance name advertised ("gloved-labpc"); another
+	// holding it on the network makes it "gloved-labpc (2)".
+	Name string
+	// Listen is the HTTP server's address ("127.0.0.1:0" picks a port).
+	Listen string
+	// OSC is where gloved's OSC socket is bound (osc.listen): HOST_INFO's
+	// OSC_IP and OSC_PORT and the _osc._udp service.
+	OSC netip.AddrPort
+	// Interfaces limits mDNS to these network interfaces (nil: every
+	// one that can carry it).
+	Interfaces []string
+	// Allow lists the sources besides loopback that may read the tree.
+	Allow []netip.Prefix
+	// Discover are globs of the _osc._udp instance names to send to
+	// ("VRChat-Client-*"); what is found goes to Sink.
+	Discover []string
+	Sink     Sink
+	// Warn and Info, if set, hear what the service has to say: that it
+	// is not advertised, and why; what it found.
+	Warn, Info func(msg string, kv ...any)
+}
+
+// Service is gloved's OSCQuery service: the HTTP server of its tree, its
+// advertisement over mDNS (_oscjson._tcp and _osc._udp, on the
+// interfaces the HTTP server is reached through), and the browser that
+// finds the apps of Discover.
+type Service struct {
+	cfg    Config
+	Server *Server
+	disc   *discovery
+
+	advertise sync.Once
+	mu        sync.Mutex
+	peer      *mdns.Peer
+	ifaces    []string // the interfaces mDNS runs on
+	why       string   // why it is not advertised ("" when it is, or is being)
+	name      string
+}
+
+// Start serves the tree over HTTP and advertises and browses over mDNS;
+// it is Listen, then Advertise.
+func Start(cfg Config, tree *Tree) (*Service, error) {
+	s, err := Listen(cfg, tree)
+	if err != nil {
+		return nil, err
+	}
+	s.Advertise()
+	return s, nil
+}
+
+// Listen serves the tree over HTTP: a port in use is ErrInUse. The
+// service is not advertised, nor are apps looked for, until Advertise.
+func Listen(cfg Config, tree *Tree) (*Service, error) {
+	srv, err := ListenHTTP(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{cfg: cfg, Server: srv, name: cfg.Name}
+	srv.SetTree(tree)
+	srv.SetHost(cfg.Name, cfg.OSC)
+	if len(cfg.Discover) > 0 {
+		s.disc = newDiscovery(cfg.Discover, cfg.OSC.Addr(), cfg.Sink, cfg.Info)
+	}
+	return s, nil
+}
+
+// Advertise starts mDNS, once: the advertisement and the looking for
+// apps. mDNS failing (no interface that carries multicast where the tree
+// is served, port 5353 not to be had) is said once through Warn, and
+// leaves the tree served.
+func (s *Service) Advertise() {
+	s.advertise.Do(func() {
+		if err := s.startMDNS(); err != nil {
+			s.mu.Lock()
+			s.why = err.Error()
+			s.mu.Unlock()
+			say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", err.Error())
+		}
+	})
+}
+
+// startMDNS starts the peer: on the interfaces the HTTP server is
+// reached through, and, when discovering, on every interface mDNS may
+// use.
+func (s *Service) startMDNS() error {
+	all, err := mdns.Interfaces(s.cfg.Interfaces)
+	if err != nil && (len(s.cfg.Interfaces) > 0 || !errors.Is(err, mdns.ErrNoInterface)) {
+		return err
+	}
+	httpAddr := s.Server.AddrPort()
+	var advertise, use []mdns.Interface
+	var on []string
+	for _, i := range all {
+		if _, ok := i.AddrFor(httpAddr.Addr()); ok {
+			advertise = append(advertise, i)
+			on = append(on, i.Name)
+		}
+	}
+	use = advertise
+	if s.disc != nil {
+		use = all
+	}
+	if len(use) == 0 {
+		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
+	}
+	s.mu.Lock()
+	for _, i := range use {
+		s.ifaces = append(s.ifaces, i.Name)
+	}
+	s.mu.Unlock()
+	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named}
+	if len(advertise) > 0 {
+		cfg.Instance = s.cfg.Name
+		cfg.Services = []mdns.Service{
+			{Type: TypeJSON, Port: httpAddr.Port(), Listen: httpAddr.Addr(), Text: []string{"txtvers=1"}, On: on},
+			{Type: TypeOSC, Port: s.cfg.OSC.Port(), Listen: s.cfg.OSC.Addr(), Text: []string{"txtvers=1"}, On: on},
+		}
+	}
+	if s.disc != nil {
+		cfg.Browse = []string{TypeOSC}
+		cfg.OnFound, cfg.OnLost = s.disc.found, s.disc.lost
+	}
+	p, err := mdns.Start(cfg)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.peer = p
+	s.mu.Unlock()
+	if len(advertise) == 0 {
+		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s; apps are still looked for", httpAddr, loHint(httpAddr.Addr()))
+	}
+	return nil
+}
+
+// loHint says what makes Linux's loopback carry multicast, when listen
+// is on loopback.
+func loHint(listen netip.Addr) string {
+	if listen.Unmap().IsLoopback() {
+		return " (Linux's lo carries it once `ip link set lo multicast on`; or set oscquery.listen to an address of the network to advertise on)"
+	}
+	return ""
+}
+
+// named takes the name the services were announced under.
+func (s *Service) named(name string) {
+	s.mu.Lock()
+	changed := s.name != name
+	s.name = name
+	ifs := strings.Join(s.ifaces, ",")
+	s.mu.Unlock()
+	s.Server.SetHost(name, s.cfg.OSC)
+	msg := "oscquery: advertised over mDNS"
+	if changed {
+		msg = "oscquery: advertised over mDNS under another name: the configured one is taken on the network"
+	}
+	say(s.cfg.Info, msg, "name", name, "tree", s.Server.URL(), "interfaces", ifs)
+}
+
+// Name returns the instance name (the configured one until announced).
+func (s *Service) Name() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name
+}
+
+// SetTree replaces the tree served (a reload with other hands).
+func (s *Service) SetTree(t *Tree) { s.Server.SetTree(t) }
+
+// Advertised reports whether the services are advertised (or being so).
+func (s *Service) Advertised() bool { return s.NotAdvertised() == "" }
+
+// NotAdvertised says why the services are not advertised, or "" when they
+// are (or are being).
+func (s *Service) NotAdvertised() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.why
+}
+
+// Found returns how many discovered apps are being sent to.
+func (s *Service) Found() int {
+	if s.disc == nil {
+		return 0
+	}
+	return s.disc.count()
+}
+
+// MDNS returns the mDNS counters (nil when mDNS did not start).
+func (s *Service) MDNS() *mdns.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.peer == nil {
+		return nil
+	}
+	return s.peer.Stats()
+}
+
+// Close withdraws the advertisement (goodbye packets) and stops serving.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	p := s.peer
+	s.mu.Unlock()
+	var err error
+	if p != nil {
+		err = p.Close()
+	}
+	return errors.Join(err, s.Server.Close())
+}
+
+// say logs through f, if it is set.
+func say(f func(string, ...any), msg string, kv ...any) {
+	if f != nil {
+		f(msg, kv...)
+	}
+}
