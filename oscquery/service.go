@@ -85,17 +85,28 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 	return s, nil
 }
 
+// errPrivate is a tree served on loopback where loopback carries no
+// multicast (Linux's lo by default): gloved's default, private to this
+// machine, so it is said as information, not as a warning.
+var errPrivate = errors.New("oscquery: served on loopback, which carries no multicast")
+
 // Advertise starts mDNS, once: the advertisement and the looking for
 // apps. mDNS failing (no interface that carries multicast where the tree
-// is served, port 5353 not to be had) is said once through Warn, and
+// is served, port 5353 not to be had) is said once through Warn (through
+// Info for the default, a tree on loopback where it carries none), and
 // leaves the tree served.
 func (s *Service) Advertise() {
 	s.advertise.Do(func() {
 		if err := s.startMDNS(); err != nil {
+			why := strings.TrimPrefix(err.Error(), errPrivate.Error()+": ")
 			s.mu.Lock()
-			s.why = err.Error()
+			s.why = why
 			s.mu.Unlock()
-			say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", err.Error())
+			tell := s.cfg.Warn
+			if errors.Is(err, errPrivate) {
+				tell = s.cfg.Info
+			}
+			say(tell, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", why)
 		}
 	})
 }
@@ -122,7 +133,11 @@ func (s *Service) startMDNS() error {
 		use = all
 	}
 	if len(use) == 0 {
-		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
+		err := fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
+		if httpAddr.Addr().Unmap().IsLoopback() && len(s.cfg.Interfaces) == 0 {
+			err = fmt.Errorf("%w: %w", errPrivate, err)
+		}
+		return err
 	}
 	s.mu.Lock()
 	for _, i := range use {

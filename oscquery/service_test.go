@@ -118,7 +118,8 @@ func TestServiceSendsToWhatItFinds(t *testing.T) {
 
 // TestServiceSaysWhyItIsNotAdvertised: with loopback not carrying
 // multicast (Linux's default), a service on loopback is not advertised,
-// says so once with what to do, and still serves its tree.
+// says so once with what to do (as information: it is the default, not a
+// fault), and still serves its tree.
 func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
 	if !netns.Run(t) {
 		return
@@ -126,11 +127,12 @@ func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
 	if out, err := exec.Command("ip", "link", "set", "lo", "multicast", "off").CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	var warned []string
+	var warned, told []string
 	s := startService(t, Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("127.0.0.1:9431"),
-		Warn: func(msg string, kv ...any) { warned = append(warned, msg) }})
-	if s.Advertised() || len(warned) != 1 || !strings.Contains(s.NotAdvertised(), "ip link set lo multicast on") || s.MDNS() != nil {
-		t.Errorf("advertised %v; warned %q; why %q", s.Advertised(), warned, s.NotAdvertised())
+		Warn: func(msg string, kv ...any) { warned = append(warned, msg) },
+		Info: func(msg string, kv ...any) { told = append(told, msg) }})
+	if s.Advertised() || len(warned) != 0 || len(told) != 1 || !strings.Contains(s.NotAdvertised(), "ip link set lo multicast on") || s.MDNS() != nil {
+		t.Errorf("advertised %v; warned %q; told %q; why %q", s.Advertised(), warned, told, s.NotAdvertised())
 	}
 	if code, _ := get(s.Server.Handler(), "GET", "/?HOST_INFO"); code != 200 {
 		t.Errorf("HOST_INFO: %d", code)
