@@ -89,8 +89,11 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 // send sends hand h's frame, its sample taken at time at: gloved's bundle
 // to osc.targets and the subscribers, then the frame in every profile.
 // When the hand's status is due at now the frame carries it, and the
-// profiles that carry a status get it in a bundle of its own after their
-// frames. It returns the hand's status.
+// profiles that carry a state get it in a bundle of its own after their
+// frames; so they do too when the status is one without live poses (a
+// replay that ended while its last frame was made), since their frames
+// say the hand is tracked: the last word on the wire is the status. It
+// returns the hand's status.
 func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 	h.sending.Lock()
 	defer h.sending.Unlock()
@@ -110,8 +113,8 @@ func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
 	d.sendOutputs(h, at)
-	if due && sent {
-		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, true)
+	if sent && (due || !tracked(status)) {
+		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, false)
 	}
 	return status
 }

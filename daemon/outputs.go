@@ -109,18 +109,19 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 // openxr (xr/active) and vmc (/VMC/Ext/OK's tracking); vrchat has none.
 func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time) {
 	sendStatus(hub, w, h.addr, status, now)
-	d.sendProfileStatuses(hub, w, h, status, now, false)
+	d.sendProfileStatuses(hub, w, h, status, now, true)
 }
 
 // sendProfileStatuses sends hand h's status in every profile that carries
-// one, as sendStatuses does; inFrame: the frame just sent carried it,
-// which gloved's own profile has sent in its frame too.
-func (d *Daemon) sendProfileStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time, inFrame bool) {
-	tracked := status == StatusStreaming || status == StatusReplay
+// one, as sendStatuses does; gloved's own in other coordinates only
+// withGloved (after a frame, that profile's frame carried it if it was
+// due, and its frames say nothing the status contradicts).
+func (d *Daemon) sendProfileStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time, withGloved bool) {
+	tracked := tracked(status)
 	for _, o := range d.outputs {
 		switch o.cfg.Name {
 		case ProfileGloved:
-			if inFrame {
+			if !withGloved {
 				continue
 			}
 			w.Begin(osc.Timetag(now))
@@ -154,3 +155,7 @@ func (g *glovedEncoder) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	osc.ConvertFrame(&g.conv, f, g.c)
 	osc.AppendFrame(w, g.addr, &g.conv)
 }
+
+// tracked reports whether a hand in status has live poses: its glove
+// streams or its replay plays.
+func tracked(status string) bool { return status == StatusStreaming || status == StatusReplay }

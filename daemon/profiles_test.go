@@ -361,28 +361,28 @@ func TestProfilesOnTheWire(t *testing.T) {
 		}
 		return on, off
 	}
-	// The last status bundle, sent as the daemon stops, may still be on
-	// its way to the receiver (and the last frame may have been sent
-	// after it: the status loop runs beside the frame loop).
+	// The last state on the wire, in a frame's bundle or a status
+	// bundle (sent in order: a frame says the state as it is when sent),
+	// may still be on its way to the receiver as the daemon stops.
 	ended := func(r *daemontest.Packets, addr, want string) bool {
 		return waitFor(3*time.Second, func() bool {
 			status := ""
-			for _, p := range r.All() {
-				if len(p.Messages) <= 2 && p.Messages[0].Address == addr {
-					status = fmt.Sprint(p.Messages[0].Arguments)
+			for _, m := range r.Messages() {
+				if m.Address == addr {
+					status = fmt.Sprint(m.Arguments)
 				}
 			}
 			return status == want
 		})
 	}
 	if on, _ := tracked(got[1], "/gloved/right/xr/active", 0); !on || !ended(got[1], "/gloved/right/xr/active", "[0]") {
-		t.Errorf("openxr: active was 1 %v, want it 1 while replaying and the last status bundle's 0", on)
+		t.Errorf("openxr: active was 1 %v, want it 1 while replaying and the last 0", on)
 	}
 	if on, _ := tracked(got[3], vmc.AddrOK, 3); !on || !ended(got[3], vmc.AddrOK, "[1 3 0 0]") {
-		t.Errorf("vmc: tracking was 1 %v, want it tracked while replaying and not in the last status bundle", on)
+		t.Errorf("vmc: tracking was 1 %v, want it tracked while replaying and the last untracked", on)
 	}
 	if !ended(got[0], "/gloved/right/status", "[ended]") {
-		t.Errorf("gloved in unreal's coordinates: the last status bundle does not say ended")
+		t.Errorf("gloved in unreal's coordinates: the last status does not say ended")
 	}
 }
 
