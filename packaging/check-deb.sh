@@ -67,10 +67,14 @@ ok "maintainer scripts: postinst prerm postrm, sh -n clean"
 
 root=$work/root
 dpkg-deb -x "$deb" "$root"
-got=$("$root/usr/bin/gloved" version | head -n 1)
+# The output is read whole before it is looked at: a pipe into head or
+# grep -q may close before gloved has written, and under pipefail its
+# SIGPIPE would fail the check.
+said=$("$root/usr/bin/gloved" version)
+got=${said%%$'\n'*}
 [ "$got" = "gloved $version" ] || fail "the binary says \"$got\", want \"gloved $version\""
-"$root/usr/bin/gloved" version | grep -q '^commit [0-9a-f]\{40\}' || fail "the binary names no commit: $("$root/usr/bin/gloved" version)"
-ok "binary: $("$root/usr/bin/gloved" version | paste -sd ';')"
+grep -q '^commit [0-9a-f]\{40\}' <<<"$said" || fail "the binary names no commit: $said"
+ok "binary: $(paste -sd ';' <<<"$said")"
 "$root/usr/bin/gloved" run -c "$root/etc/gloved/gloved.toml" --check >"$work/check.out" || fail "the conffile does not load: $(cat "$work/check.out")"
 ok "conffile: $(cat "$work/check.out")"
 
@@ -96,7 +100,7 @@ if [ "$(id -u)" != 0 ] || ! command -v dpkg >/dev/null; then
   echo "  skipped: needs root and dpkg"
   exit 0
 fi
-if dpkg-query -W -f '${Status}' gloved 2>/dev/null | grep -q installed; then
+if grep -q installed <<<"$(dpkg-query -W -f '${Status}' gloved 2>/dev/null)"; then
   echo "  skipped: a gloved package is installed here already; not touching it"
   exit 0
 fi
@@ -112,10 +116,11 @@ dpkg -i "$deb" >"$work/dpkg.out" 2>&1 || fail "dpkg -i: $(cat "$work/dpkg.out")"
 for path in "${!want[@]}"; do
   [ -e "${path#.}" ] || fail "${path#.} did not land"
 done
-dpkg -L gloved | grep -qx /usr/bin/gloved || fail "dpkg -L gloved does not list /usr/bin/gloved"
-[ "$(/usr/bin/gloved version | head -n 1)" = "gloved $version" ] || fail "installed: $(/usr/bin/gloved version)"
+grep -qx /usr/bin/gloved <<<"$(dpkg -L gloved)" || fail "dpkg -L gloved does not list /usr/bin/gloved"
+said=$(/usr/bin/gloved version)
+[ "${said%%$'\n'*}" = "gloved $version" ] || fail "installed: $said"
 ok "dpkg -i: files in place; /usr/bin/gloved is $version"
-id -nG gloved | tr ' ' '\n' | grep -qx dialout || fail "the gloved user is not in dialout: $(id gloved)"
+grep -qx dialout <<<"$(id -nG gloved | tr ' ' '\n')" || fail "the gloved user is not in dialout: $(id gloved)"
 ok "user: $(id gloved)"
 # Again over itself, as an upgrade runs it (postinst configure OLDVERSION):
 # the user is there already, and nothing is made twice.
@@ -163,7 +168,7 @@ rm -f "$conf"
 dpkg -r gloved >"$work/dpkg.out" 2>&1 || fail "dpkg -r: $(cat "$work/dpkg.out")"
 [ ! -e /usr/bin/gloved ] || fail "dpkg -r left /usr/bin/gloved"
 [ -f /etc/gloved/gloved.toml ] || fail "dpkg -r removed the conffile"
-dpkg-query -W -f '${Status}' gloved | grep -q config-files || fail "after dpkg -r: $(dpkg-query -W -f '${Status}' gloved)"
+grep -q config-files <<<"$(dpkg-query -W -f '${Status}' gloved)" || fail "after dpkg -r: $(dpkg-query -W -f '${Status}' gloved)"
 ok "dpkg -r: the binary gone, /etc/gloved/gloved.toml kept (config-files)"
 dpkg -P gloved >"$work/dpkg.out" 2>&1 || fail "dpkg -P: $(cat "$work/dpkg.out")"
 [ ! -e /etc/gloved/gloved.toml ] || fail "dpkg -P left the conffile"
