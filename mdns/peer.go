@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gloved/gloved/internal/loglimit"
 )
 
 // Stats count a peer's traffic.
@@ -54,7 +56,7 @@ type Peer struct {
 	c     *conn
 	resp  *responder
 	br    *browser
-	logs  logLimit
+	logs  loglimit.Limiter
 	log   func(msg string, kv ...any)
 
 	in      chan received
@@ -85,7 +87,7 @@ func Start(cfg Config) (*Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Peer{c: c, in: make(chan received, 64), closing: make(chan chan struct{}), log: cfg.Log}
+	p := &Peer{c: c, in: make(chan received, 64), closing: make(chan chan struct{}), log: cfg.Log, logs: loglimit.Limiter{Every: time.Minute}}
 	now := time.Now()
 	ifaces := make([]*Interface, len(c.ifaces))
 	for k := range c.ifaces {
@@ -287,40 +289,8 @@ func (p *Peer) send(out []outgoing) {
 	}
 }
 
-// logf logs a line, at most one a minute of each message.
+// logf logs a line, at most one a minute of each message: mDNS traffic
+// on a busy network must not fill the log (OyasumiVR#80).
 func (p *Peer) logf(msg string, kv ...any) {
-	if p.log == nil {
-		return
-	}
-	if ok, held := p.logs.allow(msg, time.Now()); ok {
-		if held > 0 {
-			kv = append(kv, "more_since_last", held)
-		}
-		p.log(msg, kv...)
-	}
-}
-
-// logLimit passes one line of a kind a minute and counts the rest: mDNS
-// traffic on a busy network must not fill the log (OyasumiVR#80).
-type logLimit struct {
-	mu         sync.Mutex
-	last       map[string]time.Time
-	suppressed map[string]int
-}
-
-const logEvery = time.Minute
-
-func (l *logLimit) allow(kind string, now time.Time) (bool, int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.last == nil {
-		l.last, l.suppressed = map[string]time.Time{}, map[string]int{}
-	}
-	if t, ok := l.last[kind]; ok && now.Sub(t) < logEvery {
-		l.suppressed[kind]++
-		return false, 0
-	}
-	n := l.suppressed[kind]
-	l.last[kind], l.suppressed[kind] = now, 0
-	return true, n
+	p.logs.Log(p.log, msg, time.Now(), msg, kv...)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/access"
+	"github.com/gloved/gloved/internal/loglimit"
 )
 
 // ErrInUse is the error of Listen on a port in use.
@@ -41,7 +42,7 @@ type Server struct {
 	http *http.Server
 	ln   net.Listener
 	now  func() time.Time
-	logs logLimit
+	logs loglimit.Limiter
 
 	mu   sync.RWMutex
 	tree *Tree
@@ -52,7 +53,9 @@ type Server struct {
 }
 
 // New makes a server that is not listening: serve its Handler.
-func New(o Options) *Server { return &Server{opt: o, now: time.Now} }
+func New(o Options) *Server {
+	return &Server{opt: o, now: time.Now, logs: loglimit.Limiter{Every: time.Second}}
+}
 
 // ListenHTTP makes a server and serves it on addr ("127.0.0.1:0" picks a
 // port: see Addr). A port in use is reported as ErrInUse.
@@ -248,15 +251,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(b)
 }
 
-// logf logs a line of kind, at most one a second.
+// logf logs a line of kind, at most one a second: a flood of bad
+// requests must not flood the log.
 func (s *Server) logf(kind, msg string, kv ...any) {
-	if s.opt.Log == nil {
-		return
-	}
-	if ok, held := s.logs.allow(kind, s.now()); ok {
-		if held > 0 {
-			kv = append(kv, "more_since_last", held)
-		}
-		s.opt.Log(msg, kv...)
-	}
+	s.logs.Log(s.opt.Log, kind, s.now(), msg, kv...)
 }
