@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/openxr"
@@ -258,7 +259,7 @@ func (d *Daemon) openOSCQuery() error {
 		Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
 		Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
 	if err != nil {
-		if errors.Is(err, oscquery.ErrInUse) {
+		if errors.Is(err, access.ErrInUse) {
 			return fmt.Errorf("oscquery.listen = %q: the port is in use (another gloved, or another server?): choose a free port for oscquery.listen, or 0 for any", q.Listen)
 		}
 		return fmt.Errorf("oscquery.listen = %q: %v", q.Listen, strings.TrimPrefix(err.Error(), "oscquery: "))

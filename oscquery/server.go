@@ -3,7 +3,6 @@ package oscquery
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,15 +10,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/internal/loglimit"
 )
-
-// ErrInUse is the error of Listen on a port in use.
-var ErrInUse = errors.New("the port is in use")
 
 // Options configure a Server.
 type Options struct {
@@ -58,14 +53,11 @@ func New(o Options) *Server {
 }
 
 // ListenHTTP makes a server and serves it on addr ("127.0.0.1:0" picks a
-// port: see Addr). A port in use is reported as ErrInUse.
+// port: see Addr). A port in use is access.ErrInUse.
 func ListenHTTP(addr string, o Options) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := access.Listen(addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, fmt.Errorf("oscquery: %s: %w", addr, ErrInUse)
-		}
-		return nil, fmt.Errorf("oscquery: %s: %w", addr, err)
+		return nil, fmt.Errorf("oscquery: %w", err)
 	}
 	s := New(o)
 	s.ln = ln

@@ -69,7 +69,7 @@ func Start(cfg Config, tree *Tree) (*Service, error) {
 	return s, nil
 }
 
-// Listen serves the tree over HTTP: a port in use is ErrInUse. The
+// Listen serves the tree over HTTP: a port in use is access.ErrInUse. The
 // service is not advertised, nor are apps looked for, until Advertise.
 func Listen(cfg Config, tree *Tree) (*Service, error) {
 	srv, err := ListenHTTP(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
