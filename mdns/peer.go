@@ -22,6 +22,9 @@ type Stats struct {
 	Answered                     atomic.Uint64 // queries answered
 	Limited                      atomic.Uint64 // answers held back by the rate limits
 	Conflicts, Renames           atomic.Uint64
+	// Refused counts the addresses of services found that were left
+	// out (see Config.Trusted), each instance and address once.
+	Refused atomic.Uint64
 }
 
 // Config is what a Peer advertises and looks for, and where.
@@ -36,6 +39,16 @@ type Config struct {
 	Services []Service
 	// Browse are the service types looked for ("_osc._udp").
 	Browse []string
+	// Match, if set, narrows browsing to the instances whose names it
+	// accepts ("VRChat-Client-A1B2C3"): only their records are kept.
+	Match func(instance string) bool
+	// Trusted are the addresses beyond the link that a service found may
+	// be at (gloved: osc.allow). Any host on a link can advertise a
+	// service at any address; without trust, a service's address must
+	// be on the link its records came through or the sender's own, and a
+	// loopback address must come from this machine. Others are left out,
+	// logged and counted (Stats.Refused).
+	Trusted []netip.Prefix
 	// OnName hears the name the services were announced under, and each
 	// rename; OnFound and OnLost the instances of the browsed types that
 	// appear, move (OnFound again, with the new address) and vanish.
@@ -107,7 +120,8 @@ func Start(cfg Config) (*Peer, error) {
 	}
 	if len(cfg.Browse) > 0 {
 		p.br = newBrowser(cfg.Browse, now)
-		p.br.onFound, p.br.onLost, p.br.log = cfg.OnFound, cfg.OnLost, p.logf
+		p.br.match, p.br.trusted = cfg.Match, cfg.Trusted
+		p.br.onFound, p.br.onLost, p.br.log, p.br.stats = cfg.OnFound, cfg.OnLost, p.logf, &p.stats
 	}
 	p.wg.Add(2)
 	go p.read()
