@@ -30,7 +30,9 @@ type Config struct {
 	// Interfaces limits mDNS to these network interfaces (nil: every
 	// one that can carry it).
 	Interfaces []string
-	// Allow lists the sources besides loopback that may read the tree.
+	// Allow lists the sources besides loopback that may read the tree,
+	// and the addresses beyond the link that an app found may be sent to
+	// (mdns.Config.Trusted).
 	Allow []netip.Prefix
 	// Discover are globs of the _osc._udp instance names to send to
 	// ("VRChat-Client-*"); what is found goes to Sink.
@@ -153,7 +155,7 @@ func (s *Service) startMDNS() error {
 		}
 	}
 	if s.disc != nil {
-		cfg.Browse = []string{TypeOSC}
+		cfg.Browse, cfg.Match, cfg.Trusted = []string{TypeOSC}, s.disc.matches, s.cfg.Allow
 		cfg.OnFound, cfg.OnLost = s.disc.found, s.disc.lost
 	}
 	p, err := mdns.Start(cfg)

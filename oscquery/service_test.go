@@ -218,3 +218,48 @@ func waitName(t *testing.T, s *Service, name string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestServiceSendsOnlyToTheLink: an app advertised at an address off the
+// link it was heard on (and not its sender's) is not sent to, however
+// well its name matches: any host on the link could otherwise aim
+// gloved's stream at a third host. It is counted; osc.allow trusting the
+// address makes it one to send to.
+func TestServiceSendsOnlyToTheLink(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	zeroconftest.Python(t)
+	for _, allow := range []string{"", "198.51.100.0/24"} {
+		sk := newSink()
+		cfg := Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("0.0.0.0:9431"),
+			Discover: []string{"VRChat-Client-*"}, Sink: sk}
+		if allow != "" {
+			cfg.Allow = []netip.Prefix{netip.MustParsePrefix(allow)}
+		}
+		s := startService(t, cfg)
+		evil := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-EVIL", "9000", "198.51.100.7")
+		evil.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+		vrc := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-A1B2C3", "9000", "127.0.0.1")
+		vrc.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+		want := map[string]bool{"found VRChat-Client-A1B2C3 127.0.0.1:9000": true}
+		if allow != "" {
+			want["found VRChat-Client-EVIL 198.51.100.7:9000"] = true
+		}
+		for range want {
+			if e := sk.next(t); !want[e] {
+				t.Errorf("allow %q: %q", allow, e)
+			}
+		}
+		select {
+		case e := <-sk.events:
+			t.Errorf("allow %q: then %q", allow, e)
+		default:
+		}
+		if refused := s.MDNS().Refused.Load(); (refused == 1) != (allow == "") {
+			t.Errorf("allow %q: %d addresses refused", allow, refused)
+		}
+		evil.Stop()
+		vrc.Stop()
+		s.Close()
+	}
+}
