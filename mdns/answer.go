@@ -18,7 +18,7 @@ import (
 // gloved), and a unicast datagram to it reaches only one of the sockets
 // bound there, not necessarily the asker's.
 func (r *responder) answer(m *dns.Msg, rcv received, now time.Time) []outgoing {
-	if r.state == probing || m.Opcode != dns.OpcodeQuery || m.Rcode != 0 || len(m.Question) == 0 {
+	if r.state == probing || r.state == unnamed || m.Opcode != dns.OpcodeQuery || m.Rcode != 0 || len(m.Question) == 0 {
 		return nil
 	}
 	sets := r.on(rcv.iface, TTL)

@@ -50,10 +50,13 @@ type Config struct {
 	// logged and counted (Stats.Refused).
 	Trusted []netip.Prefix
 	// OnName hears the name the services were announced under, and each
-	// rename; OnFound and OnLost the instances of the browsed types that
-	// appear, move (OnFound again, with the new address) and vanish.
-	// They run on the peer's goroutine: they must not block.
+	// rename; OnFail that they are not advertised after all (every name
+	// tried, Instance to "Instance (100)", is taken), browsing going on;
+	// OnFound and OnLost the instances of the browsed types that appear,
+	// move (OnFound again, with the new address) and vanish. They run on
+	// the peer's goroutine: they must not block.
 	OnName  func(string)
+	OnFail  func(error)
 	OnFound func(Found)
 	OnLost  func(Found)
 	// Log, if set, hears the peer's warnings, at most one line a minute
@@ -93,8 +96,8 @@ func Start(cfg Config) (*Peer, error) {
 			return nil, err
 		}
 	}
-	if len(cfg.Services) > 0 && (cfg.Instance == "" || len(cfg.Instance) > 58) {
-		return nil, fmt.Errorf("mdns: instance name %q: want 1 to 58 bytes (63 with a rename's suffix)", cfg.Instance)
+	if len(cfg.Services) > 0 && (cfg.Instance == "" || len(cfg.Instance) > maxLabel) {
+		return nil, fmt.Errorf("mdns: instance name %q: want 1 to %d bytes", cfg.Instance, maxLabel)
 	}
 	c, err := listen(cfg.Interfaces)
 	if err != nil {
@@ -117,6 +120,14 @@ func Start(cfg Config) (*Peer, error) {
 				cfg.OnName(n)
 			}
 		}
+		p.resp.onFail = func(err error) {
+			p.mu.Lock()
+			p.name = ""
+			p.mu.Unlock()
+			if cfg.OnFail != nil {
+				cfg.OnFail(err)
+			}
+		}
 	}
 	if len(cfg.Browse) > 0 {
 		p.br = newBrowser(cfg.Browse, now)
@@ -130,7 +141,7 @@ func Start(cfg Config) (*Peer, error) {
 }
 
 // Name returns the name the services were announced under ("" until
-// they are).
+// they are, and after every name tried was taken).
 func (p *Peer) Name() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

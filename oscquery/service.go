@@ -146,7 +146,7 @@ func (s *Service) startMDNS() error {
 		s.ifaces = append(s.ifaces, i.Name)
 	}
 	s.mu.Unlock()
-	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named}
+	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named, OnFail: s.unnamed}
 	if len(advertise) > 0 {
 		cfg.Instance = s.cfg.Name
 		cfg.Services = []mdns.Service{
@@ -193,6 +193,16 @@ func (s *Service) named(name string) {
 		msg = "oscquery: advertised over mDNS under another name: the configured one is taken on the network"
 	}
 	say(s.cfg.Info, msg, "name", name, "tree", s.Server.URL(), "interfaces", ifs)
+}
+
+// unnamed takes the peer's word that every name it tried is taken: the
+// service is not advertised after all.
+func (s *Service) unnamed(err error) {
+	why := strings.TrimPrefix(err.Error(), "mdns: ")
+	s.mu.Lock()
+	s.why = why
+	s.mu.Unlock()
+	say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", why)
 }
 
 // Name returns the instance name (the configured one until announced).

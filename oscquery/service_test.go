@@ -2,6 +2,7 @@ package oscquery
 
 import (
 	"encoding/json"
+	"errors"
 	"net/netip"
 	"os/exec"
 	"strings"
@@ -261,5 +262,28 @@ func TestServiceSendsOnlyToTheLink(t *testing.T) {
 		evil.Stop()
 		vrc.Stop()
 		s.Close()
+	}
+}
+
+// TestServiceWithNoFreeNameIsNotAdvertised: when mDNS gives up on the
+// name (every rename taken), the service says so once, NotAdvertised
+// says why, and Advertised (gloved_oscquery_advertised) is false.
+func TestServiceWithNoFreeNameIsNotAdvertised(t *testing.T) {
+	tree, err := twoHands.Tree(osc.Methods())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	s, err := Listen(Config{Name: "gloved-test", Listen: "127.0.0.1:0", Warn: func(msg string, kv ...any) { warned = append(warned, msg) }}, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Advertised() {
+		t.Fatal("not advertised before mDNS says anything")
+	}
+	s.unnamed(errors.New(`mdns: no free name after 100 tries ("gloved-test" to "gloved-test (100)" are taken on the network)`))
+	if s.Advertised() || !strings.Contains(s.NotAdvertised(), "no free name") || len(warned) != 1 {
+		t.Errorf("advertised %v, why %q, warned %q", s.Advertised(), s.NotAdvertised(), warned)
 	}
 }
