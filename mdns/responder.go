@@ -28,7 +28,11 @@ const (
 	defenseGap     = probeEvery  // ...but defended against a probe every 250 ms
 	maxPerSecond   = 20          // response packets a second on one interface, whatever is asked
 	legacyTTL      = 10          // RFC 6762 section 6.7
-	burstWindow    = time.Second // the window of maxPerSecond
+	// Unicast answers to legacy resolvers: to one address, and to how
+	// many addresses, a second.
+	legacyPerSource = 2
+	legacySources   = maxPerSecond
+	burstWindow     = time.Second // the window of maxPerSecond
 )
 
 // responder states.
@@ -66,6 +70,7 @@ type responder struct {
 
 	lastSent map[string]time.Time // by interface index and record key
 	burst    map[int][]time.Time  // response times by interface index
+	legacy   legacyLimit          // unicast answers by destination
 	// conflictRun counts the conflicts met, each within conflictWindow of
 	// the one before, the last at lastConflict.
 	conflictRun  int
@@ -81,7 +86,7 @@ type responder struct {
 
 func newResponder(base string, services []Service, ifaces []*Interface, now time.Time, stats *Stats) *responder {
 	r := &responder{base: base, n: 1, name: base, services: services, ifaces: ifaces,
-		lastSent: map[string]time.Time{}, burst: map[int][]time.Time{}, stats: stats}
+		lastSent: map[string]time.Time{}, burst: map[int][]time.Time{}, legacy: legacyLimit{stats: stats}, stats: stats}
 	r.next = now.Add(time.Duration(rand.Int64N(int64(probeEvery)))) // RFC 6762 section 8.1: 0-250 ms
 	return r
 }

@@ -2,6 +2,7 @@ package mdns
 
 import (
 	"fmt"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -419,5 +420,37 @@ func TestNamesFitALabel(t *testing.T) {
 	}
 	if got := renamed(strings.Repeat("é", 31), 2); got != strings.Repeat("é", 29)+" (2)" {
 		t.Errorf("a base of two-byte runes: %q", got)
+	}
+}
+
+// TestResponderLimitsLegacyAnswers: a legacy query's source may be
+// forged, and the answer is larger than the query: however many arrive,
+// one address gets at most legacyPerSource answers a second, and an
+// interface sends at most maxPerSecond responses a second, multicast and
+// unicast together; a second later answers go out again.
+func TestResponderLimitsLegacyAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		what    string
+		sources int
+		want    int
+	}{
+		{"one forged source", 1, legacyPerSource},
+		{"a thousand forged sources", 1000, maxPerSecond},
+	} {
+		r, now, stats := running(t)
+		sent := 0
+		for k := range 1000 {
+			src := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, byte(k % tc.sources / 250), byte(1 + k%tc.sources%250)}), 40000)
+			sent += len(r.answer(query("gloved-lab-osc.local.", dns.TypeA), received{iface: &lo, src: src}, now.Add(time.Duration(k)*time.Millisecond/2)))
+		}
+		if sent != tc.want || stats.Limited.Load() != uint64(1000-tc.want) {
+			t.Errorf("%s: %d answers in half a second, %d held back; want %d", tc.what, sent, stats.Limited.Load(), tc.want)
+		}
+		if out := r.answer(query("_osc._udp.local.", dns.TypePTR), from(&lo, "127.0.0.1:5353"), now.Add(200*time.Millisecond)); tc.sources > 1 && len(out) != 0 {
+			t.Errorf("%s: a multicast answer went out beyond the interface's %d a second", tc.what, maxPerSecond)
+		}
+		if out := r.answer(query("gloved-lab-osc.local.", dns.TypeA), from(&lo, "127.0.0.1:40000"), now.Add(1500*time.Millisecond)); len(out) != 1 {
+			t.Errorf("%s: not answered a second later", tc.what)
+		}
 	}
 }
