@@ -72,7 +72,9 @@ func Start(cfg Config, tree *Tree) (*Service, error) {
 }
 
 // Listen serves the tree over HTTP: a port in use is access.ErrInUse. The
-// service is not advertised, nor are apps looked for, until Advertise.
+// service is not advertised, nor are apps looked for, until Advertise. A
+// tree served beyond loopback for an OSC socket on loopback is warned of:
+// other machines would read an OSC_IP they cannot reach.
 func Listen(cfg Config, tree *Tree) (*Service, error) {
 	srv, err := ListenHTTP(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
 	if err != nil {
@@ -81,6 +83,11 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 	s := &Service{cfg: cfg, Server: srv, name: cfg.Name}
 	srv.SetTree(tree)
 	srv.SetHost(cfg.Name, cfg.OSC)
+	if http := srv.AddrPort().Addr().Unmap(); !http.IsLoopback() && cfg.OSC.Addr().Unmap().IsLoopback() {
+		say(cfg.Warn, "oscquery: the tree is served beyond loopback but osc.listen is on loopback: HOST_INFO gives other machines OSC_IP "+
+			cfg.OSC.Addr().String()+", which they cannot send to; set osc.listen to 0.0.0.0:PORT or an address of the network (and osc.allow)",
+			"oscquery_listen", srv.AddrPort().String(), "osc_listen", cfg.OSC.String())
+	}
 	if len(cfg.Discover) > 0 {
 		s.disc = newDiscovery(cfg.Discover, cfg.OSC.Addr(), cfg.Sink, cfg.Info)
 	}

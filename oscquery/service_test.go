@@ -287,3 +287,37 @@ func TestServiceWithNoFreeNameIsNotAdvertised(t *testing.T) {
 		t.Errorf("advertised %v, why %q, warned %q", s.Advertised(), s.NotAdvertised(), warned)
 	}
 }
+
+// TestServiceWarnsOfAnUnreachableOSCIP: a tree served beyond loopback
+// while osc.listen is on loopback gives other machines HOST_INFO's
+// OSC_IP 127.0.0.1: that is warned of once at start; the other
+// combinations are not.
+func TestServiceWarnsOfAnUnreachableOSCIP(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	tree, err := twoHands.Tree(osc.Methods())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		listen, osc string
+		warns       bool
+	}{
+		{"0.0.0.0:0", "127.0.0.1:9431", true},
+		{"0.0.0.0:0", "0.0.0.0:9431", false},
+		{"127.0.0.1:0", "127.0.0.1:9431", false},
+		{"127.0.0.1:0", "0.0.0.0:9431", false},
+	} {
+		var warned []string
+		s, err := Listen(Config{Name: "gloved-test", Listen: tc.listen, OSC: netip.MustParseAddrPort(tc.osc),
+			Warn: func(msg string, kv ...any) { warned = append(warned, msg) }}, tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if got := len(warned) == 1 && strings.Contains(warned[0], "OSC_IP"); got != tc.warns || len(warned) > 1 {
+			t.Errorf("tree on %s, osc.listen %s: warned %q, want a warning %v", tc.listen, tc.osc, warned, tc.warns)
+		}
+	}
+}
