@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 
@@ -55,8 +56,10 @@ type Service struct {
 	advertise sync.Once
 	mu        sync.Mutex
 	peer      *mdns.Peer
-	ifaces    []string // the interfaces mDNS runs on
-	why       string   // why it is not advertised ("" when it is, or is being)
+	started   bool             // Advertise ran
+	used      []mdns.Interface // the interfaces mDNS was started on, as they were then
+	ifaces    []string         // their names
+	why       string           // why it is not advertised ("" when it is, or is being)
 	name      string
 }
 
@@ -120,26 +123,66 @@ func (s *Service) Advertise() {
 	})
 }
 
-// startMDNS starts the peer: on the interfaces the HTTP server is
-// reached through, and, when discovering, on every interface mDNS may
-// use.
-func (s *Service) startMDNS() error {
+// interfaces returns the interfaces to advertise on (those the HTTP
+// server is reached through) and to run mDNS on (those, and, when
+// discovering, every interface mDNS may use), as they are now.
+func (s *Service) interfaces() (advertise, use []mdns.Interface, err error) {
 	all, err := mdns.Interfaces(s.cfg.Interfaces)
 	if err != nil && (len(s.cfg.Interfaces) > 0 || !errors.Is(err, mdns.ErrNoInterface)) {
-		return err
+		return nil, nil, err
 	}
-	httpAddr := s.Server.AddrPort()
-	var advertise, use []mdns.Interface
-	var on []string
 	for _, i := range all {
-		if _, ok := i.AddrFor(httpAddr.Addr()); ok {
+		if _, ok := i.AddrFor(s.Server.AddrPort().Addr()); ok {
 			advertise = append(advertise, i)
-			on = append(on, i.Name)
 		}
 	}
 	use = advertise
 	if s.disc != nil {
 		use = all
+	}
+	return advertise, use, nil
+}
+
+// Stale reports whether the interfaces mDNS would run on now, or their
+// addresses, differ from those it started on, or mDNS could not start
+// where it now could run: a reload then replaces the service instead of
+// keeping it (an interface that came up, an address that changed,
+// loopback flagged multicast since, port 5353 freed). It is false until
+// Advertise.
+func (s *Service) Stale() bool {
+	s.mu.Lock()
+	used, started, running := s.used, s.started, s.peer != nil
+	s.mu.Unlock()
+	if !started {
+		return false
+	}
+	_, use, _ := s.interfaces()
+	if !running && len(use) > 0 {
+		return true
+	}
+	return !slices.EqualFunc(used, use, func(a, b mdns.Interface) bool {
+		return a.Index == b.Index && a.Name == b.Name && a.Loopback == b.Loopback && slices.Equal(a.Prefixes, b.Prefixes)
+	})
+}
+
+// startMDNS starts the peer: on the interfaces the HTTP server is
+// reached through, and, when discovering, on every interface mDNS may
+// use.
+func (s *Service) startMDNS() error {
+	advertise, use, err := s.interfaces()
+	s.mu.Lock()
+	s.started, s.used = true, use
+	for _, i := range use {
+		s.ifaces = append(s.ifaces, i.Name)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	httpAddr := s.Server.AddrPort()
+	var on []string
+	for _, i := range advertise {
+		on = append(on, i.Name)
 	}
 	if len(use) == 0 {
 		err := fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
@@ -148,11 +191,6 @@ func (s *Service) startMDNS() error {
 		}
 		return err
 	}
-	s.mu.Lock()
-	for _, i := range use {
-		s.ifaces = append(s.ifaces, i.Name)
-	}
-	s.mu.Unlock()
 	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named, OnFail: s.unnamed}
 	if len(advertise) > 0 {
 		cfg.Instance = s.cfg.Name

@@ -321,3 +321,36 @@ func TestServiceWarnsOfAnUnreachableOSCIP(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceIsStaleWhenTheNetworkChanges: a service is stale (a reload
+// starts it afresh) once an interface it runs on gains an address, or
+// once loopback, which carried no multicast when it started, does.
+func TestServiceIsStaleWhenTheNetworkChanges(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	ip := func(args ...string) {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v %s", args, err, out)
+		}
+	}
+	cfg := Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("127.0.0.1:9431")}
+	s := startService(t, cfg)
+	if s.Stale() {
+		t.Error("stale at once")
+	}
+	ip("addr", "add", "192.0.2.1/24", "dev", "lo")
+	if !s.Stale() {
+		t.Error("not stale after loopback gained 192.0.2.1/24")
+	}
+	s.Close()
+	ip("link", "set", "lo", "multicast", "off")
+	s = startService(t, cfg)
+	if s.Advertised() || s.Stale() {
+		t.Errorf("on loopback without multicast: advertised %v, stale %v", s.Advertised(), s.Stale())
+	}
+	ip("link", "set", "lo", "multicast", "on")
+	if !s.Stale() {
+		t.Error("not stale once loopback carries multicast")
+	}
+}
