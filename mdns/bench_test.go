@@ -50,7 +50,10 @@ func BenchmarkBrowserFlood(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		br.handle(m, from(&eth, "192.0.2.7:5353"), t0.Add(time.Duration(k)*time.Second))
+		now := t0.Add(time.Duration(k) * time.Second)
+		br.handle(m, from(&eth, "192.0.2.7:5353"), now)
+		br.tick(now) // as the peer does after each datagram
+		br.due()
 	}
 }
 
@@ -98,6 +101,9 @@ func BenchmarkBrowserWantedFlood(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		br.handle(m, from(&eth, "192.0.2.7:5353"), t0.Add(time.Duration(k)*time.Millisecond))
+		now := t0.Add(time.Duration(k) * time.Millisecond)
+		br.handle(m, from(&eth, "192.0.2.7:5353"), now)
+		br.tick(now) // as the peer does after each datagram
+		br.due()
 	}
 }

@@ -354,11 +354,11 @@ func (b *browser) usable(e *entry, ip netip.Addr) string {
 		}
 		return "a service on another machine advertises a loopback address, which only that machine reaches"
 	case !ip.IsValid() || ip.IsUnspecified() || ip.IsMulticast() || ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
-		return "a service advertises an address that is no host's"
+		return "a service advertises an address that is no host's (multicast, broadcast or unspecified)"
 	case ip == e.src || hostIn(e.iface.Prefixes, ip) || hostIn(b.trusted, ip):
 		return ""
 	}
-	return "a service advertises an address neither on the link it was heard on nor its sender's (a reflection to a third host); trust it to send there"
+	return "a service advertises an address neither on the link it was heard on nor its sender's (sending there could reach a third host), and not trusted"
 }
 
 // hostIn reports whether ip is a host of one of the prefixes: inside one,
