@@ -5,7 +5,8 @@
 // that arrived on a loopback address must name the server by an address
 // or as localhost: a web page from elsewhere that rebinds its DNS name to
 // 127.0.0.1 (DNS rebinding) reaches the port, but names itself in Host
-// and is refused.
+// and is refused. Listen opens their ports, a port in use being
+// ErrInUse.
 //
 // Sources: RFC 9110 section 7.2 (Host); the README's Security section and
 // the OSC policy (package osc) whose allow list this reuses; the pinned

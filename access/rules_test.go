@@ -2,10 +2,12 @@ package access
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +50,22 @@ func TestRefuse(t *testing.T) {
 		if (why != "") != tc.refused {
 			t.Errorf("%s: refused %q, want refused %v", tc.name, why, tc.refused)
 		}
+	}
+}
+
+// TestListenSaysInUse: a second Listen on a port in use is ErrInUse,
+// naming the address.
+func TestListenSaysInUse(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	addr := ln.Addr().String()
+	if _, err := Listen(addr); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), addr) {
+		t.Errorf("a second Listen on %s: %v, want ErrInUse naming the address", addr, err)
+	}
+	if _, err := Listen("127.0.0.1:99999"); err == nil || errors.Is(err, ErrInUse) {
+		t.Errorf("a bad port: %v", err)
 	}
 }

@@ -230,4 +230,5 @@ func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
 	mdnsCounter("limited", "mDNS answers held back by the rate limits.", func(s *mdns.Stats) uint64 { return s.Limited.Load() })
 	mdnsCounter("conflicts", "mDNS name conflicts met.", func(s *mdns.Stats) uint64 { return s.Conflicts.Load() })
 	mdnsCounter("renames", "Times the advertised name was taken and another was tried.", func(s *mdns.Stats) uint64 { return s.Renames.Load() })
+	mdnsCounter("refused", "Addresses of apps found that were not taken: off the link they were heard on and not the sender's nor in osc.allow, or another machine's loopback (each app and address once).", func(s *mdns.Stats) uint64 { return s.Refused.Load() })
 }

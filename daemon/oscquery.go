@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/openxr"
@@ -258,7 +259,7 @@ func (d *Daemon) openOSCQuery() error {
 		Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
 		Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
 	if err != nil {
-		if errors.Is(err, oscquery.ErrInUse) {
+		if errors.Is(err, access.ErrInUse) {
 			return fmt.Errorf("oscquery.listen = %q: the port is in use (another gloved, or another server?): choose a free port for oscquery.listen, or 0 for any", q.Listen)
 		}
 		return fmt.Errorf("oscquery.listen = %q: %v", q.Listen, strings.TrimPrefix(err.Error(), "oscquery: "))
@@ -269,11 +270,14 @@ func (d *Daemon) openOSCQuery() error {
 
 // sameOSCQuery reports whether a reload to next may keep the running
 // OSCQuery service: the same settings, the same allow list, the same
-// apps looked for, and the OSC socket kept.
+// apps looked for, the OSC socket kept, and the network interfaces as
+// mDNS found them (an interface or address that came or went since, or
+// mDNS that could not start and now could, starts the service afresh).
 func (d *Daemon) sameOSCQuery(next *Config, hubKept bool) bool {
 	a, b := d.config, next
 	return d.oscq != nil && hubKept && b.OSCQuery.on() && a.OSCQuery.Name == b.OSCQuery.Name && a.OSCQuery.Listen == b.OSCQuery.Listen &&
-		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(a.globs(), b.globs())
+		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(a.globs(), b.globs()) &&
+		!d.oscq.Stale()
 }
 
 // OSCQueryURL is the OSCQuery tree's address, or "" if there is none.

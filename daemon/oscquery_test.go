@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,53 +92,7 @@ func TestReloadKeepsTheOSCQueryService(t *testing.T) {
 	}
 	b := zeroconftest.Start(t, "browse", "_oscjson._tcp.local.")
 	b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "browsing" })
-	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "g.toml")
-	oscListen := freeUDPPort(t)
-	write := func(hand, listen string) {
-		text := fmt.Sprintf(`
-[[hand]]
-name = %q
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = %q
-[frame]
-budget_ms = 100.0
-count_tris = false
-[oscquery]
-name = "gloved-reload"
-listen = %q
-`, hand, oscListen, listen)
-		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("right", "127.0.0.1:0")
-	logR, logW := io.Pipe()
-	urls := make(chan string, 8)
-	go func() {
-		sc := bufio.NewScanner(logR)
-		for sc.Scan() {
-			var line struct{ Message, OSCQuery string }
-			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "gloved running" {
-				urls <- line.OSCQuery
-			}
-		}
-	}()
-	reload := make(chan os.Signal, 1)
-	svc := Service{Path: cfgPath, Log: logW, Reload: reload}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-		logW.Close()
-	}()
+	write, urls, reload := runReloadable(t, "right", "127.0.0.1:0")
 	url := next(t, urls)
 	if hands := treeHands(t, url); hands != "right" {
 		t.Fatalf("the tree holds %q", hands)
@@ -165,6 +120,89 @@ listen = %q
 	e := b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "added" || e.Event == "updated" })
 	if !strings.HasSuffix(moved, fmt.Sprintf(":%d/", e.Port)) {
 		t.Errorf("advertised at port %d, serving %s", e.Port, moved)
+	}
+}
+
+// runReloadable runs a daemon of one hand and [oscquery] name
+// "gloved-reload" until the test ends, its config written by write (the
+// hand's name, oscquery.listen) and first of the given ones: a send on
+// reload reloads it; urls hears the OSCQuery URL of each "gloved
+// running" line.
+func runReloadable(t *testing.T, hand, listen string) (write func(hand, listen string), urls chan string, reload chan os.Signal) {
+	t.Helper()
+	cfgPath := filepath.Join(t.TempDir(), "g.toml")
+	oscListen := freeUDPPort(t)
+	write = func(hand, listen string) {
+		text := fmt.Sprintf(`
+[[hand]]
+name = %q
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = %q
+[frame]
+budget_ms = 100.0
+count_tris = false
+[oscquery]
+name = "gloved-reload"
+listen = %q
+`, hand, oscListen, listen)
+		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(hand, listen)
+	logR, logW := io.Pipe()
+	urls = make(chan string, 8)
+	go func() {
+		sc := bufio.NewScanner(logR)
+		for sc.Scan() {
+			var line struct{ Message, OSCQuery string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Message == "gloved running" {
+				urls <- line.OSCQuery
+			}
+		}
+	}()
+	reload = make(chan os.Signal, 1)
+	svc := Service{Path: cfgPath, Log: logW, Reload: reload}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		logW.Close()
+	})
+	return write, urls, reload
+}
+
+// TestReloadRereadsTheInterfaces: the interfaces mDNS runs on are read
+// again at a reload: a daemon started while loopback carried no
+// multicast (not advertised, as it says) is advertised after `ip link
+// set lo multicast on` and a SIGHUP that changes nothing else.
+func TestReloadRereadsTheInterfaces(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	multicast := func(on string) {
+		if out, err := exec.Command("ip", "link", "set", "lo", "multicast", on).CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+	multicast("off")
+	_, urls, reload := runReloadable(t, "right", "127.0.0.1:0")
+	next(t, urls)
+	multicast("on")
+	b := zeroconftest.Start(t, "browse", "_oscjson._tcp.local.")
+	b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "browsing" })
+	reload <- os.Interrupt
+	url := next(t, urls)
+	added := b.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "added" })
+	if added.Name != "gloved-reload._oscjson._tcp.local." || !strings.HasSuffix(url, fmt.Sprintf(":%d/", added.Port)) {
+		t.Errorf("advertised %s, serving %s", added.Raw, url)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
@@ -50,7 +51,7 @@ func (d *Daemon) openView() error {
 	}
 	v, err := view.Listen(cfg.View.Listen, view.Options{Allow: policy.Allow, Log: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }})
 	if err != nil {
-		if errors.Is(err, view.ErrInUse) {
+		if errors.Is(err, access.ErrInUse) {
 			if cfg.View.optional {
 				d.log.Warn().Str("view", cfg.View.Listen).Msg("the live page's port is in use (another gloved?); the demo runs without it: pass --view ADDR for another port")
 				return nil

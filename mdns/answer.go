@@ -1,6 +1,7 @@
 package mdns
 
 import (
+	"net/netip"
 	"strings"
 	"time"
 
@@ -13,12 +14,15 @@ import (
 // their TTL left and those multicast on that interface within the last
 // second (250 ms when defending against a probe); SRV, TXT and address
 // records as additional records. A legacy resolver (a source port other
-// than 5353) gets a unicast DNS answer. Questions asking for a unicast
+// than 5353) gets a unicast DNS answer, at most legacyPerSource a second
+// to one address: its source address may be forged, and the answer is
+// larger than the query. Every response counts against the interface's
+// maxPerSecond. Questions asking for a unicast
 // answer get a multicast one: port 5353 is shared (avahi-daemon, another
 // gloved), and a unicast datagram to it reaches only one of the sockets
 // bound there, not necessarily the asker's.
 func (r *responder) answer(m *dns.Msg, rcv received, now time.Time) []outgoing {
-	if r.state == probing || m.Opcode != dns.OpcodeQuery || m.Rcode != 0 || len(m.Question) == 0 {
+	if r.state == probing || r.state == unnamed || m.Opcode != dns.OpcodeQuery || m.Rcode != 0 || len(m.Question) == 0 {
 		return nil
 	}
 	sets := r.on(rcv.iface, TTL)
@@ -38,7 +42,11 @@ func (r *responder) answer(m *dns.Msg, rcv received, now time.Time) []outgoing {
 		return nil
 	}
 	legacy := rcv.src.Port() != Port
-	if !legacy {
+	if legacy {
+		if !r.legacy.allow(rcv.src.Addr(), now) || !r.allowBurst(rcv.iface, now) {
+			return nil
+		}
+	} else {
 		gap := sameRecordGap
 		if len(m.Ns) > 0 {
 			gap = defenseGap
@@ -172,6 +180,29 @@ func (r *responder) allowBurst(i *Interface, now time.Time) bool {
 		return false
 	}
 	r.burst[i.Index] = append(times, now)
+	return true
+}
+
+// legacyLimit bounds the unicast answers to legacy resolvers by
+// destination, in one-second windows: at most legacyPerSource to one
+// address, and to at most legacySources addresses.
+type legacyLimit struct {
+	window time.Time
+	counts map[netip.Addr]int
+	stats  *Stats
+}
+
+// allow reports whether one more answer may go to dst at now.
+func (l *legacyLimit) allow(dst netip.Addr, now time.Time) bool {
+	if l.counts == nil || now.Sub(l.window) >= time.Second || now.Before(l.window) {
+		l.window, l.counts = now, map[netip.Addr]int{}
+	}
+	n, known := l.counts[dst]
+	if n >= legacyPerSource || !known && len(l.counts) >= legacySources {
+		l.stats.Limited.Add(1)
+		return false
+	}
+	l.counts[dst] = n + 1
 	return true
 }
 

@@ -46,41 +46,67 @@ type resolving struct {
 // it), asks for the SRV, TXT and address records an answer lacked
 // (HOSCY#42: an _osc._udp answer without its SRV), and reports each
 // instance found, moved and lost.
+//
+// It keeps only what it needs, whatever the network sends: the PTR, SRV
+// and TXT records of the instances of its types that match, and the
+// address records of the hosts their SRV records name. A service's
+// address is taken only where sending to it cannot be turned against a
+// third host (see usable).
 type browser struct {
-	types    []string // service names: "_osc._udp.local."
+	types []string // service names: "_osc._udp.local."
+	// match, if set, accepts the instance names to look for.
+	match func(instance string) bool
+	// trusted are addresses beyond the link a service may be at.
+	trusted  []netip.Prefix
 	c        *cache
 	interval time.Duration
 	next     time.Time
 	asking   map[string]*resolving // by name and type asked for
 	reported map[string]Found      // by instance name, lower case
-	skipped  map[string]bool
+	// refused are the addresses left out, by instance name (lower
+	// case), each logged once; an instance whose PTR is gone is dropped.
+	refused map[string]netip.Addr
 	// isLocal reports whether an address is this machine's.
 	isLocal func(netip.Addr) bool
 	onFound func(Found)
 	onLost  func(Found)
 	log     func(msg string, kv ...any)
+	stats   *Stats
 }
 
 func newBrowser(types []string, now time.Time) *browser {
 	b := &browser{c: newCache(), interval: firstInterval, next: now.Add(20 * time.Millisecond),
-		asking: map[string]*resolving{}, reported: map[string]Found{}, skipped: map[string]bool{}, isLocal: localAddr}
+		asking: map[string]*resolving{}, reported: map[string]Found{}, refused: map[string]netip.Addr{},
+		isLocal: localAddr, stats: new(Stats)}
 	for _, t := range types {
 		b.types = append(b.types, serviceName(t))
 	}
+	b.c.keep = b.keep
 	return b
 }
 
-// handle takes another host's message received on rcv's interface.
+// handle takes another host's message received on rcv's interface:
+// records of names and services first, then the addresses, which are
+// kept only for hosts an SRV record names.
 func (b *browser) handle(m *dns.Msg, rcv received, now time.Time) {
 	if !m.Response {
 		return
 	}
-	local := rcv.iface.Loopback || b.isLocal(rcv.src.Addr())
+	src := rcv.src.Addr().Unmap()
+	local, knowLocal := false, false
 	changed := false
-	for _, sec := range [][]dns.RR{m.Answer, m.Ns, m.Extra} {
-		for _, rr := range sec {
-			if b.relevant(rr) && b.c.add(rr, now, rcv.iface, local) {
-				changed = true
+	for _, addrs := range []bool{false, true} {
+		for _, sec := range [][]dns.RR{m.Answer, m.Ns, m.Extra} {
+			for _, rr := range sec {
+				if (rr.Header().Rrtype == dns.TypeA) != addrs || !b.wanted(rr) {
+					continue
+				}
+				if !knowLocal { // asked only of packets that hold something wanted
+					local, knowLocal = rcv.iface.Loopback || rcv.iface.Holds(src) || b.isLocal(src), true
+				}
+				if b.c.add(rr, now, rcv.iface, src, local) {
+					changed = true
+				}
 			}
 		}
 	}
@@ -89,23 +115,48 @@ func (b *browser) handle(m *dns.Msg, rcv received, now time.Time) {
 	}
 }
 
-// relevant reports whether rr is one a browser keeps: a PTR to an
-// instance of a browsed type, such an instance's SRV or TXT, or an IPv4
-// address.
-func (b *browser) relevant(rr dns.RR) bool {
+// wanted reports whether rr is one a browser keeps: a PTR to an instance
+// of a browsed type that matches, such an instance's SRV or TXT, or the
+// address of a host a cached SRV names.
+func (b *browser) wanted(rr dns.RR) bool {
 	h := rr.Header()
 	if h.Class&^cacheFlush != dns.ClassINET {
 		return false
 	}
 	switch h.Rrtype {
 	case dns.TypePTR:
-		return slices.ContainsFunc(b.types, func(t string) bool { return sameName(h.Name, t) })
+		return b.browsed(h.Name) && under(rr.(*dns.PTR).Ptr, h.Name) && b.matches(rr.(*dns.PTR).Ptr)
 	case dns.TypeSRV, dns.TypeTXT:
-		return slices.ContainsFunc(b.types, func(t string) bool { return under(h.Name, t) })
+		_, rest := firstLabel(h.Name)
+		return b.browsed(rest) && b.matches(h.Name)
 	case dns.TypeA:
-		return true
+		return b.c.targets[strings.ToLower(h.Name)] > 0
 	}
 	return false
+}
+
+// keep reports whether a cached record is still wanted: an address
+// whose host no SRV names any longer is not.
+func (b *browser) keep(e *entry) bool {
+	if e.rr.Header().Rrtype != dns.TypeA {
+		return true // the types and the match do not change
+	}
+	return b.c.targets[strings.ToLower(e.rr.Header().Name)] > 0
+}
+
+// browsed reports whether name is one of the service types browsed.
+func (b *browser) browsed(name string) bool {
+	return slices.ContainsFunc(b.types, func(t string) bool { return sameName(name, t) })
+}
+
+// matches reports whether the instance of a full instance name is one to
+// look for.
+func (b *browser) matches(instance string) bool {
+	if b.match == nil {
+		return true
+	}
+	label, _ := firstLabel(instance)
+	return b.match(label)
 }
 
 // tick returns the queries due at now (to send on every interface) and
@@ -123,8 +174,8 @@ func (b *browser) tick(now time.Time) *dns.Msg {
 		b.next = now.Add(b.interval)
 		b.interval = min(2*b.interval, maxInterval)
 	}
-	for _, rr := range b.c.due(now) {
-		b.ask(q, rr.Header().Name, rr.Header().Rrtype)
+	for _, e := range b.c.due(now) {
+		b.ask(q, e.rr.Header().Name, e.rr.Header().Rrtype)
 	}
 	b.resolve(q, now)
 	if len(q.Question) == 0 {
@@ -214,9 +265,12 @@ func (b *browser) resolve(q *dns.Msg, now time.Time) {
 // call.
 func (b *browser) evaluate(now time.Time) {
 	seen := map[string]bool{}
+	present := map[string]bool{}
 	for _, t := range b.types {
 		for _, p := range b.c.get(t, dns.TypePTR, now) {
-			f, ok := b.instance(p.rr.(*dns.PTR).Ptr, now)
+			name := p.rr.(*dns.PTR).Ptr
+			present[strings.ToLower(name)] = true
+			f, ok := b.instance(name, now)
 			if !ok {
 				continue
 			}
@@ -238,13 +292,15 @@ func (b *browser) evaluate(now time.Time) {
 			}
 		}
 	}
+	for k := range b.refused {
+		if !present[k] {
+			delete(b.refused, k)
+		}
+	}
 }
 
 // instance resolves an instance's name to its address, if its records
-// are all known. A loopback address sent by another machine is not this
-// machine's loopback: VRChat advertises 127.0.0.1 on every network
-// (vrc-oscquery-lib#28), and another machine's VRChat must not be taken
-// for one on this machine.
+// are all known and one of its addresses is usable.
 func (b *browser) instance(name string, now time.Time) (Found, bool) {
 	label, rest := firstLabel(name)
 	f := Found{Instance: label, Type: strings.TrimSuffix(strings.TrimSuffix(rest, domain), ".")}
@@ -259,13 +315,9 @@ func (b *browser) instance(name string, now time.Time) (Found, bool) {
 	}
 	var best *entry
 	for _, e := range b.c.get(s.Target, dns.TypeA, now) {
-		ip, _ := netip.AddrFromSlice(e.rr.(*dns.A).A.To4())
-		if ip.IsLoopback() && !e.local {
-			if k := strings.ToLower(name); !b.skipped[k] {
-				b.skipped[k] = true
-				b.logf("mdns: a service on another machine advertises a loopback address, which only that machine reaches; it is left out",
-					"instance", label, "address", ip.String(), "interface", e.iface.Name)
-			}
+		ip := addrOf(e)
+		if why := b.usable(e, ip); why != "" {
+			b.refuse(name, label, ip, e, why)
 			continue
 		}
 		if best == nil || better(e, best, srv.iface) {
@@ -275,9 +327,77 @@ func (b *browser) instance(name string, now time.Time) (Found, bool) {
 	if best == nil {
 		return f, false
 	}
-	ip, _ := netip.AddrFromSlice(best.rr.(*dns.A).A.To4())
-	f.Addr, f.Interface, f.Local = netip.AddrPortFrom(ip, s.Port), best.iface.Name, best.local
+	f.Addr, f.Interface, f.Local = netip.AddrPortFrom(addrOf(best), s.Port), best.iface.Name, best.local
 	return f, true
+}
+
+// addrOf is an address record's address.
+func addrOf(e *entry) netip.Addr {
+	ip, _ := netip.AddrFromSlice(e.rr.(*dns.A).A.To4())
+	return ip
+}
+
+// usable says why a service's address ip, from the record e, is not to
+// be sent to, or "" if it is. Anyone on a link can advertise a service at
+// any address, and gloved streams to what it finds: an address is taken
+// only if it is on the link the record came through (one of the
+// interface's networks, not their network or broadcast address), or the
+// sender's own, or trusted. A loopback address is taken only from this
+// machine: VRChat advertises 127.0.0.1 on every network
+// (vrc-oscquery-lib#28), and another machine's VRChat must not be taken
+// for one on this machine.
+func (b *browser) usable(e *entry, ip netip.Addr) string {
+	switch {
+	case ip.IsLoopback():
+		if e.local {
+			return ""
+		}
+		return "a service on another machine advertises a loopback address, which only that machine reaches"
+	case !ip.IsValid() || ip.IsUnspecified() || ip.IsMulticast() || ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
+		return "a service advertises an address that is no host's (multicast, broadcast or unspecified)"
+	case ip == e.src || hostIn(e.iface.Prefixes, ip) || hostIn(b.trusted, ip):
+		return ""
+	}
+	return "a service advertises an address neither on the link it was heard on nor its sender's (sending there could reach a third host), and not trusted"
+}
+
+// hostIn reports whether ip is a host of one of the prefixes: inside one,
+// and not its network or broadcast address (in a prefix of 30 bits or
+// fewer), unless the prefix is that one address.
+func hostIn(prefixes []netip.Prefix, ip netip.Addr) bool {
+	for _, p := range prefixes {
+		if p.Addr().Is4In6() && p.Bits() >= 96 {
+			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
+		if p = p.Masked(); !p.Addr().Is4() || !p.Contains(ip) {
+			continue
+		}
+		if p.IsSingleIP() || p.Bits() > 30 || ip != p.Addr() && ip != lastAddr(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastAddr is the last address of p (its broadcast address).
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().As4()
+	for i := p.Bits(); i < 32; i++ {
+		b[i/8] |= 1 << (7 - i%8)
+	}
+	return netip.AddrFrom4(b)
+}
+
+// refuse logs, once for each instance and address, and counts an address
+// left out.
+func (b *browser) refuse(name, label string, ip netip.Addr, e *entry, why string) {
+	k := strings.ToLower(name)
+	if old, ok := b.refused[k]; ok && old == ip {
+		return
+	}
+	b.refused[k] = ip
+	b.stats.Refused.Add(1)
+	b.logf("mdns: "+why+"; it is left out", "instance", label, "address", ip.String(), "from", e.src.String(), "interface", e.iface.Name)
 }
 
 // better reports whether address record a is preferred to b: one heard on

@@ -1,6 +1,7 @@
 package mdns
 
 import (
+	"fmt"
 	"net/netip"
 	"slices"
 	"testing"
@@ -55,10 +56,11 @@ func TestBrowserFindsMovesAndLoses(t *testing.T) {
 	moved := `VRChat-Client-A1B2C3._osc._udp.local. 120 IN SRV 0 0 9002 VRChat-Client-A1B2C3.osc.local.`
 	m := resp(t, moved)
 	m.Answer[0].Header().Class |= cacheFlush
-	b.handle(m, from(&eth, "192.0.2.7:5353"), t0.Add(2*time.Second))
-	b.tick(t0.Add(3500 * time.Millisecond)) // the flushed SRV lapses a second later
-	if len(ev.found) != 2 || ev.found[1].Addr.String() != "192.0.2.7:9002" || len(ev.lost) != 0 {
-		t.Fatalf("after moving: found %+v lost %+v", ev.found, ev.lost)
+	b.handle(m, from(&eth, "192.0.2.7:5353"), t0.Add(2500*time.Millisecond))
+	b.tick(t0.Add(3500 * time.Millisecond)) // the old SRV, 1.5 s old when flushed, lapses a second later
+	srvs := b.c.get("VRChat-Client-A1B2C3._osc._udp.local.", dns.TypeSRV, t0.Add(3500*time.Millisecond))
+	if len(ev.found) != 2 || ev.found[1].Addr.String() != "192.0.2.7:9002" || len(ev.lost) != 0 || len(srvs) != 1 {
+		t.Fatalf("after moving: found %+v lost %+v, %d SRV records cached", ev.found, ev.lost, len(srvs))
 	}
 	bye := resp(t, `_osc._udp.local. 0 IN PTR VRChat-Client-A1B2C3._osc._udp.local.`)
 	b.handle(bye, from(&eth, "192.0.2.7:5353"), t0.Add(4*time.Second))
@@ -194,7 +196,78 @@ func TestBrowserIgnoresOthers(t *testing.T) {
 	q := query("_osc._udp.local.", dns.TypePTR)
 	q.Answer = rrs(t, vrchat...)
 	b.handle(q, from(&eth, "192.0.2.7:5353"), t0)
-	if len(b.c.entries) != 0 || len(ev.found) != 0 {
-		t.Errorf("cached %d records, found %v", len(b.c.entries), ev.found)
+	if b.c.size() != 0 || len(ev.found) != 0 {
+		t.Errorf("cached %d records, found %v", b.c.size(), ev.found)
+	}
+}
+
+// TestBrowserTakesOnlyAddressesOnTheLink: anyone on a link can advertise
+// a service at any address, and gloved streams to what it finds: an
+// address is taken only on the link the answer came through (a host of
+// the interface's networks), as the sender's own, or trusted; another
+// subnet's address, the link's network and broadcast addresses and a
+// multicast group are left out, logged and counted once.
+func TestBrowserTakesOnlyAddressesOnTheLink(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		trusted string
+		found   bool
+	}{
+		{"192.0.2.7", "", true},     // the sender's own
+		{"192.0.2.8", "", true},     // another host on the link
+		{"198.51.100.7", "", false}, // another subnet: a reflection
+		{"198.51.100.7", "198.51.100.0/24", true},
+		{"198.51.100.7", "198.51.100.7/32", true},
+		{"198.51.100.255", "198.51.100.0/24", false}, // the trusted prefix's broadcast address
+		{"192.0.2.255", "", false},                   // the link's broadcast address
+		{"192.0.2.0", "", false},
+		{"224.0.0.1", "224.0.0.0/4", false},
+		{"0.0.0.0", "", false},
+		{"255.255.255.255", "", false},
+	} {
+		b, ev := newTestBrowser(t)
+		var logged []string
+		b.log = func(msg string, kv ...any) { logged = append(logged, msg) }
+		if tc.trusted != "" {
+			b.trusted = []netip.Prefix{netip.MustParsePrefix(tc.trusted)}
+		}
+		hostile := append(slices.Clone(vrchat[:3]), `VRChat-Client-A1B2C3.osc.local. 120 IN A `+tc.addr)
+		b.handle(resp(t, hostile...), from(&eth, "192.0.2.7:5353"), t0)
+		b.handle(resp(t, hostile...), from(&eth, "192.0.2.7:5353"), t0.Add(time.Second))
+		if (len(ev.found) == 1) != tc.found {
+			t.Errorf("%s advertised by 192.0.2.7 on 192.0.2.0/24, trusted %q: found %+v, want found %v", tc.addr, tc.trusted, ev.found, tc.found)
+		}
+		if refused := b.stats.Refused.Load(); !tc.found && (refused != 1 || len(logged) != 1) {
+			t.Errorf("%s left out: counted %d, logged %q; want once each", tc.addr, refused, logged)
+		}
+	}
+}
+
+// TestBrowserForgetsWhatItRefused: the instances whose addresses were
+// left out are remembered (to log each once) only while their records
+// are cached: a thousand instance names advertising another machine's
+// loopback address, each withdrawn, leave nothing behind.
+func TestBrowserForgetsWhatItRefused(t *testing.T) {
+	b, ev := newTestBrowser(t)
+	now := t0
+	for k := range 1000 {
+		inst := fmt.Sprintf("VRChat-Client-%04d", k)
+		records := []string{
+			`_osc._udp.local. 120 IN PTR ` + inst + `._osc._udp.local.`,
+			inst + `._osc._udp.local. 120 IN SRV 0 0 9000 ` + inst + `.osc.local.`,
+			inst + `.osc.local. 120 IN A 127.0.0.1`,
+		}
+		b.handle(resp(t, records...), from(&eth, "192.0.2.7:5353"), now)
+		bye := resp(t, `_osc._udp.local. 0 IN PTR `+inst+`._osc._udp.local.`)
+		b.handle(bye, from(&eth, "192.0.2.7:5353"), now)
+		now = now.Add(100 * time.Millisecond)
+		b.tick(now)
+		if len(b.refused) > 20 {
+			t.Fatalf("after %d instances, %d remembered", k+1, len(b.refused))
+		}
+	}
+	b.tick(now.Add(2 * time.Second))
+	if len(b.refused) != 0 || len(ev.found) != 0 || b.stats.Refused.Load() != 1000 {
+		t.Errorf("%d instances remembered, found %d, %d refused", len(b.refused), len(ev.found), b.stats.Refused.Load())
 	}
 }

@@ -60,6 +60,9 @@ func listen(ifaces []Interface) (*conn, error) {
 		return errors.Join(err, serr)
 	}}
 	pc, err := lc.ListenPacket(context.Background(), "udp4", fmt.Sprintf("0.0.0.0:%d", Port))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("mdns: UDP port %d is held by a program that does not share it (`ss -ulpn sport = :%d` names it): stop it, or have it share the port (SO_REUSEADDR or SO_REUSEPORT, as avahi-daemon does): %w", Port, Port, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mdns: UDP port %d: %w", Port, err)
 	}
@@ -99,7 +102,7 @@ func (c *conn) read(buf []byte) (received, error) {
 		}
 		i := c.iface(cm.IfIndex)
 		ua, ok := src.(*net.UDPAddr)
-		if i == nil || !ok || c.own.was(buf[:n]) {
+		if i == nil || !ok || c.own.was(buf[:n], ua.AddrPort().Addr()) {
 			continue
 		}
 		return received{b: buf[:n], src: ua.AddrPort(), iface: i}, nil
@@ -127,48 +130,56 @@ func (c *conn) unicast(b []byte, i *Interface, dst netip.AddrPort) error {
 }
 
 func (c *conn) send(b []byte, i *Interface, dst *net.UDPAddr) error {
-	c.own.add(b)
-	c.pc.SetWriteDeadline(time.Now().Add(time.Second))
 	// The source address is set too: with only the interface, Linux sends
 	// a multicast datagram on loopback from 0.0.0.0, which receivers
 	// drop as not on the link (RFC 6762 section 11).
-	src := i.Prefixes[0].Addr().AsSlice()
-	_, err := c.pc.WriteTo(b, &ipv4.ControlMessage{IfIndex: i.Index, Src: src}, dst)
+	src := i.Prefixes[0].Addr()
+	c.own.add(b, src)
+	c.pc.SetWriteDeadline(time.Now().Add(time.Second))
+	_, err := c.pc.WriteTo(b, &ipv4.ControlMessage{IfIndex: i.Index, Src: src.AsSlice()}, dst)
 	return err
 }
 
 func (c *conn) close() error { return c.pc.Close() }
 
-// sentPackets remembers the socket's own datagrams for a few seconds: the
-// group loops them back, and they must not be taken for another host's
-// (two gloveds on one machine send from the same address and port, so
-// only the bytes tell).
+// sentPackets remembers the socket's own datagrams for a few seconds, by
+// their bytes and the address they were sent from: the group loops them
+// back, and they must not be taken for another host's (two gloveds on one
+// machine send from the same address and port, so only the bytes tell).
+// The same bytes from another address are another host's: two browsers
+// send byte-identical queries.
 type sentPackets struct {
 	mu   sync.Mutex
-	sums map[uint64]time.Time
+	sums map[ownKey]time.Time
+}
+
+type ownKey struct {
+	sum uint64
+	src netip.Addr
 }
 
 const ownFor = 5 * time.Second
 
-func (s *sentPackets) add(b []byte) {
+func (s *sentPackets) add(b []byte, src netip.Addr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
 	if s.sums == nil {
-		s.sums = map[uint64]time.Time{}
+		s.sums = map[ownKey]time.Time{}
 	}
 	for k, t := range s.sums {
 		if now.Sub(t) > ownFor {
 			delete(s.sums, k)
 		}
 	}
-	s.sums[sum(b)] = now
+	s.sums[ownKey{sum(b), src.Unmap()}] = now
 }
 
-func (s *sentPackets) was(b []byte) bool {
+// was reports whether b, received from src, is one of the socket's own.
+func (s *sentPackets) was(b []byte, src netip.Addr) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, ok := s.sums[sum(b)]
+	t, ok := s.sums[ownKey{sum(b), src.Unmap()}]
 	return ok && time.Since(t) <= ownFor
 }
 

@@ -4,19 +4,25 @@
 // for instances of other types, on one socket, on the interfaces chosen.
 //
 // The responder probes for its names (three probes 250 ms apart), takes
-// "name (2)", "name (3)" ... when another host holds one, settles
-// simultaneous probes by RFC 6762's lexicographic tie-break, announces
-// twice, answers queries with known-answer suppression, at most once a
-// second per record and interface and 20 responses a second per
-// interface, defends its names against later conflicts, and withdraws
-// everything with TTL 0 on Close. Each service is advertised only on
-// the interfaces it is reached through, at exactly one address there.
+// "name (2)", "name (3)" ... when another host holds one (waiting 5 s
+// between probes once 15 conflicts came within 10 s, and giving up after
+// "name (100)"), settles simultaneous probes by RFC 6762's lexicographic
+// tie-break, announces twice, answers queries with known-answer
+// suppression, multicasting a record at most once a second per
+// interface, at most 20 responses a second per interface and 2 unicast
+// answers a second to one legacy resolver, defends its names against
+// later conflicts, and withdraws everything with TTL 0 on Close. Each
+// service is advertised only on the interfaces it is reached through, at
+// exactly one address there.
 //
 // The browser asks at once and then at intervals doubling to an hour,
-// listing the answers it knows; keeps records until their TTL runs out,
-// asking again at 80 to 95 percent of it; honours goodbyes and the
-// cache-flush bit; asks for the SRV, TXT and address records an answer
-// lacks; and reports each instance found, moved and lost.
+// listing the answers it knows; keeps only the records of the instances
+// it looks for (at most 512, TTLs capped at 75 minutes) until their TTL
+// runs out, asking again at 80 to 95 percent of it; honours goodbyes and
+// the cache-flush bit; asks for the SRV, TXT and address records an
+// answer lacks; takes an address only on the link it was heard on, the
+// sender's own or a trusted one (loopback only from this machine); and
+// reports each instance found, moved and lost.
 //
 // Why not a library: of the Go mDNS libraries that the module proxy
 // serves (grandcat/zeroconf v1.0.0, libp2p/zeroconf/v2 v2.2.0,

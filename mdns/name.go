@@ -2,8 +2,10 @@ package mdns
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The mDNS domain and the DNS-SD service enumeration name (RFC 6763
@@ -88,17 +90,39 @@ func hostName(instance, typ string) string {
 		label = "host"
 	}
 	kind, _, _ := strings.Cut(strings.TrimPrefix(typ, "_"), ".")
-	kind = strings.TrimPrefix(kind, "_")
-	return label + "-" + strings.ToLower(kind) + "." + domain
+	kind = "-" + strings.ToLower(strings.TrimPrefix(kind, "_"))
+	if len(label)+len(kind) > maxLabel {
+		// A long name keeps its start and a hash of the whole, so that
+		// renames ("... (2)", "... (3)") still have hosts of their own.
+		h := fnv.New32a()
+		h.Write([]byte(instance))
+		hash := fmt.Sprintf("-%08x", h.Sum32())
+		label = strings.TrimSuffix(label[:maxLabel-len(kind)-len(hash)], "-") + hash
+	}
+	return label + kind + "." + domain
 }
 
+// maxLabel is the longest DNS label, in bytes (RFC 1035 section 2.3.4).
+const maxLabel = 63
+
 // renamed is the name after n conflicts (RFC 6763 appendix D): "gloved"
-// gives "gloved (2)", then "gloved (3)".
+// gives "gloved (2)", then "gloved (3)"; base is cut, on a rune boundary,
+// where the suffix would make the name longer than a label.
 func renamed(base string, n int) string {
 	if n <= 1 {
 		return base
 	}
-	return fmt.Sprintf("%s (%d)", base, n)
+	suffix := fmt.Sprintf(" (%d)", n)
+	return cut(base, maxLabel-len(suffix)) + suffix
+}
+
+// cut returns s cut to at most n bytes, on a rune boundary.
+func cut(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
 }
 
 // sameName compares DNS names as mDNS does: ASCII case-insensitively.

@@ -1,7 +1,6 @@
 package mdns
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/miekg/dns"
@@ -42,17 +41,5 @@ func TestNames(t *testing.T) {
 	}
 	if renamed("gloved", 1) != "gloved" || renamed("gloved", 3) != "gloved (3)" {
 		t.Error(renamed("gloved", 3))
-	}
-}
-
-// TestCacheIsBounded: a flood of records fills the cache to its bound
-// and no further.
-func TestCacheIsBounded(t *testing.T) {
-	c := newCache()
-	for k := range 3 * maxCached {
-		c.add(rrs(t, fmt.Sprintf("h%d.local. 120 IN A 192.0.2.%d", k, k%250))[0], t0, &eth, false)
-	}
-	if len(c.entries) != maxCached {
-		t.Errorf("%d records cached, want %d", len(c.entries), maxCached)
 	}
 }

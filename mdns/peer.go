@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gloved/gloved/internal/loglimit"
 )
 
 // Stats count a peer's traffic.
@@ -20,6 +22,9 @@ type Stats struct {
 	Answered                     atomic.Uint64 // queries answered
 	Limited                      atomic.Uint64 // answers held back by the rate limits
 	Conflicts, Renames           atomic.Uint64
+	// Refused counts the addresses of services found that were left
+	// out (see Config.Trusted), each instance and address once.
+	Refused atomic.Uint64
 }
 
 // Config is what a Peer advertises and looks for, and where.
@@ -34,11 +39,24 @@ type Config struct {
 	Services []Service
 	// Browse are the service types looked for ("_osc._udp").
 	Browse []string
+	// Match, if set, narrows browsing to the instances whose names it
+	// accepts ("VRChat-Client-A1B2C3"): only their records are kept.
+	Match func(instance string) bool
+	// Trusted are the addresses beyond the link that a service found may
+	// be at (gloved: osc.allow). Any host on a link can advertise a
+	// service at any address; without trust, a service's address must
+	// be on the link its records came through or the sender's own, and a
+	// loopback address must come from this machine. Others are left out,
+	// logged and counted (Stats.Refused).
+	Trusted []netip.Prefix
 	// OnName hears the name the services were announced under, and each
-	// rename; OnFound and OnLost the instances of the browsed types that
-	// appear, move (OnFound again, with the new address) and vanish.
-	// They run on the peer's goroutine: they must not block.
+	// rename; OnFail that they are not advertised after all (every name
+	// tried, Instance to "Instance (100)", is taken), browsing going on;
+	// OnFound and OnLost the instances of the browsed types that appear,
+	// move (OnFound again, with the new address) and vanish. They run on
+	// the peer's goroutine: they must not block.
 	OnName  func(string)
+	OnFail  func(error)
 	OnFound func(Found)
 	OnLost  func(Found)
 	// Log, if set, hears the peer's warnings, at most one line a minute
@@ -54,7 +72,7 @@ type Peer struct {
 	c     *conn
 	resp  *responder
 	br    *browser
-	logs  logLimit
+	logs  loglimit.Limiter
 	log   func(msg string, kv ...any)
 
 	in      chan received
@@ -78,14 +96,14 @@ func Start(cfg Config) (*Peer, error) {
 			return nil, err
 		}
 	}
-	if len(cfg.Services) > 0 && (cfg.Instance == "" || len(cfg.Instance) > 58) {
-		return nil, fmt.Errorf("mdns: instance name %q: want 1 to 58 bytes (63 with a rename's suffix)", cfg.Instance)
+	if len(cfg.Services) > 0 && (cfg.Instance == "" || len(cfg.Instance) > maxLabel) {
+		return nil, fmt.Errorf("mdns: instance name %q: want 1 to %d bytes", cfg.Instance, maxLabel)
 	}
 	c, err := listen(cfg.Interfaces)
 	if err != nil {
 		return nil, err
 	}
-	p := &Peer{c: c, in: make(chan received, 64), closing: make(chan chan struct{}), log: cfg.Log}
+	p := &Peer{c: c, in: make(chan received, 64), closing: make(chan chan struct{}), log: cfg.Log, logs: loglimit.Limiter{Every: time.Minute}}
 	now := time.Now()
 	ifaces := make([]*Interface, len(c.ifaces))
 	for k := range c.ifaces {
@@ -102,10 +120,19 @@ func Start(cfg Config) (*Peer, error) {
 				cfg.OnName(n)
 			}
 		}
+		p.resp.onFail = func(err error) {
+			p.mu.Lock()
+			p.name = ""
+			p.mu.Unlock()
+			if cfg.OnFail != nil {
+				cfg.OnFail(err)
+			}
+		}
 	}
 	if len(cfg.Browse) > 0 {
 		p.br = newBrowser(cfg.Browse, now)
-		p.br.onFound, p.br.onLost, p.br.log = cfg.OnFound, cfg.OnLost, p.logf
+		p.br.match, p.br.trusted = cfg.Match, cfg.Trusted
+		p.br.onFound, p.br.onLost, p.br.log, p.br.stats = cfg.OnFound, cfg.OnLost, p.logf, &p.stats
 	}
 	p.wg.Add(2)
 	go p.read()
@@ -114,7 +141,7 @@ func Start(cfg Config) (*Peer, error) {
 }
 
 // Name returns the name the services were announced under ("" until
-// they are).
+// they are, and after every name tried was taken).
 func (p *Peer) Name() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -287,40 +314,8 @@ func (p *Peer) send(out []outgoing) {
 	}
 }
 
-// logf logs a line, at most one a minute of each message.
+// logf logs a line, at most one a minute of each message: mDNS traffic
+// on a busy network must not fill the log (OyasumiVR#80).
 func (p *Peer) logf(msg string, kv ...any) {
-	if p.log == nil {
-		return
-	}
-	if ok, held := p.logs.allow(msg, time.Now()); ok {
-		if held > 0 {
-			kv = append(kv, "more_since_last", held)
-		}
-		p.log(msg, kv...)
-	}
-}
-
-// logLimit passes one line of a kind a minute and counts the rest: mDNS
-// traffic on a busy network must not fill the log (OyasumiVR#80).
-type logLimit struct {
-	mu         sync.Mutex
-	last       map[string]time.Time
-	suppressed map[string]int
-}
-
-const logEvery = time.Minute
-
-func (l *logLimit) allow(kind string, now time.Time) (bool, int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.last == nil {
-		l.last, l.suppressed = map[string]time.Time{}, map[string]int{}
-	}
-	if t, ok := l.last[kind]; ok && now.Sub(t) < logEvery {
-		l.suppressed[kind]++
-		return false, 0
-	}
-	n := l.suppressed[kind]
-	l.last[kind], l.suppressed[kind] = now, 0
-	return true, n
+	p.logs.Log(p.log, msg, time.Now(), msg, kv...)
 }

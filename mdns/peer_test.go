@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -189,4 +190,45 @@ func bindWith(t *testing.T, opt int) net.PacketConn {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestPortHeldSaysWhatToDo: port 5353 held by a socket that does not
+// share it fails Start with what to do.
+func TestPortHeldSaysWhatToDo(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	other, err := net.ListenPacket("udp4", "0.0.0.0:5353") // no SO_REUSEADDR, no SO_REUSEPORT
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	_, err = Start(Config{Interfaces: mustInterfaces(t), Browse: []string{"_osc._udp"}})
+	if !errors.Is(err, syscall.EADDRINUSE) || !strings.Contains(err.Error(), "ss -ulpn") || !strings.Contains(err.Error(), "stop it") {
+		t.Errorf("beside a socket that does not share the port: %v", err)
+	}
+}
+
+// TestOwnPacketsAreKnownByTheirSource: a datagram the socket sent is its
+// own when it comes back from the address it was sent from; the same
+// bytes from another host are that host's (two browsers send identical
+// queries).
+func TestOwnPacketsAreKnownByTheirSource(t *testing.T) {
+	var s sentPackets
+	b := []byte("a query")
+	s.add(b, netip.MustParseAddr("192.0.2.1"))
+	for _, tc := range []struct {
+		b    string
+		src  string
+		want bool
+	}{
+		{"a query", "192.0.2.1", true},
+		{"a query", "::ffff:192.0.2.1", true},
+		{"a query", "192.0.2.7", false},
+		{"another", "192.0.2.1", false},
+	} {
+		if got := s.was([]byte(tc.b), netip.MustParseAddr(tc.src)); got != tc.want {
+			t.Errorf("%q from %s: own %v, want %v", tc.b, tc.src, got, tc.want)
+		}
+	}
 }

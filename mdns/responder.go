@@ -1,6 +1,7 @@
 package mdns
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/netip"
 	"slices"
@@ -18,11 +19,20 @@ const (
 	announcements = 2
 	lostTieWait   = time.Second // defer after losing a simultaneous probe
 	maxRenames    = 100         // "gloved (100)" and then it gives up
-	sameRecordGap = time.Second // a record is multicast on an interface at most once a second...
-	defenseGap    = probeEvery  // ...but defended against a probe every 250 ms
-	maxPerSecond  = 20          // response packets a second on one interface, whatever is asked
-	legacyTTL     = 10          // RFC 6762 section 6.7
-	burstWindow   = time.Second // the window of maxPerSecond
+	// RFC 6762 section 8.1: after 15 conflicts within 10 seconds, wait 5
+	// seconds before each further probe (until 10 s pass without one).
+	conflictBurst  = 15
+	conflictWindow = 10 * time.Second
+	conflictWait   = 5 * time.Second
+	sameRecordGap  = time.Second // a record is multicast on an interface at most once a second...
+	defenseGap     = probeEvery  // ...but defended against a probe every 250 ms
+	maxPerSecond   = 20          // response packets a second on one interface, whatever is asked
+	legacyTTL      = 10          // RFC 6762 section 6.7
+	// Unicast answers to legacy resolvers: to one address, and to how
+	// many addresses, a second.
+	legacyPerSource = 2
+	legacySources   = maxPerSecond
+	burstWindow     = time.Second // the window of maxPerSecond
 )
 
 // responder states.
@@ -30,6 +40,9 @@ const (
 	probing = iota
 	announcing
 	announced
+	// unnamed: every name tried is taken; nothing is sent or answered,
+	// and no goodbye (the names are other hosts').
+	unnamed
 )
 
 // outgoing is a message to send through an interface: multicast, or to
@@ -57,16 +70,23 @@ type responder struct {
 
 	lastSent map[string]time.Time // by interface index and record key
 	burst    map[int][]time.Time  // response times by interface index
+	legacy   legacyLimit          // unicast answers by destination
+	// conflictRun counts the conflicts met, each within conflictWindow of
+	// the one before, the last at lastConflict.
+	conflictRun  int
+	lastConflict time.Time
 
-	// onName hears the name once it is announced, and every rename.
+	// onName hears the name once it is announced, and every rename;
+	// onFail that no name is left to try.
 	onName func(string)
+	onFail func(error)
 	stats  *Stats
 	log    func(msg string, kv ...any)
 }
 
 func newResponder(base string, services []Service, ifaces []*Interface, now time.Time, stats *Stats) *responder {
 	r := &responder{base: base, n: 1, name: base, services: services, ifaces: ifaces,
-		lastSent: map[string]time.Time{}, burst: map[int][]time.Time{}, stats: stats}
+		lastSent: map[string]time.Time{}, burst: map[int][]time.Time{}, legacy: legacyLimit{stats: stats}, stats: stats}
 	r.next = now.Add(time.Duration(rand.Int64N(int64(probeEvery)))) // RFC 6762 section 8.1: 0-250 ms
 	return r
 }
@@ -88,7 +108,7 @@ func (r *responder) on(i *Interface, ttl uint32) []records {
 
 // tick sends what is due at now: the next probe or announcement.
 func (r *responder) tick(now time.Time) []outgoing {
-	if r.state == announced || now.Before(r.next) {
+	if r.state == announced || r.state == unnamed || now.Before(r.next) {
 		return nil
 	}
 	var out []outgoing
@@ -125,7 +145,7 @@ func (r *responder) tick(now time.Time) []outgoing {
 
 // due is when tick next has something to send (zero: nothing).
 func (r *responder) due() time.Time {
-	if r.state == announced {
+	if r.state == announced || r.state == unnamed {
 		return time.Time{}
 	}
 	return r.next
@@ -173,8 +193,8 @@ func response(sets []records, answers []dns.RR) *dns.Msg {
 
 // goodbye returns the messages that withdraw every record (TTL 0).
 func (r *responder) goodbye() []outgoing {
-	if r.state == probing {
-		return nil // nothing was announced under this name
+	if r.state == probing || r.state == unnamed {
+		return nil // nothing was announced under this name, or it is another's
 	}
 	var out []outgoing
 	for _, i := range r.ifaces {
@@ -226,13 +246,19 @@ func (r *responder) conflicts(rr dns.RR) bool {
 	return false
 }
 
-// rename takes the next name and probes for it.
+// rename takes the next name and probes for it; after maxRenames names
+// it gives up: it neither answers nor says goodbye for names that are
+// other hosts'.
 func (r *responder) rename(now time.Time) {
 	r.n++
 	r.stats.Renames.Add(1)
 	if r.n > maxRenames {
-		r.state, r.next = announced, time.Time{}
-		r.logf("mdns: no free name for the service after 100 tries; it is not advertised", "name", r.base)
+		r.state, r.next = unnamed, time.Time{}
+		err := fmt.Errorf("mdns: no free name after %d tries (%q to %q are taken on the network)", maxRenames, r.base, r.name)
+		r.logf("mdns: no free name for the service; it is not advertised", "tried", maxRenames, "name", r.base, "last", r.name)
+		if r.onFail != nil {
+			r.onFail(err)
+		}
 		return
 	}
 	old := r.name
@@ -241,8 +267,26 @@ func (r *responder) rename(now time.Time) {
 	r.reprobe(now, 0)
 }
 
-// reprobe starts probing again after wait.
+// conflict counts a conflict at now: a run of them, each within
+// conflictWindow of the last, makes probes wait (reprobe).
+func (r *responder) conflict(now time.Time) {
+	r.stats.Conflicts.Add(1)
+	if now.Sub(r.lastConflict) > conflictWindow {
+		r.conflictRun = 0
+	}
+	r.conflictRun++
+	r.lastConflict = now
+}
+
+// reprobe starts probing again after wait, or after conflictWait once
+// conflictBurst conflicts came within conflictWindow, for as long as they
+// keep coming (RFC 6762 section 8.1: a host that keeps meeting
+// conflicts, against a misbehaving host or for a name everyone wants,
+// must not flood the network with probes).
 func (r *responder) reprobe(now time.Time, wait time.Duration) {
+	if r.conflictRun >= conflictBurst {
+		wait = max(wait, conflictWait)
+	}
 	r.state, r.sent = probing, 0
 	r.next = now.Add(wait)
 }
@@ -250,6 +294,9 @@ func (r *responder) reprobe(now time.Time, wait time.Duration) {
 // handle reads a message another host sent on rcv's interface and
 // returns what to answer.
 func (r *responder) handle(m *dns.Msg, rcv received, now time.Time) []outgoing {
+	if r.state == unnamed {
+		return nil
+	}
 	if m.Response {
 		r.checkResponse(m, now)
 		return nil
@@ -268,7 +315,7 @@ func (r *responder) checkResponse(m *dns.Msg, now time.Time) {
 			if !r.conflicts(rr) {
 				continue
 			}
-			r.stats.Conflicts.Add(1)
+			r.conflict(now)
 			if r.state == probing {
 				r.rename(now)
 			} else {
@@ -297,7 +344,7 @@ func (r *responder) tiebreak(m *dns.Msg, i *Interface, now time.Time) {
 		}
 		for n, o := range ours {
 			if t, ok := theirs[n]; ok && later(o, t) < 0 {
-				r.stats.Conflicts.Add(1)
+				r.conflict(now)
 				r.reprobe(now, lostTieWait)
 				return
 			}

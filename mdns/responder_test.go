@@ -1,6 +1,8 @@
 package mdns
 
 import (
+	"fmt"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -333,5 +335,122 @@ func TestResponderSaysGoodbye(t *testing.T) {
 	}
 	if !strings.Contains(out[0].msg.String(), "gloved-lab._oscjson._tcp.local.") {
 		t.Errorf("%v", out[0].msg)
+	}
+}
+
+// TestResponderGivesUpAfterMaxRenames: a name that every host holds
+// (here each probe meets an answer for it at once): renames count to
+// "(100)", every name a DNS label of at most 63 bytes however long the
+// base, each probe packing; after 15 conflicts within 10 s probes wait 5
+// s (RFC 6762 section 8.1); then it gives up: the failure is said once,
+// and the last name is neither probed, answered, defended nor said
+// goodbye to (the records are another host's).
+func TestResponderGivesUpAfterMaxRenames(t *testing.T) {
+	stats := new(Stats)
+	base := strings.Repeat("é", 29) // 58 bytes
+	r := newResponder(base, oscquery("127.0.0.1"), []*Interface{&lo}, t0, stats)
+	var failed []error
+	var named []string
+	r.onFail = func(err error) { failed = append(failed, err) }
+	r.onName = func(n string) { named = append(named, n) }
+	var probesAt []time.Time
+	for k := 0; r.state != unnamed && k < 10*maxRenames; k++ {
+		now := r.due()
+		out := r.tick(now)
+		if len(out) == 0 {
+			t.Fatalf("step %d: nothing sent, state %d", k, r.state)
+		}
+		for _, o := range out {
+			if _, err := o.msg.Pack(); err != nil {
+				t.Fatalf("%q: the probe does not pack: %v", r.name, err)
+			}
+		}
+		if len(r.name) > maxLabel {
+			t.Fatalf("%q: %d bytes", r.name, len(r.name))
+		}
+		probesAt = append(probesAt, now)
+		theirs := new(dns.Msg)
+		theirs.Response = true
+		theirs.Answer = rrs(t, instanceName(r.name, "_osc._udp")+` 120 IN SRV 0 0 1 elsewhere.local.`)
+		r.handle(theirs, from(&lo, "127.0.0.1:5353"), now.Add(time.Millisecond))
+	}
+	if r.state != unnamed || len(probesAt) != maxRenames || stats.Renames.Load() != maxRenames || len(failed) != 1 || len(named) != 0 {
+		t.Fatalf("state %d after %d probes, %d renames; failed %v; named %q", r.state, len(probesAt), stats.Renames.Load(), failed, named)
+	}
+	if !strings.HasSuffix(r.name, " (100)") || len(r.name) > maxLabel {
+		t.Errorf("the last name tried: %q (%d bytes)", r.name, len(r.name))
+	}
+	for k := 1; k < len(probesAt); k++ {
+		gap := probesAt[k].Sub(probesAt[k-1])
+		if want := k >= conflictBurst; (gap >= conflictWait) != want {
+			t.Errorf("probe %d came %v after the last, want 5 s or more: %v", k+1, gap, want)
+		}
+	}
+	now := probesAt[len(probesAt)-1].Add(time.Minute)
+	probe := query(instanceName(r.name, "_osc._udp"), dns.TypeANY)
+	probe.Ns = rrs(t, instanceName(r.name, "_osc._udp")+` 120 IN SRV 0 0 1 elsewhere.local.`)
+	for _, q := range []*dns.Msg{query(instanceName(r.name, "_osc._udp"), dns.TypeSRV), query("_osc._udp.local.", dns.TypePTR), probe} {
+		if out := r.handle(q, from(&lo, "127.0.0.1:5353"), now); len(out) != 0 {
+			t.Errorf("having given up, it answered %v", out[0].msg)
+		}
+	}
+	if out, due := r.tick(now.Add(time.Hour)), r.due(); len(out) != 0 || !due.IsZero() || len(r.goodbye()) != 0 {
+		t.Errorf("having given up: sends %v, due %v, goodbye %v", out, due, r.goodbye())
+	}
+}
+
+// TestNamesFitALabel: a rename's suffix cuts the base, on a rune
+// boundary, to keep the name within a label; host names keep to a label
+// too, distinct for each rename.
+func TestNamesFitALabel(t *testing.T) {
+	long := "gloved-" + strings.Repeat("x", 56) // 63 bytes
+	hosts := map[string]bool{}
+	for n := 1; n <= maxRenames; n++ {
+		name := renamed(long, n)
+		if len(name) > maxLabel || !strings.HasPrefix(long, strings.TrimSuffix(name, fmt.Sprintf(" (%d)", n))) {
+			t.Errorf("renamed(%d) = %q (%d bytes)", n, name, len(name))
+		}
+		for _, typ := range []string{"_oscjson._tcp", "_osc._udp"} {
+			h := hostName(name, typ)
+			if label, _ := firstLabel(h); len(label) > maxLabel || hosts[h] {
+				t.Errorf("hostName(%q, %s) = %q: %d bytes, seen before %v", name, typ, h, len(label), hosts[h])
+			}
+			hosts[h] = true
+		}
+	}
+	if got := renamed(strings.Repeat("é", 31), 2); got != strings.Repeat("é", 29)+" (2)" {
+		t.Errorf("a base of two-byte runes: %q", got)
+	}
+}
+
+// TestResponderLimitsLegacyAnswers: a legacy query's source may be
+// forged, and the answer is larger than the query: however many arrive,
+// one address gets at most legacyPerSource answers a second, and an
+// interface sends at most maxPerSecond responses a second, multicast and
+// unicast together; a second later answers go out again.
+func TestResponderLimitsLegacyAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		what    string
+		sources int
+		want    int
+	}{
+		{"one forged source", 1, legacyPerSource},
+		{"a thousand forged sources", 1000, maxPerSecond},
+	} {
+		r, now, stats := running(t)
+		sent := 0
+		for k := range 1000 {
+			src := netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, byte(k % tc.sources / 250), byte(1 + k%tc.sources%250)}), 40000)
+			sent += len(r.answer(query("gloved-lab-osc.local.", dns.TypeA), received{iface: &lo, src: src}, now.Add(time.Duration(k)*time.Millisecond/2)))
+		}
+		if sent != tc.want || stats.Limited.Load() != uint64(1000-tc.want) {
+			t.Errorf("%s: %d answers in half a second, %d held back; want %d", tc.what, sent, stats.Limited.Load(), tc.want)
+		}
+		if out := r.answer(query("_osc._udp.local.", dns.TypePTR), from(&lo, "127.0.0.1:5353"), now.Add(200*time.Millisecond)); tc.sources > 1 && len(out) != 0 {
+			t.Errorf("%s: a multicast answer went out beyond the interface's %d a second", tc.what, maxPerSecond)
+		}
+		if out := r.answer(query("gloved-lab-osc.local.", dns.TypeA), from(&lo, "127.0.0.1:40000"), now.Add(1500*time.Millisecond)); len(out) != 1 {
+			t.Errorf("%s: not answered a second later", tc.what)
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/internal/loglimit"
 )
 
 // Default addresses: gloved's own ports, not VRChat's 9000 and 9001 (where
@@ -109,7 +111,7 @@ type Hub struct {
 	lookups chan lookup
 	bcast   []netip.Addr // the broadcast addresses of this machine's networks
 	replies rateLimit
-	logs    logLimiter
+	logs    loglimit.Limiter
 
 	mu     sync.RWMutex
 	policy Policy
@@ -124,7 +126,7 @@ type Hub struct {
 // newHub returns a hub with the default policy and no socket.
 func newHub(prefix string) *Hub {
 	h := &Hub{addr: newControlAddresses(prefix), now: time.Now, resolve: lookupHost,
-		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy()}
+		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second}}
 	h.nextExpiry.Store(math.MaxInt64)
 	return h
 }

@@ -15,7 +15,6 @@ const (
 	RepliesPerSource = 4
 	RepliesPerSecond = 64
 	maxReplySources  = 256 // addresses remembered per second
-	logEvery         = time.Second
 )
 
 // reply sends an acknowledgement (addr, args) to src, within the rate
@@ -60,44 +59,17 @@ func (r *rateLimit) allow(src netip.Addr, now time.Time) bool {
 	return true
 }
 
-// logKind names a kind of log line, each limited on its own.
-type logKind int
-
+// Kinds of log line, each limited on its own to one a second.
 const (
-	logDenied logKind = iota
-	logBadPose
-	logRefused
-	numLogKinds
+	logDenied  = "denied"
+	logBadPose = "bad_pose"
+	logRefused = "refused"
 )
-
-// logLimiter holds back log lines of a kind for a second after one.
-type logLimiter struct {
-	mu   sync.Mutex
-	last [numLogKinds]time.Time
-	held [numLogKinds]int
-}
 
 // logf logs msg unless a line of its kind went out less than a second
 // ago; the next line that goes out counts those held back.
-func (h *Hub) logf(kind logKind, msg string, kv ...any) {
-	if h.Log == nil {
-		return
-	}
-	now := h.now()
-	l := &h.logs
-	l.mu.Lock()
-	if !l.last[kind].IsZero() && now.Sub(l.last[kind]) < logEvery {
-		l.held[kind]++
-		l.mu.Unlock()
-		return
-	}
-	held := l.held[kind]
-	l.last[kind], l.held[kind] = now, 0
-	l.mu.Unlock()
-	if held > 0 {
-		kv = append(kv, "suppressed", held)
-	}
-	h.Log(msg, kv...)
+func (h *Hub) logf(kind, msg string, kv ...any) {
+	h.logs.Log(h.Log, kind, h.now(), msg, kv...)
 }
 
 // warn logs a one-off line.

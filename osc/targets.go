@@ -16,7 +16,7 @@ import (
 
 // OSCQueryTarget starts a destination that is an OSCQuery service found at
 // run time rather than an address: "oscquery:VRChat-Client-*" is every
-// service whose instance name matches the glob (path.Match).
+// service whose instance name matches the glob (MatchInstance).
 const OSCQueryTarget = "oscquery:"
 
 // Targets is one output profile's destinations: the fixed addresses its
@@ -120,11 +120,20 @@ func (t *Targets) Addrs() []netip.AddrPort {
 // matches reports whether instance matches a pattern.
 func (t *Targets) matches(instance string) bool {
 	for _, p := range t.patterns {
-		if ok, _ := path.Match(p, instance); ok {
+		if MatchInstance(p, instance) {
 			return true
 		}
 	}
 	return false
+}
+
+// MatchInstance reports whether an OSCQuery service's instance name
+// matches glob (path.Match's syntax: "VRChat-Client-*"), ignoring case,
+// as DNS-SD compares names (RFC 6763 section 4.1). A malformed glob
+// matches nothing.
+func MatchInstance(glob, instance string) bool {
+	ok, _ := path.Match(strings.ToLower(glob), strings.ToLower(instance))
+	return ok
 }
 
 // publish stores a new list of destinations; t.mu is held (or t is not

@@ -174,3 +174,26 @@ func TestSendSendsToFoundServicesAndSubscribersOnce(t *testing.T) {
 		t.Errorf("sent to %v, want %v", got, want)
 	}
 }
+
+// TestMatchInstance: globs match instance names as DNS-SD compares them,
+// ignoring case; a malformed glob matches nothing.
+func TestMatchInstance(t *testing.T) {
+	for _, tc := range []struct {
+		glob, name string
+		want       bool
+	}{
+		{"VRChat-Client-*", "VRChat-Client-A1B2C3", true},
+		{"VRChat-Client-*", "vrchat-client-a1b2c3", true},
+		{"vrchat-client-*", "VRCHAT-CLIENT-A1", true},
+		{"VRChat-Client-?", "VRChat-Client-AB", false},
+		{"VRChat-Client-*", "Other-App", false},
+		{"[A-C]*", "bob", true},
+		{"gloved\\*", "gloved*", true},
+		{"gloved\\*", "glovedx", false},
+		{"[", "[", false},
+	} {
+		if got := MatchInstance(tc.glob, tc.name); got != tc.want {
+			t.Errorf("MatchInstance(%q, %q) = %v, want %v", tc.glob, tc.name, got, tc.want)
+		}
+	}
+}

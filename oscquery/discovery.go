@@ -2,10 +2,10 @@ package oscquery
 
 import (
 	"net/netip"
-	"path"
 	"sync"
 
 	"github.com/gloved/gloved/mdns"
+	"github.com/gloved/gloved/osc"
 )
 
 // Sink hears the OSCQuery apps found to send to: an instance appearing
@@ -17,7 +17,7 @@ type Sink interface {
 }
 
 // discovery passes the _osc._udp instances whose names match the
-// patterns (path.Match: "VRChat-Client-*") and that gloved's OSC socket
+// patterns (osc.MatchInstance: "VRChat-Client-*") and that gloved's OSC socket
 // can send to on to a Sink, and logs each appearing, moving and
 // vanishing.
 type discovery struct {
@@ -39,7 +39,7 @@ func newDiscovery(patterns []string, osc netip.Addr, sink Sink, log func(string,
 // matches reports whether name matches a pattern.
 func (d *discovery) matches(name string) bool {
 	for _, p := range d.patterns {
-		if ok, _ := path.Match(p, name); ok {
+		if osc.MatchInstance(p, name) {
 			return true
 		}
 	}

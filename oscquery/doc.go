@@ -15,8 +15,11 @@
 // A Service advertises the server as _oscjson._tcp and gloved's OSC
 // socket as _osc._udp (package mdns) on the interfaces the server is
 // reached through, and finds the _osc._udp apps whose instance names
-// match its globs ("VRChat-Client-*") for a Sink: those that appear,
-// move and go, that gloved's OSC socket can reach.
+// match its globs ("VRChat-Client-*", osc.MatchInstance) for a Sink:
+// those that appear, move and go, that gloved's OSC socket can reach, at
+// an address on the link they were found on, their own or in the allow
+// list (osc.allow): a host on the link cannot aim gloved's stream at a
+// third host.
 //
 // Sources: the OSCQuery proposal, github.com/Vidvox/OSCQueryProposal
 // (README: attributes, HOST_INFO, status codes; units.md), the OSC

@@ -3,7 +3,6 @@ package oscquery
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,14 +10,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/access"
+	"github.com/gloved/gloved/internal/loglimit"
 )
-
-// ErrInUse is the error of Listen on a port in use.
-var ErrInUse = errors.New("the port is in use")
 
 // Options configure a Server.
 type Options struct {
@@ -41,7 +37,7 @@ type Server struct {
 	http *http.Server
 	ln   net.Listener
 	now  func() time.Time
-	logs logLimit
+	logs loglimit.Limiter
 
 	mu   sync.RWMutex
 	tree *Tree
@@ -52,17 +48,16 @@ type Server struct {
 }
 
 // New makes a server that is not listening: serve its Handler.
-func New(o Options) *Server { return &Server{opt: o, now: time.Now} }
+func New(o Options) *Server {
+	return &Server{opt: o, now: time.Now, logs: loglimit.Limiter{Every: time.Second}}
+}
 
 // ListenHTTP makes a server and serves it on addr ("127.0.0.1:0" picks a
-// port: see Addr). A port in use is reported as ErrInUse.
+// port: see Addr). A port in use is access.ErrInUse.
 func ListenHTTP(addr string, o Options) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := access.Listen(addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, fmt.Errorf("oscquery: %s: %w", addr, ErrInUse)
-		}
-		return nil, fmt.Errorf("oscquery: %s: %w", addr, err)
+		return nil, fmt.Errorf("oscquery: %w", err)
 	}
 	s := New(o)
 	s.ln = ln
@@ -248,15 +243,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Write(b)
 }
 
-// logf logs a line of kind, at most one a second.
+// logf logs a line of kind, at most one a second: a flood of bad
+// requests must not flood the log.
 func (s *Server) logf(kind, msg string, kv ...any) {
-	if s.opt.Log == nil {
-		return
-	}
-	if ok, held := s.logs.allow(kind, s.now()); ok {
-		if held > 0 {
-			kv = append(kv, "more_since_last", held)
-		}
-		s.opt.Log(msg, kv...)
-	}
+	s.logs.Log(s.opt.Log, kind, s.now(), msg, kv...)
 }

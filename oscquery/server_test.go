@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/osc"
 )
 
@@ -191,7 +192,7 @@ func TestServerOverTCP(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || !strings.HasPrefix(string(body), `{"TYPE":"fffffff`) {
 		t.Errorf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
-	if _, err := ListenHTTP(s.Addr().String(), Options{}); !errors.Is(err, ErrInUse) {
+	if _, err := ListenHTTP(s.Addr().String(), Options{}); !errors.Is(err, access.ErrInUse) {
 		t.Errorf("a second server on the port: %v, want ErrInUse", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,7 +31,9 @@ type Config struct {
 	// Interfaces limits mDNS to these network interfaces (nil: every
 	// one that can carry it).
 	Interfaces []string
-	// Allow lists the sources besides loopback that may read the tree.
+	// Allow lists the sources besides loopback that may read the tree,
+	// and the addresses beyond the link that an app found may be sent to
+	// (mdns.Config.Trusted).
 	Allow []netip.Prefix
 	// Discover are globs of the _osc._udp instance names to send to
 	// ("VRChat-Client-*"); what is found goes to Sink.
@@ -53,8 +56,10 @@ type Service struct {
 	advertise sync.Once
 	mu        sync.Mutex
 	peer      *mdns.Peer
-	ifaces    []string // the interfaces mDNS runs on
-	why       string   // why it is not advertised ("" when it is, or is being)
+	started   bool             // Advertise ran
+	used      []mdns.Interface // the interfaces mDNS was started on, as they were then
+	ifaces    []string         // their names
+	why       string           // why it is not advertised ("" when it is, or is being)
 	name      string
 }
 
@@ -69,8 +74,10 @@ func Start(cfg Config, tree *Tree) (*Service, error) {
 	return s, nil
 }
 
-// Listen serves the tree over HTTP: a port in use is ErrInUse. The
-// service is not advertised, nor are apps looked for, until Advertise.
+// Listen serves the tree over HTTP: a port in use is access.ErrInUse. The
+// service is not advertised, nor are apps looked for, until Advertise. A
+// tree served beyond loopback for an OSC socket on loopback is warned of:
+// other machines would read an OSC_IP they cannot reach.
 func Listen(cfg Config, tree *Tree) (*Service, error) {
 	srv, err := ListenHTTP(cfg.Listen, Options{Allow: cfg.Allow, Log: cfg.Warn})
 	if err != nil {
@@ -79,6 +86,11 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 	s := &Service{cfg: cfg, Server: srv, name: cfg.Name}
 	srv.SetTree(tree)
 	srv.SetHost(cfg.Name, cfg.OSC)
+	if http := srv.AddrPort().Addr().Unmap(); !http.IsLoopback() && cfg.OSC.Addr().Unmap().IsLoopback() {
+		say(cfg.Warn, "oscquery: the tree is served beyond loopback but osc.listen is on loopback: HOST_INFO gives other machines OSC_IP "+
+			cfg.OSC.Addr().String()+", which they cannot send to; set osc.listen to 0.0.0.0:PORT or an address of the network (and osc.allow)",
+			"oscquery_listen", srv.AddrPort().String(), "osc_listen", cfg.OSC.String())
+	}
 	if len(cfg.Discover) > 0 {
 		s.disc = newDiscovery(cfg.Discover, cfg.OSC.Addr(), cfg.Sink, cfg.Info)
 	}
@@ -111,26 +123,66 @@ func (s *Service) Advertise() {
 	})
 }
 
-// startMDNS starts the peer: on the interfaces the HTTP server is
-// reached through, and, when discovering, on every interface mDNS may
-// use.
-func (s *Service) startMDNS() error {
+// interfaces returns the interfaces to advertise on (those the HTTP
+// server is reached through) and to run mDNS on (those, and, when
+// discovering, every interface mDNS may use), as they are now.
+func (s *Service) interfaces() (advertise, use []mdns.Interface, err error) {
 	all, err := mdns.Interfaces(s.cfg.Interfaces)
 	if err != nil && (len(s.cfg.Interfaces) > 0 || !errors.Is(err, mdns.ErrNoInterface)) {
-		return err
+		return nil, nil, err
 	}
-	httpAddr := s.Server.AddrPort()
-	var advertise, use []mdns.Interface
-	var on []string
 	for _, i := range all {
-		if _, ok := i.AddrFor(httpAddr.Addr()); ok {
+		if _, ok := i.AddrFor(s.Server.AddrPort().Addr()); ok {
 			advertise = append(advertise, i)
-			on = append(on, i.Name)
 		}
 	}
 	use = advertise
 	if s.disc != nil {
 		use = all
+	}
+	return advertise, use, nil
+}
+
+// Stale reports whether the interfaces mDNS would run on now, or their
+// addresses, differ from those it started on, or mDNS could not start
+// where it now could run: a reload then replaces the service instead of
+// keeping it (an interface that came up, an address that changed,
+// loopback flagged multicast since, port 5353 freed). It is false until
+// Advertise.
+func (s *Service) Stale() bool {
+	s.mu.Lock()
+	used, started, running := s.used, s.started, s.peer != nil
+	s.mu.Unlock()
+	if !started {
+		return false
+	}
+	_, use, _ := s.interfaces()
+	if !running && len(use) > 0 {
+		return true
+	}
+	return !slices.EqualFunc(used, use, func(a, b mdns.Interface) bool {
+		return a.Index == b.Index && a.Name == b.Name && a.Loopback == b.Loopback && slices.Equal(a.Prefixes, b.Prefixes)
+	})
+}
+
+// startMDNS starts the peer: on the interfaces the HTTP server is
+// reached through, and, when discovering, on every interface mDNS may
+// use.
+func (s *Service) startMDNS() error {
+	advertise, use, err := s.interfaces()
+	s.mu.Lock()
+	s.started, s.used = true, use
+	for _, i := range use {
+		s.ifaces = append(s.ifaces, i.Name)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	httpAddr := s.Server.AddrPort()
+	var on []string
+	for _, i := range advertise {
+		on = append(on, i.Name)
 	}
 	if len(use) == 0 {
 		err := fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
@@ -139,12 +191,7 @@ func (s *Service) startMDNS() error {
 		}
 		return err
 	}
-	s.mu.Lock()
-	for _, i := range use {
-		s.ifaces = append(s.ifaces, i.Name)
-	}
-	s.mu.Unlock()
-	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named}
+	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named, OnFail: s.unnamed}
 	if len(advertise) > 0 {
 		cfg.Instance = s.cfg.Name
 		cfg.Services = []mdns.Service{
@@ -153,7 +200,7 @@ func (s *Service) startMDNS() error {
 		}
 	}
 	if s.disc != nil {
-		cfg.Browse = []string{TypeOSC}
+		cfg.Browse, cfg.Match, cfg.Trusted = []string{TypeOSC}, s.disc.matches, s.cfg.Allow
 		cfg.OnFound, cfg.OnLost = s.disc.found, s.disc.lost
 	}
 	p, err := mdns.Start(cfg)
@@ -191,6 +238,16 @@ func (s *Service) named(name string) {
 		msg = "oscquery: advertised over mDNS under another name: the configured one is taken on the network"
 	}
 	say(s.cfg.Info, msg, "name", name, "tree", s.Server.URL(), "interfaces", ifs)
+}
+
+// unnamed takes the peer's word that every name it tried is taken: the
+// service is not advertised after all.
+func (s *Service) unnamed(err error) {
+	why := strings.TrimPrefix(err.Error(), "mdns: ")
+	s.mu.Lock()
+	s.why = why
+	s.mu.Unlock()
+	say(s.cfg.Warn, "oscquery: not advertised over mDNS; the tree is served at "+s.Server.URL(), "why", why)
 }
 
 // Name returns the instance name (the configured one until announced).

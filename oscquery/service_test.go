@@ -2,6 +2,7 @@ package oscquery
 
 import (
 	"encoding/json"
+	"errors"
 	"net/netip"
 	"os/exec"
 	"strings"
@@ -216,5 +217,140 @@ func waitName(t *testing.T, s *Service, name string) {
 			t.Fatalf("announced as %q, want %q", announced(), name)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServiceSendsOnlyToTheLink: an app advertised at an address off the
+// link it was heard on (and not its sender's) is not sent to, however
+// well its name matches: any host on the link could otherwise aim
+// gloved's stream at a third host. It is counted; osc.allow trusting the
+// address makes it one to send to.
+func TestServiceSendsOnlyToTheLink(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	zeroconftest.Python(t)
+	for _, allow := range []string{"", "198.51.100.0/24"} {
+		sk := newSink()
+		cfg := Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("0.0.0.0:9431"),
+			Discover: []string{"VRChat-Client-*"}, Sink: sk}
+		if allow != "" {
+			cfg.Allow = []netip.Prefix{netip.MustParsePrefix(allow)}
+		}
+		s := startService(t, cfg)
+		evil := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-EVIL", "9000", "198.51.100.7")
+		evil.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+		vrc := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-A1B2C3", "9000", "127.0.0.1")
+		vrc.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+		want := map[string]bool{"found VRChat-Client-A1B2C3 127.0.0.1:9000": true}
+		if allow != "" {
+			want["found VRChat-Client-EVIL 198.51.100.7:9000"] = true
+		}
+		for range want {
+			if e := sk.next(t); !want[e] {
+				t.Errorf("allow %q: %q", allow, e)
+			}
+		}
+		select {
+		case e := <-sk.events:
+			t.Errorf("allow %q: then %q", allow, e)
+		default:
+		}
+		if refused := s.MDNS().Refused.Load(); (refused == 1) != (allow == "") {
+			t.Errorf("allow %q: %d addresses refused", allow, refused)
+		}
+		evil.Stop()
+		vrc.Stop()
+		s.Close()
+	}
+}
+
+// TestServiceWithNoFreeNameIsNotAdvertised: when mDNS gives up on the
+// name (every rename taken), the service says so once, NotAdvertised
+// says why, and Advertised (gloved_oscquery_advertised) is false.
+func TestServiceWithNoFreeNameIsNotAdvertised(t *testing.T) {
+	tree, err := twoHands.Tree(osc.Methods())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	s, err := Listen(Config{Name: "gloved-test", Listen: "127.0.0.1:0", Warn: func(msg string, kv ...any) { warned = append(warned, msg) }}, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.Advertised() {
+		t.Fatal("not advertised before mDNS says anything")
+	}
+	s.unnamed(errors.New(`mdns: no free name after 100 tries ("gloved-test" to "gloved-test (100)" are taken on the network)`))
+	if s.Advertised() || !strings.Contains(s.NotAdvertised(), "no free name") || len(warned) != 1 {
+		t.Errorf("advertised %v, why %q, warned %q", s.Advertised(), s.NotAdvertised(), warned)
+	}
+}
+
+// TestServiceWarnsOfAnUnreachableOSCIP: a tree served beyond loopback
+// while osc.listen is on loopback gives other machines HOST_INFO's
+// OSC_IP 127.0.0.1: that is warned of once at start; the other
+// combinations are not.
+func TestServiceWarnsOfAnUnreachableOSCIP(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	tree, err := twoHands.Tree(osc.Methods())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		listen, osc string
+		warns       bool
+	}{
+		{"0.0.0.0:0", "127.0.0.1:9431", true},
+		{"0.0.0.0:0", "0.0.0.0:9431", false},
+		{"127.0.0.1:0", "127.0.0.1:9431", false},
+		{"127.0.0.1:0", "0.0.0.0:9431", false},
+	} {
+		var warned []string
+		s, err := Listen(Config{Name: "gloved-test", Listen: tc.listen, OSC: netip.MustParseAddrPort(tc.osc),
+			Warn: func(msg string, kv ...any) { warned = append(warned, msg) }}, tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if got := len(warned) == 1 && strings.Contains(warned[0], "OSC_IP"); got != tc.warns || len(warned) > 1 {
+			t.Errorf("tree on %s, osc.listen %s: warned %q, want a warning %v", tc.listen, tc.osc, warned, tc.warns)
+		}
+	}
+}
+
+// TestServiceIsStaleWhenTheNetworkChanges: a service is stale (a reload
+// starts it afresh) once an interface it runs on gains an address, or
+// once loopback, which carried no multicast when it started, does.
+func TestServiceIsStaleWhenTheNetworkChanges(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	ip := func(args ...string) {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v %s", args, err, out)
+		}
+	}
+	cfg := Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("127.0.0.1:9431")}
+	s := startService(t, cfg)
+	if s.Stale() {
+		t.Error("stale at once")
+	}
+	ip("addr", "add", "192.0.2.1/24", "dev", "lo")
+	if !s.Stale() {
+		t.Error("not stale after loopback gained 192.0.2.1/24")
+	}
+	s.Close()
+	ip("link", "set", "lo", "multicast", "off")
+	s = startService(t, cfg)
+	if s.Advertised() || s.Stale() {
+		t.Errorf("on loopback without multicast: advertised %v, stale %v", s.Advertised(), s.Stale())
+	}
+	ip("link", "set", "lo", "multicast", "on")
+	if !s.Stale() {
+		t.Error("not stale once loopback carries multicast")
 	}
 }

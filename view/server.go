@@ -3,14 +3,12 @@ package view
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/access"
@@ -20,9 +18,6 @@ import (
 // DefaultWriteTimeout is how long a browser may take to accept one message
 // before its connection is closed.
 const DefaultWriteTimeout = 5 * time.Second
-
-// ErrInUse is the error of Listen on a port in use.
-var ErrInUse = errors.New("the port is in use")
 
 // Options configure a Server.
 type Options struct {
@@ -87,14 +82,11 @@ func New(o Options) *Server {
 }
 
 // Listen makes a server and serves it on addr ("127.0.0.1:8080"; port 0
-// picks one: see Addr). A port in use is reported as such.
+// picks one: see Addr). A port in use is access.ErrInUse.
 func Listen(addr string, o Options) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := access.Listen(addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, fmt.Errorf("view: %s: %w", addr, ErrInUse)
-		}
-		return nil, fmt.Errorf("view: %s: %w", addr, err)
+		return nil, fmt.Errorf("view: %w", err)
 	}
 	s := New(o)
 	s.ln = ln

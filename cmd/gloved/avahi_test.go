@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/internal/netns"
 )
 
 // avahiBus is a D-Bus system bus of the test's own, for avahi-daemon and
@@ -40,12 +42,13 @@ publish-workstation=no
 `
 
 // startAvahi starts a D-Bus system bus and avahi-daemon on it, or skips
-// the test saying what is missing; it returns the bus's address.
+// the test saying what is missing (netns.Skipf: fails it where
+// GLOVED_REQUIRE_PEERS=1); it returns the bus's address.
 func startAvahi(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"avahi-daemon", "avahi-browse", "dbus-daemon"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s: install avahi-daemon, avahi-utils and dbus (.ci/run does) to test with avahi", tool)
+			netns.Skipf(t, "no %s: install avahi-daemon, avahi-utils and dbus (.ci/run does) to test with avahi", tool)
 		}
 	}
 	dir := t.TempDir()
@@ -74,7 +77,7 @@ func startAvahi(t *testing.T) string {
 			}
 			select {
 			case <-done:
-				t.Skipf("%s did not start (another avahi-daemon on this machine holds its pid file?):\n%s", args[0], out.String())
+				netns.Skipf(t, "%s did not start (another avahi-daemon on this machine holds its pid file?):\n%s", args[0], out.String())
 			default:
 			}
 			if time.Now().After(deadline) {

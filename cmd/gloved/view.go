@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/view"
 )
 
@@ -29,7 +30,7 @@ func openView(addr string, tl *view.Timeline) (*view.Server, error) {
 func listenView(addr string) (*view.Server, error) {
 	v, err := view.Listen(addr, view.Options{})
 	if err != nil {
-		if errors.Is(err, view.ErrInUse) {
+		if errors.Is(err, access.ErrInUse) {
 			return nil, fmt.Errorf("--view %s: the port is in use: choose a free port (or 127.0.0.1:0 for any)", addr)
 		}
 		return nil, fmt.Errorf("--view %s: %w", addr, err)

@@ -17,6 +17,23 @@ import (
 // value is the test's name.
 const inside = "GLOVED_NETNS_TEST"
 
+// RequirePeers is the environment variable that, set to 1 (.ci/run sets
+// it), makes a test that cannot have its namespace or its independent
+// peer (python-zeroconf, jsonschema, avahi) fail instead of skipping:
+// CI must not pass with every such test skipped.
+const RequirePeers = "GLOVED_REQUIRE_PEERS"
+
+// Skipf skips the test for want of a namespace or a peer, saying why, or
+// fails it when RequirePeers is 1.
+func Skipf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv(RequirePeers) == "1" {
+		t.Fatalf(format+" ("+RequirePeers+"=1: required here)", args...)
+		return
+	}
+	t.Skipf(format, args...)
+}
+
 // setup brings up loopback for multicast inside the new namespace, then
 // runs the test binary.
 const setup = `ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && exec "$@"`
@@ -42,17 +59,17 @@ func Run(t *testing.T, env ...string) bool {
 	}
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
-		t.Skip("no network namespace: unshare(1) is not installed (util-linux)")
+		Skipf(t, "no network namespace: unshare(1) is not installed (util-linux)")
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("no network namespace: ip(8) is not installed (iproute2)")
+		Skipf(t, "no network namespace: ip(8) is not installed (iproute2)")
 	}
 	args := []string{"--net"}
 	if os.Geteuid() != 0 {
 		args = append(args, "--map-root-user")
 	}
 	if out, err := exec.Command(unshare, append(args, "true")...).CombinedOutput(); err != nil {
-		t.Skipf("no network namespace: unshare %s: %v %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
+		Skipf(t, "no network namespace: unshare %s: %v %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
 	}
 	self, err := os.Executable()
 	if err != nil {

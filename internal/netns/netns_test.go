@@ -1,7 +1,9 @@
 package netns
 
 import (
+	"fmt"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +38,30 @@ func TestRunGivesLoopbackWithMulticast(t *testing.T) {
 	n, _, err := c.ReadFromUDP(buf)
 	if err != nil || string(buf[:n]) != "hello" {
 		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+}
+
+// recorder is a testing.TB that records Skipf and Fatalf instead of
+// ending the test.
+type recorder struct {
+	testing.TB
+	skipped, failed string
+}
+
+func (r *recorder) Helper()                           {}
+func (r *recorder) Skipf(format string, args ...any)  { r.skipped = fmt.Sprintf(format, args...) }
+func (r *recorder) Fatalf(format string, args ...any) { r.failed = fmt.Sprintf(format, args...) }
+
+// TestSkipfFailsWhereRequired: a missing namespace or peer skips the
+// test, or fails it, saying why, when GLOVED_REQUIRE_PEERS=1 (CI).
+func TestSkipfFailsWhereRequired(t *testing.T) {
+	for _, v := range []string{"", "0", "1"} {
+		t.Setenv(RequirePeers, v)
+		r := &recorder{TB: t}
+		Skipf(r, "no %s", "avahi-daemon")
+		if required := v == "1"; required != (r.failed != "") || required == (r.skipped != "") ||
+			!strings.Contains(r.failed+r.skipped, "no avahi-daemon") {
+			t.Errorf("%s=%q: skipped %q, failed %q", RequirePeers, v, r.skipped, r.failed)
+		}
 	}
 }
