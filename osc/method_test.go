@@ -1,6 +1,7 @@
 package osc
 
 import (
+	"math"
 	"net/netip"
 	"strings"
 	"testing"
@@ -27,6 +28,51 @@ func TestMethodsAreDescribed(t *testing.T) {
 			t.Errorf("%s is described twice", m.Path)
 		}
 		seen[m.Path] = true
+	}
+}
+
+// TestMethodCheckRefusesBadRanges: a range whose bound is NaN or an
+// infinity, or whose minimum is above its maximum, is refused whether
+// one end is set or both; a sound one is taken.
+func TestMethodCheckRefusesBadRanges(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct {
+		name string
+		r    *Range
+		ok   bool
+	}{
+		{"between", Between(0, 1), true},
+		{"at least", AtLeast(0), true},
+		{"one value", Between(3, 3), true},
+		{"values", OneOf("a", "b"), true},
+		{"NaN minimum alone", AtLeast(nan), false},
+		{"NaN maximum alone", &Range{Max: nan, HasMax: true}, false},
+		{"NaN minimum of two", Between(nan, 1), false},
+		{"NaN maximum of two", Between(0, nan), false},
+		{"infinite minimum", AtLeast(-inf), false},
+		{"infinite maximum", Between(0, inf), false},
+		{"minimum above maximum", Between(1, 0), false},
+	}
+	for _, tc := range tests {
+		m := Method{Path: "/x", Access: Sent, Description: "d", When: "w", Args: []Arg{{Type: 'f', Name: "v", Range: tc.r}}}
+		if err := m.check(); (err == nil) != tc.ok {
+			t.Errorf("%s: got %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestMarkdownEscapesBars: a | in a description, a when or a value is
+// written \| so that the row keeps its four cells.
+func TestMarkdownEscapesBars(t *testing.T) {
+	m := Method{Path: "{prefix}/a|b", Access: Sent, When: "x | y", Description: "left | right",
+		Args: []Arg{{Type: 's', Name: "side", Range: OneOf("l|r", "r")}}}
+	got := strings.Split(Markdown([]Method{m}), "\n")[2]
+	want := "| `<prefix>/a\\|b` | `s` side: l\\|r, r | x \\| y | left \\| right |"
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if cells := strings.Count(strings.ReplaceAll(got, `\|`, ""), "|"); cells != 5 {
+		t.Errorf("%s: %d bars, want the 5 of four cells", got, cells)
 	}
 }
 
