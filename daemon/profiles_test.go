@@ -181,7 +181,8 @@ func golden(t *testing.T, name string, frames [][][]byte) string {
 // TestProfileStreamsAreGolden: the replayed session in each profile
 // (gloved's contract in Unreal's coordinates, openxr, vrchat, vmc, all at
 // once) is its golden file, address by address, type tags and values;
-// every message of every profile is one its contract (Methods) describes;
+// every message of every profile is one its contract (Methods) describes,
+// each argument of its type and within its range (osc.Method.CheckArgs);
 // the gloved stream to osc.targets is as it is without profiles (its
 // golden hash); and gloved's contract in Unreal's coordinates is the
 // gloved stream carried: every link pose, point and normal, and every
@@ -201,9 +202,12 @@ func TestProfileStreamsAreGolden(t *testing.T) {
 		for _, f := range s.frames {
 			for _, pk := range decodePackets(t, f) {
 				for _, m := range pk.Messages {
-					tags, _ := m.TypeTags()
-					if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), shape) {
-						t.Fatalf("%s: %s %s is not in the profile's contract", p.file, m.Address, tags)
+					c, ok := contract[m.Address]
+					if !ok {
+						t.Fatalf("%s: %s is not in the profile's contract", p.file, m.Address)
+					}
+					if err := c.CheckArgs(m.Arguments, shape); err != nil {
+						t.Fatalf("%s: %v: %v", p.file, m.Arguments, err)
 					}
 				}
 			}
@@ -310,7 +314,8 @@ func firstDiff(a, b string) string {
 }
 
 // TestProfilesOnTheWire: the golden replay's profiles as their apps
-// receive them on real sockets: openxr and vmc as bundles, a frame's
+// receive them on real sockets, statuses too, each message in its
+// profile's contract and within its ranges: openxr and vmc as bundles, a frame's
 // worth each time, VRChat as bare messages, each parameter at most once a
 // tick of 10 a second over the recording's 2 s (21 ticks, counted, not
 // timed), its bools typed T or F; each profile's status follows the
@@ -326,6 +331,20 @@ func TestProfilesOnTheWire(t *testing.T) {
 		// Everything sent arrives, the statuses too, on loopback.
 		if !waitFor(3*time.Second, func() bool { return len(got[i].All()) >= sent }) {
 			t.Fatalf("%s: %d of %d packets arrived", p.file, len(got[i].All()), sent)
+		}
+	}
+	shape := osc.Shape{Joints: int(handmodel.NumJoints), Links: handmodel.FingerLinks}
+	for i, p := range goldenProfiles {
+		contract := map[string]*osc.Method{}
+		for k := range p.methods {
+			contract[p.methods[k].Address("/gloved", "right")] = &p.methods[k]
+		}
+		for _, m := range got[i].Messages() {
+			if c, ok := contract[m.Address]; !ok {
+				t.Errorf("%s: %s received, not in the profile's contract", p.file, m.Address)
+			} else if err := c.CheckArgs(m.Arguments, shape); err != nil {
+				t.Errorf("%s: %v received: %v", p.file, m.Arguments, err)
+			}
 		}
 	}
 	perParam := map[string]int{}

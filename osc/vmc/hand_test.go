@@ -3,7 +3,6 @@ package vmc_test
 import (
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +32,7 @@ type wireFrame struct {
 }
 
 // decode reads one frame's packets: each message must be one of Methods,
-// in its order.
+// in its order, its arguments within their ranges.
 func decode(t *testing.T, packets [][]byte) wireFrame {
 	t.Helper()
 	contract := map[string]*osc.Method{}
@@ -49,9 +48,12 @@ func decode(t *testing.T, packets [][]byte) wireFrame {
 			t.Fatal(err)
 		}
 		for _, m := range p.(*goosc.Bundle).Messages {
-			tags, _ := m.TypeTags()
-			if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), osc.Shape{}) {
-				t.Fatalf("%s %s is not in the contract", m.Address, tags)
+			c, ok := contract[m.Address]
+			if !ok {
+				t.Fatalf("%s is not in the contract", m.Address)
+			}
+			if err := c.CheckArgs(m.Arguments, osc.Shape{}); err != nil {
+				t.Fatalf("%v: %v", m.Arguments, err)
 			}
 			order = append(order, m.Address)
 			switch m.Address {
