@@ -9,11 +9,6 @@ import (
 // frame holds them, with the units of gloved's own coordinates (metres;
 // centimetres under coords = "unreal").
 func Methods() []osc.Method {
-	unit := func(name string) []osc.Arg {
-		return []osc.Arg{{Type: 'f', Name: name + " x", Unit: "distance.m"}, {Type: 'f', Name: name + " y", Unit: "distance.m"}, {Type: 'f', Name: name + " z", Unit: "distance.m"}}
-	}
-	quat := []osc.Arg{{Type: 'f', Name: "rotation qx", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qy", Range: osc.Between(-1, 1)},
-		{Type: 'f', Name: "rotation qz", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qw", Range: osc.Between(-1, 1)}}
 	ms := []osc.Method{
 		{Path: "{prefix}/{hand}/xr/active", Access: osc.Sent, When: "every frame, first (1), and with the hand's status (0 unless streaming or replaying)",
 			Args:        []osc.Arg{{Type: 'i', Name: "active", Range: osc.Between(0, 1)}},
@@ -23,7 +18,7 @@ func Methods() []osc.Method {
 			Description: "Which hand this is, as WebXR's XRInputSource.handedness."},
 	}
 	for j := range handmodel.NumXRJoints {
-		args := append(append(unit("position"), quat...), osc.Arg{Type: 'f', Name: "radius", Unit: "distance.m", Range: osc.AtLeast(0)})
+		args := append(append(osc.Vec3Args("position", "distance.m"), osc.QuatArgs("rotation")...), osc.Arg{Type: 'f', Name: "radius", Unit: "distance.m", Range: osc.AtLeast(0)})
 		ms = append(ms, osc.Method{Path: "{prefix}/{hand}/xr/" + j.String(), Access: osc.Sent, When: "every frame, in XrHandJointEXT order",
 			Args:        args,
 			Description: "The " + j.String() + " joint's pose in the world (-Z along the bone toward the fingertip, +Y out of the back of the hand) and its radius."})

@@ -133,16 +133,9 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 			local = geom.QuatMul(geom.QuatConj(e.turns[i-1]), local)
 		}
 		q := e.tracks.Next(i, geom.Unity.Quat(geom.QuatMul(geom.QuatMul(e.tpose, local), tposeInv)))
-		p := &e.pos[i]
 		w.Message(AddrBone)
 		w.String(e.names[i])
-		w.Float(p[0])
-		w.Float(p[1])
-		w.Float(p[2])
-		w.Float(q.V[0])
-		w.Float(q.V[1])
-		w.Float(q.V[2])
-		w.Float(q.W)
+		w.Pose(e.pos[i], q)
 		w.End()
 	}
 }

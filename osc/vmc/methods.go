@@ -12,11 +12,6 @@ func Methods() []osc.Method {
 			bones = append(bones, BoneName(i, right))
 		}
 	}
-	unity := func(name string) []osc.Arg {
-		return []osc.Arg{{Type: 'f', Name: name + " x", Unit: "distance.m"}, {Type: 'f', Name: name + " y", Unit: "distance.m"}, {Type: 'f', Name: name + " z", Unit: "distance.m"}}
-	}
-	quat := []osc.Arg{{Type: 'f', Name: "rotation qx", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qy", Range: osc.Between(-1, 1)},
-		{Type: 'f', Name: "rotation qz", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qw", Range: osc.Between(-1, 1)}}
 	return []osc.Method{
 		{Path: AddrOK, Access: osc.Sent, When: "every frame, first, and with each hand's status",
 			Args: []osc.Arg{{Type: 'i', Name: "loaded", Range: osc.Between(1, 1)}, {Type: 'i', Name: "calibration state", Range: osc.Between(3, 3)},
@@ -26,7 +21,7 @@ func Methods() []osc.Method {
 			Args:        []osc.Arg{{Type: 'f', Name: "time", Unit: "time.second", Range: osc.AtLeast(0)}},
 			Description: "The sender's time: seconds since the daemon started (the frame's glove sample's)."},
 		{Path: AddrBone, Access: osc.Sent, When: "every frame, one per finger bone of the hand",
-			Args:        append(append([]osc.Arg{{Type: 's', Name: "bone", Range: osc.OneOf(bones...)}}, unity("local position")...), quat...),
+			Args:        append(append([]osc.Arg{{Type: 's', Name: "bone", Range: osc.OneOf(bones...)}}, osc.Vec3Args("local position", "distance.m")...), osc.QuatArgs("rotation")...),
 			Description: "A finger bone's pose in its parent's frame, in Unity's coordinates, as a normalized (VRM 0.x) rig takes it: its rest offset, and its turn from the rest pose with the fingers straight in the avatar's T-pose axes."},
 	}
 }
