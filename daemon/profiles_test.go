@@ -33,8 +33,8 @@ var goldenProfiles = []struct {
 	file, toml string
 	methods    []osc.Method
 }{
-	{"gloved-unreal", "name = \"gloved\"\ncoords = \"unreal\"", osc.Methods()},
-	{"openxr", "name = \"openxr\"", openxr.Methods()},
+	{"gloved-unreal", "name = \"gloved\"\ncoords = \"unreal\"", osc.MethodsIn(geom.Unreal)},
+	{"openxr", "name = \"openxr\"", openxr.Methods(geom.Gloved)},
 	{"vrchat", "name = \"vrchat\"", vrchat.Methods()},
 	{"vmc", "name = \"vmc\"", vmc.Methods()},
 }

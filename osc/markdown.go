@@ -8,7 +8,7 @@ import (
 // unitSymbols are the short forms of the contract's units for tables.
 var unitSymbols = map[string]string{
 	unitMetre: "m", unitRadian: "rad", unitMS: "ms", unitSecond: "s",
-	"distance.cm": "cm", "speed.m/s": "m/s",
+	"distance.cm": "cm", "distance.mm": "mm", "speed.m/s": "m/s",
 }
 
 // Markdown returns a table of ms for a README: each method's address,

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/readmetest"
 )
 
@@ -73,6 +74,66 @@ func TestMarkdownEscapesBars(t *testing.T) {
 	}
 	if cells := strings.Count(strings.ReplaceAll(got, `\|`, ""), "|"); cells != 5 {
 		t.Errorf("%s: %d bars, want the 5 of four cells", got, cells)
+	}
+}
+
+// TestMethodsInOtherCoordinatesSayTheirUnitsAndAxes: gloved's contract
+// in each preset (a gloved profile's) gives every length of a hand's
+// frames in the preset's unit (Unreal's in distance.cm) and ends the
+// descriptions of the messages holding positions or directions with the
+// preset's axes; the rest, and what gloved accepts and answers, is the
+// contract in gloved's own coordinates. A frame carried into the preset
+// (ConvertFrame) follows it.
+func TestMethodsInOtherCoordinatesSayTheirUnitsAndAxes(t *testing.T) {
+	own := Methods()
+	positional := map[string]bool{"links": true, "contact": true, "near": true, "self": true, "hand": true}
+	for _, c := range geom.Conventions {
+		ms := MethodsIn(c)
+		if len(ms) != len(own) {
+			t.Fatalf("%s: %d methods, %d in gloved's coordinates", c.Name(), len(ms), len(own))
+		}
+		for i := range ms {
+			m, g := &ms[i], &own[i]
+			if err := m.check(); err != nil {
+				t.Error(err)
+			}
+			name := m.Path[strings.LastIndex(m.Path, "/")+1:]
+			converted := m.ForHand() && m.Access == Sent
+			for k, a := range append(append([]Arg(nil), m.Args...), m.Each...) {
+				want := append(append([]Arg(nil), g.Args...), g.Each...)[k].Unit
+				if converted && want == "distance.m" {
+					want = LengthUnit(c)
+				}
+				if a.Unit != want {
+					t.Errorf("%s: %s %s: unit %q, want %q", c.Name(), m.Path, a.Name, a.Unit, want)
+				}
+			}
+			wantDesc := g.Description
+			if converted && positional[name] && !c.Identity() {
+				wantDesc += " " + InCoordinates(c)
+			}
+			if m.Description != wantDesc {
+				t.Errorf("%s: %s: %q, want %q", c.Name(), m.Path, m.Description, wantDesc)
+			}
+		}
+		var w Writer
+		w.Begin(1)
+		var conv Frame
+		ConvertFrame(&conv, fullFrame(), c)
+		AppendFrame(&w, HandAddresses("/gloved", "right"), &conv)
+		byAddr := map[string]*Method{}
+		for i := range ms {
+			byAddr[ms[i].Address("/gloved", "right")] = &ms[i]
+		}
+		for _, msg := range decodeAll(t, w.Packets()) {
+			if err := byAddr[msg.Address].CheckArgs(msg.Arguments, testShape); err != nil {
+				t.Errorf("%s: %v", c.Name(), err)
+			}
+		}
+	}
+	links := MethodsIn(geom.Unreal)[3]
+	if links.Each[0].Unit != "distance.cm" || !strings.HasSuffix(links.Description, "In unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres.") {
+		t.Errorf("unreal's /links: %+v", links)
 	}
 }
 
