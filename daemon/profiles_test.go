@@ -405,6 +405,77 @@ func TestProfilesOnTheWire(t *testing.T) {
 	}
 }
 
+// TestVMCIsOnePerformerForBothHands: two hands send to one VMC
+// marionette on a real socket, the right one streaming, the left one's
+// glove absent (its status loop says no-glove twice a second): as one
+// VMC performer, /VMC/Ext/OK says tracked in every bundle once the right
+// hand streams, and /VMC/Ext/T never goes back, across both hands'
+// frames and statuses. (Per hand, the absent one's statuses said
+// tracking 0 between the other's frames.)
+func TestVMCIsOnePerformerForBothHands(t *testing.T) {
+	rx, got := daemontest.ListenAny(t)
+	other, _ := daemontest.Listen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, done := startDaemon(t, ctx, "performer.toml", fmt.Sprintf(`
+[[hand]]
+name = "left"
+device = "cyberglove"
+port = %q
+[[hand]]
+name = "right"
+device = "sim"
+[hand_contact]
+enabled = false
+`, filepath.Join(t.TempDir(), "absent"))+builtinScene(other.LocalAddr().String(), "")+fmt.Sprintf(`
+[[osc.profile]]
+name = "vmc"
+targets = [%q]
+`, rx.LocalAddr().String()))
+	// Statuses are bundles of OK and T alone; frames add the bones.
+	count := func() (frames, statuses int) {
+		for _, p := range got.All() {
+			if len(p.Messages) == 2 {
+				statuses++
+			} else {
+				frames++
+			}
+		}
+		return frames, statuses
+	}
+	if !waitFor(10*time.Second, func() bool { f, s := count(); return f >= 50 && s >= 5 }) {
+		f, s := count()
+		t.Fatalf("%d frames and %d statuses received", f, s)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	streaming, last := false, float32(0)
+	var untracked, back int
+	for i, p := range got.All() {
+		if !p.Bundle || len(p.Messages) < 2 || p.Messages[0].Address != vmc.AddrOK || p.Messages[1].Address != vmc.AddrTime {
+			t.Fatalf("packet %d: %v", i, p.Messages)
+		}
+		frame := len(p.Messages) > 2
+		tracking := p.Messages[0].Arguments[3].(int32)
+		streaming = streaming || frame
+		if streaming && tracking != 1 {
+			untracked++
+			t.Logf("packet %d (a frame %v): tracking %d while the right hand streams", i, frame, tracking)
+		}
+		if tm := p.Messages[1].Arguments[0].(float32); tm < last {
+			back++
+			t.Logf("packet %d (a frame %v): T %v after %v", i, frame, tm, last)
+		} else {
+			last = tm
+		}
+	}
+	if untracked > 0 || back > 0 {
+		t.Errorf("%d bundles said untracked while a hand streamed, %d went back in time", untracked, back)
+	}
+}
+
 // sender is a daemon's hand half-way through the recorded grasp, its
 // frame built, sending to a socket nobody reads, with the profiles given
 // (config text for [[osc.profile]]s): what a frame costs from the
