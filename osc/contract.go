@@ -175,8 +175,9 @@ func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	}
 	w.End()
 	w.Message(addr.Links)
-	for _, p := range f.Links {
-		w.Pose(p.P, p.Q)
+	for i := range f.Links {
+		p := &f.Links[i]
+		w.Pose(&p.P, &p.Q)
 	}
 	w.End()
 }

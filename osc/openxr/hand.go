@@ -72,7 +72,7 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 		pos := e.c.Point(link.P.Add(geom.QuatRotate(link.Q, p.at)))
 		q := e.tracks.Next(j, e.c.Quat(geom.QuatMul(link.Q, p.turn)))
 		w.Message(e.addr[j])
-		w.Pose(pos, q)
+		w.Pose(&pos, &q)
 		w.Float(e.c.Length(p.radius))
 		w.End()
 	}

@@ -136,7 +136,7 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 		q := e.tracks.Next(i, geom.Unity.Quat(geom.QuatMul(geom.QuatMul(e.tpose, local), tposeInv)))
 		w.Message(AddrBone)
 		w.String(e.names[i])
-		w.Pose(e.pos[i], q)
+		w.Pose(&e.pos[i], &q)
 		w.End()
 	}
 }
