@@ -281,17 +281,18 @@ func sentMethods(prefix, hand string) map[string]*osc.Method {
 	return out
 }
 
-// conforms fails t unless m is one of the contract's sent methods, with
-// its type tags for the daemon's hand.
+// conforms fails t unless m is one of the contract's sent methods, its
+// arguments of the method's types and within its ranges for the daemon's
+// hand (osc.Method.CheckArgs).
 func conforms(t *testing.T, contract map[string]*osc.Method, m *goosc.Message) {
 	t.Helper()
-	tags, err := m.TypeTags()
-	if err != nil {
-		t.Fatal(err)
-	}
 	shape := osc.Shape{Joints: int(handmodel.NumJoints), Links: handmodel.FingerLinks}
-	if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), shape) {
-		t.Fatalf("%s %s on the wire is not in the contract (osc.Methods)", m.Address, tags)
+	c, ok := contract[m.Address]
+	if !ok {
+		t.Fatalf("%s on the wire is not in the contract (osc.Methods)", m.Address)
+	}
+	if err := c.CheckArgs(m.Arguments, shape); err != nil {
+		t.Fatalf("%v on the wire: %v", m.Arguments, err)
 	}
 }
 

@@ -162,28 +162,90 @@ func (c *Config) handNames() []string {
 	return out
 }
 
-// Tree is the config's OSCQuery tree: gloved's contract (osc.Methods) and
-// that of each output profile the config names, for its hands. The
-// vrchat profile's avatar parameters are left out: VRChat sends every
-// avatar parameter to each OSCQuery app whose tree holds /avatar, and
-// gloved has no use for them (they are VRChat's address space, which
-// VRChat's own tree describes).
+// Tree is the config's OSCQuery tree: gloved's contract (osc.Methods, as
+// osc.targets and the subscribers get it) and that of each output
+// profile the config names, for its hands, each in the profile's
+// coordinates (osc.MethodsIn, openxr.Methods). The vrchat profile's
+// avatar parameters are left out: VRChat sends every avatar parameter to
+// each OSCQuery app whose tree holds /avatar, and gloved has no use for
+// them (they are VRChat's address space, which VRChat's own tree
+// describes). An address is one node: where streams send it in other
+// coordinates (a gloved profile's, a second openxr profile's), the node
+// is the first's, gloved's own before the profiles', and its description
+// says which profiles send it in which coordinates.
 func (c *Config) Tree() (*oscquery.Tree, error) {
 	lists := [][]osc.Method{osc.Methods()}
-	seen := map[string]bool{ProfileGloved: true, ProfileVRChat: true} // gloved's is osc.Methods, in any coordinates
-	for _, p := range c.OSC.Profiles {
-		if seen[p.Name] {
+	// Each address's node by path, and what it said before the notes.
+	first, said := map[string]*osc.Method{}, map[string]osc.Method{}
+	for i := range lists[0] {
+		first[lists[0][i].Path], said[lists[0][i].Path] = &lists[0][i], lists[0][i]
+	}
+	vmcSeen := false
+	for i, p := range c.OSC.Profiles {
+		var ms []osc.Method
+		conv := p.Convention()
+		switch p.Name {
+		case ProfileGloved:
+			ms = sentForHand(osc.MethodsIn(conv))
+		case ProfileOpenXR:
+			ms = openxr.Methods(conv)
+		case ProfileVMC:
+			if vmcSeen { // always Unity's: one is all of them
+				continue
+			}
+			vmcSeen = true
+			ms = vmc.Methods()
+		default:
 			continue
 		}
-		seen[p.Name] = true
-		switch p.Name {
-		case ProfileOpenXR:
-			lists = append(lists, openxr.Methods())
-		case ProfileVMC:
-			lists = append(lists, vmc.Methods())
+		var fresh []osc.Method
+		for k := range ms {
+			m := &ms[k]
+			if f, ok := first[m.Path]; ok {
+				if was := said[m.Path]; !sameMeaning(&was, m) {
+					f.Description += fmt.Sprintf(" osc.profile[%d] sends it to its targets in %s.", i, osc.Coordinates(conv))
+				}
+				continue
+			}
+			fresh = append(fresh, *m)
 		}
+		for k := range fresh {
+			first[fresh[k].Path], said[fresh[k].Path] = &fresh[k], fresh[k]
+		}
+		lists = append(lists, fresh)
 	}
 	return c.Space().Tree(lists...)
+}
+
+// sentForHand are the methods of ms a hand's frames send: what a gloved
+// profile sends (the requests and answers are osc.targets' socket's).
+func sentForHand(ms []osc.Method) []osc.Method {
+	var out []osc.Method
+	for _, m := range ms {
+		if m.ForHand() && m.Access == osc.Sent {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// sameMeaning reports whether two descriptions of one address say the
+// same: the same description and units (the same coordinates).
+func sameMeaning(a, b *osc.Method) bool {
+	if a.Description != b.Description || len(a.Args) != len(b.Args) || len(a.Each) != len(b.Each) {
+		return false
+	}
+	for k := range a.Args {
+		if a.Args[k].Unit != b.Args[k].Unit {
+			return false
+		}
+	}
+	for k := range a.Each {
+		if a.Each[k].Unit != b.Each[k].Unit {
+			return false
+		}
+	}
+	return true
 }
 
 // apps passes the apps an OSCQuery browser finds on to every destination

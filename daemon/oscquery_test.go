@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/netns"
 	"github.com/gloved/gloved/internal/zeroconftest"
 	"github.com/gloved/gloved/osc"
@@ -285,7 +286,7 @@ targets = ["127.0.0.1:9501"]
 	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
 		t.Error(err)
 	}
-	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(), vmc.Methods()} {
+	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(geom.Gloved), vmc.Methods()} {
 		for _, x := range m {
 			addr := x.Address(c.OSC.Prefix, "right")
 			if n := tree.Node(addr); n == nil || n.Access&int(x.Access) == 0 {
@@ -295,5 +296,84 @@ targets = ["127.0.0.1:9501"]
 	}
 	if tree.Node("/avatar") != nil {
 		t.Error("the tree holds /avatar")
+	}
+}
+
+// TestOSCQueryTreeSaysEachProfilesCoordinates: the tree describes each
+// profile in its own coordinates: an openxr profile in unreal's gives
+// its positions and radii in distance.cm, its joints' axes as Unreal's
+// (+X along the bone) and Unreal's; where another stream sends an
+// address in other coordinates (a second openxr profile in gloved's, a
+// gloved profile in unreal's beside osc.targets' own), the node is the
+// first's and its description names the profile and its coordinates;
+// where they agree, nothing is added.
+func TestOSCQueryTreeSaysEachProfilesCoordinates(t *testing.T) {
+	c, err := ParseConfig("lab.toml", []byte(`
+[[hand]]
+name = "right"
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[[osc.profile]]
+name = "openxr"
+coords = "unreal"
+targets = ["127.0.0.1:9500"]
+[[osc.profile]]
+name = "gloved"
+coords = "unreal"
+targets = ["127.0.0.1:9501"]
+[[osc.profile]]
+name = "openxr"
+targets = ["127.0.0.1:9502"]
+[[osc.profile]]
+name = "openxr"
+coords = "unreal"
+targets = ["127.0.0.1:9503"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
+		t.Error(err)
+	}
+	unit := func(n *oscquery.Node, k int) string {
+		if n.Unit == nil || n.Unit[k] == nil {
+			return ""
+		}
+		return *n.Unit[k]
+	}
+	unreal := " osc.profile[1] sends it to its targets in unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres."
+	own := map[string]string{}
+	for _, m := range osc.Methods() {
+		own[m.Address("/gloved", "right")] = m.Description
+	}
+	tests := []struct {
+		addr, unit string
+		unitAt     int
+		desc       string
+	}{
+		{"/gloved/right/xr/palm", "distance.cm", 7, openxr.Methods(geom.Unreal)[2].Description +
+			" osc.profile[2] sends it to its targets in gloved's coordinates (right-handed, +Y up, -Z forward, +X right), lengths in metres."},
+		{"/gloved/right/xr/active", "", 0, openxr.Methods(geom.Gloved)[0].Description},
+		{"/gloved/right/links", "distance.m", 0, own["/gloved/right/links"] + unreal},
+		{"/gloved/right/pinch", "distance.m", 2, own["/gloved/right/pinch"] + unreal},
+		{"/gloved/right/frame", "", 2, own["/gloved/right/frame"]},
+	}
+	for _, tc := range tests {
+		n := tree.Node(tc.addr)
+		if n == nil {
+			t.Errorf("%s is not in the tree", tc.addr)
+			continue
+		}
+		if got := unit(n, tc.unitAt); got != tc.unit || n.Description != tc.desc {
+			t.Errorf("%s: UNIT[%d] %q, DESCRIPTION %q; want %q, %q", tc.addr, tc.unitAt, got, n.Description, tc.unit, tc.desc)
+		}
+	}
+	if palm := tree.Node("/gloved/right/xr/palm"); unit(palm, 0) != "distance.cm" || !strings.Contains(palm.Description, "+X along the bone") {
+		t.Errorf("unreal's palm: UNIT %q, %q", unit(palm, 0), palm.Description)
 	}
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gloved/gloved/geom"
@@ -18,6 +19,12 @@ type output struct {
 	index   int // in osc.profile
 	targets *osc.Targets
 	coords  geom.Convention
+	// performer is a vmc output's: what its hands share (/VMC/Ext/OK's
+	// tracking, /VMC/Ext/T). mu holds it across each of its bundles'
+	// making and sending, the hands' frame and status loops taking turns,
+	// so that they leave in the order of their times.
+	performer *vmc.Performer
+	mu        sync.Mutex
 }
 
 // frameEncoder turns a hand's frames into a profile's packets: bundles,
@@ -41,7 +48,11 @@ func (d *Daemon) openOutputs() error {
 		if err != nil {
 			return fmt.Errorf("%w: osc.profile[%d].targets: %v", ErrConfig, i, err)
 		}
-		d.outputs = append(d.outputs, &output{cfg: p, index: i, targets: t, coords: p.Convention()})
+		o := &output{cfg: p, index: i, targets: t, coords: p.Convention()}
+		if p.Name == ProfileVMC {
+			o.performer = vmc.NewPerformer(d.start, len(d.config.Hands))
+		}
+		d.outputs = append(d.outputs, o)
 	}
 	return nil
 }
@@ -75,7 +86,7 @@ func (d *Daemon) handOutputs(h *handRuntime) []handOutput {
 		case ProfileVRChat:
 			enc = vrchat.NewHand(hand, name, o.cfg.VRChat(d.config.Frame.ProximityM))
 		case ProfileVMC:
-			enc = vmc.NewHand(hand, d.start)
+			enc = vmc.NewHand(hand, o.performer, h.index)
 		default:
 			panic("daemon: a checked profile has no encoder: " + o.cfg.Name)
 		}
@@ -95,8 +106,14 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 	}
 	for i := range h.outs {
 		o := &h.outs[i]
+		if o.out.performer != nil {
+			o.out.mu.Lock()
+		}
 		o.enc.Frame(&o.w, &h.frame, at)
 		d.hub.SendTo(o.out.targets, o.w.Packets())
+		if o.out.performer != nil {
+			o.out.mu.Unlock()
+		}
 		if d.onOutput != nil {
 			d.onOutput(o.out.index, h.cfg.Name, o.w.Packets())
 		}
@@ -106,7 +123,8 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 // sendStatuses sends hand h's status through hub, stamped now, to the
 // gloved profile's targets and subscribers and in every profile that
 // carries one: gloved's own with other coordinates (<prefix>/<hand>/status),
-// openxr (xr/active) and vmc (/VMC/Ext/OK's tracking); vrchat has none.
+// openxr (xr/active) and vmc (/VMC/Ext/OK's tracking: the performer's,
+// tracked while any of its hands is); vrchat has none.
 func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time) {
 	sendStatus(hub, w, h.addr, status, now)
 	d.sendProfileStatuses(hub, w, h, status, now, true)
@@ -131,7 +149,11 @@ func (d *Daemon) sendProfileStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime
 		case ProfileOpenXR:
 			openxr.Status(w, d.config.OSC.Prefix, h.cfg.Name, tracked, now)
 		case ProfileVMC:
-			vmc.Status(w, tracked, now, d.start)
+			o.mu.Lock()
+			o.performer.Status(w, h.index, tracked, now)
+			hub.SendTo(o.targets, w.Packets())
+			o.mu.Unlock()
+			continue
 		default:
 			continue
 		}

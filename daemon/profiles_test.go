@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +34,8 @@ var goldenProfiles = []struct {
 	file, toml string
 	methods    []osc.Method
 }{
-	{"gloved-unreal", "name = \"gloved\"\ncoords = \"unreal\"", osc.Methods()},
-	{"openxr", "name = \"openxr\"", openxr.Methods()},
+	{"gloved-unreal", "name = \"gloved\"\ncoords = \"unreal\"", osc.MethodsIn(geom.Unreal)},
+	{"openxr", "name = \"openxr\"", openxr.Methods(geom.Gloved)},
 	{"vrchat", "name = \"vrchat\"", vrchat.Methods()},
 	{"vmc", "name = \"vmc\"", vmc.Methods()},
 }
@@ -181,7 +182,8 @@ func golden(t *testing.T, name string, frames [][][]byte) string {
 // TestProfileStreamsAreGolden: the replayed session in each profile
 // (gloved's contract in Unreal's coordinates, openxr, vrchat, vmc, all at
 // once) is its golden file, address by address, type tags and values;
-// every message of every profile is one its contract (Methods) describes;
+// every message of every profile is one its contract (Methods) describes,
+// each argument of its type and within its range (osc.Method.CheckArgs);
 // the gloved stream to osc.targets is as it is without profiles (its
 // golden hash); and gloved's contract in Unreal's coordinates is the
 // gloved stream carried: every link pose, point and normal, and every
@@ -201,9 +203,12 @@ func TestProfileStreamsAreGolden(t *testing.T) {
 		for _, f := range s.frames {
 			for _, pk := range decodePackets(t, f) {
 				for _, m := range pk.Messages {
-					tags, _ := m.TypeTags()
-					if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), shape) {
-						t.Fatalf("%s: %s %s is not in the profile's contract", p.file, m.Address, tags)
+					c, ok := contract[m.Address]
+					if !ok {
+						t.Fatalf("%s: %s is not in the profile's contract", p.file, m.Address)
+					}
+					if err := c.CheckArgs(m.Arguments, shape); err != nil {
+						t.Fatalf("%s: %v: %v", p.file, m.Arguments, err)
 					}
 				}
 			}
@@ -310,7 +315,8 @@ func firstDiff(a, b string) string {
 }
 
 // TestProfilesOnTheWire: the golden replay's profiles as their apps
-// receive them on real sockets: openxr and vmc as bundles, a frame's
+// receive them on real sockets, statuses too, each message in its
+// profile's contract and within its ranges: openxr and vmc as bundles, a frame's
 // worth each time, VRChat as bare messages, each parameter at most once a
 // tick of 10 a second over the recording's 2 s (21 ticks, counted, not
 // timed), its bools typed T or F; each profile's status follows the
@@ -326,6 +332,20 @@ func TestProfilesOnTheWire(t *testing.T) {
 		// Everything sent arrives, the statuses too, on loopback.
 		if !waitFor(3*time.Second, func() bool { return len(got[i].All()) >= sent }) {
 			t.Fatalf("%s: %d of %d packets arrived", p.file, len(got[i].All()), sent)
+		}
+	}
+	shape := osc.Shape{Joints: int(handmodel.NumJoints), Links: handmodel.FingerLinks}
+	for i, p := range goldenProfiles {
+		contract := map[string]*osc.Method{}
+		for k := range p.methods {
+			contract[p.methods[k].Address("/gloved", "right")] = &p.methods[k]
+		}
+		for _, m := range got[i].Messages() {
+			if c, ok := contract[m.Address]; !ok {
+				t.Errorf("%s: %s received, not in the profile's contract", p.file, m.Address)
+			} else if err := c.CheckArgs(m.Arguments, shape); err != nil {
+				t.Errorf("%s: %v received: %v", p.file, m.Arguments, err)
+			}
 		}
 	}
 	perParam := map[string]int{}
@@ -386,11 +406,83 @@ func TestProfilesOnTheWire(t *testing.T) {
 	}
 }
 
+// TestVMCIsOnePerformerForBothHands: two hands send to one VMC
+// marionette on a real socket, the right one streaming, the left one's
+// glove absent (its status loop says no-glove twice a second): as one
+// VMC performer, /VMC/Ext/OK says tracked in every bundle once the right
+// hand streams, and /VMC/Ext/T never goes back, across both hands'
+// frames and statuses. (Per hand, the absent one's statuses said
+// tracking 0 between the other's frames.)
+func TestVMCIsOnePerformerForBothHands(t *testing.T) {
+	rx, got := daemontest.ListenAny(t)
+	other, _ := daemontest.Listen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, done := startDaemon(t, ctx, "performer.toml", fmt.Sprintf(`
+[[hand]]
+name = "left"
+device = "cyberglove"
+port = %q
+[[hand]]
+name = "right"
+device = "sim"
+[hand_contact]
+enabled = false
+`, filepath.Join(t.TempDir(), "absent"))+builtinScene(other.LocalAddr().String(), "")+fmt.Sprintf(`
+[[osc.profile]]
+name = "vmc"
+targets = [%q]
+`, rx.LocalAddr().String()))
+	// Statuses are bundles of OK and T alone; frames add the bones.
+	count := func() (frames, statuses int) {
+		for _, p := range got.All() {
+			if len(p.Messages) == 2 {
+				statuses++
+			} else {
+				frames++
+			}
+		}
+		return frames, statuses
+	}
+	if !waitFor(10*time.Second, func() bool { f, s := count(); return f >= 50 && s >= 5 }) {
+		f, s := count()
+		t.Fatalf("%d frames and %d statuses received", f, s)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	streaming, last := false, float32(0)
+	var untracked, back int
+	for i, p := range got.All() {
+		if !p.Bundle || len(p.Messages) < 2 || p.Messages[0].Address != vmc.AddrOK || p.Messages[1].Address != vmc.AddrTime {
+			t.Fatalf("packet %d: %v", i, p.Messages)
+		}
+		frame := len(p.Messages) > 2
+		tracking := p.Messages[0].Arguments[3].(int32)
+		streaming = streaming || frame
+		if streaming && tracking != 1 {
+			untracked++
+			t.Logf("packet %d (a frame %v): tracking %d while the right hand streams", i, frame, tracking)
+		}
+		if tm := p.Messages[1].Arguments[0].(float32); tm < last {
+			back++
+			t.Logf("packet %d (a frame %v): T %v after %v", i, frame, tm, last)
+		} else {
+			last = tm
+		}
+	}
+	if untracked > 0 || back > 0 {
+		t.Errorf("%d bundles said untracked while a hand streamed, %d went back in time", untracked, back)
+	}
+}
+
 // sender is a daemon's hand half-way through the recorded grasp, its
 // frame built, sending to a socket nobody reads, with the profiles given
-// (config text for [[osc.profile]]s): what a frame costs from the
-// pipeline's results to the sockets.
-func sender(tb testing.TB, profiles string) func() {
+// (config text for [[osc.profile]]s), each call a frame step later than
+// the last on the sample clock and the wall clock alike: what a frame
+// costs from the pipeline's results to the sockets.
+func sender(tb testing.TB, profiles string, step time.Duration) func() {
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		tb.Fatal(err)
@@ -425,11 +517,11 @@ targets = [%q]
 	}
 	h.build(0, 0.05)
 	at := d.start.Add(s.Sample.Time)
-	step := 0
+	n := 0
 	send := func() {
-		step++
+		n++
 		h.frame.Sample++
-		t := at.Add(time.Duration(step) * 10 * time.Millisecond)
+		t := at.Add(time.Duration(n) * step)
 		d.send(h, t, t)
 	}
 	send()
@@ -455,11 +547,31 @@ targets = ["TARGET"]
 `
 
 // TestSendAllocatesNothingWithProfiles: sending a frame in gloved's
-// contract and in every profile allocates nothing once grown.
+// contract and in every profile allocates nothing once grown, on every
+// path a frame may take: the frames half a second apart, each is a
+// vrchat tick (every other one its refresh of every parameter) and each
+// carries the hand's status, due, in gloved's bundle and the profiles'
+// status bundles. The allocations are counted in all, not averaged
+// (testing.AllocsPerRun rounds down, so a path taken one frame in ten
+// could allocate unseen).
 func TestSendAllocatesNothingWithProfiles(t *testing.T) {
-	if n := testing.AllocsPerRun(200, sender(t, allProfiles)); n != 0 {
-		t.Fatalf("%v allocations per frame", n)
+	if n := mallocs(200, sender(t, allProfiles, statusEvery)); n != 0 {
+		t.Fatalf("%d allocations in 200 frames", n)
 	}
+}
+
+// mallocs returns how many allocations runs calls of f make in all,
+// after one to warm up, on one thread as testing.AllocsPerRun measures.
+func mallocs(runs int, f func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
 }
 
 // BenchmarkSend: a frame from the pipeline's results to the sockets (the
@@ -469,7 +581,7 @@ func TestSendAllocatesNothingWithProfiles(t *testing.T) {
 func BenchmarkSend(b *testing.B) {
 	for _, bc := range []struct{ name, profiles string }{{"gloved", ""}, {"gloved+profiles", allProfiles}} {
 		b.Run(bc.name, func(b *testing.B) {
-			send := sender(b, bc.profiles)
+			send := sender(b, bc.profiles, 10*time.Millisecond)
 			b.ReportAllocs()
 			for b.Loop() {
 				send()

@@ -3,9 +3,15 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +21,7 @@ import (
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/osc"
 )
 
 // statusSlack is what a test adds to the contract's second when it judges
@@ -255,5 +262,59 @@ func TestStatusIsDueOnChangeAndEveryHalfSecond(t *testing.T) {
 		if s.unsent {
 			h.unsent()
 		}
+	}
+}
+
+// TestStatusesAreTheContracts: the states the contract's /status names
+// (osc.Methods' VALS, the OSCQuery RANGE and the README) are exactly the
+// daemon's: every Status constant of the package's source, found by
+// parsing it so that a state added without its place in the contract
+// fails here, and handStatuses, which the metrics count.
+func TestStatusesAreTheContracts(t *testing.T) {
+	var contract []string
+	for _, m := range osc.Methods() {
+		if strings.HasSuffix(m.Path, "/status") {
+			contract = slices.Sorted(slices.Values(m.Args[0].Range.Values))
+		}
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var consts []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				for i, id := range v.Names {
+					if !strings.HasPrefix(id.Name, "Status") || i >= len(v.Values) {
+						continue
+					}
+					if lit, ok := v.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						s, _ := strconv.Unquote(lit.Value)
+						consts = append(consts, s)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(consts)
+	if len(consts) == 0 || !slices.Equal(consts, contract) {
+		t.Errorf("the daemon's Status constants %v, the contract's /status values %v", consts, contract)
+	}
+	if metrics := slices.Sorted(slices.Values(handStatuses)); !slices.Equal(metrics, contract) {
+		t.Errorf("handStatuses %v, the contract's /status values %v", metrics, contract)
 	}
 }

@@ -93,6 +93,40 @@ func (c Convention) Scale() float64 { return c.scale }
 // rotation rather than a reflection).
 func (c Convention) RightHanded() bool { return c.det > 0 }
 
+// Axis names what gloved's direction v becomes in the convention, as
+// its apps name their axes: "+X", "-Z" (Unreal's forward, gloved's -Z,
+// is "+X"). A direction that lands on none of the convention's axes is
+// given by its components.
+func (c Convention) Axis(v mgl64.Vec3) string {
+	d := c.Direction(v).Normalize()
+	for i, name := range []string{"X", "Y", "Z"} {
+		if math.Abs(math.Abs(d[i])-1) > orthoTol {
+			continue
+		}
+		if d[i] < 0 {
+			return "-" + name
+		}
+		return "+" + name
+	}
+	return fmt.Sprintf("(%.3g, %.3g, %.3g)", d[0], d[1], d[2])
+}
+
+// Axes describes the convention as its apps' manuals do: its handedness,
+// then its axes up, forward and to the side, the side named by its
+// positive axis ("left-handed, +Z up, +X forward, +Y right"; ROS's
+// "+Y left").
+func (c Convention) Axes() string {
+	hand := "left-handed"
+	if c.RightHanded() {
+		hand = "right-handed"
+	}
+	side := c.Axis(mgl64.Vec3{1, 0, 0}) + " right"
+	if side[0] == '-' {
+		side = c.Axis(mgl64.Vec3{-1, 0, 0}) + " left"
+	}
+	return hand + ", " + c.Axis(mgl64.Vec3{0, 1, 0}) + " up, " + c.Axis(mgl64.Vec3{0, 0, -1}) + " forward, " + side
+}
+
 // Identity reports whether the convention is gloved's own: nothing to
 // convert.
 func (c Convention) Identity() bool { return c.m == mgl64.Ident3() && c.scale == 1 }

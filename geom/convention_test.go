@@ -58,6 +58,40 @@ func TestConventionsPutTheAxesWhereTheirAppsDo(t *testing.T) {
 	}
 }
 
+// TestConventionAxesAreNamedAsTheirAppsNameThem: each preset describes
+// itself as the README's table and its app's manual do, and names the
+// axis a direction of gloved's becomes; a convention turned off the axes
+// gives the direction's components.
+func TestConventionAxesAreNamedAsTheirAppsNameThem(t *testing.T) {
+	tests := []struct {
+		c          Convention
+		axes       string
+		bone, back string // gloved's -Z and +Y: an OpenXR joint's bone and back
+	}{
+		{Gloved, "right-handed, +Y up, -Z forward, +X right", "-Z", "+Y"},
+		{Unity, "left-handed, +Y up, +Z forward, +X right", "+Z", "+Y"},
+		{Unreal, "left-handed, +Z up, +X forward, +Y right", "+X", "+Z"},
+		{ROS, "right-handed, +Z up, +X forward, +Y left", "+X", "+Z"},
+	}
+	for _, tc := range tests {
+		c := tc.c
+		if got := c.Axes(); got != tc.axes {
+			t.Errorf("%s: got %q, want %q", c.Name(), got, tc.axes)
+		}
+		if bone, back := c.Axis(gForward), c.Axis(gUp); bone != tc.bone || back != tc.back {
+			t.Errorf("%s: -Z is %s and +Y %s, want %s and %s", c.Name(), bone, back, tc.bone, tc.back)
+		}
+	}
+	s := math.Sqrt(0.5)
+	turned, err := NewConvention("turned", mgl64.Mat3FromRows(mgl64.Vec3{s, -s, 0}, mgl64.Vec3{s, s, 0}, mgl64.Vec3{0, 0, 1}), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := turned.Axis(gRight); got != "(0.707, 0.707, 0)" {
+		t.Errorf("a turned convention's right is %q", got)
+	}
+}
+
 // randomRotation is a uniformly random rotation of r.
 func randomRotation(r *rand.Rand) mgl64.Quat {
 	return mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()

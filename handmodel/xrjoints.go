@@ -176,20 +176,17 @@ var (
 	xrMetacarpals = [4]XRJoint{XRIndexMetacarpal, XRMiddleMetacarpal, XRRingMetacarpal, XRLittleMetacarpal}
 )
 
-// procXRPlaces places the joints on the procedural hand: the link table's
-// left hand, mirrored for a right one.
+// procXRPlaces places the joints on the procedural hand from its link
+// table (the left hand's, mirrored for a right one): the bones' lengths
+// and the knuckles are the links', so the joints follow the table.
 func (h *Hand) procXRPlaces(t *[NumXRJoints]XRJointPlace) {
-	L, B := h.Params.Length, h.Params.Breadth
 	for j := range t {
 		// A phalanx's joint is its link's frame.
 		t[j] = XRJointPlace{Link: xrLinks[j], Offset: geom.Transform{R: xrFromLink}}
 	}
-	for f, j := range xrTips {
-		length := segmentFractions[f][3] * L
-		if f == 0 {
-			length = segmentFractions[0][2] * L // the thumb has no middle phalanx
-		}
-		t[j].Offset.T = mgl64.Vec3{0, length, 0}
+	for _, j := range xrTips {
+		// At the end of its distal phalanx's bone.
+		t[j].Offset.T = mgl64.Vec3{0, h.links[xrLinks[j]].length, 0}
 	}
 	// The palm's joints, in the left hand's palm frame (+Y toward the
 	// fingers, +Z out of the back), mirrored for a right hand as its
@@ -201,13 +198,15 @@ func (h *Hand) procXRPlaces(t *[NumXRJoints]XRJointPlace) {
 		}
 		return x
 	}
-	knuckle := func(f int) mgl64.Vec3 { return mgl64.Vec3{knuckleX[f] * B, segmentFractions[f][0] * L, 0} }
-	for k, j := range xrMetacarpals {
-		f := k + 1
-		t[j].Offset = onPalm(mgl64.Vec3{carpusShare * knuckleX[f] * B, 0, 0}, knuckle(f))
+	// A metacarpal runs from the wrist line to its knuckle: the origin of
+	// the finger's proximal phalanx, the next joint's link.
+	base := func(knuckle mgl64.Vec3) mgl64.Vec3 { return mgl64.Vec3{carpusShare * knuckle[0], 0, 0} }
+	for _, j := range xrMetacarpals {
+		knuckle := h.links[xrLinks[j+1]].origin
+		t[j].Offset = onPalm(base(knuckle), knuckle)
 	}
-	base := mgl64.Vec3{carpusShare * knuckleX[2] * B, 0, 0}
-	t[XRPalm].Offset = onPalm(base.Add(knuckle(2)).Mul(0.5), knuckle(2))
+	middle := h.links[xrLinks[XRMiddleProximal]].origin
+	t[XRPalm].Offset = onPalm(base(middle).Add(middle).Mul(0.5), middle)
 }
 
 // carpusShare is how far across the palm a procedural metacarpal's base

@@ -112,7 +112,7 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 					}
 				case slices.Contains(xrTips[:], j):
 					if h.Rig() == nil {
-						end := l.Apply(mgl64.Vec3{0, table[j].Offset.T.Len(), 0})
+						end := l.Apply(mgl64.Vec3{0, distalLength(h, slices.Index(xrTips[:], j)), 0})
 						if !nearTo(x[j].T, end, 1e-9) {
 							fail(j, "at %v, the distal phalanx ends at %v", x[j].T, end)
 						}
@@ -147,6 +147,41 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// distalLength is the length of finger f's distal phalanx (the thumb's
+// is its third bone) on a procedural hand by Buchholz et al.'s fractions
+// of its length: the model's, not the joints' table's.
+func distalLength(h *Hand, f int) float64 {
+	if f == 0 {
+		return segmentFractions[0][2] * h.Params.Length
+	}
+	return segmentFractions[f][3] * h.Params.Length
+}
+
+// TestXRTipsEndTheDistalPhalanges: on the procedural hand each tip lies
+// on its distal phalanx's bone at the phalanx's length (by the model's
+// fractions), inside the link's hull, which goes on beyond it along the
+// bone by less than the tip's radius (the fingertip's pad): a tip short
+// of the bone's end, or beyond the hull, is not a fingertip.
+func TestXRTipsEndTheDistalPhalanges(t *testing.T) {
+	for _, hc := range xrHands(t) {
+		h := hc.h
+		if h.Rig() != nil {
+			continue
+		}
+		table := h.XRJoints()
+		for f, j := range xrTips {
+			p := &table[j]
+			at := p.Offset.T
+			if want := (mgl64.Vec3{0, distalLength(h, f), 0}); !nearTo(at, want, 1e-12) {
+				t.Errorf("%s: %v at %v on its link, want %v", hc.name, j, at, want)
+			}
+			if beyond := exitByRays(h.Geometry(p.Link), at, mgl64.Vec3{0, 1, 0}); !(beyond > 0 && beyond <= p.Radius) {
+				t.Errorf("%s: %v: the hull goes on %.4f m beyond it along the bone, want more than 0 and at most its radius %.4f m", hc.name, j, beyond, p.Radius)
 			}
 		}
 	}

@@ -175,10 +175,9 @@ func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	}
 	w.End()
 	w.Message(addr.Links)
-	for _, p := range f.Links {
-		w.vec(p.P)
-		w.vec(p.Q.V)
-		w.Float(p.Q.W)
+	for i := range f.Links {
+		p := &f.Links[i]
+		w.Pose(&p.P, &p.Q)
 	}
 	w.End()
 }

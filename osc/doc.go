@@ -14,7 +14,10 @@
 // and accepts (type tags, argument names, units and ranges by the
 // OSCQuery proposal's names, when it is sent, what it means), the one
 // source of the README's tables, of the OSCQuery tree and of the tests
-// that check what goes on the wire.
+// that check what goes on the wire (Method.CheckArgs: types and ranges);
+// MethodsIn describes it in another coordinate convention, as a gloved
+// profile with coords sends it (its unit, LengthUnit; its axes,
+// InCoordinates).
 //
 // Output profiles send the same frames in other dialects (packages
 // osc/openxr, osc/vrchat, osc/vmc) or in other coordinates (ConvertFrame,

@@ -86,6 +86,20 @@ func (w *Writer) vec(v mgl64.Vec3) {
 	w.Float(v[2])
 }
 
+// Pose adds a pose's seven coordinates: the position's x y z, then the
+// quaternion's x y z w (gloved's /links, a profile's joints and bones).
+// It takes them by pointer and only reads them: by value, the arrays went
+// through the stack, and a vmc frame took 2.9 us rather than 2.65.
+func (w *Writer) Pose(p *mgl64.Vec3, q *mgl64.Quat) {
+	w.Float(p[0])
+	w.Float(p[1])
+	w.Float(p[2])
+	w.Float(q.V[0])
+	w.Float(q.V[1])
+	w.Float(q.V[2])
+	w.Float(q.W)
+}
+
 // Bool adds a boolean argument: the type tag T or F, which carries no
 // data (OSC 1.1; what VRChat's avatar parameters take).
 func (w *Writer) Bool(v bool) {

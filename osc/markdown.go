@@ -8,7 +8,7 @@ import (
 // unitSymbols are the short forms of the contract's units for tables.
 var unitSymbols = map[string]string{
 	unitMetre: "m", unitRadian: "rad", unitMS: "ms", unitSecond: "s",
-	"distance.cm": "cm", "speed.m/s": "m/s",
+	"distance.cm": "cm", "distance.mm": "mm", "speed.m/s": "m/s",
 }
 
 // Markdown returns a table of ms for a README: each method's address,
@@ -21,10 +21,14 @@ func Markdown(ms []Method) string {
 	for i := range ms {
 		m := &ms[i]
 		text := strings.NewReplacer("{prefix}", "<prefix>", "{hand}", "<hand>")
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", m.Address("<prefix>", "<hand>"), markdownArgs(m), text.Replace(m.When), text.Replace(m.Description))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", cell(m.Address("<prefix>", "<hand>")), cell(markdownArgs(m)), cell(text.Replace(m.When)), cell(text.Replace(m.Description)))
 	}
 	return b.String()
 }
+
+// cell escapes s for a table's cell: a | would end it (GitHub's tables
+// take \| for one, in code spans too).
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // markdownArgs describes a method's arguments: "`i` sequence, `f f f`
 // point (m)", then "per link: ..." for a repeated group.

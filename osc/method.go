@@ -155,9 +155,13 @@ func (m *Method) check() error {
 		if !strings.ContainsRune("ifsT", rune(a.Type)) || a.Name == "" {
 			return fmt.Errorf("osc: method %s: argument %q of type %q", m.Path, a.Name, a.Type)
 		}
-		if r := a.Range; r != nil && (r.HasMin && r.HasMax && !(r.Min <= r.Max) || math.IsInf(r.Min, 0) || math.IsInf(r.Max, 0)) {
+		if r := a.Range; r != nil && (r.HasMin && !finiteBound(r.Min) || r.HasMax && !finiteBound(r.Max) || r.HasMin && r.HasMax && r.Min > r.Max) {
 			return fmt.Errorf("osc: method %s: argument %s: range %v to %v", m.Path, a.Name, r.Min, r.Max)
 		}
 	}
 	return nil
 }
+
+// finiteBound reports whether a range's bound is a number: NaN would
+// compare false with everything, and OSCQuery's RANGE has no infinity.
+func finiteBound(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,6 +1,7 @@
 package osc
 
 import (
+	"math"
 	"net/netip"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/readmetest"
 )
 
@@ -27,6 +29,111 @@ func TestMethodsAreDescribed(t *testing.T) {
 			t.Errorf("%s is described twice", m.Path)
 		}
 		seen[m.Path] = true
+	}
+}
+
+// TestMethodCheckRefusesBadRanges: a range whose bound is NaN or an
+// infinity, or whose minimum is above its maximum, is refused whether
+// one end is set or both; a sound one is taken.
+func TestMethodCheckRefusesBadRanges(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct {
+		name string
+		r    *Range
+		ok   bool
+	}{
+		{"between", Between(0, 1), true},
+		{"at least", AtLeast(0), true},
+		{"one value", Between(3, 3), true},
+		{"values", OneOf("a", "b"), true},
+		{"NaN minimum alone", AtLeast(nan), false},
+		{"NaN maximum alone", &Range{Max: nan, HasMax: true}, false},
+		{"NaN minimum of two", Between(nan, 1), false},
+		{"NaN maximum of two", Between(0, nan), false},
+		{"infinite minimum", AtLeast(-inf), false},
+		{"infinite maximum", Between(0, inf), false},
+		{"minimum above maximum", Between(1, 0), false},
+	}
+	for _, tc := range tests {
+		m := Method{Path: "/x", Access: Sent, Description: "d", When: "w", Args: []Arg{{Type: 'f', Name: "v", Range: tc.r}}}
+		if err := m.check(); (err == nil) != tc.ok {
+			t.Errorf("%s: got %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
+// TestMarkdownEscapesBars: a | in a description, a when or a value is
+// written \| so that the row keeps its four cells.
+func TestMarkdownEscapesBars(t *testing.T) {
+	m := Method{Path: "{prefix}/a|b", Access: Sent, When: "x | y", Description: "left | right",
+		Args: []Arg{{Type: 's', Name: "side", Range: OneOf("l|r", "r")}}}
+	got := strings.Split(Markdown([]Method{m}), "\n")[2]
+	want := "| `<prefix>/a\\|b` | `s` side: l\\|r, r | x \\| y | left \\| right |"
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if cells := strings.Count(strings.ReplaceAll(got, `\|`, ""), "|"); cells != 5 {
+		t.Errorf("%s: %d bars, want the 5 of four cells", got, cells)
+	}
+}
+
+// TestMethodsInOtherCoordinatesSayTheirUnitsAndAxes: gloved's contract
+// in each preset (a gloved profile's) gives every length of a hand's
+// frames in the preset's unit (Unreal's in distance.cm) and ends the
+// descriptions of the messages holding positions or directions with the
+// preset's axes; the rest, and what gloved accepts and answers, is the
+// contract in gloved's own coordinates. A frame carried into the preset
+// (ConvertFrame) follows it.
+func TestMethodsInOtherCoordinatesSayTheirUnitsAndAxes(t *testing.T) {
+	own := Methods()
+	positional := map[string]bool{"links": true, "contact": true, "near": true, "self": true, "hand": true}
+	for _, c := range geom.Conventions {
+		ms := MethodsIn(c)
+		if len(ms) != len(own) {
+			t.Fatalf("%s: %d methods, %d in gloved's coordinates", c.Name(), len(ms), len(own))
+		}
+		for i := range ms {
+			m, g := &ms[i], &own[i]
+			if err := m.check(); err != nil {
+				t.Error(err)
+			}
+			name := m.Path[strings.LastIndex(m.Path, "/")+1:]
+			converted := m.ForHand() && m.Access == Sent
+			for k, a := range append(append([]Arg(nil), m.Args...), m.Each...) {
+				want := append(append([]Arg(nil), g.Args...), g.Each...)[k].Unit
+				if converted && want == "distance.m" {
+					want = LengthUnit(c)
+				}
+				if a.Unit != want {
+					t.Errorf("%s: %s %s: unit %q, want %q", c.Name(), m.Path, a.Name, a.Unit, want)
+				}
+			}
+			wantDesc := g.Description
+			if converted && positional[name] && !c.Identity() {
+				wantDesc += " " + InCoordinates(c)
+			}
+			if m.Description != wantDesc {
+				t.Errorf("%s: %s: %q, want %q", c.Name(), m.Path, m.Description, wantDesc)
+			}
+		}
+		var w Writer
+		w.Begin(1)
+		var conv Frame
+		ConvertFrame(&conv, fullFrame(), c)
+		AppendFrame(&w, HandAddresses("/gloved", "right"), &conv)
+		byAddr := map[string]*Method{}
+		for i := range ms {
+			byAddr[ms[i].Address("/gloved", "right")] = &ms[i]
+		}
+		for _, msg := range decodeAll(t, w.Packets()) {
+			if err := byAddr[msg.Address].CheckArgs(msg.Arguments, testShape); err != nil {
+				t.Errorf("%s: %v", c.Name(), err)
+			}
+		}
+	}
+	links := MethodsIn(geom.Unreal)[3]
+	if links.Each[0].Unit != "distance.cm" || !strings.HasSuffix(links.Description, "In unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres.") {
+		t.Errorf("unreal's /links: %+v", links)
 	}
 }
 
@@ -67,7 +174,8 @@ func methodsByAddress(prefix, hand string) map[string]*Method {
 }
 
 // conform checks that each message is a method of the contract going the
-// given way, with the method's type tags, and returns the methods seen.
+// given way, its arguments of the method's types and in its ranges
+// (CheckArgs), and returns the methods seen.
 func conform(t *testing.T, ms []*goosc.Message, access Access) map[string]bool {
 	t.Helper()
 	byAddr := methodsByAddress("/gloved", "right")
@@ -78,12 +186,11 @@ func conform(t *testing.T, ms []*goosc.Message, access Access) map[string]bool {
 			t.Errorf("%s is not in the contract", msg.Address)
 			continue
 		}
-		tags, err := msg.TypeTags()
-		if err != nil {
-			t.Fatal(err)
+		if m.Access != access {
+			t.Errorf("%s: the contract says access %d", msg.Address, m.Access)
 		}
-		if m.Access != access || !m.Matches(strings.TrimPrefix(tags, ","), testShape) {
-			t.Errorf("%s %s: the contract says access %d, tags %q", msg.Address, tags, m.Access, m.TypeTags(testShape))
+		if err := m.CheckArgs(msg.Arguments, testShape); err != nil {
+			t.Error(err)
 		}
 		seen[m.Path] = true
 	}

@@ -1,6 +1,10 @@
 package osc
 
-import "math"
+import (
+	"math"
+
+	"github.com/gloved/gloved/geom"
+)
 
 // Units of the contract, by the OSCQuery proposal's names.
 const (
@@ -16,29 +20,31 @@ var (
 	argObject    = Arg{Type: 's', Name: "object"}
 	argOther     = Arg{Type: 's', Name: "other hand"}
 	argOtherLink = Arg{Type: 's', Name: "other link"}
-	argDepth     = Arg{Type: 'f', Name: "depth", Unit: unitMetre, Range: AtLeast(0)}
-	argDistance  = Arg{Type: 'f', Name: "distance", Unit: unitMetre, Range: AtLeast(0)}
 	argBegin     = Arg{Type: 'i', Name: "begin (1) or end (0)", Range: Between(0, 1)}
 	argHost      = Arg{Type: 's', Name: "host"}
 	argPort      = Arg{Type: 'i', Name: "port", Range: Between(1, 65535)}
 )
 
-// vec3 is a vector's three float arguments named name x, y, z in unit.
-func vec3(name, unit string) []Arg {
+// Vec3Args returns a vector's three float arguments, named name x, y, z,
+// in unit: a position as Writer.Pose writes it, a point. Markdown shows
+// them as one entry.
+func Vec3Args(name, unit string) []Arg {
 	return []Arg{{Type: 'f', Name: name + " x", Unit: unit}, {Type: 'f', Name: name + " y", Unit: unit}, {Type: 'f', Name: name + " z", Unit: unit}}
 }
 
 // unitVec3 is a unit vector's three float arguments.
 func unitVec3(name string) []Arg {
-	v := vec3(name, "")
+	v := Vec3Args(name, "")
 	for i := range v {
 		v[i].Range = Between(-1, 1)
 	}
 	return v
 }
 
-// quat is a unit quaternion's four float arguments, x y z w.
-func quat(name string) []Arg {
+// QuatArgs returns a unit quaternion's four float arguments, named name
+// qx, qy, qz, qw, each within -1 to 1: a rotation as Writer.Pose writes
+// it. Markdown shows them as one entry.
+func QuatArgs(name string) []Arg {
 	q := unitVec3(name)
 	for i, c := range []string{" qx", " qy", " qz"} {
 		q[i].Name = name + c
@@ -59,9 +65,21 @@ func one(a ...Arg) []Arg { return a }
 // Methods returns gloved's own contract: every message it sends for each
 // hand, in the order a frame holds them, then what it accepts and
 // answers on its listen address. AppendFrame writes the frame's messages;
-// the Hub takes and answers the requests.
-func Methods() []Method {
+// the Hub takes and answers the requests. Positions and lengths are in
+// gloved's own coordinates, metres: MethodsIn(geom.Gloved).
+func Methods() []Method { return MethodsIn(geom.Gloved) }
+
+// MethodsIn returns gloved's contract with a hand's frames in convention
+// c, as a gloved profile with coords sends them (ConvertFrame): their
+// lengths in c's unit, and the descriptions of the messages that hold
+// positions or directions ending with c's axes (InCoordinates). What
+// gloved accepts and answers is in its own coordinates whatever c is.
+func MethodsIn(c geom.Convention) []Method {
 	status := OneOf("streaming", "no-glove", "reconnecting", "stalled", "replay", "ended", "reloading")
+	length := LengthUnit(c)
+	argDepth := Arg{Type: 'f', Name: "depth", Unit: length, Range: AtLeast(0)}
+	argDistance := Arg{Type: 'f', Name: "distance", Unit: length, Range: AtLeast(0)}
+	in := func(d string) string { return describedIn(d, c) }
 	return []Method{
 		{Path: "{prefix}/{hand}/frame", Access: Sent, When: "every frame, first",
 			Args: []Arg{{Type: 'i', Name: "sequence"}, {Type: 'f', Name: "pipeline time", Unit: unitMS, Range: AtLeast(0)},
@@ -74,20 +92,20 @@ func Methods() []Method {
 			Each: []Arg{{Type: 'f', Name: "angle", Unit: unitRadian}}, Per: PerJoint,
 			Description: "The hand's joint angles: wrist_pitch, wrist_yaw, palm_arch, thumb_roll, thumb_abduction, thumb_mcp, thumb_ip, then for index, middle, ring and little: abduction, mcp, pip, dip."},
 		{Path: "{prefix}/{hand}/links", Access: Sent, When: "every frame",
-			Each: args(vec3("position", unitMetre), quat("rotation")), Per: PerLink,
-			Description: "Each link's frame in the world: its origin (at the joint that moves it) and its orientation, links in the order palm, thumb1..3, index1..3, middle1..3, ring1..3, little1..3 (then forearm, if the hand has one). Each link's quaternion stays in the hemisphere of its previous one: no sign flips between frames."},
+			Each: args(Vec3Args("position", length), QuatArgs("rotation")), Per: PerLink,
+			Description: in("Each link's frame in the world: its origin (at the joint that moves it) and its orientation, links in the order palm, thumb1..3, index1..3, middle1..3, ring1..3, little1..3 (then forearm, if the hand has one). Each link's quaternion stays in the hemisphere of its previous one: no sign flips between frames.")},
 		{Path: "{prefix}/{hand}/contact", Access: Sent, When: "one per touching (link, object)",
-			Args:        args(one(argLink, argObject, argDepth), vec3("point", unitMetre), unitVec3("normal")),
-			Description: "A link touching a scene object: the penetration depth, the contact point on the object, and the unit normal from the object toward the link (the way to push the link out)."},
+			Args:        args(one(argLink, argObject, argDepth), Vec3Args("point", length), unitVec3("normal")),
+			Description: in("A link touching a scene object: the penetration depth, the contact point on the object, and the unit normal from the object toward the link (the way to push the link out).")},
 		{Path: "{prefix}/{hand}/near", Access: Sent, When: "one per link within frame.proximity_m of an object it does not touch",
-			Args:        args(one(argLink, argObject, argDistance), vec3("point", unitMetre)),
-			Description: "A link near a scene object: their distance and the closest point on the object."},
+			Args:        args(one(argLink, argObject, argDistance), Vec3Args("point", length)),
+			Description: in("A link near a scene object: their distance and the closest point on the object.")},
 		{Path: "{prefix}/{hand}/touch", Access: Sent, When: "when a touch begins or ends",
 			Args:        one(argLink, argObject, argBegin),
 			Description: "A (link, object) touch beginning or ending, with hysteresis: a touch ends only after 3 frames without contact, so grazing does not flicker."},
 		{Path: "{prefix}/{hand}/self", Access: Sent, When: "one per pair of the hand's links that touch",
-			Args:        args(one(argLink, Arg{Type: 's', Name: "link b"}, argDepth), vec3("point", unitMetre)),
-			Description: "Two links of the hand touching each other, never a link and its parent nor a pair already overlapping with the hand flat, each confirmed exactly on the links' hulls: the depth and the point midway between each link's deepest point in the other."},
+			Args:        args(one(argLink, Arg{Type: 's', Name: "link b"}, argDepth), Vec3Args("point", length)),
+			Description: in("Two links of the hand touching each other, never a link and its parent nor a pair already overlapping with the hand flat, each confirmed exactly on the links' hulls: the depth and the point midway between each link's deepest point in the other.")},
 		{Path: "{prefix}/{hand}/pinch", Access: Sent, When: "when a pinch begins or ends",
 			Args:        one(Arg{Type: 's', Name: "finger", Range: OneOf("index", "middle", "ring", "little")}, argBegin, argDistance),
 			Description: "A finger's pinch against the thumb beginning (within self.pinch_on_m) or ending (beyond self.pinch_off_m), with the distance from the thumb's distal phalanx to the finger's two outer phalanges."},
@@ -95,8 +113,8 @@ func Methods() []Method {
 			Args:        one(argBegin, argDistance),
 			Description: "The hand closing into a fist (all four fingertips within self.fist_on_m of the palm) or opening from one (one beyond self.fist_off_m), with the largest fingertip distance from the palm."},
 		{Path: "{prefix}/{hand}/hand", Access: Sent, When: "one per pair of this hand's and another hand's links that touch",
-			Args:        args(one(argOther, argLink, argOtherLink, argDepth), vec3("point", unitMetre), unitVec3("normal")),
-			Description: "A link of this hand touching a link of another hand: the depth, the point on the other link's surface, and the unit normal from the other link toward this one (the way to push this link out)."},
+			Args:        args(one(argOther, argLink, argOtherLink, argDepth), Vec3Args("point", length), unitVec3("normal")),
+			Description: in("A link of this hand touching a link of another hand: the depth, the point on the other link's surface, and the unit normal from the other link toward this one (the way to push this link out).")},
 		{Path: "{prefix}/{hand}/handnear", Access: Sent, When: "one per such pair within frame.proximity_m that does not touch",
 			Args:        one(argOther, argLink, argOtherLink, argDistance),
 			Description: "A link of this hand near a link of another hand, and their distance."},
@@ -114,7 +132,7 @@ func Methods() []Method {
 			Args:        one(argHost, argPort),
 			Description: "Ends a subscription, by its subscriber or its destination."},
 		{Path: "{prefix}/{hand}/wrist", Access: Accepted, When: "from loopback or osc.allow; not answered",
-			Args:        args(vec3("position", unitMetre), quat("rotation")),
+			Args:        args(Vec3Args("position", unitMetre), QuatArgs("rotation")),
 			Description: "Sets the hand's wrist pose, overriding the config's wrist and a recording's wrist channel; dropped unless finite and inside osc.wrist_box."},
 		{Path: "{prefix}/subscribed", Access: Sent, When: "to the requester, answering {prefix}/subscribe",
 			Args:        one(Arg{Type: 's', Name: "address"}, argPort, Arg{Type: 'f', Name: "lease", Unit: unitSecond}),

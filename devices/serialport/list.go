@@ -89,26 +89,29 @@ func (s Sysfs) port(name string) (p Port, ok bool, err error) {
 }
 
 // usb fills in p's USB attributes from the USB device at dir. What it
-// cannot read is said in p.Problem: the port is listed all the same (one
-// odd device must not hide the glove's).
+// cannot read is said in p.Problem, and only that is left out: the port
+// is listed all the same (one odd device must not hide the glove's), and
+// without both ids it has none (a rule matches its kernel name), while a
+// serial number or a name that cannot be read leaves the ids as they are.
 func (s Sysfs) usb(dir string, p *Port) {
 	p.Kind = USB
-	for _, a := range []struct {
-		file string
-		to   *string
-	}{{"idVendor", &p.VID}, {"idProduct", &p.PID}, {"serial", &p.Serial}, {"manufacturer", &p.Manufacturer}, {"product", &p.Product}} {
-		v, err := readAttr(filepath.Join(dir, a.file))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && p.Problem == "" {
-			p.Problem = fmt.Sprintf("cannot read its USB %s: %v", a.file, err)
+	var problems []string
+	read := func(file string) string {
+		v, err := readAttr(filepath.Join(dir, file))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			problems = append(problems, fmt.Sprintf("cannot read its USB %s: %v", file, err))
 		}
-		*a.to = v
+		return v
 	}
-	if (p.VID == "" || p.PID == "") && p.Problem == "" {
-		p.Problem = "no USB vendor and product ids at " + dir
-	}
-	if p.Problem != "" {
+	p.VID, p.PID = read("idVendor"), read("idProduct")
+	if p.VID == "" || p.PID == "" {
+		if len(problems) == 0 {
+			problems = append(problems, "no USB vendor and product ids at "+dir)
+		}
 		p.VID, p.PID = "", ""
 	}
+	p.Serial, p.Manufacturer, p.Product = read("serial"), read("manufacturer"), read("product")
+	p.Problem = strings.Join(problems, "; ")
 }
 
 // console reports whether the kernel's console is on the tty called name.

@@ -162,6 +162,51 @@ func TestListShowsAUSBPortWithoutIds(t *testing.T) {
 	}
 }
 
+// TestListKeepsWhatItCouldRead: a USB attribute sysfs will not give (here
+// a directory where the file should be, which reads as EISDIR) is said
+// in the port's Problem and only it is left out: an unreadable serial
+// number or product name keeps the port's ids (and its udev rule by
+// them), an unreadable vendor id leaves the port without ids (a rule by
+// its kernel name), its names kept.
+func TestListKeepsWhatItCouldRead(t *testing.T) {
+	f := newFakeSys(t)
+	f.ftdi("ttyUSB0", "1-2", "")
+	f.ftdi("ttyUSB1", "1-3", "A10KX3B4")
+	f.ftdi("ttyUSB2", "1-4", "")
+	unreadable := func(dev, attr string) {
+		path := filepath.Join(f.Root, "devices/pci0000:00/usb1", dev, attr)
+		os.Remove(path)
+		if err := os.Mkdir(path, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unreadable("1-2", "serial")
+	unreadable("1-3", "product")
+	unreadable("1-4", "idVendor")
+	ports, err := f.List()
+	if err != nil || len(ports) != 3 {
+		t.Fatalf("got %+v, %v: want the three ports", ports, err)
+	}
+	tests := []struct {
+		p                     Port
+		id, manufacturer      string
+		product, serial, says string
+		rule                  string
+	}{
+		{ports[0], "0403:6001", "FTDI", "FT232R USB UART", "", "cannot read its USB serial", `ATTRS{idVendor}=="0403", ATTRS{idProduct}=="6001", SYMLINK`},
+		{ports[1], "0403:6001", "FTDI", "", "A10KX3B4", "cannot read its USB product", `ATTRS{serial}=="A10KX3B4"`},
+		{ports[2], "-", "FTDI", "FT232R USB UART", "", "cannot read its USB idVendor", `KERNEL=="ttyUSB2"`},
+	}
+	for _, tc := range tests {
+		p := tc.p
+		if p.USBID() != tc.id || p.Manufacturer != tc.manufacturer || p.Product != tc.product || p.Serial != tc.serial ||
+			!strings.Contains(p.Problem, tc.says) || !strings.Contains(p.Description(), tc.says) || !strings.Contains(Rule(p, Link), tc.rule) {
+			t.Errorf("%s: got ids %s, %q %q serial %q, problem %q, rule %s; want %s, %q %q %q, %q, %s",
+				p.Name, p.USBID(), p.Manufacturer, p.Product, p.Serial, p.Problem, Rule(p, Link), tc.id, tc.manufacturer, tc.product, tc.serial, tc.says, tc.rule)
+		}
+	}
+}
+
 // On the running system: every port listed has its node, and no
 // placeholder UART is among them. Nothing is opened.
 func TestListOnThisMachine(t *testing.T) {

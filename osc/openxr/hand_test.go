@@ -31,12 +31,12 @@ type wireFrame struct {
 	joints     []wireJoint
 }
 
-// decode reads one frame's packets: every message must follow Methods,
-// in order.
-func decode(t *testing.T, packets [][]byte, hand string) wireFrame {
+// decode reads one frame's packets in convention c: every message must
+// follow Methods(c), in order, its arguments within their ranges.
+func decode(t *testing.T, packets [][]byte, hand string, c geom.Convention) wireFrame {
 	t.Helper()
 	contract := map[string]*osc.Method{}
-	ms := openxr.Methods()
+	ms := openxr.Methods(c)
 	for i := range ms {
 		contract[ms[i].Address("/gloved", hand)] = &ms[i]
 	}
@@ -48,9 +48,12 @@ func decode(t *testing.T, packets [][]byte, hand string) wireFrame {
 			t.Fatal(err)
 		}
 		for _, m := range p.(*goosc.Bundle).Messages {
-			tags, _ := m.TypeTags()
-			if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), osc.Shape{}) || ms[n].Address("/gloved", hand) != m.Address {
-				t.Fatalf("message %d: %s %s is not the contract's %s", n, m.Address, tags, ms[n].Path)
+			c, ok := contract[m.Address]
+			if !ok || ms[n].Address("/gloved", hand) != m.Address {
+				t.Fatalf("message %d: %s is not the contract's %s", n, m.Address, ms[n].Path)
+			}
+			if err := c.CheckArgs(m.Arguments, osc.Shape{}); err != nil {
+				t.Fatalf("message %d: %v: %v", n, m.Arguments, err)
 			}
 			n++
 			switch {
@@ -108,7 +111,7 @@ func TestJointsFollowTheLinksAndOpenXRsAxes(t *testing.T) {
 					e, table = openxr.NewHand(hand, "/gloved", s.side, geom.Gloved), hand.XRJoints()
 				}
 				e.Frame(&w, f.Frame, f.At)
-				got := decode(t, w.Packets(), s.side)
+				got := decode(t, w.Packets(), s.side, geom.Gloved)
 				frames++
 				if got.active != 1 || got.handedness != s.side {
 					t.Fatalf("frame %d: active %d, handedness %q", frames, got.active, got.handedness)
@@ -178,7 +181,7 @@ func TestCoordsCarryEveryJoint(t *testing.T) {
 		var base wireFrame
 		for i, c := range geom.Conventions {
 			enc[i].Frame(&w, f.Frame, f.At)
-			got := decode(t, w.Packets(), "right")
+			got := decode(t, w.Packets(), "right", c)
 			if i == 0 {
 				base = got
 				continue
@@ -195,6 +198,35 @@ func TestCoordsCarryEveryJoint(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestMethodsSayTheCoordinates: the profile's contract in each preset
+// gives positions and radii in the preset's unit and a joint's axes as
+// the preset names them: under unreal, centimetres, +X along the bone
+// and +Z out of the back of the hand, and the description says Unreal's
+// axes; in gloved's own, metres, OpenXR's -Z and +Y.
+func TestMethodsSayTheCoordinates(t *testing.T) {
+	tests := []struct {
+		c          geom.Convention
+		unit, axes string
+	}{
+		{geom.Gloved, "distance.m", "(-Z along the bone toward the fingertip, +Y out of the back of the hand) and its radius."},
+		{geom.Unity, "distance.m", "(+Z along the bone toward the fingertip, +Y out of the back of the hand) and its radius. In unity's coordinates (left-handed, +Y up, +Z forward, +X right), lengths in metres."},
+		{geom.Unreal, "distance.cm", "(+X along the bone toward the fingertip, +Z out of the back of the hand) and its radius. In unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres."},
+		{geom.ROS, "distance.m", "(+X along the bone toward the fingertip, +Z out of the back of the hand) and its radius. In ros's coordinates (right-handed, +Z up, +X forward, +Y left), lengths in metres."},
+	}
+	for _, tc := range tests {
+		for _, m := range openxr.Methods(tc.c)[2:] {
+			for _, a := range m.Args {
+				if want := map[bool]string{true: tc.unit, false: ""}[a.Name == "radius" || strings.HasPrefix(a.Name, "position")]; a.Unit != want {
+					t.Errorf("%s: %s %s: unit %q, want %q", tc.c.Name(), m.Path, a.Name, a.Unit, want)
+				}
+			}
+			if !strings.HasSuffix(m.Description, tc.axes) {
+				t.Errorf("%s: %s: %q, want it to end %q", tc.c.Name(), m.Path, m.Description, tc.axes)
+			}
+		}
+	}
 }
 
 // TestStatusSaysWhetherTheHandIsTracked: a status bundle holds active, 1

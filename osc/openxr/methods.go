@@ -1,19 +1,20 @@
 package openxr
 
 import (
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 )
 
-// Methods describes the profile's messages for each hand, in the order a
-// frame holds them, with the units of gloved's own coordinates (metres;
-// centimetres under coords = "unreal").
-func Methods() []osc.Method {
-	unit := func(name string) []osc.Arg {
-		return []osc.Arg{{Type: 'f', Name: name + " x", Unit: "distance.m"}, {Type: 'f', Name: name + " y", Unit: "distance.m"}, {Type: 'f', Name: name + " z", Unit: "distance.m"}}
-	}
-	quat := []osc.Arg{{Type: 'f', Name: "rotation qx", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qy", Range: osc.Between(-1, 1)},
-		{Type: 'f', Name: "rotation qz", Range: osc.Between(-1, 1)}, {Type: 'f', Name: "rotation qw", Range: osc.Between(-1, 1)}}
+// Methods describes the profile's messages for each hand in convention c
+// (its coords), in the order a frame holds them: positions and radii in
+// c's unit (distance.cm under coords = "unreal"), and each joint's axes
+// named as c names them (OpenXR's -Z along the bone is Unreal's +X).
+func Methods(c geom.Convention) []osc.Method {
+	length := osc.LengthUnit(c)
+	bone, back := c.Axis(mgl64.Vec3{0, 0, -1}), c.Axis(mgl64.Vec3{0, 1, 0})
 	ms := []osc.Method{
 		{Path: "{prefix}/{hand}/xr/active", Access: osc.Sent, When: "every frame, first (1), and with the hand's status (0 unless streaming or replaying)",
 			Args:        []osc.Arg{{Type: 'i', Name: "active", Range: osc.Between(0, 1)}},
@@ -23,10 +24,13 @@ func Methods() []osc.Method {
 			Description: "Which hand this is, as WebXR's XRInputSource.handedness."},
 	}
 	for j := range handmodel.NumXRJoints {
-		args := append(append(unit("position"), quat...), osc.Arg{Type: 'f', Name: "radius", Unit: "distance.m", Range: osc.AtLeast(0)})
+		args := append(append(osc.Vec3Args("position", length), osc.QuatArgs("rotation")...), osc.Arg{Type: 'f', Name: "radius", Unit: length, Range: osc.AtLeast(0)})
+		desc := "The " + j.String() + " joint's pose in the world (" + bone + " along the bone toward the fingertip, " + back + " out of the back of the hand) and its radius."
+		if note := osc.InCoordinates(c); note != "" {
+			desc += " " + note
+		}
 		ms = append(ms, osc.Method{Path: "{prefix}/{hand}/xr/" + j.String(), Access: osc.Sent, When: "every frame, in XrHandJointEXT order",
-			Args:        args,
-			Description: "The " + j.String() + " joint's pose in the world (-Z along the bone toward the fingertip, +Y out of the back of the hand) and its radius."})
+			Args: args, Description: desc})
 	}
 	return ms
 }

@@ -4,8 +4,8 @@
 // fingers as the glove's. One bundle per frame (split when over
 // osc.MaxPacket), stamped with the glove sample's time:
 //
-//	/VMC/Ext/OK        i 1 (loaded), i 3 (calibrated), i 0 (normal mode), i tracking (1; 0 in a status bundle when the hand is not tracked)
-//	/VMC/Ext/T         f time (s, since the daemon started)
+//	/VMC/Ext/OK        i 1 (loaded), i 3 (calibrated), i 0 (normal mode), i tracking (1; 0 in a status bundle once no hand is tracked)
+//	/VMC/Ext/T         f time (s, since the daemon started; never going back)
 //	/VMC/Ext/Bone/Pos  s bone, f px py pz, f qx qy qz qw (one per finger bone, 15)
 //
 // The bones are Unity's HumanBodyBones for the side's fingers, Left or
@@ -20,6 +20,8 @@
 // position is the bone's rest offset from its parent there, in metres.
 // Each bone's quaternion stays in the hemisphere of its previous one.
 // The hand bone itself (the wrist) is left to the avatar's own tracking.
+// OK and T are the performer's (Performer): every hand of one output
+// shares them, tracked while any hand is, one time that never goes back.
 //
 // Sources: the VMC protocol specification, protocol.vmc.info (the
 // marionette's receiving side, marionette-spec: /VMC/Ext/OK with its

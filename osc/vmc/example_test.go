@@ -34,7 +34,7 @@ func ExampleHand_Frame() {
 
 	start := time.Unix(1_700_000_000, 0)
 	var w osc.Writer
-	vmc.NewHand(hand, start).Frame(&w, &f, start.Add(time.Second))
+	vmc.NewHand(hand, vmc.NewPerformer(start, 1), 0).Frame(&w, &f, start.Add(time.Second))
 	for _, pk := range w.Packets() {
 		p, err := goosc.ParsePacket(string(pk))
 		if err != nil {

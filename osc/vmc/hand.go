@@ -69,24 +69,25 @@ func TPose(right bool) mgl64.Mat3 {
 	return mgl64.Mat3FromCols(mgl64.Vec3{0, 0, -1}, mgl64.Vec3{-1, 0, 0}, mgl64.Vec3{0, 1, 0})
 }
 
-// Hand encodes one hand's frames as a VMC performer's finger bones. It is
+// Hand encodes one hand's frames as its performer's finger bones. It is
 // built once per hand from the hand model and used by the hand's frame
 // loop alone.
 type Hand struct {
+	p       *Performer
+	index   int // the hand's, in its performer
 	names   [NumBones]string
 	restInv [NumBones]mgl64.Quat // each link's rest rotation in the palm's frame, inverted
 	pos     [NumBones]mgl64.Vec3 // each bone's local position, in Unity's coordinates
 	tpose   mgl64.Quat
-	start   time.Time
 	tracks  osc.Tracks
 	turns   [NumBones]mgl64.Quat // scratch: each link's turn from rest, in the palm's frame
 }
 
-// NewHand returns the encoder of hand's frames; the times it sends count
-// from start.
-func NewHand(hand *handmodel.Hand, start time.Time) *Hand {
+// NewHand returns the encoder of hand's frames, the hand numbered index
+// (from 0) of performer p.
+func NewHand(hand *handmodel.Hand, p *Performer, index int) *Hand {
 	right := hand.Params.Right
-	e := &Hand{start: start, tpose: mgl64.Mat4ToQuat(TPose(right).Mat4())}
+	e := &Hand{p: p, index: index, tpose: mgl64.Mat4ToQuat(TPose(right).Mat4())}
 	rest := make([]geom.Transform, hand.NumLinks())
 	hand.Pose(&handmodel.Angles{}, geom.Identity(), rest)
 	palm := rest[handmodel.Palm]
@@ -108,20 +109,20 @@ func NewHand(hand *handmodel.Hand, start time.Time) *Hand {
 // hand bone).
 func first(i int) bool { return i%3 == 0 }
 
-// Frame encodes f, the hand's frame at time at, with w: /VMC/Ext/OK,
-// /VMC/Ext/T and the 15 finger bones. A frame that is not finite
-// (osc.Frame.Finite) writes nothing. Once its buffers have grown it
-// allocates nothing.
+// Frame encodes f, the hand's frame at time at, with w: the performer's
+// /VMC/Ext/OK (tracked: this hand is) and /VMC/Ext/T (at, unless the
+// performer has sent a later time), then the hand's 15 finger bones. A
+// frame that is not finite (osc.Frame.Finite) writes nothing. The bundle
+// must be sent before the performer's next is made (see Performer). Once
+// its buffers have grown it allocates nothing.
 func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	w.Begin(osc.Timetag(at))
 	if !f.Finite() || len(f.Links) < handmodel.FingerLinks {
 		return
 	}
 	e.tracks.Begin(f)
-	ok(w, true)
-	w.Message(AddrTime)
-	w.Float(at.Sub(e.start).Seconds())
-	w.End()
+	e.p.tracked[e.index] = true
+	e.p.state(w, at)
 	palm := geom.QuatConj(f.Links[handmodel.Palm].Q)
 	tposeInv := geom.QuatConj(e.tpose)
 	for i, l := range boneLinks {
@@ -133,43 +134,9 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 			local = geom.QuatMul(geom.QuatConj(e.turns[i-1]), local)
 		}
 		q := e.tracks.Next(i, geom.Unity.Quat(geom.QuatMul(geom.QuatMul(e.tpose, local), tposeInv)))
-		p := &e.pos[i]
 		w.Message(AddrBone)
 		w.String(e.names[i])
-		w.Float(p[0])
-		w.Float(p[1])
-		w.Float(p[2])
-		w.Float(q.V[0])
-		w.Float(q.V[1])
-		w.Float(q.V[2])
-		w.Float(q.W)
+		w.Pose(&e.pos[i], &q)
 		w.End()
 	}
-}
-
-// ok writes /VMC/Ext/OK: a model loaded, calibrated, in the normal mode,
-// tracked or not.
-func ok(w *osc.Writer, tracked bool) {
-	w.Message(AddrOK)
-	w.Int(1)
-	w.Int(3)
-	w.Int(0)
-	if tracked {
-		w.Int(1)
-	} else {
-		w.Int(0)
-	}
-	w.End()
-}
-
-// Status encodes, with w, the hand's state in a bundle of its own stamped
-// now: /VMC/Ext/OK with tracking 1 while the hand is tracked (a glove
-// streaming, a replay playing) and 0 otherwise, and /VMC/Ext/T, the time
-// since start.
-func Status(w *osc.Writer, tracked bool, now, start time.Time) {
-	w.Begin(osc.Timetag(now))
-	ok(w, tracked)
-	w.Message(AddrTime)
-	w.Float(now.Sub(start).Seconds())
-	w.End()
 }

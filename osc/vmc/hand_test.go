@@ -3,7 +3,6 @@ package vmc_test
 import (
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +32,7 @@ type wireFrame struct {
 }
 
 // decode reads one frame's packets: each message must be one of Methods,
-// in its order.
+// in its order, its arguments within their ranges.
 func decode(t *testing.T, packets [][]byte) wireFrame {
 	t.Helper()
 	contract := map[string]*osc.Method{}
@@ -49,9 +48,12 @@ func decode(t *testing.T, packets [][]byte) wireFrame {
 			t.Fatal(err)
 		}
 		for _, m := range p.(*goosc.Bundle).Messages {
-			tags, _ := m.TypeTags()
-			if c, ok := contract[m.Address]; !ok || !c.Matches(strings.TrimPrefix(tags, ","), osc.Shape{}) {
-				t.Fatalf("%s %s is not in the contract", m.Address, tags)
+			c, ok := contract[m.Address]
+			if !ok {
+				t.Fatalf("%s is not in the contract", m.Address)
+			}
+			if err := c.CheckArgs(m.Arguments, osc.Shape{}); err != nil {
+				t.Fatalf("%v: %v", m.Arguments, err)
 			}
 			order = append(order, m.Address)
 			switch m.Address {
@@ -135,7 +137,7 @@ func TestBonesComposeBackIntoTheLinks(t *testing.T) {
 			osctest.Run(t, s.spec, s.n, func(f osctest.Frame) {
 				hand := f.Pipeline.Hand()
 				if e == nil {
-					e = vmc.NewHand(hand, start)
+					e = vmc.NewHand(hand, vmc.NewPerformer(start, 1), 0)
 					rest = make([]geom.Transform, hand.NumLinks())
 					hand.Pose(&handmodel.Angles{}, geom.Identity(), rest)
 				}
@@ -202,7 +204,7 @@ func TestRestIsTheTPose(t *testing.T) {
 			t.Fatal(err)
 		}
 		var w osc.Writer
-		vmc.NewHand(hand, osctest.Epoch).Frame(&w, flat(hand), osctest.Epoch)
+		vmc.NewHand(hand, vmc.NewPerformer(osctest.Epoch, 1), 0).Frame(&w, flat(hand), osctest.Epoch)
 		got := decode(t, w.Packets())
 		_, pos := avatar(got.bones)
 		out := -1.0
@@ -223,20 +225,61 @@ func TestRestIsTheTPose(t *testing.T) {
 	}
 }
 
-// TestStatusSaysWhetherTheHandIsTracked: a status bundle holds
-// /VMC/Ext/OK, its tracking 1 or 0, and /VMC/Ext/T.
-func TestStatusSaysWhetherTheHandIsTracked(t *testing.T) {
-	var w osc.Writer
-	for _, tracked := range []bool{true, false} {
-		vmc.Status(&w, tracked, osctest.Epoch.Add(1500*time.Millisecond), osctest.Epoch)
-		p, err := goosc.ParsePacket(string(w.Packets()[0]))
+// performerState reads a bundle's /VMC/Ext/OK and /VMC/Ext/T.
+func performerState(t *testing.T, w *osc.Writer) (string, float32) {
+	t.Helper()
+	p, err := goosc.ParsePacket(string(w.Packets()[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := p.(*goosc.Bundle).Messages
+	if len(ms) < 2 || ms[0].Address != vmc.AddrOK || ms[1].Address != vmc.AddrTime {
+		t.Fatalf("a bundle of %v", ms)
+	}
+	return fmt.Sprint(ms[0].Arguments), ms[1].Arguments[0].(float32)
+}
+
+// TestPerformerIsTrackedWhileAnyHandIs: the two hands of one performer
+// share its /VMC/Ext/OK and /VMC/Ext/T, in their frames' bundles and in
+// the status bundles: tracking 1 while either hand is tracked (a hand's
+// frame says it is, its status says whether), 0 once neither is; the
+// time is the latest frame's since the start, never going back (a frame
+// of the other hand's older sample, a status, repeat it), 0 before the
+// first frame.
+func TestPerformerIsTrackedWhileAnyHandIs(t *testing.T) {
+	hands := [2]*handmodel.Hand{}
+	for i, right := range []bool{false, true} {
+		p := handmodel.DefaultParams
+		p.Right = right
+		h, err := handmodel.New(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms := p.(*goosc.Bundle).Messages
-		want := map[bool]string{true: "[1 3 0 1]", false: "[1 3 0 0]"}[tracked]
-		if len(ms) != 2 || fmt.Sprint(ms[0].Arguments) != want || ms[1].Arguments[0] != float32(1.5) {
-			t.Errorf("tracked %v: %v", tracked, ms)
+		hands[i] = h
+	}
+	p := vmc.NewPerformer(osctest.Epoch, 2)
+	left, right := vmc.NewHand(hands[0], p, 0), vmc.NewHand(hands[1], p, 1)
+	at := func(ms int) time.Time { return osctest.Epoch.Add(time.Duration(ms) * time.Millisecond) }
+	var w osc.Writer
+	steps := []struct {
+		name string
+		send func()
+		ok   string
+		time float32
+	}{
+		{"the left hand no glove, before any frame", func() { p.Status(&w, 0, false, at(100)) }, "[1 3 0 0]", 0},
+		{"the right hand's frame", func() { right.Frame(&w, flat(hands[1]), at(1500)) }, "[1 3 0 1]", 1.5},
+		{"the left hand still no glove", func() { p.Status(&w, 0, false, at(1600)) }, "[1 3 0 1]", 1.5},
+		{"the right hand streaming", func() { p.Status(&w, 1, true, at(1700)) }, "[1 3 0 1]", 1.5},
+		{"the left hand's frame of an older sample", func() { left.Frame(&w, flat(hands[0]), at(1400)) }, "[1 3 0 1]", 1.5},
+		{"the left hand's next", func() { left.Frame(&w, flat(hands[0]), at(2000)) }, "[1 3 0 1]", 2},
+		{"the right hand ended", func() { p.Status(&w, 1, false, at(2100)) }, "[1 3 0 1]", 2},
+		{"the left hand unplugged", func() { p.Status(&w, 0, false, at(2200)) }, "[1 3 0 0]", 2},
+	}
+	for _, s := range steps {
+		s.send()
+		if ok, tm := performerState(t, &w); ok != s.ok || tm != s.time {
+			t.Errorf("%s: OK %s, T %v; want %s, %v", s.name, ok, tm, s.ok, s.time)
 		}
 	}
 }
@@ -251,7 +294,7 @@ func encoder(tb testing.TB) func() {
 		at, hand, held = fr.At, fr.Pipeline.Hand(), *fr.Frame
 		held.Links = append([]osc.Pose(nil), fr.Links...)
 	})
-	e := vmc.NewHand(hand, osctest.Epoch)
+	e := vmc.NewHand(hand, vmc.NewPerformer(osctest.Epoch, 1), 0)
 	var w osc.Writer
 	encode := func() { e.Frame(&w, &held, at) }
 	encode()

@@ -65,8 +65,9 @@ type Hand struct {
 	flex    [5][]handmodel.Joint
 	flexMax [5]float64
 
-	// State between ticks.
-	touching [5]int  // the finger's (link, object) touches begun and not ended
+	// State between ticks. Pinch and fist are the events' (selfcontact's
+	// hysteresis) and are taken even from a frame not sent, so an end is
+	// never lost; touch is read from each frame's contacts.
 	pinching [4]bool // index to little
 	fist     bool
 	held     [numParams]bool // a bool parameter was true at a frame since the last tick
@@ -120,7 +121,8 @@ func NewHand(hand *handmodel.Hand, name string, o Options) *Hand {
 	return e
 }
 
-// restart forgets what was sent and the distances: a new stream.
+// restart forgets what was sent, the gestures and the distances: a new
+// stream, whose events start again.
 func (e *Hand) restart() {
 	e.ticked = false
 	for i := range e.params {
@@ -129,6 +131,10 @@ func (e *Hand) restart() {
 	for f := range e.tickDist {
 		e.tickDist[f] = math.NaN()
 	}
+	clear(e.pinching[:])
+	e.fist = false
+	clear(e.held[:])
+	clear(e.peak[:])
 }
 
 // finger returns the finger of a link named name (thumb1 ... little3): 0
@@ -155,17 +161,21 @@ func finger(name string) int {
 // Frame takes f, the hand's frame at time at, and encodes with w the
 // parameters due: none between ticks, those that changed at a tick, all
 // of them once a second. The messages are bare (w.BeginMessages). A frame
-// that is not finite (osc.Frame.Finite) is passed over. Once its buffers
-// have grown it allocates nothing.
+// that is not finite (osc.Frame.Finite) sends nothing and is otherwise
+// passed over, but for its pinch and fist events: a gesture that ends in
+// it ends. A frame whose sample does not follow the last one's starts a
+// new stream (a looping replay's next pass), from no gesture. Once its
+// buffers have grown it allocates nothing.
 func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	w.BeginMessages()
-	if !f.Finite() {
-		return
-	}
 	if e.framed && f.Sample <= e.sample || e.ticked && at.Before(e.lastTick) {
 		e.restart()
 	}
 	e.sample, e.framed = f.Sample, true
+	e.gestures(f)
+	if !f.Finite() {
+		return
+	}
 	e.take(f)
 	if e.ticked && at.Sub(e.lastTick) < e.period {
 		return
@@ -198,17 +208,9 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 	clear(e.held[:])
 }
 
-// take updates the state from f's events and contacts.
-func (e *Hand) take(f *osc.Frame) {
-	for _, t := range f.Touches {
-		if k := finger(t.Link); k >= 0 {
-			if t.Begin {
-				e.touching[k]++
-			} else if e.touching[k] > 0 {
-				e.touching[k]--
-			}
-		}
-	}
+// gestures takes f's pinch and fist events: a gesture that began at a
+// frame since the last tick is held for it.
+func (e *Hand) gestures(f *osc.Frame) {
 	for _, p := range f.Pinches {
 		if k := finger(p.Finger); k > 0 {
 			e.pinching[k-1] = p.Begin
@@ -219,35 +221,37 @@ func (e *Hand) take(f *osc.Frame) {
 		e.fist = x.Begin
 		e.held[fistParam] = e.held[fistParam] || x.Begin
 	}
-	var hands [5]bool
+}
+
+// take updates the state from f's contacts and the gestures.
+func (e *Hand) take(f *osc.Frame) {
+	var touching [5]bool
 	for k := range e.dist {
 		e.dist[k] = math.Inf(1)
 	}
-	near := func(link string, d float64) {
-		// A non-finite entry is one the gloved profile leaves out too.
+	// A non-finite entry is one the gloved profile leaves out too.
+	near := func(link string, d float64, touch bool) {
 		if k := finger(link); k >= 0 && d-d == 0 {
 			e.dist[k] = min(e.dist[k], d)
+			touching[k] = touching[k] || touch
 		}
 	}
 	for i := range f.Contacts {
-		near(f.Contacts[i].Link, -f.Contacts[i].Depth)
+		near(f.Contacts[i].Link, -f.Contacts[i].Depth, true)
 	}
 	for i := range f.Near {
-		near(f.Near[i].Link, f.Near[i].Distance)
+		near(f.Near[i].Link, f.Near[i].Distance, false)
 	}
 	for i := range f.Hands {
-		near(f.Hands[i].Link, -f.Hands[i].Depth)
-		if k := finger(f.Hands[i].Link); k >= 0 {
-			hands[k] = true
-		}
+		near(f.Hands[i].Link, -f.Hands[i].Depth, true)
 	}
 	for i := range f.HandNear {
-		near(f.HandNear[i].Link, f.HandNear[i].Distance)
+		near(f.HandNear[i].Link, f.HandNear[i].Distance, false)
 	}
 	for k := range e.dist {
 		e.peak[k] = max(e.peak[k], e.proximity(e.dist[k]))
 		touch := k*perFinger + 3
-		e.held[touch] = e.held[touch] || e.touching[k] > 0 || hands[k]
+		e.held[touch] = e.held[touch] || touching[k]
 	}
 	for k, on := range e.pinching {
 		e.held[pinch0+k] = e.held[pinch0+k] || on

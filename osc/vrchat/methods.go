@@ -23,7 +23,7 @@ func Methods() []osc.Method {
 		add(DefaultNames.Curl, f, unit("curl", 0), "How far the "+f+" is bent: the sum of its flexion angles over the sum of their limits, 0 straight to 1.")
 		add(DefaultNames.Proximity, f, unit("proximity", 0), "How near the "+f+" is to the scene or another hand: 1 touching, to 0 at frame.proximity_m and beyond; the peak since the last tick.")
 		add(DefaultNames.Velocity, f, unit("velocity", -1), "How fast the "+f+" closes on the nearest surface within the band since the last tick, over osc.profile.approach_mps (1 at that speed or faster; negative moving away).")
-		add(DefaultNames.Touch, f, on("touching"), "Whether the "+f+" touches the scene (with /touch's hysteresis) or another hand; true if it did at any frame since the last tick.")
+		add(DefaultNames.Touch, f, on("touching"), "Whether the "+f+" touches the scene or another hand (a /contact or /hand of its links); true if it did at any frame since the last tick.")
 	}
 	for _, f := range Fingers[1:] {
 		add(DefaultNames.Pinch, f, on("pinching"), "Whether the "+f+" pinches against the thumb (/pinch); true if it did at any frame since the last tick.")
