@@ -185,11 +185,7 @@ func (s *Service) startMDNS() error {
 		on = append(on, i.Name)
 	}
 	if len(use) == 0 {
-		err := fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s", httpAddr, loHint(httpAddr.Addr()))
-		if httpAddr.Addr().Unmap().IsLoopback() && len(s.cfg.Interfaces) == 0 {
-			err = fmt.Errorf("%w: %w", errPrivate, err)
-		}
-		return err
+		return s.unreached("")
 	}
 	cfg := mdns.Config{Interfaces: use, Log: s.cfg.Warn, OnName: s.named, OnFail: s.unnamed}
 	if len(advertise) > 0 {
@@ -211,9 +207,21 @@ func (s *Service) startMDNS() error {
 	s.peer = p
 	s.mu.Unlock()
 	if len(advertise) == 0 {
-		return fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s; apps are still looked for", httpAddr, loHint(httpAddr.Addr()))
+		return s.unreached("; apps are still looked for")
 	}
 	return nil
+}
+
+// unreached says that no interface both reaches the tree and carries
+// multicast, then more; for the default (the tree on loopback, no
+// interfaces chosen) it wraps errPrivate.
+func (s *Service) unreached(more string) error {
+	at := s.Server.AddrPort().Addr()
+	err := fmt.Errorf("no network interface both reaches oscquery.listen (%s) and carries multicast%s%s", s.Server.AddrPort(), loHint(at), more)
+	if at.Unmap().IsLoopback() && len(s.cfg.Interfaces) == 0 {
+		err = fmt.Errorf("%w: %w", errPrivate, err)
+	}
+	return err
 }
 
 // loHint says what makes Linux's loopback carry multicast, when listen

@@ -140,6 +140,36 @@ func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
 	}
 }
 
+// TestServiceLooksForAppsWhereItIsNotAdvertised: a service on loopback,
+// which carries no multicast, that looks for apps runs mDNS on the
+// interfaces that do (here a veth pair inside the test's namespace) to
+// find them, is not advertised,
+// and says so once as information, not as a warning.
+func TestServiceLooksForAppsWhereItIsNotAdvertised(t *testing.T) {
+	if !netns.Run(t) {
+		return
+	}
+	for _, args := range [][]string{
+		{"link", "set", "lo", "multicast", "off"},
+		{"link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+		{"addr", "add", "10.9.0.1/24", "dev", "v0"},
+		{"link", "set", "v1", "up"},
+		{"link", "set", "v0", "up"},
+	} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v %s", args, err, out)
+		}
+	}
+	var warned, told []string
+	s := startService(t, Config{Name: "gloved-test", Listen: "127.0.0.1:0", OSC: netip.MustParseAddrPort("127.0.0.1:9431"),
+		Discover: []string{"VRChat-Client-*"}, Sink: newSink(),
+		Warn: func(msg string, kv ...any) { warned = append(warned, msg) },
+		Info: func(msg string, kv ...any) { told = append(told, msg) }})
+	if s.Advertised() || s.MDNS() == nil || len(warned) != 0 || !strings.Contains(s.NotAdvertised(), "apps are still looked for") {
+		t.Errorf("advertised %v, mDNS running %v; warned %q; told %q; why %q", s.Advertised(), s.MDNS() != nil, warned, told, s.NotAdvertised())
+	}
+}
+
 // TestDiscoveryPassesWhatTheSocketReaches: a found app is passed on only
 // if its name matches and gloved's OSC socket can send to its address (a
 // socket on loopback reaches loopback only); an app that becomes
