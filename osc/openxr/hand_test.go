@@ -127,7 +127,7 @@ func TestJointsFollowTheLinksAndOpenXRsAxes(t *testing.T) {
 					if d := jt.p.Sub(want.T).Len(); d > 2e-6 {
 						fail("at %v, %g m from %v", jt.p, d, want.T)
 					}
-					if !matNear(r, want.R, 2e-6) {
+					if !osctest.MatNear(r, want.R, 2e-6) {
 						fail("rotation %v, the model's %v", r, want.R)
 					}
 					if math.Abs(jt.q.Len()-1) > 1e-6 || math.Abs(jt.radius-table[j].Radius) > 1e-7 || !(jt.radius > 0) {
@@ -279,14 +279,4 @@ func BenchmarkFrame(b *testing.B) {
 	for b.Loop() {
 		encode()
 	}
-}
-
-// matNear reports whether a and b differ by at most tol in every entry.
-func matNear(a, b mgl64.Mat3, tol float64) bool {
-	for i := range a {
-		if math.Abs(a[i]-b[i]) > tol {
-			return false
-		}
-	}
-	return true
 }

@@ -2,10 +2,13 @@ package osctest
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
@@ -80,4 +83,14 @@ func Run(tb testing.TB, spec session.Spec, frames int, fn func(f Frame)) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// MatNear reports whether a and b differ by at most tol in every entry.
+func MatNear(a, b mgl64.Mat3, tol float64) bool {
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol {
+			return false
+		}
+	}
+	return true
 }

@@ -157,7 +157,7 @@ func TestBonesComposeBackIntoTheLinks(t *testing.T) {
 					}
 					r, p := handFrame(s.right, rot[i], pos[i])
 					want := palm.R.Transpose().Mul3(links[l].R).Mul3(rest[l].R.Transpose())
-					if !matNear(r, want, 2e-5) {
+					if !osctest.MatNear(r, want, 2e-5) {
 						t.Fatalf("frame %d, %s: composed back %v, the link's turn %v", frames, b.name, r, want)
 					}
 					if at := palm.Inverse().Apply(links[l].T); p.Sub(at).Len() > 2e-6 {
@@ -318,14 +318,4 @@ func BenchmarkFrame(b *testing.B) {
 	for b.Loop() {
 		encode()
 	}
-}
-
-// matNear reports whether a and b differ by at most tol in every entry.
-func matNear(a, b mgl64.Mat3, tol float64) bool {
-	for i := range a {
-		if math.Abs(a[i]-b[i]) > tol {
-			return false
-		}
-	}
-	return true
 }
