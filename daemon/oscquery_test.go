@@ -252,18 +252,38 @@ func freeTCPPort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// TestOSCQueryTreeHoldsTheProfiles: the tree holds gloved's contract and
-// that of each output profile configured (openxr's joints under the
-// prefix, vmc's bones), in the proposal's structure; the vrchat profile's
-// avatar parameters are left out, so that VRChat, which sends every
-// avatar parameter to an app whose tree holds /avatar, does not.
-func TestOSCQueryTreeHoldsTheProfiles(t *testing.T) {
+// labTree is the config of one simulated right hand with the given
+// [[osc.profile]]s, and its OSCQuery tree, which must have the proposal's
+// structure.
+func labTree(t *testing.T, profiles string) (*Config, *oscquery.Tree) {
+	t.Helper()
 	c, err := ParseConfig("lab.toml", []byte(`
 [[hand]]
 name = "right"
 device = "sim"
 [scene]
 files = [{ path = "builtin:grasp" }]
+`+profiles))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
+		t.Error(err)
+	}
+	return c, tree
+}
+
+// TestOSCQueryTreeHoldsTheProfiles: the tree holds gloved's contract and
+// that of each output profile configured (openxr's joints under the
+// prefix, vmc's bones), in the proposal's structure; the vrchat profile's
+// avatar parameters are left out, so that VRChat, which sends every
+// avatar parameter to an app whose tree holds /avatar, does not.
+func TestOSCQueryTreeHoldsTheProfiles(t *testing.T) {
+	c, tree := labTree(t, `
 [[osc.profile]]
 name = "openxr"
 targets = ["127.0.0.1:9500"]
@@ -275,17 +295,7 @@ name = "vrchat"
 name = "gloved"
 coords = "unity"
 targets = ["127.0.0.1:9501"]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
-		t.Error(err)
-	}
+`)
 	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(geom.Gloved), vmc.Methods()} {
 		for _, x := range m {
 			addr := x.Address(c.OSC.Prefix, "right")
@@ -308,12 +318,7 @@ targets = ["127.0.0.1:9501"]
 // first's and its description names the profile and its coordinates;
 // where they agree, nothing is added.
 func TestOSCQueryTreeSaysEachProfilesCoordinates(t *testing.T) {
-	c, err := ParseConfig("lab.toml", []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
+	_, tree := labTree(t, `
 [[osc.profile]]
 name = "openxr"
 coords = "unreal"
@@ -329,17 +334,7 @@ targets = ["127.0.0.1:9502"]
 name = "openxr"
 coords = "unreal"
 targets = ["127.0.0.1:9503"]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := oscquery.CheckJSON(tree.JSON("/")); err != nil {
-		t.Error(err)
-	}
+`)
 	unit := func(n *oscquery.Node, k int) string {
 		if n.Unit == nil || n.Unit[k] == nil {
 			return ""
