@@ -67,7 +67,10 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 		t.Errorf("without --probe and with only ptys (nothing for udev to match):\n%s", r.stdout)
 	}
 
-	r = runBinary(t, 20*time.Second, "ports", "--probe", right, left, silent.Path, rightPTY)
+	// A second for each reply: the emulators are processes of their own,
+	// which a loaded machine (the suite's other packages, a browser test)
+	// can keep from answering within the default 300 ms.
+	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right, left, silent.Path, rightPTY)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -83,7 +86,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	}
 	// The emulator was only asked; it streams nothing, and answers the
 	// next program as the first.
-	r = runBinary(t, 10*time.Second, "ports", "--probe", "--timeout", "100ms", right)
+	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right)
 	if got := portLine(t, r.stdout, right); got[len(got)-1] != "CyberGlove (22 sensors, right)" {
 		t.Errorf("second probe: %q", got)
 	}
