@@ -42,6 +42,38 @@ func lastPalm(bundles []*goosc.Bundle, hand string) ([3]float32, bool) {
 	return [3]float32{}, false
 }
 
+// running is a Service run on a config file, SIGHUP sent through
+// reload, with a subscriber's socket and one dialled to its OSC listen
+// address for control messages.
+type running struct {
+	reload chan os.Signal
+	done   chan error // Run's result
+	cancel context.CancelFunc
+	sub    *net.UDPConn
+	got    *daemontest.Received
+	ctl    net.Conn
+}
+
+// runService runs the service on cfgPath, whose OSC listen address is
+// listen.
+func runService(t *testing.T, cfgPath, listen string) running {
+	t.Helper()
+	r := running{reload: make(chan os.Signal, 1), done: make(chan error, 1)}
+	svc := Service{Path: cfgPath, Log: io.Discard, Reload: r.reload}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	go func() { r.done <- svc.Run(ctx) }()
+	r.sub, r.got = daemontest.Listen(t)
+	ctl, err := net.Dial("udp", listen)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ctl.Close() })
+	r.ctl = ctl
+	return r
+}
+
 // TestReloadKeepsTheRunningDaemonAndItsState: a config that does not parse
 // or does not load leaves the running daemon as it was; a good one
 // replaces it, and the subscriber, the wrist pose set over OSC and the
@@ -71,18 +103,8 @@ level = "error"
 	}
 	write("")
 	sd := fakeSystemd(t, 400*time.Millisecond)
-	reload := make(chan os.Signal, 1)
-	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-
-	sub, got := daemontest.Listen(t)
-	ctl, err := net.Dial("udp", listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ctl.Close()
+	r := runService(t, cfgPath, listen)
+	reload, done, cancel, sub, got, ctl := r.reload, r.done, r.cancel, r.sub, r.got, r.ctl
 	send := func(m *goosc.Message) {
 		b, _ := m.MarshalBinary()
 		ctl.Write(b)
@@ -190,18 +212,8 @@ level = "error"
 		}
 	}
 	write("vmc", vmcRx)
-	reload := make(chan os.Signal, 1)
-	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- svc.Run(ctx) }()
-
-	sub, got := daemontest.Listen(t)
-	ctl, err := net.Dial("udp", listen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ctl.Close()
+	r := runService(t, cfgPath, listen)
+	reload, done, cancel, sub, got, ctl := r.reload, r.done, r.cancel, r.sub, r.got, r.ctl
 	me := sub.LocalAddr().(*net.UDPAddr)
 	b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(me.Port)).MarshalBinary()
 	bones := func() int {
