@@ -1,5 +1,5 @@
 // Package readmetest keeps the parts of the documentation that describe
-// the code generated from it, so that they cannot drift: a test renders a
+// the code generated from it, so that they cannot drift. A test renders a
 // part (a table of the OSC contract, an example of what a server answers)
 // and Section compares it with the text between two marker lines on the
 // one page that holds them, README.md or a page of docs/, or with
