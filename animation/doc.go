@@ -1,6 +1,6 @@
 // Package animation writes the hand and whole sessions as glTF 2.0, the
 // format every viewer reads (Blender, Unity, three.js), and reads the
-// animation back: a Recorder collects a session frame by frame (the
+// animation back. A Recorder collects a session frame by frame (the
 // links' world transforms, the skinned hand's joints, the contacts) and
 // writes it as one animated file beside the static scene; WritePose
 // writes one posed hand; Validate checks a document's structure against
@@ -34,5 +34,5 @@
 // types per path, clamping outside the input range) and Appendix C
 // (interpolation: STEP, LINEAR, and spherical linear interpolation of
 // rotations along the short arc). The skinned hand is the WebXR generic
-// hand of shared/assets/webxr-generic-hand (see package handmodel).
+// hand in handmodel/testdata/webxr-generic-hand (see package handmodel).
 package animation

@@ -1,12 +1,13 @@
-// Package bch is the bounding cylinder hierarchy: a binary tree of
+// Package bch is the bounding cylinder hierarchy, a collision structure
+// for articulated bodies such as people and hands. It is a binary tree of
 // cylinders about one axis over a posed triangle set, rebuilt every frame,
-// and the query of two such trees against each other with a maximum
+// with the query of two such trees against each other to a maximum
 // recursion depth, the level of detail.
 //
 // Source: S. A. Stüvel, N. Magnenat-Thalmann, D. Thalmann, A. Egges, A. F.
 // van der Stappen, "Hierarchical structures for collision checking
-// between virtual characters", Computer Animation and Virtual Worlds 25
-// (2014) (shared/seeds/bounding-cylinder-hierarchy.txt). Section 3.1
+// between virtual characters", Computer Animation and Virtual Worlds
+// 25(3-4), 333-342, 2014. Section 3.1
 // defines the tree: the triangles projected onto the plane perpendicular
 // to the axis (world up for the paper's upright people; a pair of hands
 // shares one), split in two by the plane normal to the wider of the two

@@ -2,13 +2,15 @@
 // a chain) up to date every frame and tests it against the static scene's
 // OBBTree.
 //
-// Source: G. Schmidl, M. Walker, M. C. Lin (the CAB paper,
-// shared/seeds/cab-articulated-obb-update.txt): section 3.2.1, equations
+// Source: H. Schmidl, N. Walker, M. C. Lin, "CAB: Fast Update of OBB Trees
+// for Collision Detection between Articulated Bodies", Journal of Graphics
+// Tools 9(2), 2004 (the CAB paper): section 3.2.1, equations
 // 1-4, the parent-box rule this package calls CAB. The experiments of
 // section 4 (tables 1-5), which `gloved bench cab` prints, are package
 // cab/experiments. The AABB+ and AABB*
 // strategies it is compared with are those of J. Lander, "When Two Hearts
-// Collide" (shared/seeds/aabb-lander.txt): boxes from all transformed
+// Collide: Axis-Aligned Bounding Boxes", Game Developer, February 2000:
+// boxes from all transformed
 // vertices, and from the 8 transformed corners of the rest box.
 //
 // Hierarchy shape. Leaves are the links' rest OBBs moved by the link

@@ -1,7 +1,10 @@
 // Package chains approximates a deformable body with spheres placed inside
-// its mesh and groups them into chains for self-collision, after Madera,
-// Ayala et al., "Sphere chains for self-collision detection" (the seed
-// ../shared/seeds/sphere-chains-self-collision.txt):
+// its mesh and groups them into chains for self-collision detection. It is
+// the broad phase of the hand touching itself (package selfcontact).
+//
+// Source: F. A. Madera, E. Ayala, F. Moo-Mena, "Self-collision Detection
+// using Sphere Chains", GRAPP 2015 (the 10th International Conference on
+// Computer Graphics Theory and Applications, SCITEPRESS):
 //
 //   - section 3: a disk of rays sweeps each region along its axis and the
 //     ray hits place and size the spheres: j1 (the cross-section's centre,

@@ -1,9 +1,10 @@
 // Package configs holds gloved's shipped configuration files and embeds
-// them, so the binary carries its defaults: the default glove calibrations
-// (calibration-22.toml, calibration-18.toml) and the daemon's example
-// configurations (demo.toml, cyberglove.toml, replay.toml). Decode is how
+// them, so the binary carries its defaults. They are the default glove
+// calibrations (calibration-22.toml, calibration-18.toml) and the daemon's
+// example configurations (demo.toml, emulated.toml, cyberglove.toml,
+// replay.toml, handshake.toml). Decode is how
 // every gloved TOML file is read: strictly, errors naming line and key.
 //
-// Source: the sensor order and calibration practice of
-// shared/reference/cyberglove-protocol.md.
+// Source: the sensor order and calibration practice of the public
+// CyberGlove drivers (package cyberglove names them).
 package configs

@@ -2,7 +2,8 @@ package devices
 
 import "fmt"
 
-// Sensor slots of the 22-sensor order (shared/reference/cyberglove-protocol.md).
+// Sensor slots of the CyberGlove's 22-sensor order, as its public drivers
+// number them (package cyberglove names the drivers).
 const (
 	SensorThumbRoll = iota
 	SensorThumbMCP

@@ -1,11 +1,11 @@
-// Package env is the static scene: meshes loaded from OBJ, STL and glTF
-// files (or the built-in demo scene, GraspScene), and the OBBTree built over
-// their triangles, tested against another OBBTree (or, in package cab, a
-// refitted hand hierarchy).
+// Package env is the static scene the hand touches. It holds meshes loaded
+// from OBJ, STL and glTF files (or the built-in demo scene, GraspScene) and
+// the OBBTree built over their triangles, tested against another OBBTree
+// (or, in package cab, a refitted hand hierarchy).
 //
 // Source: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
-// Structure for Rapid Interference Detection", SIGGRAPH 1996
-// (shared/seeds/obbtree-gottschalk-1996.txt). Section 4 gives the top-down
+// Structure for Rapid Interference Detection", Proceedings of ACM
+// SIGGRAPH 1996, 171-180. Section 4 gives the top-down
 // build (split the longest box axis at the mean of the triangle centers, fall
 // back to the next axis), section 5 the box test used in the traversal,
 // section 6 the parallel-close-proximity experiment reproduced by

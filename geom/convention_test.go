@@ -59,7 +59,7 @@ func TestConventionsPutTheAxesWhereTheirAppsDo(t *testing.T) {
 }
 
 // TestConventionAxesAreNamedAsTheirAppsNameThem: each preset describes
-// itself as the README's table and its app's manual do, and names the
+// itself as docs/profiles.md's table and its app's manual do, and names the
 // axis a direction of gloved's becomes; a convention turned off the axes
 // gives the direction's components.
 func TestConventionAxesAreNamedAsTheirAppsNameThem(t *testing.T) {

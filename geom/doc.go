@@ -1,9 +1,9 @@
-// Package geom is the geometry kernel shared by every collision structure in
-// gloved: rigid transforms, oriented and axis-aligned boxes, the 15-axis
-// separating-axis box test, triangle overlap tests, a symmetric 3x3 eigen
-// solver, convex hulls, the covariance OBB fit, and quaternions kept in
-// one hemisphere over a stream (Hemisphere, QuatTrack; q and -q are one
-// rotation, the double cover of K. Shoemake, "Animating Rotation with
+// Package geom is the geometry kernel shared by every collision structure
+// in gloved. It holds rigid transforms, oriented and axis-aligned boxes,
+// the 15-axis separating-axis box test, triangle overlap tests, a symmetric
+// 3x3 eigen solver, convex hulls, the covariance OBB fit, and quaternions
+// kept in one hemisphere over a stream (Hemisphere, QuatTrack; q and -q are
+// one rotation, the double cover of K. Shoemake, "Animating Rotation with
 // Quaternion Curves", SIGGRAPH 1985), and the coordinate conventions apps
 // expect (Convention: gloved's right-handed, Y-up, -Z-forward metres,
 // OpenXR's and WebXR's stage space; Unity's left-handed Y-up; Unreal's
@@ -12,8 +12,8 @@
 // M·R·Mᵀ.
 //
 // Sources: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
-// Structure for Rapid Interference Detection", SIGGRAPH 1996
-// (shared/seeds/obbtree-gottschalk-1996.txt): section 4 for the covariance of
+// Structure for Rapid Interference Detection", Proceedings of ACM
+// SIGGRAPH 1996: section 4 for the covariance of
 // the convex hull surface and the box fit, section 5 for the separating-axis
 // overlap test and its degenerate (zero thickness) boxes, section 7.1 for the
 // rank-deficient fallback. The convex hull is quickhull: C. B. Barber,

@@ -4,15 +4,13 @@
 //
 // The broad phase descends the two hands' CAB hierarchies together
 // (cab.BodyQuery), over the boxes the CAB paper's refit keeps around the
-// links every frame (shared/seeds/cab-articulated-obb-update.txt), and
+// links every frame, and
 // the narrow phase confirms each candidate (link, link) pair exactly
 // on the links' convex hulls (narrow: GJK, EPA warm-started per pair).
 //
 // Level of detail: the query can stop at a maximum depth of the
 // hierarchies, as the bounding cylinder hierarchy's section 5.1 does
-// (S. A. Stüvel et al., "Hierarchical structures for collision checking
-// between virtual characters", CAVW 2014,
-// shared/seeds/bounding-cylinder-hierarchy.txt): overlapping nodes at the
+// (see Sources): overlapping nodes at the
 // limit count as a collision, reported with the level that produced it.
 // The detector measures what each level costs and Choose picks the
 // deepest that fits a frame's remaining budget.
@@ -20,6 +18,14 @@
 // Why the CAB hierarchies and not a BCH: a BCH is built from the posed
 // triangles every frame (package bch), which for a hand costs far more
 // than the whole frame budget, while the CAB boxes are refitted for the
-// scene query anyway; the README's "Hands meeting hands" section has the
+// scene query anyway; docs/hand.md's "Hands meeting hands" has the
 // numbers.
+//
+// Sources: H. Schmidl, N. Walker, M. C. Lin, "CAB: Fast Update of OBB Trees
+// for Collision Detection between Articulated Bodies", Journal of Graphics
+// Tools 9(2), 2004 (the
+// hierarchies and their refit); S. A. Stüvel, N. Magnenat-Thalmann,
+// D. Thalmann, A. Egges, A. F. van der Stappen, "Hierarchical structures
+// for collision checking between virtual characters", Computer Animation
+// and Virtual Worlds 25(3-4), 2014 (the depth-limited query, section 5.1).
 package handcontact

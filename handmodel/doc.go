@@ -1,18 +1,21 @@
-// Package handmodel poses the articulated hand: a palm, five fingers of
-// three links each (16 rigid links, the branching body of the CAB paper's
-// table 5 hand) and an optional forearm; joint axes and limits; the map from
-// calibrated glove sensors to joints for 22- and 18-sensor gloves;
-// calibration files, and the poses and least-squares fit of a per-user
-// calibration (offset and gain per sensor); forward kinematics into caller-owned link transforms;
+// Package handmodel is the articulated hand a glove drives, posed by
+// forward kinematics. It models a palm, five fingers of three links each
+// (16 rigid links, the branching body of the CAB paper's table 5 hand) and
+// an optional forearm; joint axes and limits; the map from calibrated glove
+// sensors to joints for 22- and 18-sensor gloves; calibration files, and
+// the poses and least-squares fit of a per-user calibration (offset and
+// gain per sensor); forward kinematics into caller-owned link transforms;
 // and the links' convex geometry with link-frame OBBs; and skinned hand
 // meshes as VR apps render them (glTF 2.0 skins, linear blend skinning),
-// such as the WebXR generic hand in testdata/webxr-generic-hand; and the
-// 26 OpenXR hand joints as they ride on the links, with their radii
+// such as the WebXR generic hand in testdata/webxr-generic-hand; and the 26
+// OpenXR hand joints as they ride on the links, with their radii
 // (XRJoints).
 //
-// Sources: shared/seeds/cab-articulated-obb-update.txt (the articulated,
-// branching body and its links, section 3; the CyberGlove-driven hand of
-// table 5), shared/reference/cyberglove-protocol.md (sensor order, what
+// Sources: the CAB paper (H. Schmidl, N. Walker, M. C. Lin, "CAB: Fast
+// Update of OBB Trees for Collision Detection between Articulated Bodies",
+// Journal of Graphics Tools 9(2), 2004: the articulated, branching body and
+// its links, section 3; the CyberGlove-driven hand of table 5), the public
+// CyberGlove drivers (package cyberglove names them: sensor order, what
 // drivers do for calibration, DIP synthesis on 18-sensor gloves, derived
 // abduction anchored on the middle finger, left-hand mirroring). Segment
 // proportions follow Buchholz, Armstrong and Goldstein, "Anthropometric
@@ -23,9 +26,9 @@
 // lists (-Z along each bone toward the fingertip). The OpenXR joints: the
 // OpenXR 1.x specification, XR_EXT_hand_tracking (XrHandJointEXT's 26
 // joints in order, the palm at the centre of the middle finger's
-// metacarpal, each joint's pose with -Z toward the fingertip and +Y out
-// of the back of the hand, its radius the distance to the skin), and the
-// W3C WebXR Hand Input Module's joint names.
+// metacarpal, each joint's pose with -Z toward the fingertip and +Y out of
+// the back of the hand, its radius the distance to the skin), and the W3C
+// WebXR Hand Input Module's joint names.
 //
 // Frames: the hand frame has its origin at the wrist's center, +Y toward
 // the fingertips, +Z out of the back of the hand (the palm faces -Z), so

@@ -1,6 +1,6 @@
 // Package mdns is multicast DNS (RFC 6762) and DNS-based service
 // discovery (RFC 6763) over IPv4, as gloved's OSCQuery service needs
-// them: a Peer advertises service instances under one name and browses
+// them. A Peer advertises service instances under one name and browses
 // for instances of other types, on one socket, on the interfaces chosen.
 //
 // The responder probes for its names (three probes 250 ms apart), takes
@@ -43,6 +43,6 @@
 // golang.org/x/net/ipv4's; the mDNS and DNS-SD logic is this package.
 //
 // Sources: RFC 6762 (Multicast DNS) and RFC 6763 (DNS-Based Service
-// Discovery); the VRChat OSCQuery issues named in the README's OSCQuery
-// section; the pinned versions of shared/reference/dependencies.md.
+// Discovery); the VRChat OSCQuery issues named in docs/oscquery.md;
+// miekg/dns and golang.org/x/net/ipv4 at the versions go.mod pins.
 package mdns

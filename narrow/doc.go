@@ -1,17 +1,20 @@
 // Package narrow computes exact contacts for the candidate pairs the
-// traversal finds: whether two convex shapes overlap, their distance and
-// closest points when apart (GJK, warm-started from a caller-owned
-// per-pair cache), and when they overlap the penetration depth, the
-// direction that separates them and the contact points (the expanding
-// polytope algorithm).
+// traversal finds. For two convex shapes it answers whether they overlap,
+// their distance and closest points when apart (GJK, warm-started from a
+// caller-owned per-pair cache), and when they overlap the penetration
+// depth, the direction that separates them and the contact points (the
+// expanding polytope algorithm).
 //
-// Sources: the exact query stage of the CAB paper
-// (shared/seeds/cab-articulated-obb-update.txt, section 4: SWIFT++ for
-// distance, DEEP for penetration depth between convex bodies), the cached
-// separating planes of shared/seeds/aabb-lander.txt, and the standard
-// algorithms: E. G. Gilbert, D. W. Johnson, S. S. Keerthi (GJK, 1988) with
-// C. Ericson's closest-point routines (Real-Time Collision Detection,
-// 2005, 5.1), and G. van den Bergen's expanding polytope algorithm (2001).
+// Sources: the exact query stage of the CAB paper (H. Schmidl, N. Walker,
+// M. C. Lin, "CAB: Fast Update of OBB Trees for Collision Detection between
+// Articulated Bodies", Journal of Graphics Tools 9(2), 2004, section 4:
+// SWIFT++ for distance, DEEP for penetration depth between convex bodies),
+// the cached separating planes of J. Lander, "When Two Hearts Collide:
+// Axis-Aligned Bounding Boxes", Game Developer, February 2000, and the
+// standard algorithms: E. G. Gilbert, D. W. Johnson, S. S. Keerthi (GJK,
+// 1988) with C. Ericson's closest-point routines (Real-Time Collision
+// Detection, 2005, 5.1), and G. van den Bergen's expanding polytope
+// algorithm (2001).
 //
 // The shape of a query follows Box2D v3's b2ShapeDistance (E. Catto,
 // box2d src/distance.c): const inputs in, a result struct out, and a
@@ -45,7 +48,7 @@
 // shapes) to 1e-9, and check that the points are Depth apart along Normal.
 //
 // A non-convex object is not one convex shape, and its depth is not EPA's.
-// The seeds measure such objects by convex pieces (SWIFT++ decomposes,
+// The CAB paper measures such objects by convex pieces (SWIFT++ decomposes,
 // DEEP measures each piece); gloved measures the deepest features instead
 // (meshdepth.go), the second way the product's issue allows: the deepest
 // link vertex inside a closed object (signed distance, package env's

@@ -1,19 +1,19 @@
-// Package osc is gloved's OSC contract: every frame of every hand goes out
-// as one bundle (split when over MaxPacket) stamped with the glove sample's
-// time, numbered twice (the frame's sequence and the sample's own, so that
-// apps see the samples the daemon dropped), its link quaternions kept
-// continuous from frame to frame by the caller; and apps subscribe, unsubscribe and send wrist poses to the
-// daemon's listen address. The daemon owns its UDP sockets; encoding on
-// the hot path is this package's allocation-free Writer, and decoding of
+// Package osc is gloved's OSC contract: what it sends apps and what it
+// takes from them. Every frame of every hand goes out as one bundle (split
+// when over MaxPacket) stamped with the glove sample's time, numbered twice
+// (the frame's sequence and the sample's own, so that apps see the samples
+// the daemon dropped), its link quaternions kept continuous from frame to
+// frame by the caller; and apps subscribe, unsubscribe and send wrist poses
+// to the daemon's listen address. The daemon owns its UDP sockets; encoding
+// on the hot path is this package's allocation-free Writer, and decoding of
 // what arrives is hypebeast/go-osc behind a guard that counts and drops
-// anything malformed (its Server stops on a bad packet and its Match
-// panics on some patterns, so neither is used; see
-// shared/reference/dependencies.md).
+// anything malformed (its Server stops on a bad packet and its Match panics
+// on some patterns, so neither is used).
 //
 // The contract is also data: Methods describes every address gloved sends
 // and accepts (type tags, argument names, units and ranges by the
 // OSCQuery proposal's names, when it is sent, what it means), the one
-// source of the README's tables, of the OSCQuery tree and of the tests
+// source of the docs' tables, of the OSCQuery tree and of the tests
 // that check what goes on the wire (Method.CheckArgs: types and ranges);
 // MethodsIn describes it in another coordinate convention, as a gloved
 // profile with coords sends it (its unit, LengthUnit; its axes,
@@ -36,10 +36,9 @@
 //
 // Sources: the OSC 1.0 specification (messages, bundles, NTP timetags,
 // 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
-// issue #6, documented in the README (units metres and radians, a
+// issue #6, documented in docs/osc.md (units metres and radians, a
 // right-handed Y-up, -Z-forward world, float32 on the wire); OSC 1.1's
 // type tags T and F (Bool); the OSCQuery proposal
 // (github.com/Vidvox/OSCQueryProposal: ACCESS, TYPE, RANGE, UNIT and its
-// units.md) for the contract's description; shared/reference/ for the
-// libraries' known defects.
+// units.md) for the contract's description.
 package osc

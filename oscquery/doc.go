@@ -24,6 +24,6 @@
 // Sources: the OSCQuery proposal, github.com/Vidvox/OSCQueryProposal
 // (README: attributes, HOST_INFO, status codes; units.md), the OSC
 // contract of package osc, DNS-SD (RFC 6763) as package mdns implements
-// it, the VRChat issues the README's OSCQuery section names; the pinned
-// libraries of shared/reference/dependencies.md.
+// it, the VRChat issues docs/oscquery.md names; the libraries go.mod
+// pins.
 package oscquery

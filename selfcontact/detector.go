@@ -27,7 +27,8 @@ type Options struct {
 	Spheres         chains.Params
 }
 
-// DefaultOptions are the measured defaults (README, `gloved bench self`).
+// DefaultOptions are the measured defaults (docs/papers.md, `gloved bench
+// self`).
 var DefaultOptions = Options{Slack: 0.004, PinchOn: 0.002, PinchOff: 0.008, FistOn: 0.012, FistOff: 0.025, Spheres: chains.Params{Rays: 80, Step: 0.001, Overlap: 0.3, Use: chains.J1Adjusted}}
 
 // Check reports options that cannot work.

@@ -1,5 +1,5 @@
 // Package session builds what one hand needs, once, for the daemon and for
-// every offline command alike: a Spec (which glove, its calibration, the
+// every offline command alike. A Spec (which glove, its calibration, the
 // hand's size, where to record) opens the glove (Glove: the device, its
 // calibration, the recorder, the recorded wrist) and, with a scene, the
 // frame Pipeline (calibration -> forward kinematics -> CAB refit ->
@@ -7,9 +7,13 @@
 // here too, from files or the built-in table with a ball.
 //
 // The shape follows tailscaled: each subsystem is built by one constructor
-// that every entry point calls. The per-frame path is the product's
-// pipeline as the papers in shared/seeds describe it: the CAB refit
-// (shared/seeds/cab-articulated-obb-update.txt) of the hand's hierarchy,
-// tested against the scene's OBBTree (shared/seeds/obbtree-gottschalk-1996.txt),
-// then exact contacts.
+// that every entry point calls.
+//
+// Sources: the per-frame path is the pipeline of the papers gloved
+// implements: the CAB refit of the hand's hierarchy (H. Schmidl, N. Walker,
+// M. C. Lin, "CAB: Fast Update of OBB Trees for Collision Detection
+// between Articulated Bodies", Journal of Graphics Tools 9(2), 2004),
+// tested against the scene's OBBTree (S. Gottschalk, M. C. Lin,
+// D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
+// Detection", SIGGRAPH 1996), then exact contacts.
 package session

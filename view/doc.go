@@ -1,8 +1,8 @@
-// Package view is gloved's live 3D page: an HTTP server that serves a
-// three.js page embedded in the binary and streams the scene, then every
-// hand's frames (link poses, contacts, near links, self-contact and hand
-// events, frame times and device status) over a WebSocket to any number of
-// browsers.
+// Package view is gloved's live 3D page, what the daemon computes shown in
+// a browser. An HTTP server serves a three.js page embedded in the binary
+// and streams the scene, then every hand's frames (link poses, contacts,
+// near links, self-contact and hand events, frame times and device status)
+// over a WebSocket to any number of browsers.
 //
 // The frame loop only copies its frame into a per-hand slot (Publish: a
 // lock and a copy into grown buffers, no allocation, no I/O). Each browser
@@ -24,7 +24,7 @@
 // a page of the same origin (coder/websocket's Origin check).
 //
 // Sources: the WebSocket protocol, RFC 6455, as coder/websocket (pinned in
-// shared/reference/dependencies.md) implements it; three.js (MIT) for the
+// go.mod) implements it; three.js (MIT) for the
 // page, bundled from npm by web/build.sh; the OSC contract (package osc),
 // whose frames the page shows.
 package view

@@ -1,14 +1,14 @@
 // Package experiments reproduces the bounding cylinder hierarchy paper's
-// experiments with package bch, as `gloved bench bch` prints them, on
-// three bodies: a procedural articulated humanoid of the paper's size
-// (Humanoid: 19 capsules, 2,848 triangles, on a skeleton of pelvis,
+// experiments with package bch, as `gloved bench bch` prints them. It
+// measures three bodies: a procedural articulated humanoid of the paper's
+// size (Humanoid: 19 capsules, 2,848 triangles, on a skeleton of pelvis,
 // abdomen, chest, neck, head, collarbones, arms with elbows, hands, legs
 // with knees and feet, posed at random joint angles within walking and
-// idling ranges), the procedural hand (its 16 link hulls) and the
-// skinned WebXR hand, each hand posed from random frames of the
-// simulated glove's grasp, tap, pinch and spread. The humanoid's
-// cylinders stand on world up; a hand's on its long axis, the wrist
-// frame's +y toward the fingers, the ground plane across it.
+// idling ranges), the procedural hand (its 16 link hulls) and the skinned
+// WebXR hand, each hand posed from random frames of the simulated glove's
+// grasp, tap, pinch and spread. The humanoid's cylinders stand on world up;
+// a hand's on its long axis, the wrist frame's +y toward the fingers, the
+// ground plane across it.
 //
 // Section 4.1: the construction time of each representation per pose
 // (Construct: the BCH contour, all projected triangles and single
@@ -30,7 +30,7 @@
 //
 // Source: S. A. Stüvel, N. Magnenat-Thalmann, D. Thalmann, A. Egges, A. F.
 // van der Stappen, "Hierarchical structures for collision checking
-// between virtual characters", Computer Animation and Virtual Worlds 25
-// (2014) (shared/seeds/bounding-cylinder-hierarchy.txt), sections 4 and 5,
+// between virtual characters", Computer Animation and Virtual Worlds
+// 25(3-4), 333-342, 2014, sections 4 and 5,
 // figures 3, 6 and 7 and table 1.
 package experiments

@@ -1,4 +1,4 @@
-// Command gloved is the gloved daemon and its tools in one binary: with no
+// Command gloved is the gloved daemon and its tools in one binary. With no
 // arguments it runs the daemon on its built-in demo configuration (a
 // simulated glove grasping a ball, frames over OSC to 127.0.0.1:9430);
 // subcommands run it on a config, record and replay gloves, load scenes

@@ -57,7 +57,7 @@ func chromium(t *testing.T) *viewtest.Browser {
 
 // keepScreenshot writes the page's screenshot as name in $GLOVED_ARTIFACTS
 // (CI keeps that directory) or the test's temporary directory, and, with
-// GLOVED_UPDATE_DOCS=1, in docs/ for the README. It checks that the page
+// GLOVED_UPDATE_DOCS=1, in docs/ for the pages that show it. It checks that the page
 // drew a picture, not a blank canvas.
 func keepScreenshot(t *testing.T, b *viewtest.Browser, name string) {
 	t.Helper()

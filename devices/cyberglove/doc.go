@@ -14,9 +14,12 @@
 // shape: options with defaults, abilities asserted at compile time, the
 // owner of a port closes it.
 //
-// Source: shared/reference/cyberglove-protocol.md (commands, binary record
-// framing, error tails, queries; the CyberGlove III's 16-bit record),
-// which compiles what public drivers show; where it marks a point
-// unconfirmed or is silent (the III's reply to 1eu, its error form, its
-// 18-sensor record), the choice made here is documented beside the code.
+// Source: the CyberGlove serial protocol as the public drivers implement
+// it, no manual being public: Virtual Technologies' own glove library (as
+// VR Juggler's Gadgeteer vendors it), asr-ros's asr_cyberglove_lib, Shadow
+// Robot's sr_teleop_devices/cyberglove, FreeVR and VESS (commands, binary
+// record framing, error tails, queries; the CyberGlove III's 16-bit
+// record). Where they leave a point unconfirmed or are silent (the III's
+// reply to 1eu, its error form, its 18-sensor record), the choice made
+// here is documented beside the code.
 package cyberglove

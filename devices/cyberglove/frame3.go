@@ -4,8 +4,8 @@ import (
 	"github.com/gloved/gloved/devices"
 )
 
-// The CyberGlove III's 16-bit record (shared/reference/cyberglove-protocol.md,
-// "CyberGlove III"): a 14-byte ASCII stamp HH:MM:SS:ff:nS, 22 big-endian
+// The CyberGlove III's 16-bit record, as the public drivers read it (see
+// the package's Source): a 14-byte ASCII stamp HH:MM:SS:ff:nS, 22 big-endian
 // uint16 sensor values of 12 bits, and the trailer 0D 0A 00.
 const (
 	StampLen   = 14

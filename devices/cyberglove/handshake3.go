@@ -7,7 +7,7 @@ import (
 )
 
 // start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
-// streaming and 1S starts the records (shared/reference/cyberglove-protocol.md).
+// streaming and 1S starts the records, as the public drivers do.
 // The rate is the unit's (90 Hz at frame multiplier 3): the III has no t
 // to set, no status byte and no polled form of these records. The unit
 // echoes 1S before its first stamp; Parser3 skips the echo.

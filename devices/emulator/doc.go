@@ -1,6 +1,6 @@
 // Package emulator answers the CyberGlove protocol like an interface unit,
-// on a pseudo-terminal that a driver opens like any serial port: a
-// CyberGlove I/II's queries, settings, streaming and polling, and, as a
+// on a pseudo-terminal that a driver opens like any serial port. It answers
+// a CyberGlove I/II's queries, settings, streaming and polling, and, as a
 // CyberGlove III, also 1eu and 1S with its 16-bit stream at 90 Hz (the
 // 1S echo before the first stamp included); with injected faults (garbage
 // bursts, in the III's stream also spurious nS and e1S fragments, the
@@ -12,6 +12,7 @@
 // `gloved emulate` serves it; the driver and daemon tests run against it
 // through emulatortest.
 //
-// Source: shared/reference/cyberglove-protocol.md (commands, replies,
-// record framing and error tails as a unit sends them; the III's record).
+// Source: the CyberGlove serial protocol as package cyberglove cites it
+// (commands, replies, record framing and error tails as a unit sends them;
+// the III's record).
 package emulator

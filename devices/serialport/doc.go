@@ -1,12 +1,13 @@
 // Package serialport finds the machine's serial ports and says what is on
-// them: each port's kind, USB vendor and product ids, serial number and
-// product name (read from sysfs), the udev rule line that names it
-// /dev/cyberglove, whether this user may open it, and, when asked, whether
-// a CyberGlove answers on it (cyberglove.Identify, with the line's
+// them. For each port it gives its kind, USB vendor and product ids, serial
+// number and product name (read from sysfs), the udev rule line that names
+// it /dev/cyberglove, whether this user may open it, and, when asked,
+// whether a CyberGlove answers on it (cyberglove.Identify, with the line's
 // settings put back afterwards). `gloved ports` prints it.
 //
-// Sources: shared/reference/cyberglove-protocol.md (the queries a probe
-// sends, through the driver's own Identify); the kernel's sysfs ABI for ttys (Documentation/ABI: the
+// Sources: the CyberGlove serial protocol as package cyberglove cites it
+// (the queries a probe sends, through the driver's own Identify); the
+// kernel's sysfs ABI for ttys (Documentation/ABI: the
 // /sys/class/tty/NAME/device link, its subsystem, a serial_core port's
 // "type" attribute, 0 for a placeholder with no UART behind it; the USB
 // device's idVendor, idProduct, serial, manufacturer and product

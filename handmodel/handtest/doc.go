@@ -2,6 +2,7 @@
 // without a pipeline: the simulated glove read through the default
 // calibration, frame after frame.
 //
-// Source: shared/reference/cyberglove-protocol.md (the glove the simulator
-// stands for) and the calibration of package handmodel.
+// Source: the CyberGlove serial protocol as package cyberglove cites it
+// (the glove the simulator stands for) and the calibration of package
+// handmodel.
 package handtest

@@ -1,9 +1,12 @@
-// Package readmetest keeps parts of the README generated from the code
-// they describe: a test renders the part and Section compares it with the
-// README's text between two markers, or with -update writes it there.
-// The code is the single source; the README cannot drift from it.
+// Package readmetest keeps the parts of the documentation that describe
+// the code generated from it, so that they cannot drift. A test renders a
+// part (a table of the OSC contract, an example of what a server answers)
+// and Section compares it with the text between two marker lines on the
+// one page that holds them, README.md or a page of docs/, or with
+// go test -update writes it there. The code is the single source.
 //
-// Source: shared/reference/style.md (every promise the README makes is
-// asserted by a test; the OSC contract is one source for README, tree
-// and tests, issue 15).
+// Source: the project's rule that every promise the documentation makes
+// about an output is asserted by a test, and its issue 15 (the OSC
+// contract is one description, from which the README's tables, the
+// OSCQuery tree and the tests are made).
 package readmetest

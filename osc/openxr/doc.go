@@ -1,9 +1,9 @@
-// Package openxr is gloved's openxr output profile: each frame of a hand
-// as the 26 joints of OpenXR's hand tracking, named as WebXR names them,
-// with each joint's pose and radius in the runtime's conventions, so that
-// an XR app can drive its hand from gloved as from a hand tracker. One
-// bundle per frame (split when over osc.MaxPacket), stamped with the glove
-// sample's time:
+// Package openxr is gloved's openxr output profile: a hand as OpenXR and
+// WebXR see it. Each frame of a hand goes out as the 26 joints of OpenXR's
+// hand tracking, named as WebXR names them, with each joint's pose and
+// radius in the runtime's conventions, so that an XR app can drive its hand
+// from gloved as from a hand tracker. One bundle per frame (split when over
+// osc.MaxPacket), stamped with the glove sample's time:
 //
 //	<prefix>/<hand>/xr/active      i 1 (and 0 in a status bundle when the hand is not tracked)
 //	<prefix>/<hand>/xr/handedness  s left | right
@@ -22,7 +22,6 @@
 // radius per joint, the joint's -Z along the bone toward the fingertip,
 // +Y out of the back of the hand; XrHandJointLocationsEXT.isActive), and
 // the W3C WebXR Hand Input Module, level 1 (the joints' names, XRHand's
-// 25 joints without the palm, and its radius); shared/reference/
-// dependencies.md (mgl64 for the poses; go-osc reads the bundles back in
-// the tests).
+// 25 joints without the palm, and its radius); mgl64 for the poses;
+// go-osc reads the bundles back in the tests.
 package openxr

@@ -1,5 +1,6 @@
-// Package vmc is gloved's vmc output profile: each frame of a hand as a
-// VMC protocol performer sends it to a marionette (VSeeFace, Warudo, a
+// Package vmc is gloved's vmc output profile: a hand's fingers as VMC
+// protocol bones, for VTuber apps. Each frame of a hand goes out as a VMC
+// protocol performer sends it to a marionette (VSeeFace, Warudo, a
 // Unity app with EVMC4U, VMC4UE), so that the receiver's avatar moves its
 // fingers as the glove's. One bundle per frame (split when over
 // osc.MaxPacket), stamped with the glove sample's time:
@@ -35,6 +36,6 @@
 // and, unless its BonePositionSynchronize is off, its localPosition, from
 // Bone/Pos, and counts one /VMC/Ext/T per packet frame. Unity's
 // HumanBodyBones names and its coordinates (left-handed, Y up, Z
-// forward): geom.Unity. shared/reference/dependencies.md: mgl64 for the
-// rotations; go-osc reads the bundles back in the tests.
+// forward): geom.Unity. mgl64 for the rotations; go-osc reads the
+// bundles back in the tests.
 package vmc

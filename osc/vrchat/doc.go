@@ -39,7 +39,6 @@
 // the types, "OSC DIY" for int, float and bool as the supported
 // parameter types); creators.vrchat.com, "Animator Parameters" (synced
 // floats as multiples of 1/127 between -1 and 1, parameter sync at most
-// every 0.1 s); the OSC 1.1 type tags T and F; shared/reference/
-// dependencies.md (go-osc reads the messages back in the tests, T and F
-// as booleans).
+// every 0.1 s); the OSC 1.1 type tags T and F; go-osc reads the messages
+// back in the tests, T and F as booleans.
 package vrchat

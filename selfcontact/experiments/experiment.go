@@ -56,7 +56,7 @@ type Result struct {
 var regionNames = [...]string{"thumb", "index", "middle", "ring", "little", "palm"}
 
 // Motions are the simulated motions the experiments run: the one-hand
-// motions the README's tables were measured on.
+// motions docs/papers.md's tables were measured on.
 var Motions = []sim.Motion{sim.Grasp, sim.Tap, sim.Pinch, sim.Fist, sim.Cross}
 
 // Run measures hand h (named name) with options o over frames samples of

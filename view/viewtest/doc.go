@@ -4,7 +4,7 @@
 // (Target, Runtime.evaluate, Page.captureScreenshot) over the same
 // WebSocket library as the page's stream.
 //
-// Source: the Chrome DevTools Protocol (chromedevtools.github.io/devtools-protocol),
-// and Debian's chromium package, whose /usr/bin/chromium it starts, as
-// shared/reference/dependencies.md names it for browser tests.
+// Source: the Chrome DevTools Protocol
+// (chromedevtools.github.io/devtools-protocol), and Debian's chromium
+// package, whose /usr/bin/chromium it starts.
 package viewtest

@@ -2,5 +2,6 @@
 // tests: it records what the emulator sends, opens the real driver on it,
 // and checks that what a reader received was sent.
 //
-// Source: shared/reference/cyberglove-protocol.md (what the emulator sends).
+// Source: the CyberGlove serial protocol as package cyberglove cites it
+// (what the emulator sends).
 package emulatortest
