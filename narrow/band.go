@@ -7,6 +7,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // bandSlack is how much farther than the proximity band (m) the nearest
@@ -89,7 +90,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 	if h := s.nearHint[k]; h >= 0 && int(h) < len(surf.Tris) {
 		try(h)
 	}
-	st := append(s.band[:0], env.Pending{Ref: t.Root})
+	st := append(s.band[:0], traversal.Pending{Ref: t.Root})
 	gap := func(b *geom.OBB) float64 {
 		if g := boxGap(&box, b); g >= best.Distance {
 			return g
@@ -113,7 +114,7 @@ func (s *Solver) nearestTri(link *Shape, l, o int, limit float64) (Near, bool, b
 			}
 			continue
 		}
-		st = t.PushNearer(st, r, best.Distance, gap)
+		st = traversal.PushNearer(t, st, r, best.Distance, gap)
 	}
 	s.band = st
 	if bestTri < 0 {

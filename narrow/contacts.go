@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // SolidPair is a candidate: a link whose box is near a scene object's.
@@ -86,11 +87,11 @@ type Solver struct {
 
 	hints    []int32 // per (link, object, link vertex): last nearest triangle
 	maxVerts int     // the most vertices of a link
-	nearest  env.SurfaceQuery
+	nearest  traversal.SurfaceQuery
 	touched  []int32
 	clear    []clearance // per (link, object)
 	nearHint []int32     // per (link, object): last nearest triangle
-	band     []env.Pending
+	band     []traversal.Pending
 	stamp    []uint32 // per scene vertex: stampGen when already tested this pair
 	stampGen uint32
 	corner   [8]mgl64.Vec3

@@ -11,6 +11,7 @@ import (
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/handmodel/handtest"
+	"github.com/gloved/gloved/traversal"
 )
 
 // sinkScene is the table with a finely tessellated ball (8·4^level
@@ -163,7 +164,7 @@ func (s *Solver) visitCount(link *Shape, l, o int) int {
 	local := Shape{P: link.P, X: geom.Identity()}
 	tree := s.trees[o]
 	n := 0
-	tree.VisitOBB(&box, &visitStack, func(tri int32) bool {
+	traversal.VisitOBB(tree, &box, &visitStack, func(tri int32) bool {
 		if s.touchesTriangle(&local, tree.Mesh.Triangle(int(tri)).Transformed(inv)) {
 			n++
 		}

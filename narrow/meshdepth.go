@@ -7,6 +7,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // plane is a face of a link's hull in the link's frame: the points x with
@@ -161,7 +162,7 @@ func (s *Solver) objectVerticesIn(link *Shape, inv geom.Transform, o int, c *Con
 	// Keys are minus the bound on depth, so that the nearer-first search
 	// takes the deepest first and prunes what cannot beat c.Depth.
 	key := func(b *geom.OBB) float64 { return -reachInto(&box, b) }
-	st := append(s.band[:0], env.Pending{Ref: t.Root, LB: -math.Inf(1)})
+	st := append(s.band[:0], traversal.Pending{Ref: t.Root, LB: -math.Inf(1)})
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
@@ -170,7 +171,7 @@ func (s *Solver) objectVerticesIn(link *Shape, inv geom.Transform, o int, c *Con
 		}
 		k, ok := env.Leaf(r.Ref)
 		if !ok {
-			st = t.PushNearer(st, r, -c.Depth, key)
+			st = traversal.PushNearer(t, st, r, -c.Depth, key)
 			continue
 		}
 		for _, v := range t.Mesh.Tris[k] {

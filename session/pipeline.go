@@ -12,6 +12,7 @@ import (
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 	"github.com/gloved/gloved/selfcontact"
+	"github.com/gloved/gloved/traversal"
 )
 
 // PipelineOptions tune the frame pipeline.
@@ -44,7 +45,7 @@ type Pipeline struct {
 	band   float64
 	hier   *cab.Hierarchy
 	refit  cab.Refitter
-	query  cab.SceneQuery
+	query  traversal.SceneQuery
 	solver *narrow.Solver
 	self   *selfcontact.Detector // nil: off
 	// part is the hand's part in tests against other hands: the same
