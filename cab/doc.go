@@ -1,6 +1,7 @@
 // Package cab keeps a binary OBB hierarchy over an articulated body (a hand,
-// a chain) up to date every frame and tests it against the static scene's
-// OBBTree.
+// a chain) up to date every frame, refitting it bottom up from the links'
+// boxes; package traversal descends it against the scene's trees and
+// against other bodies.
 //
 // Source: G. Schmidl, M. Walker, M. C. Lin (the CAB paper,
 // shared/seeds/cab-articulated-obb-update.txt): section 3.2.1, equations
