@@ -36,9 +36,12 @@ type Candidate struct {
 	// Front lists the references of the object's tree (nodes, or ^tri
 	// for triangle leaves) that the link's box meets, in the tree's
 	// left-to-right order: every triangle that meets the link's box is
-	// under one of them. A node is listed, and not descended, when its
-	// box lies wholly inside the link's; it stands for every triangle
-	// under it. Set only when the object's method wants a front.
+	// under one of them. The descent stops at the link's own scale: a
+	// node no larger than the link's box (by its longest half-extent) is
+	// listed and not descended; it stands for the triangles under it,
+	// which the method settles, and a triangle is listed when it was
+	// reached above that scale and meets the box. Set only when the
+	// object's method wants a front.
 	Front []int32
 
 	first, n int32 // Front's place in Candidates.refs
@@ -50,9 +53,9 @@ type Candidate struct {
 // whose method wants it, the hierarchy against the object's tree, both
 // together, the simultaneous top-down traversal of the CAB paper's section
 // 3.2 (after the OBBTree paper's section 5): the larger box is split
-// first, and a link meets the tree's nodes down to the triangles its box
-// meets. Reused across frames it allocates nothing once its buffers have
-// grown.
+// first, and a link meets the tree's nodes down to those of its own size
+// that its box meets. Reused across frames it allocates nothing once its
+// buffers have grown.
 type Candidates struct {
 	// Band is the proximity band (m): pairs within it of the object's root
 	// box are candidates.
@@ -168,7 +171,8 @@ func (c *Candidates) fronts(h *cab.Hierarchy, tree *env.Tree) {
 
 // step tests hierarchy reference a against tree reference s (a box or a
 // triangle, which is its own leaf), as SceneQuery.step does without a
-// margin, but files a node wholly inside a link's box as itself.
+// margin, but stops at a link's own scale: a node of the tree that meets
+// a link's box and is no larger than it is filed as itself.
 func (c *Candidates) step(h *cab.Hierarchy, t *env.Tree, a, s int32) (Step, [2]int32) {
 	box := h.Box(a)
 	c.BoxTests++
@@ -186,7 +190,7 @@ func (c *Candidates) step(h *cab.Hierarchy, t *env.Tree, a, s int32) (Step, [2]i
 		if geom.BoxesDisjoint(box, treeBox) {
 			return Prune, [2]int32{}
 		}
-		if a < 0 && contains(box, treeBox) {
+		if a < 0 && treeBox.Size() <= box.Size() {
 			c.emit = append(c.emit, [2]int32{^a, s})
 			return Prune, [2]int32{}
 		}

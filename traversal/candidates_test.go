@@ -52,9 +52,10 @@ func under(t *env.Tree, r int32, out []int32) []int32 {
 // candidates are exactly the (link, object) pairs whose leaf box, grown
 // by the band, meets the object's root box, ordered by link then object;
 // a front holds every triangle that meets the link's box (exactly, in
-// rationals) and only triangles its box may meet (the float filter), each
-// once, left to right; a cleared pair has no front; an object that wants
-// no front gets none.
+// rationals), each once, left to right, as triangles its box may meet
+// (the float filter) or under nodes its box meets that are no larger than
+// it; a cleared pair has no front; an object that wants no front gets
+// none.
 func TestCandidatesAreBruteForce(t *testing.T) {
 	hand, h := handSetup(t)
 	refit, err := cab.NewRefitter(cab.CAB, h)
@@ -128,15 +129,21 @@ func checkFront(t *testing.T, tree *env.Tree, box geom.OBB, front []int32) {
 	if !slices.IsSorted(leftToRight(tree, tris)) {
 		t.Fatalf("front %v is not in the tree's left-to-right order", front)
 	}
+	for _, r := range front {
+		if k, ok := env.Leaf(r); ok {
+			if !geom.TriOBBMayMeet(tree.Mesh.Triangle(int(k)), &box) {
+				t.Fatalf("triangle %d is in the front but apart from the link's box", k)
+			}
+		} else if geom.BoxesDisjoint(&tree.Nodes[r].Box, &box) || tree.Nodes[r].Box.Size() > box.Size() {
+			t.Fatalf("node %d (size %v) is in the front, apart from the link's box or larger than it (%v)", r, tree.Nodes[r].Box.Size(), box.Size())
+		}
+	}
 	seen := map[int32]bool{}
 	for _, k := range tris {
 		if seen[k] {
 			t.Fatalf("triangle %d under the front twice", k)
 		}
 		seen[k] = true
-		if !geom.TriOBBMayMeet(tree.Mesh.Triangle(int(k)), &box) {
-			t.Fatalf("triangle %d is under the front but apart from the link's box", k)
-		}
 	}
 	for k := range tree.Mesh.Tris {
 		if geom.TriOBB(tree.Mesh.Triangle(k), box) && !seen[int32(k)] {
