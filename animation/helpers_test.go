@@ -12,10 +12,10 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/gloved/gloved/animation"
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 	"github.com/gloved/gloved/session"
 )
 
@@ -45,7 +45,7 @@ func skinnedHand(t testing.TB, right bool, file string) *handmodel.Hand {
 type frameLog struct {
 	time     time.Duration
 	poses    []geom.Transform
-	contacts []narrow.Contact
+	contacts []contact.Contact
 	skin     []mgl64.Vec3 // the posed skin (a skinned hand)
 }
 

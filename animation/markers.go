@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/narrow"
 )
 
 // MarkerName names contact marker i, as the file's node is named:
@@ -43,7 +43,7 @@ type pair struct{ link, object int }
 var none = pair{-1, -1}
 
 // add keys every marker for frame number frame, whose contacts are cs.
-func (m *markers) add(frame int, cs []narrow.Contact) {
+func (m *markers) add(frame int, cs []contact.Contact) {
 	m.now = m.now[:0]
 	for range m.held {
 		m.now = append(m.now, none)

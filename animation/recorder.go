@@ -7,10 +7,10 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 )
 
 // Frame is one frame of a session as the pipeline leaves it (see
@@ -19,7 +19,7 @@ type Frame struct {
 	Time     time.Duration     // the sample's stamp
 	Links    []geom.Transform  // each link's frame to world
 	Angles   *handmodel.Angles // the joint angles; a skinned hand's joints are posed from them
-	Contacts []narrow.Contact
+	Contacts []contact.Contact
 }
 
 // Recorder collects a session frame by frame and writes it as one

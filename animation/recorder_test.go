@@ -13,10 +13,10 @@ import (
 	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/gloved/gloved/animation"
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 )
 
 // still is the hand at rest, every link at the identity.
@@ -154,14 +154,14 @@ func TestRotationKeysStayInOneHemisphere(t *testing.T) {
 func TestAContactKeepsItsMarker(t *testing.T) {
 	h := mustHand(t, handmodel.DefaultParams)
 	r := animation.NewRecorder(h, env.GraspScene(1))
-	contact := func(link int, x float64) narrow.Contact {
-		return narrow.Contact{Link: link, Object: 1, Depth: 0.002, Normal: mgl64.Vec3{0, 1, 0}, Point: mgl64.Vec3{x, 0.8, 0}}
+	touch := func(link int, x float64) contact.Contact {
+		return contact.Contact{Link: link, Object: 1, Depth: 0.002, Normal: mgl64.Vec3{0, 1, 0}, Point: mgl64.Vec3{x, 0.8, 0}}
 	}
-	frames := [][]narrow.Contact{
-		{contact(6, 0.01)},
-		{contact(6, 0.02), contact(9, 0.03)},
-		{contact(9, 0.04)},
-		{contact(3, 0.05), contact(9, 0.06)},
+	frames := [][]contact.Contact{
+		{touch(6, 0.01)},
+		{touch(6, 0.02), touch(9, 0.03)},
+		{touch(9, 0.04)},
+		{touch(3, 0.05), touch(9, 0.06)},
 	}
 	// The marker each contact should be shown by, frame by frame.
 	want := [][]int{{0}, {0, 1}, {1}, {0, 1}}

@@ -9,10 +9,10 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/gloved/gloved/animation"
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 )
 
 // poseTol is how closely a link transform read back from the file matches
@@ -126,7 +126,7 @@ func markersAt(t *testing.T, doc *gltf.Document, clip *animation.Clip, pool int,
 }
 
 // sameMarkers fails unless the markers are the contacts, in any order.
-func sameMarkers(t *testing.T, what string, got []marker, want []narrow.Contact) {
+func sameMarkers(t *testing.T, what string, got []marker, want []contact.Contact) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d markers in use, %d contacts", what, len(got), len(want))

@@ -1,6 +1,7 @@
 // Package cab keeps a binary OBB hierarchy over an articulated body (a hand,
-// a chain) up to date every frame and tests it against the static scene's
-// OBBTree.
+// a chain) up to date every frame. It refits the hierarchy bottom up from
+// the links' boxes; package traversal descends it against the scene's
+// trees and against other bodies.
 //
 // Source: H. Schmidl, N. Walker, M. C. Lin, "CAB: Fast Update of OBB Trees
 // for Collision Detection between Articulated Bodies", Journal of Graphics

@@ -1,7 +1,7 @@
 // Package env is the static scene the hand touches. It holds meshes loaded
 // from OBJ, STL and glTF files (or the built-in demo scene, GraspScene) and
-// the OBBTree built over their triangles, tested against another OBBTree
-// (or, in package cab, a refitted hand hierarchy).
+// the structures built over their triangles once, at load: the OBBTree,
+// and for signed distance the Surface. Package traversal descends them.
 //
 // Source: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical
 // Structure for Rapid Interference Detection", Proceedings of ACM
@@ -12,9 +12,9 @@
 // `gloved bench proximity`, and section 7 the memory accounting the node
 // layout here improves on.
 //
-// A Surface is one object prepared for signed distance: its own tree, a
-// nearest-point search that prunes by box distance and starts from last
-// frame's answer, and the side of the surface from the angle-weighted
+// A Surface is one object prepared for signed distance: its own tree (which
+// traversal.SurfaceQuery searches for the nearest point), its triangles'
+// neighbours, and the side of the surface from the angle-weighted
 // pseudonormal of the nearest feature (J. A. Bærentzen, H. Aanæs, "Signed
 // distance computation using the angle weighted pseudonormal", IEEE TVCG
 // 11(3), 2005), which tells inside from outside exactly on a closed,

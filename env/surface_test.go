@@ -1,14 +1,12 @@
 package env_test
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
-	"github.com/gloved/gloved/env/envtest"
 )
 
 // separateCorners gives every triangle its own three vertices, as a file
@@ -61,111 +59,5 @@ func TestSurfaceClosedness(t *testing.T) {
 		if s.Closed != c.closed {
 			t.Errorf("%s: closed %v, want %v", c.name, s.Closed, c.closed)
 		}
-	}
-}
-
-func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	inward := env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
-	for i, tri := range inward.Tris {
-		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
-	}
-	meshes := map[string]*env.Mesh{
-		"torus":        env.Torus("t", mgl64.Vec3{0.01, 0, 0}, 0.1, 0.03, 40, 20),
-		"sphere":       env.Sphere("s", mgl64.Vec3{0, 0.02, 0}, 0.08, 4),
-		"box":          env.Box("b", mgl64.Vec3{}, mgl64.Vec3{0.1, 0.05, 0.02}),
-		"torus inward": inward,
-	}
-	var q env.SurfaceQuery
-	for name, m := range meshes {
-		s, err := env.NewSurface(m, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hint := int32(-1)
-		for range 3000 {
-			p := mgl64.Vec3{r.Float64()*0.3 - 0.15, r.Float64()*0.16 - 0.08, r.Float64()*0.3 - 0.15}
-			want := envtest.SurfaceDistance(m, p)
-			n, ok := q.Nearest(s, p, math.Inf(1), hint)
-			if !ok || math.Abs(n.Dist-want) > 1e-12 {
-				t.Fatalf("%s at %v: nearest %v (ok %v), brute force %v", name, p, n.Dist, ok, want)
-			}
-			hint = n.Tri
-			if d := n.Point.Sub(p).Len(); math.Abs(d-n.Dist) > 1e-12 {
-				t.Fatalf("%s at %v: point %v is %v away, reported %v", name, p, n.Point, d, n.Dist)
-			}
-			if want < 1e-9 {
-				continue
-			}
-			inside := envtest.WindingNumber(m, p)
-			if name == "torus inward" {
-				inside = -inside
-			}
-			if n.Inside != (inside > 0.5) || n.Boundary {
-				t.Fatalf("%s at %v: inside %v boundary %v, winding number %v", name, p, n.Inside, n.Boundary, inside)
-			}
-			if out := p.Add(n.Out.Mul(1e-9)).Sub(n.Point).Len(); n.Inside == (out > n.Dist) {
-				t.Fatalf("%s at %v: Out %v does not lead out of the surface", name, p, n.Out)
-			}
-		}
-	}
-}
-
-func TestNearestWithinLimitOnly(t *testing.T) {
-	m := env.Sphere("s", mgl64.Vec3{}, 1, 2)
-	s, err := env.NewSurface(m, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q env.SurfaceQuery
-	if _, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 1.5, -1); ok {
-		t.Error("a point 2 from the sphere was found within 1.5")
-	}
-	if n, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 2.5, 7); !ok || math.Abs(n.Dist-2) > 1e-12 {
-		t.Errorf("within 2.5: %v %v, want distance 2", n.Dist, ok)
-	}
-}
-
-func TestOpenSurfaceKeepsASide(t *testing.T) {
-	// A table top: one quad at y = 0 facing up.
-	m := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}},
-		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
-	s, err := env.NewSurface(m, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Closed {
-		t.Fatal("a quad is closed")
-	}
-	cases := []struct {
-		p                mgl64.Vec3
-		inside, boundary bool
-		dist             float64
-	}{
-		{mgl64.Vec3{0.2, 0.1, 0.3}, false, false, 0.1},
-		{mgl64.Vec3{0.2, -0.1, 0.3}, true, false, 0.1},
-		{mgl64.Vec3{0, -0.05, 0}, true, false, 0.05}, // on the diagonal: an inner edge
-		{mgl64.Vec3{1.5, -0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
-		{mgl64.Vec3{1.5, 0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
-	}
-	var q env.SurfaceQuery
-	for _, c := range cases {
-		n, ok := q.Nearest(s, c.p, math.Inf(1), -1)
-		if !ok || n.Inside != c.inside || n.Boundary != c.boundary || math.Abs(n.Dist-c.dist) > 1e-12 {
-			t.Errorf("at %v: inside %v boundary %v distance %v, want %v %v %v", c.p, n.Inside, n.Boundary, n.Dist, c.inside, c.boundary, c.dist)
-		}
-	}
-}
-
-func TestNearestAllocatesNothing(t *testing.T) {
-	s, err := env.NewSurface(env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q env.SurfaceQuery
-	p := mgl64.Vec3{0.1, 0.01, 0.02}
-	q.Nearest(s, p, math.Inf(1), -1)
-	if n := testing.AllocsPerRun(100, func() { q.Nearest(s, p, math.Inf(1), -1) }); n != 0 {
-		t.Errorf("%v allocations per query", n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/traversal"
 )
 
 // Contact is a link of this hand touching a link of the other hand.
@@ -57,14 +58,14 @@ type Detector struct {
 	// links found above it.
 	Level      int
 	Limited    bool
-	Collisions []cab.RefPair
+	Collisions []traversal.RefPair
 
 	this, other Hand
 	// ha and hb are the hands' hierarchies with the frame's boxes.
 	ha, hb cab.Hierarchy
 	sa, sb []narrow.Shape
 	caches []narrow.Cache // by this link · len(other links) + other link
-	q      cab.BodyQuery
+	q      traversal.BodyQuery
 	band   float64
 	levels int // Levels()
 	// costs are what each level has cost (ns, a moving average), full

@@ -3,7 +3,7 @@
 // within a proximity band (distance), frame after frame.
 //
 // The broad phase descends the two hands' CAB hierarchies together
-// (cab.BodyQuery), over the boxes the CAB paper's refit keeps around the
+// (traversal.BodyQuery), over the boxes the CAB paper's refit keeps around the
 // links every frame, and
 // the narrow phase confirms each candidate (link, link) pair exactly
 // on the links' convex hulls (narrow: GJK, EPA warm-started per pair).

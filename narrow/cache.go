@@ -66,7 +66,7 @@ func (c *Cache) drift(q *pair) float64 {
 		d := q.rel.R[k] - c.rel.R[k]
 		f += d * d
 	}
-	return q.rel.T.Sub(c.rel.T).Len() + math.Sqrt(f)*q.b.size() + 1e-9*(q.size+q.rel.T.Len())
+	return q.rel.T.Sub(c.rel.T).Len() + math.Sqrt(f)*q.b.Size() + 1e-9*(q.size+q.rel.T.Len())
 }
 
 // keepFace records f, a face of e, as the pair's deepest, with the

@@ -1,9 +1,9 @@
-// Package narrow computes exact contacts for the candidate pairs the
-// traversal finds. For two convex shapes it answers whether they overlap,
-// their distance and closest points when apart (GJK, warm-started from a
-// caller-owned per-pair cache), and when they overlap the penetration
-// depth, the direction that separates them and the contact points (the
-// expanding polytope algorithm).
+// Package narrow is the exact core of the contact methods. For two convex
+// shapes it answers whether they overlap, their distance and closest
+// points when apart (GJK, warm-started from a caller-owned per-pair
+// cache), and when they overlap the penetration depth, the direction that
+// separates them and the contact points (the expanding polytope
+// algorithm).
 //
 // Sources: the exact query stage of the CAB paper (H. Schmidl, N. Walker,
 // M. C. Lin, "CAB: Fast Update of OBB Trees for Collision Detection between
@@ -47,18 +47,7 @@
 // (the minimum over every face normal and edge-edge cross product of both
 // shapes) to 1e-9, and check that the points are Depth apart along Normal.
 //
-// A non-convex object is not one convex shape, and its depth is not EPA's.
-// The CAB paper measures such objects by convex pieces (SWIFT++ decomposes,
-// DEEP measures each piece); gloved measures the deepest features instead
-// (meshdepth.go), the second way the product's issue allows: the deepest
-// link vertex inside a closed object (signed distance, package env's
-// Surface) or behind an open one, and the deepest object vertex inside
-// the link (its face planes). That is the local penetration depth of a
-// vertex pushed into a face, continuous as vertices cross the surface,
-// with the point on the object's surface; it needs no decomposition, so
-// any closed mesh works as loaded, and it is checked against a slow
-// reference (winding numbers and brute-force distances) in the tests. The
-// proximity band is a best-first search of the object's tree per link
-// (band.go), skipped while frame coherence proves the link cannot have
-// reached the band.
+// That is the whole package: the exact core, which knows shapes and
+// poses and nothing of scenes. The contact methods (package contact and
+// its method packages) answer a frame's pairs with it.
 package narrow

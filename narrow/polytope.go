@@ -34,7 +34,7 @@ func NewPolytope(verts []mgl64.Vec3, tris [][3]int32) (*Polytope, error) {
 		return nil, fmt.Errorf("narrow: polytope with no vertices")
 	}
 	p := &Polytope{Verts: verts}
-	p.measure()
+	p.Measure()
 	if len(verts) >= climbMin && len(tris) > 0 {
 		p.adj = make([][]int32, len(verts))
 		add := func(a, b int32) {
@@ -92,14 +92,16 @@ func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 	return cur
 }
 
-// measure records the polytope's radius about its frame's origin. Only
-// the polytope's owner calls it: NewPolytope, or the solver rewriting its
-// scratch triangle.
-func (p *Polytope) measure() { p.radius = radiusOf(p.Verts) }
+// Measure records the polytope's radius about its frame's origin, the
+// scale of its queries' tolerances. NewPolytope measures the polytope it
+// makes; the owner of a scratch polytope whose Verts it rewrites (a
+// triangle, a box's corners) calls Measure after each rewrite, and no
+// other goroutine may be querying it then.
+func (p *Polytope) Measure() { p.radius = radiusOf(p.Verts) }
 
-// size returns the polytope's radius about its frame's origin, the scale
+// Size returns the polytope's radius about its frame's origin, the scale
 // of a query's tolerances, without writing to p.
-func (p *Polytope) size() float64 {
+func (p *Polytope) Size() float64 {
 	if p.radius == 0 {
 		return radiusOf(p.Verts) // a literal Polytope, or one point at the origin
 	}

@@ -53,11 +53,11 @@ func TestPolytopesSharedBetweenGoroutines(t *testing.T) {
 
 func TestNewPolytopeMeasures(t *testing.T) {
 	p, err := NewPolytope([]mgl64.Vec3{{3, 4, 0}, {-1, 0, 0}}, nil)
-	if err != nil || p.radius != 5 || p.size() != 5 {
-		t.Fatalf("radius %v, size %v, error %v; want 5", p.radius, p.size(), err)
+	if err != nil || p.radius != 5 || p.Size() != 5 {
+		t.Fatalf("radius %v, size %v, error %v; want 5", p.radius, p.Size(), err)
 	}
 	lit := Polytope{Verts: []mgl64.Vec3{{0, 0, 2}}}
-	if got := lit.size(); got != 2 || lit.radius != 0 {
+	if got := lit.Size(); got != 2 || lit.radius != 0 {
 		t.Fatalf("literal polytope: size %v (radius field %v), want 2 and 0", got, lit.radius)
 	}
 }

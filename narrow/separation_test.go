@@ -91,7 +91,7 @@ func TestPenetrationCachedIsPenetration(t *testing.T) {
 			if !cold.Overlap {
 				t.Fatalf("the warm start claims an overlap at distance %g", cold.Distance)
 			}
-			size := a.poly.size() + b.poly.size()
+			size := a.poly.Size() + b.poly.Size()
 			if !got.Exact || math.Abs(got.Depth-want.Depth) > 1e-9*size {
 				t.Fatalf("warm depth %v (exact %v), cold %v", got.Depth, got.Exact, want.Depth)
 			}

@@ -50,7 +50,7 @@ func newPair(a, b *Shape) pair {
 	// as mgl64's in memory); the sums run in mgl64's order.
 	ra, rb := &a.X.R, &b.X.R
 	d := [3]float64{b.X.T[0] - a.X.T[0], b.X.T[1] - a.X.T[1], b.X.T[2] - a.X.T[2]}
-	q := pair{a: a.P, b: b.P, xa: a.X, size: a.P.size() + b.P.size()}
+	q := pair{a: a.P, b: b.P, xa: a.X, size: a.P.Size() + b.P.Size()}
 	for r := range 3 {
 		for c := range 3 {
 			v := ra[r*3]*rb[c*3] + ra[r*3+1]*rb[c*3+1] + ra[r*3+2]*rb[c*3+2]

@@ -68,7 +68,7 @@ func TestPenetrationCachedNeverGuesses(t *testing.T) {
 				t.Fatalf("%s: the warm query claims an overlap at distance %g", k.name, cold.Distance)
 			}
 			want := Penetration(&sa, &sb, &cold, nil)
-			size := a.poly.size() + b.poly.size()
+			size := a.poly.Size() + b.poly.Size()
 			if !got.Exact || (want.Exact && math.Abs(got.Depth-want.Depth) > 1e-9*size) {
 				t.Fatalf("%s: warm depth %v (exact %v), cold %v (exact %v)", k.name, got.Depth, got.Exact, want.Depth, want.Exact)
 			}

@@ -31,12 +31,12 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 	for l, x := range p.poses {
 		f.Links[l] = osc.Pose{P: x.T, Q: p.quats[l].Next(x.Quat())}
 	}
-	objects := p.scene.Objects
+	objects := p.scene.Mesh.Objects
 	f.Contacts, f.Near = f.Contacts[:0], f.Near[:0]
-	for _, c := range p.solver.Contacts {
+	for _, c := range p.scene.Contacts {
 		f.Contacts = append(f.Contacts, osc.Contact{Link: handmodel.Link(c.Link).String(), Object: objects[c.Object], Depth: c.Depth, Point: c.Point, Normal: c.Normal})
 	}
-	for _, n := range p.solver.Near {
+	for _, n := range p.scene.Near {
 		f.Near = append(f.Near, osc.Near{Link: handmodel.Link(n.Link).String(), Object: objects[n.Object], Distance: n.Distance, Point: n.Point})
 	}
 	f.Self, f.Pinches, f.Fists = f.Self[:0], f.Pinches[:0], f.Fists[:0]

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/contact"
+	_ "github.com/gloved/gloved/contact/all" // the contact methods
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handcontact"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 	"github.com/gloved/gloved/selfcontact"
 )
 
@@ -27,26 +28,25 @@ type PipelineOptions struct {
 	// turns it on unless the config's [self] enabled is false.
 	SelfContact bool
 	Self        selfcontact.Options
+	// Methods names the contact method of scene objects by their names
+	// (contact.Options.Methods); the others get the automatic choice.
+	Methods map[string]string
+	// NoWarmStart starts every frame's contact queries from nothing:
+	// slower, the same answers.
+	NoWarmStart bool
 }
 
 // Pipeline turns glove samples into contacts. It owns every buffer it
 // uses, so a frame allocates nothing once they have grown.
 type Pipeline struct {
-	hand *handmodel.Hand
-	cal  *handmodel.Calibration
-	// scene is the whole scene. objBox bounds each object (its own tree's
-	// root box): the links within the band of it are its candidate links,
-	// for depth inside a solid and for the proximity band; if any, the
-	// traversal of a non-convex object's tree finds the triangles that may
-	// touch a link.
-	scene  *env.Mesh
-	objBox []geom.OBB
-	band   float64
-	hier   *cab.Hierarchy
-	refit  cab.Refitter
-	query  cab.SceneQuery
-	solver *narrow.Solver
-	self   *selfcontact.Detector // nil: off
+	hand  *handmodel.Hand
+	cal   *handmodel.Calibration
+	hier  *cab.Hierarchy
+	refit cab.Refitter
+	// scene is the scene, each object with its contact method: it finds
+	// the frame's candidates (the traversal) and answers them.
+	scene *contact.Scene
+	self  *selfcontact.Detector // nil: off
 	// part is the hand's part in tests against other hands: the same
 	// hierarchy and hulls.
 	part handcontact.Hand
@@ -54,8 +54,6 @@ type Pipeline struct {
 	angles handmodel.Angles
 	poses  []geom.Transform
 	stages [NumStages]time.Duration
-	solids []narrow.SolidPair
-	near   []int32
 
 	// quats keep each link's rotation, as FillFrame sends it, in one
 	// hemisphere over the sample stream; seq is the last frame's sample
@@ -69,11 +67,9 @@ type Pipeline struct {
 }
 
 // NewPipeline wires a hand, its calibration and a scene (whose objects'
-// convexity is detected here if it was not).
+// convexity is detected here if it was not), each object of the scene
+// prepared by its contact method.
 func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Mesh, o PipelineOptions) (*Pipeline, error) {
-	if !(o.Proximity >= 0) {
-		return nil, fmt.Errorf("session: proximity %v must be >= 0", o.Proximity)
-	}
 	if scene.Convex == nil {
 		scene.DetectConvex()
 	}
@@ -81,28 +77,26 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	hier, links := part.Hier, part.Links
-	refit, err := cab.NewRefitter(cab.CAB, hier)
+	refit, err := cab.NewRefitter(cab.CAB, part.Hier)
 	if err != nil {
 		return nil, err
 	}
-	solver, err := narrow.NewSolver(links, scene)
+	links, err := contact.NewLinks(part.Links)
 	if err != nil {
 		return nil, err
 	}
-	solver.Proximity, solver.CountTris = o.Proximity, !o.SkipTris
-	p := &Pipeline{hand: hand, cal: cal, scene: scene, hier: hier, refit: refit, solver: solver, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks())}
+	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoWarmStart: o.NoWarmStart, Methods: o.Methods})
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	p := &Pipeline{hand: hand, cal: cal, hier: part.Hier, refit: refit, scene: cs, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks())}
 	if o.SelfContact {
 		if o.Self == (selfcontact.Options{}) {
 			o.Self = selfcontact.DefaultOptions
 		}
-		if p.self, err = selfcontact.New(hand, links, o.Self); err != nil {
+		if p.self, err = selfcontact.New(hand, part.Links, o.Self); err != nil {
 			return nil, err
 		}
-	}
-	p.band = o.Proximity
-	for o := range scene.Objects {
-		p.objBox = append(p.objBox, solver.ObjectTree(o).Bounds())
 	}
 	return p, nil
 }
@@ -118,9 +112,9 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t1 := time.Now()
 	p.refit.Refit(p.poses)
 	t2 := time.Now()
-	p.traverse()
+	p.scene.Traverse(p.hier, p.poses)
 	t3 := time.Now()
-	p.solver.Solve(p.poses, p.solids)
+	p.scene.Solve(p.poses)
 	t4 := time.Now()
 	if p.self != nil {
 		if err := p.self.Frame(&p.angles, p.poses); err != nil {
@@ -136,26 +130,12 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	return nil
 }
 
-// traverse finds the frame's candidates: for each object the links within
-// the band of its box. The narrow phase descends each object's own tree
-// for the triangles a link meets.
-func (p *Pipeline) traverse() {
-	p.solids = p.solids[:0]
-	p.query.Margin = p.band
-	for o := range p.objBox {
-		p.near = p.query.LinksNear(p.hier, &p.objBox[o], p.near[:0])
-		for _, l := range p.near {
-			p.solids = append(p.solids, narrow.SolidPair{Link: l, Object: int32(o)})
-		}
-	}
-}
-
 // Contacts returns the last frame's contacts, ordered by link then object.
-func (p *Pipeline) Contacts() []narrow.Contact { return p.solver.Contacts }
+func (p *Pipeline) Contacts() []contact.Contact { return p.scene.Contacts }
 
 // Near returns the last frame's links within the proximity band of an
 // object they do not touch.
-func (p *Pipeline) Near() []narrow.Near { return p.solver.Near }
+func (p *Pipeline) Near() []contact.Near { return p.scene.Near }
 
 // Self returns the self-contact detector (nil when it is off): the last
 // frame's self-contacts, pinch and fist events and distances.
@@ -186,4 +166,8 @@ func (p *Pipeline) HandPart() handcontact.Hand { return p.part }
 func (p *Pipeline) HandPose(dst *handcontact.Pose) { dst.Set(p.poses, p.hier) }
 
 // Scene returns the scene.
-func (p *Pipeline) Scene() *env.Mesh { return p.scene }
+func (p *Pipeline) Scene() *env.Mesh { return p.scene.Mesh }
+
+// Contact returns the scene as its contact methods prepared it: each
+// object's method (Method), and the last frame's candidates.
+func (p *Pipeline) Contact() *contact.Scene { return p.scene }

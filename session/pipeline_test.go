@@ -9,11 +9,12 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/contact/contacttest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
-	"github.com/gloved/gloved/narrow"
 )
 
 func graspPipeline(t testing.TB, level int) *Pipeline {
@@ -36,8 +37,8 @@ func graspPipelineWith(t testing.TB, level int, o PipelineOptions) *Pipeline {
 }
 
 type frameOut struct {
-	Contacts []narrow.Contact
-	Near     []narrow.Near
+	Contacts []contact.Contact
+	Near     []contact.Near
 }
 
 func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
@@ -50,7 +51,7 @@ func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 		if err := p.Frame(&s, env.GraspWrist()); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, frameOut{append([]narrow.Contact(nil), p.solver.Contacts...), append([]narrow.Near(nil), p.solver.Near...)})
+		out = append(out, frameOut{append([]contact.Contact(nil), p.scene.Contacts...), append([]contact.Near(nil), p.scene.Near...)})
 	}
 	return out
 }
@@ -70,15 +71,15 @@ func TestGraspContacts(t *testing.T) {
 	p := graspPipeline(t, 4)
 	frames := runGrasp(t, p, 300)
 	r := rand.New(rand.NewPCG(71, 71))
-	ballHull, _ := p.scene.ObjectHull(1)
+	ballHull, _ := p.scene.Mesh.ObjectHull(1)
 	touching, near := 0, 0
 	for f, fr := range frames {
 		for i, c := range fr.Contacts {
 			if i > 0 && (c.Link < fr.Contacts[i-1].Link || (c.Link == fr.Contacts[i-1].Link && c.Object <= fr.Contacts[i-1].Object)) {
 				t.Fatalf("frame %d: contacts out of order", f)
 			}
-			if p.scene.Objects[c.Object] != "ball" {
-				t.Fatalf("frame %d: the hand touched the %s", f, p.scene.Objects[c.Object])
+			if p.scene.Mesh.Objects[c.Object] != "ball" {
+				t.Fatalf("frame %d: the hand touched the %s", f, p.scene.Mesh.Objects[c.Object])
 			}
 			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || c.Tris < 0 || !c.Exact {
 				t.Fatalf("frame %d: bad contact %+v", f, c)
@@ -105,7 +106,7 @@ func TestGraspContacts(t *testing.T) {
 	for range 150 {
 		glove.Read(&s)
 		p2.Frame(&s, env.GraspWrist())
-		for _, c := range p2.solver.Contacts {
+		for _, c := range p2.scene.Contacts {
 			var lv []mgl64.Vec3
 			for _, v := range p2.hier.Body.Links[c.Link].Verts {
 				lv = append(lv, p2.poses[c.Link].Apply(v))
@@ -151,9 +152,7 @@ func TestFrameAllocatesNothing(t *testing.T) {
 }
 
 func benchFrame(b *testing.B, caching, tris bool) {
-	p := graspPipeline(b, 5)
-	p.solver.Caching = caching
-	p.solver.CountTris = tris
+	p := graspPipelineWith(b, 5, PipelineOptions{Proximity: 0.01, NoWarmStart: !caching, SkipTris: !tris})
 	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var samples []devices.Sample
 	for range 300 {
@@ -168,7 +167,7 @@ func benchFrame(b *testing.B, caching, tris bool) {
 	i, contacts := 0, 0
 	for b.Loop() {
 		p.Frame(&samples[i%len(samples)], env.GraspWrist())
-		contacts += len(p.solver.Contacts)
+		contacts += len(p.scene.Contacts)
 		i++
 	}
 	b.ReportMetric(float64(contacts)/float64(i), "contacts/frame")
@@ -183,8 +182,7 @@ func BenchmarkFrameGraspNoTris(b *testing.B)  { benchFrame(b, true, false) }
 // TestCachingChangesNoAnswer: the per-pair warm start only saves work.
 func TestCachingChangesNoAnswer(t *testing.T) {
 	warm := graspPipeline(t, 4)
-	cold := graspPipeline(t, 4)
-	cold.solver.Caching = false
+	cold := graspPipelineWith(t, 4, PipelineOptions{Proximity: 0.01, NoWarmStart: true})
 	a, b := runGrasp(t, warm, 300), runGrasp(t, cold, 300)
 	for f := range a {
 		if len(a[f].Contacts) != len(b[f].Contacts) || len(a[f].Near) != len(b[f].Near) {
@@ -201,5 +199,35 @@ func TestCachingChangesNoAnswer(t *testing.T) {
 				t.Fatalf("frame %d: near %+v vs %+v", f, n, b[f].Near[i])
 			}
 		}
+	}
+}
+
+// TestAnObjectsContactMethodCanBeNamed: PipelineOptions.Methods gives an
+// object a method by name, among them one a test package registered
+// (contacttest's testbox, the object as its root box): the ball as a box
+// touches every link the ball touches, and more in some frames.
+func TestAnObjectsContactMethodCanBeNamed(t *testing.T) {
+	boxed := graspPipelineWith(t, 4, PipelineOptions{Proximity: 0.01, Methods: map[string]string{"ball": contacttest.BoxMethod}})
+	if got := boxed.Contact().Method; got[0] != "convex" || got[1] != contacttest.BoxMethod {
+		t.Fatalf("methods %v, want the table convex and the ball %s", got, contacttest.BoxMethod)
+	}
+	ball, box := runGrasp(t, graspPipeline(t, 4), 300), runGrasp(t, boxed, 300)
+	more := 0
+	for f := range ball {
+		links := map[int]bool{}
+		for _, c := range box[f].Contacts {
+			links[c.Link] = true
+		}
+		for _, c := range ball[f].Contacts {
+			if c.Object == 1 && !links[c.Link] {
+				t.Fatalf("frame %d: link %d touches the ball but not its box", f, c.Link)
+			}
+		}
+		if len(box[f].Contacts) > len(ball[f].Contacts) {
+			more++
+		}
+	}
+	if more == 0 {
+		t.Fatal("the box never touched more links than the ball: the method was not used")
 	}
 }

@@ -7,8 +7,8 @@ type Stage int
 const (
 	StagePose     Stage = iota // calibration and forward kinematics
 	StageRefit                 // CAB refit
-	StageTraverse              // hierarchy against the scene
-	StageNarrow                // exact contacts
+	StageTraverse              // the hand's hierarchy against each object's tree: the candidate pairs and their fronts (traversal.Candidates)
+	StageNarrow                // each candidate's exact answer by its object's contact method (contact.Scene.Solve)
 	StageSelf                  // self-contact: sphere chains, exact confirmation, pinch and fist
 	StageHands                 // contacts with other hands (HandPairs), timed by the caller
 	StageOSC                   // encoding and sending the bundle

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/traversal"
 )
 
 // Case is one colliding test case of the query experiment: pose A where
@@ -28,7 +28,7 @@ const maxAttemptsPerCase = 1000
 // disk of placements where the two single cylinders overlap: outside it
 // nothing collides. It returns the cases and the draws made.
 func CollidingCases(ctx context.Context, tr *Trees, n int, r *rand.Rand) ([]Case, int, error) {
-	col := env.Collider{FirstContact: true}
+	col := traversal.Collider{FirstContact: true}
 	var cases []Case
 	attempts := 0
 	for len(cases) < n {

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/bch"
-	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // Query is the paper's second experiment (section 4.1, figure 3 right):
@@ -76,7 +76,7 @@ func QueryTimes(ctx context.Context, tr *Trees, cases []Case, iters int) (Query,
 		}
 		*v.us = us(d) / float64(max(iters*len(cases), 1))
 	}
-	col := env.Collider{FirstContact: true}
+	col := traversal.Collider{FirstContact: true}
 	poses := make([]geom.Transform, len(cases))
 	for i, c := range cases {
 		poses[i] = tr.Frame.Transform(c.P)
@@ -99,7 +99,7 @@ func bchPass(trees []*bch.Tree, placed []bch.Tree, cases []Case, stack *[][2]int
 
 // obbPass runs the OBB trees' query of every case in turn, case i's B
 // placed by poses[i].
-func obbPass(col *env.Collider, tr *Trees, cases []Case, poses []geom.Transform) {
+func obbPass(col *traversal.Collider, tr *Trees, cases []Case, poses []geom.Transform) {
 	for i, c := range cases {
 		col.Collide(tr.OBB[c.A], tr.OBB[c.B], poses[i])
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/bch"
-	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // TestQueryPassesAllocateNothing: once the trees are placed and the
@@ -26,7 +26,7 @@ func TestQueryPassesAllocateNothing(t *testing.T) {
 		poses[i] = tr.Frame.Transform(c.P)
 	}
 	var stack [][2]int32
-	col := env.Collider{FirstContact: true}
+	col := traversal.Collider{FirstContact: true}
 	bchPass(tr.Tall, placed, cases, &stack)
 	obbPass(&col, tr, cases, poses)
 	if n := testing.AllocsPerRun(5, func() { bchPass(tr.Tall, placed, cases, &stack) }); n != 0 {

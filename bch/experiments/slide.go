@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/gloved/gloved/bch"
-	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // MaxDepth is the deepest level limit of the level-of-detail curve (the
@@ -63,13 +63,13 @@ type slider struct {
 	shift  [exactM]float64  // how far a[k] is slid
 	aw, bw []geom.Triangle
 	pa, pb Placement
-	col    env.Collider
+	col    traversal.Collider
 	dist   Distancer
 	stack  [][2]int32
 }
 
 func newSlider(tr *Trees, b *Body) *slider {
-	return &slider{tr: tr, b: b, step: b.Threshold, col: env.Collider{FirstContact: true}}
+	return &slider{tr: tr, b: b, step: b.Threshold, col: traversal.Collider{FirstContact: true}}
 }
 
 // place readies test t: the trees placed, the triangles moved.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 func chainsSetup(t testing.TB, s LinkShape) (*cab.Hierarchy, *cab.Hierarchy, *Exact, *Exact) {
@@ -30,7 +31,7 @@ func TestChainCandidatesHoldEveryContact(t *testing.T) {
 		ha, hb, ea, eb := chainsSetup(t, tc.s)
 		pa, pb := make([]geom.Transform, 8), make([]geom.Transform, 8)
 		ba, bb := make([][2]float64, 8), make([][2]float64, 8)
-		var bq cab.BodyQuery
+		var bq traversal.BodyQuery
 		bq.SkipAdjacent = true
 		cross, self := 0, 0
 		for frame := range 150 {
@@ -47,7 +48,7 @@ func TestChainCandidatesHoldEveryContact(t *testing.T) {
 							if strat == cab.CAB {
 								cross++
 							}
-							if !slices.Contains(bq.Pairs, cab.LinkPair{A: int32(i), B: int32(j)}) {
+							if !slices.Contains(bq.Pairs, traversal.LinkPair{A: int32(i), B: int32(j)}) {
 								t.Fatalf("%s %+v frame %d %s: links %d,%d touch but are no candidate", tc.m, tc.s, frame, strat, i, j)
 							}
 						}
@@ -60,7 +61,7 @@ func TestChainCandidatesHoldEveryContact(t *testing.T) {
 							if strat == cab.CAB {
 								self++
 							}
-							if !slices.Contains(bq.Pairs, cab.LinkPair{A: int32(i), B: int32(j)}) {
+							if !slices.Contains(bq.Pairs, traversal.LinkPair{A: int32(i), B: int32(j)}) {
 								t.Fatalf("%s frame %d %s: self pair %d,%d touches but is no candidate", tc.m, frame, strat, i, j)
 							}
 						}
@@ -87,7 +88,7 @@ func TestBodyQueryReuseAllocatesNothing(t *testing.T) {
 		ref, _ := cab.NewRefitter(cab.CAB, x.h)
 		ref.Refit(x.p)
 	}
-	q := cab.BodyQuery{SkipAdjacent: true}
+	q := traversal.BodyQuery{SkipAdjacent: true}
 	if q.Run(ha, hb)+q.Self(ha) == 0 {
 		t.Fatal("the braided chains have no candidate pair")
 	}

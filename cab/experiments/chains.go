@@ -6,6 +6,7 @@ import (
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // chainLinks is the number of links of each chain (16 in all, as in the
@@ -107,7 +108,7 @@ func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 		return Row{}, err
 	}
 	row := Row{Method: string(strat)}
-	q := cab.BodyQuery{SkipAdjacent: true}
+	q := traversal.BodyQuery{SkipAdjacent: true}
 	var c chainCandidates
 	for f := range frames {
 		r.pose(f)
@@ -132,13 +133,13 @@ func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 // chainCandidates are one frame's candidate pairs: pairs[:cross] of chain
 // A with chain B, then selfA pairs within A, then the pairs within B.
 type chainCandidates struct {
-	pairs        []cab.LinkPair
+	pairs        []traversal.LinkPair
 	cross, selfA int
 	boxTests     int
 }
 
 // candidates descends the refitted hierarchies for the frame's candidates.
-func (r *chainRig) candidates(q *cab.BodyQuery, c *chainCandidates) {
+func (r *chainRig) candidates(q *traversal.BodyQuery, c *chainCandidates) {
 	q.Run(r.ha, r.hb)
 	c.cross = len(q.Pairs)
 	c.pairs = append(c.pairs[:0], q.Pairs...)

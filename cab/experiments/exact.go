@@ -9,6 +9,7 @@ import (
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // Exact answers the exact boolean query for candidate pairs: do the link's
@@ -21,7 +22,7 @@ type Exact struct {
 	Body   *cab.Body
 	trees  []*env.Tree
 	stack  []int32
-	col    env.Collider
+	col    traversal.Collider
 	planes [][]plane // per convex link: outward face planes
 }
 
@@ -32,7 +33,7 @@ type plane struct {
 
 // NewExact prepares the per-link trees of a body.
 func NewExact(b *cab.Body) (*Exact, error) {
-	e := &Exact{Body: b, col: env.Collider{FirstContact: true}}
+	e := &Exact{Body: b, col: traversal.Collider{FirstContact: true}}
 	for i, l := range b.Links {
 		m := &env.Mesh{Verts: l.Verts, Tris: l.Tris, Object: make([]int32, len(l.Tris)), Objects: []string{l.Name}}
 		t, err := env.Build(m, env.BuildOptions{Workers: 1})
@@ -90,7 +91,7 @@ func windingNumber(verts []mgl64.Vec3, tris [][3]int32, p mgl64.Vec3) float64 {
 func (e *Exact) LinkTriangle(l int, pose geom.Transform, tri geom.Triangle) bool {
 	inv := pose.Inverse()
 	local := tri.Transformed(inv)
-	if e.trees[l].IntersectsTriangle(local, &e.stack) {
+	if traversal.TouchesTriangle(e.trees[l], local, &e.stack) {
 		return true
 	}
 	// No surface crossing: the triangle meets the solid only if it lies
@@ -118,14 +119,14 @@ func (e *Exact) LinkLink(la int, pa geom.Transform, f *Exact, lb int, pb geom.Tr
 // a scene object (its own tree): the surfaces cross, or an object triangle
 // lies inside the link. A link wholly inside a closed object does not
 // count: the scene is triangles here; solid objects are the narrow phase's.
-func (e *Exact) LinkSurface(l int, pose geom.Transform, obj *env.Tree, col *env.Collider) bool {
+func (e *Exact) LinkSurface(l int, pose geom.Transform, obj *env.Tree, col *traversal.Collider) bool {
 	if col.Collide(obj, e.trees[l], pose) > 0 {
 		return true
 	}
 	box := e.Body.Links[l].Box.Transformed(pose)
 	inv := pose.Inverse()
 	inside := false
-	obj.VisitOBB(&box, &e.stack, func(tri int32) bool {
+	traversal.VisitOBB(obj, &box, &e.stack, func(tri int32) bool {
 		inside = e.inside(l, inv.Apply(obj.Mesh.Triangle(int(tri))[0]))
 		return !inside
 	})

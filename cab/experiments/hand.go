@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/traversal"
 )
 
 // The simulated glove of the hand experiment: 22 sensors, a sample every
@@ -122,7 +123,7 @@ func (r *handRig) bruteRow(frames int) (Row, error) {
 		return Row{}, err
 	}
 	row := Row{Method: "brute"}
-	col := env.Collider{FirstContact: true}
+	col := traversal.Collider{FirstContact: true}
 	for range frames {
 		if err := r.pose(glove); err != nil {
 			return Row{}, err
@@ -150,7 +151,7 @@ func (r *handRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 		return Row{}, err
 	}
 	row := Row{Method: string(strat)}
-	var sq cab.SceneQuery
+	var sq traversal.SceneQuery
 	hits := make([]int8, len(r.poses)*len(r.scene.Objects))
 	for range frames {
 		if err := r.pose(glove); err != nil {
@@ -176,7 +177,7 @@ func (r *handRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 // query runs the exact query of each (link, object) pair that candidate
 // (link, triangle) pairs name, over those triangles until one meets the
 // link. hits is per (link, object): 0 untested, 1 miss, 2 hit.
-func (r *handRig) query(row *Row, pairs []cab.LinkTri, hits []int8) {
+func (r *handRig) query(row *Row, pairs []traversal.LinkTri, hits []int8) {
 	clear(hits)
 	objects := len(r.scene.Objects)
 	for _, p := range pairs {

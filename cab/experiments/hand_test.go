@@ -14,6 +14,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/traversal"
 )
 
 // graspWrist places the hand palm down over the ball (as the demo does),
@@ -37,17 +38,17 @@ func TestSceneCandidatesHoldEveryContact(t *testing.T) {
 	poses := make([]geom.Transform, 16)
 	var s devices.Sample
 	var q handmodel.Angles
-	var sq cab.SceneQuery
+	var sq traversal.SceneQuery
 	contacts := 0
 	for frame := range 40 {
 		glove.Read(&s)
 		cal.Angles(&s, &hand.Limits, &q)
 		hand.Pose(&q, graspWrist(r), poses)
-		var truth []cab.LinkTri
+		var truth []traversal.LinkTri
 		for l := range 16 {
 			for k := range scene.Mesh.Tris {
 				if exact.LinkTriangle(l, poses[l], scene.Mesh.Triangle(k)) {
-					truth = append(truth, cab.LinkTri{Link: int32(l), Tri: int32(k)})
+					truth = append(truth, traversal.LinkTri{Link: int32(l), Tri: int32(k)})
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 type collideFlags struct {
@@ -54,7 +55,7 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		}
 		buildS[i] = time.Since(start).Seconds()
 	}
-	c := env.Collider{FirstContact: f.first}
+	c := traversal.Collider{FirstContact: f.first}
 	start := time.Now()
 	c.Collide(trees[0], trees[1], pose)
 	query := time.Since(start)
@@ -74,7 +75,7 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-func writeCollideJSON(out io.Writer, c *env.Collider, buildS [2]float64) error {
+func writeCollideJSON(out io.Writer, c *traversal.Collider, buildS [2]float64) error {
 	pairs := c.Pairs
 	if pairs == nil {
 		pairs = [][2]int32{}

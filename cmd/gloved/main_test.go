@@ -17,6 +17,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/experiments"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 func gloved(t *testing.T, args ...string) (string, error) {
@@ -70,7 +71,7 @@ func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
 		}
 		ma, _ := env.Load(pa, env.LoadOptions{})
 		mb, _ := env.Load(pb, env.LoadOptions{})
-		want := env.BruteForce(ma, mb, x)
+		want := traversal.BruteForce(ma, mb, x)
 		if want == nil {
 			want = [][2]int32{}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
 )
 
 // ProximityOpts choose the gaps and the spheres of the experiment.
@@ -70,7 +71,7 @@ func Proximity(ctx context.Context, o ProximityOpts, onRow func(ProximityRow)) (
 	}
 	res := &ProximityResult{Triangles: len(inner.Tris)}
 	steps := int(math.Round(math.Log10(o.EpsMax/o.EpsMin)*float64(o.PerDecade))) + 1
-	var c env.Collider
+	var c traversal.Collider
 	for i := range steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -1,9 +1,10 @@
-package env
+package traversal
 
 import (
 	"cmp"
 	"slices"
 
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -34,15 +35,15 @@ type Collider struct {
 	triGen []uint32
 	gen    uint32
 	pose   geom.Transform
-	meshB  *Mesh
-	nodesB []Node
+	meshB  *env.Mesh
+	nodesB []env.Node
 }
 
 // Collide finds the triangle pairs of a and b that intersect when b is
 // placed in a's frame by pose. It descends both trees together with an
 // explicit stack, always splitting the larger box, and returns the number of
 // pairs found (also in c.Pairs).
-func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
+func (c *Collider) Collide(a, b *env.Tree, pose geom.Transform) int {
 	c.Pairs, c.Counters = c.Pairs[:0], Counters{}
 	need := a.Depth + b.Depth + 2
 	if cap(c.stack) < need {
@@ -61,9 +62,9 @@ func (c *Collider) Collide(a, b *Tree, pose geom.Transform) int {
 
 // step tests one pair of references of a and b: two triangles, a triangle
 // and a box, or two boxes. Triangles are their own leaves and never split.
-func (c *Collider) step(a, b *Tree, ra, rb int32) (Step, [2]int32) {
-	ta, aLeaf := Leaf(ra)
-	tb, bLeaf := Leaf(rb)
+func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
+	ta, aLeaf := env.Leaf(ra)
+	tb, bLeaf := env.Leaf(rb)
 	var boxA, boxB *geom.OBB
 	switch {
 	case aLeaf && bLeaf:
@@ -101,7 +102,7 @@ func (c *Collider) step(a, b *Tree, ra, rb int32) (Step, [2]int32) {
 }
 
 // place readies the per-query cache of B's placed boxes and triangles.
-func (c *Collider) place(b *Tree, pose geom.Transform) {
+func (c *Collider) place(b *env.Tree, pose geom.Transform) {
 	c.pose, c.meshB, c.nodesB = pose, b.Mesh, b.Nodes
 	if len(c.boxGen) < len(b.Nodes) {
 		c.boxB, c.boxGen = make([]geom.OBB, len(b.Nodes)), make([]uint32, len(b.Nodes))
@@ -135,7 +136,7 @@ func (c *Collider) placedTri(i int32) geom.Triangle {
 
 // BruteForce tests every triangle of a against every triangle of b placed
 // by pose: the slow, obviously complete reference for Collide.
-func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
+func BruteForce(a, b *env.Mesh, pose geom.Transform) [][2]int32 {
 	var pairs [][2]int32
 	moved := make([]geom.Triangle, len(b.Tris))
 	for j := range b.Tris {
@@ -150,47 +151,4 @@ func BruteForce(a, b *Mesh, pose geom.Transform) [][2]int32 {
 		}
 	}
 	return pairs
-}
-
-// IntersectsTriangle reports whether any triangle of t meets tri (given in
-// t's frame), descending with the caller's stack, which it may grow.
-func (t *Tree) IntersectsTriangle(tri geom.Triangle, stack *[]int32) bool {
-	hit := false
-	t.visit(stack, func(b *geom.OBB) bool { return geom.TriOBBMayMeet(tri, b) }, func(k int32) bool {
-		hit = geom.TriTri(t.Mesh.Triangle(int(k)), tri)
-		return !hit
-	})
-	return hit
-}
-
-// VisitOBB calls fn for every triangle of t that meets box (in t's frame),
-// descending with the caller's stack; fn returns false to stop early.
-func (t *Tree) VisitOBB(box *geom.OBB, stack *[]int32, fn func(tri int32) bool) {
-	t.visit(stack, func(b *geom.OBB) bool { return !geom.BoxesDisjoint(b, box) }, func(k int32) bool {
-		if !geom.TriOBBMayMeet(t.Mesh.Triangle(int(k)), box) {
-			return true
-		}
-		return fn(k)
-	})
-}
-
-// visit descends the tree into the nodes whose boxes pass node and calls
-// leaf for each triangle reached, until leaf returns false.
-func (t *Tree) visit(stack *[]int32, node func(*geom.OBB) bool, leaf func(int32) bool) {
-	st := append((*stack)[:0], t.Root)
-	defer func() { *stack = st[:0] }()
-	for len(st) > 0 {
-		r := st[len(st)-1]
-		st = st[:len(st)-1]
-		if k, ok := Leaf(r); ok {
-			if !leaf(k) {
-				return
-			}
-			continue
-		}
-		n := &t.Nodes[r]
-		if node(&n.Box) {
-			st = append(st, n.Child[1], n.Child[0])
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package cab_test
+package traversal_test
 
 import (
 	"math/rand/v2"
@@ -14,6 +14,7 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/traversal"
 )
 
 // graspScene is the table-and-ball scene of the hand experiment.
@@ -58,7 +59,7 @@ func TestSceneQueryEqualsBruteForce(t *testing.T) {
 		scene := graspScene(t, level)
 		r := rand.New(rand.NewPCG(52, 52))
 		poses := make([]geom.Transform, 16)
-		var sq cab.SceneQuery
+		var sq traversal.SceneQuery
 		total := 0
 		for frame := range 40 {
 			graspPose(r, hand, poses)
@@ -69,7 +70,7 @@ func TestSceneQueryEqualsBruteForce(t *testing.T) {
 				want := bruteSceneQuery(h, scene, sq.Margin)
 				sq.Run(h, scene)
 				got := slices.Clone(sq.Pairs)
-				slices.SortFunc(got, func(a, b cab.LinkTri) int {
+				slices.SortFunc(got, func(a, b traversal.LinkTri) int {
 					if a.Link != b.Link {
 						return int(a.Link - b.Link)
 					}
@@ -89,13 +90,13 @@ func TestSceneQueryEqualsBruteForce(t *testing.T) {
 
 // bruteSceneQuery tests every link's leaf box, grown by margin, against
 // every triangle, in (link, triangle) order.
-func bruteSceneQuery(h *cab.Hierarchy, scene *env.Tree, margin float64) []cab.LinkTri {
-	var want []cab.LinkTri
+func bruteSceneQuery(h *cab.Hierarchy, scene *env.Tree, margin float64) []traversal.LinkTri {
+	var want []traversal.LinkTri
 	for l := range h.Leaves {
 		box := grown(h.Leaves[l], margin)
 		for k := range scene.Mesh.Tris {
 			if geom.TriOBBMayMeet(scene.Mesh.Triangle(k), &box) {
-				want = append(want, cab.LinkTri{Link: int32(l), Tri: int32(k)})
+				want = append(want, traversal.LinkTri{Link: int32(l), Tri: int32(k)})
 			}
 		}
 	}
@@ -115,7 +116,7 @@ func TestLinksNearEqualsBruteForce(t *testing.T) {
 		ref, _ := cab.NewRefitter(cab.CAB, h)
 		ref.Refit(poses)
 		for _, margin := range []float64{0, 0.01} {
-			sq := cab.SceneQuery{Margin: margin}
+			sq := traversal.SceneQuery{Margin: margin}
 			got := sq.LinksNear(h, &ball, nil)
 			for l := range h.Leaves {
 				in := slices.Contains(got, int32(l))
@@ -138,7 +139,7 @@ func TestSceneQueryReuseAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(54, 54))
 	poses := make([]geom.Transform, 16)
 	ref, _ := cab.NewRefitter(cab.CAB, h)
-	sq := cab.SceneQuery{Margin: 0.01}
+	sq := traversal.SceneQuery{Margin: 0.01}
 	ball := &ballBox
 	var near []int32
 	for range 100 { // a pose with candidates
@@ -176,7 +177,7 @@ func BenchmarkSceneQueryHandGrasp100k(b *testing.B) {
 		frames = append(frames, p)
 	}
 	ref, _ := cab.NewRefitter(cab.CAB, h)
-	var sq cab.SceneQuery
+	var sq traversal.SceneQuery
 	b.ReportAllocs()
 	i := 0
 	pairs := 0

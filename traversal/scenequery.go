@@ -1,10 +1,11 @@
-package cab
+package traversal
 
 import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
@@ -29,7 +30,9 @@ type SceneQuery struct {
 }
 
 // box returns the box of hierarchy reference a grown by the margin.
-func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB { return grownBox(h, a, q.Margin, &q.grown) }
+func (q *SceneQuery) box(h *cab.Hierarchy, a int32) *geom.OBB {
+	return grownBox(h, a, q.Margin, &q.grown)
+}
 
 // grownBox returns the box of reference a grown by margin (scratch holds
 // it): a link's box by the margin itself, a node's by √3 times it. A
@@ -37,7 +40,7 @@ func (q *SceneQuery) box(h *Hierarchy, a int32) *geom.OBB { return grownBox(h, a
 // not hold theirs grown along their axes, whose corners reach the
 // margin·√3 from the ungrown box; grown by that much it does, so no pair
 // is lost below it. With no margin it is the box itself.
-func grownBox(h *Hierarchy, a int32, margin float64, scratch *geom.OBB) *geom.OBB {
+func grownBox(h *cab.Hierarchy, a int32, margin float64, scratch *geom.OBB) *geom.OBB {
 	b := h.Box(a)
 	if margin <= 0 {
 		return b
@@ -53,45 +56,45 @@ func grownBox(h *Hierarchy, a int32, margin float64, scratch *geom.OBB) *geom.OB
 
 // Run finds every (link, triangle) pair whose link box meets the triangle.
 // The hierarchy's boxes must be refitted for the frame.
-func (q *SceneQuery) Run(h *Hierarchy, scene *env.Tree) int {
+func (q *SceneQuery) Run(h *cab.Hierarchy, scene *env.Tree) int {
 	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	env.DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (env.Step, [2]int32) { return q.step(h, scene, a, s) })
+	DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (Step, [2]int32) { return q.step(h, scene, a, s) })
 	return len(q.Pairs)
 }
 
 // step tests hierarchy reference a against scene reference s: a box or a
 // triangle, which is its own leaf.
-func (q *SceneQuery) step(h *Hierarchy, scene *env.Tree, a, s int32) (env.Step, [2]int32) {
+func (q *SceneQuery) step(h *cab.Hierarchy, scene *env.Tree, a, s int32) (Step, [2]int32) {
 	box := q.box(h, a)
 	q.BoxTests++
 	var sceneBox *geom.OBB
 	if tri, ok := env.Leaf(s); ok {
 		if !geom.TriOBBMayMeet(scene.Mesh.Triangle(int(tri)), box) {
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 		if a < 0 {
 			q.Pairs = append(q.Pairs, LinkTri{^a, tri})
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 	} else {
 		sceneBox = &scene.Nodes[s].Box
 		if geom.BoxesDisjoint(box, sceneBox) {
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 		if a < 0 && contains(box, sceneBox) {
 			// Every triangle under s is in the link's box: each would pass
 			// TriOBB, so none is tested.
 			q.appendUnder(scene, ^a, s)
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 	}
 	if a < 0 {
 		box = nil // a link is a leaf: never split
 	}
 	if geom.SplitFirst(box, sceneBox) {
-		return env.SplitA, h.Nodes[a].Child
+		return SplitA, h.Nodes[a].Child
 	}
-	return env.SplitB, scene.Nodes[s].Child
+	return SplitB, scene.Nodes[s].Child
 }
 
 // appendUnder pairs link with every triangle under scene node s.
@@ -132,18 +135,18 @@ func contains(a, b *geom.OBB) bool {
 // LinksNear appends to out the links whose leaf boxes, grown by margin,
 // meet box, descending the hierarchy with the query's stack, and returns
 // it. It is the broad phase for a scene object treated as one solid.
-func (q *SceneQuery) LinksNear(h *Hierarchy, box *geom.OBB, out []int32) []int32 {
+func (q *SceneQuery) LinksNear(h *cab.Hierarchy, box *geom.OBB, out []int32) []int32 {
 	// box is the fixed second member of every pair, never split.
-	env.DescendPairs(&q.stack, h.Root, 0, func(a, _ int32) (env.Step, [2]int32) {
+	DescendPairs(&q.stack, h.Root, 0, func(a, _ int32) (Step, [2]int32) {
 		q.BoxTests++
 		if geom.BoxesDisjoint(q.box(h, a), box) {
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 		if a < 0 {
 			out = append(out, ^a)
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
-		return env.SplitA, h.Nodes[a].Child
+		return SplitA, h.Nodes[a].Child
 	})
 	return out
 }

@@ -1,7 +1,7 @@
-package cab
+package traversal
 
 import (
-	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -34,7 +34,7 @@ type BodyQuery struct {
 }
 
 // Run finds every (link of a, link of b) pair whose leaf boxes overlap.
-func (q *BodyQuery) Run(a, b *Hierarchy) int {
+func (q *BodyQuery) Run(a, b *cab.Hierarchy) int {
 	q.RunLimited(a, b, -1)
 	return len(q.Pairs)
 }
@@ -48,7 +48,7 @@ func (q *BodyQuery) Run(a, b *Hierarchy) int {
 // at the limit, so every pair of overlapping links the unlimited query
 // finds is in Pairs or under a pair of Limited (pairs only within the
 // Margin may be neither).
-func (q *BodyQuery) RunLimited(a, b *Hierarchy, maxDepth int) bool {
+func (q *BodyQuery) RunLimited(a, b *cab.Hierarchy, maxDepth int) bool {
 	q.Pairs, q.Limited, q.BoxTests = q.Pairs[:0], q.Limited[:0], 0
 	q.descend(a, b, a.Root, b.Root, false, maxDepth)
 	return len(q.Limited) > 0
@@ -57,7 +57,7 @@ func (q *BodyQuery) RunLimited(a, b *Hierarchy, maxDepth int) bool {
 // Self finds every pair of distinct links of h whose leaf boxes overlap,
 // each pair once with A < B: for every internal node, its two subtrees
 // against each other.
-func (q *BodyQuery) Self(h *Hierarchy) int {
+func (q *BodyQuery) Self(h *cab.Hierarchy) int {
 	q.Pairs, q.Limited, q.BoxTests = q.Pairs[:0], q.Limited[:0], 0
 	for _, n := range h.Nodes {
 		q.descend(h, h, n.Child[0], n.Child[1], true, -1)
@@ -67,18 +67,18 @@ func (q *BodyQuery) Self(h *Hierarchy) int {
 
 // descend adds the overlapping leaf pairs under references ra of a and rb
 // of b.
-func (q *BodyQuery) descend(a, b *Hierarchy, ra, rb int32, self bool, maxDepth int) {
-	limit := func(h *Hierarchy, r int32) bool { return r >= 0 && maxDepth >= 0 && h.Level(r) >= maxDepth }
-	env.DescendPairs(&q.stack, ra, rb, func(x, y int32) (env.Step, [2]int32) {
+func (q *BodyQuery) descend(a, b *cab.Hierarchy, ra, rb int32, self bool, maxDepth int) {
+	limit := func(h *cab.Hierarchy, r int32) bool { return r >= 0 && maxDepth >= 0 && h.Level(r) >= maxDepth }
+	DescendPairs(&q.stack, ra, rb, func(x, y int32) (Step, [2]int32) {
 		bx, by := grownBox(a, x, q.Margin, &q.grown), b.Box(y)
 		q.BoxTests++
 		if geom.BoxesDisjoint(bx, by) {
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		}
 		switch {
 		case x < 0 && y < 0:
 			q.add(a, ^x, ^y, self)
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		case limit(a, x) || limit(b, y):
 			// A collision at this level is of the boxes themselves: grown
 			// boxes that overlap only within the margin are near, not
@@ -86,22 +86,22 @@ func (q *BodyQuery) descend(a, b *Hierarchy, ra, rb int32, self bool, maxDepth i
 			if q.Margin <= 0 || !geom.BoxesDisjoint(a.Box(x), by) {
 				q.Limited = append(q.Limited, RefPair{x, y})
 			}
-			return env.Prune, [2]int32{}
+			return Prune, [2]int32{}
 		case x < 0:
 			bx = nil // a link is a leaf: never split
 		case y < 0:
 			by = nil
 		}
 		if geom.SplitFirst(bx, by) {
-			return env.SplitA, a.Nodes[x].Child
+			return SplitA, a.Nodes[x].Child
 		}
-		return env.SplitB, b.Nodes[y].Child
+		return SplitB, b.Nodes[y].Child
 	})
 }
 
 // add records the pair of links la of a and lb of b; in a self test, in
 // order, unless they are adjacent and SkipAdjacent is set.
-func (q *BodyQuery) add(a *Hierarchy, la, lb int32, self bool) {
+func (q *BodyQuery) add(a *cab.Hierarchy, la, lb int32, self bool) {
 	if self {
 		if q.SkipAdjacent && a.Body.Adjacent(la, lb) {
 			return

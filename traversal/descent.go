@@ -1,4 +1,4 @@
-package env
+package traversal
 
 // Step is what a pair descent does with a pair of references it reached.
 type Step uint8

@@ -1,4 +1,4 @@
-package narrow
+package mesh_test
 
 import (
 	"math"
@@ -8,77 +8,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/env"
-	"github.com/gloved/gloved/env/envtest"
 	"github.com/gloved/gloved/geom"
 )
-
-// refMeshDepth is the reference for a closed object: the larger of
-// the deepest link vertex inside the object (winding number) by its
-// distance to the surface, and the deepest object vertex inside the link
-// by its distance to the link's surface (its faces' planes); and whether
-// the link and the object meet at all (a triangle meets the link, or the
-// link is inside).
-func refMeshDepth(link hullShape, x geom.Transform, m *env.Mesh) (depth float64, touch bool) {
-	for _, v := range worldVerts(link, x) {
-		if envtest.WindingNumber(m, v) > 0.5 {
-			depth, touch = math.Max(depth, envtest.SurfaceDistance(m, v)), true
-		}
-	}
-	inv := x.Inverse()
-	var mid mgl64.Vec3
-	for _, v := range link.verts {
-		mid = mid.Add(v.Mul(1 / float64(len(link.verts))))
-	}
-	for _, w := range m.Verts {
-		p, in := inv.Apply(w), math.Inf(1)
-		for _, t := range link.tris {
-			a, b, c := link.verts[t[0]], link.verts[t[1]], link.verts[t[2]]
-			n := b.Sub(a).Cross(c.Sub(a)).Normalize()
-			if n.Dot(mid.Sub(a)) > 0 {
-				n = n.Mul(-1) // outward, whatever the hull's winding
-			}
-			in = math.Min(in, n.Dot(a)-n.Dot(p))
-		}
-		depth = math.Max(depth, in)
-	}
-	linkShape := Shape{P: link.poly, X: x}
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		tri := Shape{P: &Polytope{Verts: t[:]}, X: geom.Identity()}
-		if Intersects(&linkShape, &tri) {
-			touch = true
-		}
-	}
-	return math.Max(depth, 0), touch
-}
-
-// bruteTris counts the triangles of m the link meets, each by GJK.
-func bruteTris(link *Polytope, x geom.Transform, m *env.Mesh) int {
-	a := Shape{P: link, X: x}
-	n := 0
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		if Intersects(&a, &Shape{P: &Polytope{Verts: t[:]}, X: geom.Identity()}) {
-			n++
-		}
-	}
-	return n
-}
-
-// solveAll runs a solver of one link against scene with the object as a
-// candidate, as a broad phase that misses nothing would.
-func solveAll(s *Solver, m *env.Mesh, x geom.Transform) []Contact {
-	s.Solve([]geom.Transform{x}, []SolidPair{{Link: 0, Object: 0}})
-	return s.Contacts
-}
-
-// onSurface asserts that p is on m's surface.
-func onSurface(t *testing.T, what string, m *env.Mesh, p mgl64.Vec3) {
-	t.Helper()
-	if d := envtest.SurfaceDistance(m, p); d > 1e-6 {
-		t.Fatalf("%s: point %v is %v m off the surface", what, p, d)
-	}
-}
 
 func TestClosedNonConvexDepthIsTheDeepestVertex(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -89,19 +20,16 @@ func TestClosedNonConvexDepthIsTheDeepestVertex(t *testing.T) {
 		n = 40
 	}
 	for trial := range n {
-		link := randomHull(r, 24, 0.006)
-		s, err := NewSolver([]*Polytope{link.poly}, torus)
-		if err != nil {
-			t.Fatal(err)
-		}
+		link := randomHull(t, r, 24, 0.006)
+		s := rig(t, torus, 0, link)
 		// Near a random point of the tube's surface, in or out.
 		u, v := 2*math.Pi*r.Float64(), 2*math.Pi*r.Float64()
 		out := mgl64.Vec3{math.Cos(v) * math.Cos(u), math.Sin(v), -math.Cos(v) * math.Sin(u)}
 		at := mgl64.Vec3{0.1 * math.Cos(u), 0, -0.1 * math.Sin(u)}.Add(out.Mul(0.03 + (r.Float64()*0.05 - 0.035)))
-		x := randTransform(r, 0)
+		x := randRotation(r)
 		x.T = at
 		want, touch := refMeshDepth(link, x, torus)
-		got := solveAll(s, torus, x)
+		got := s.Frame([]geom.Transform{x}).Contacts
 		if (len(got) == 1) != touch {
 			t.Fatalf("trial %d: %d contacts, reference touches %v", trial, len(got), touch)
 		}
@@ -128,18 +56,15 @@ func TestPlateOnTorusDepthIsTheDeepestObjectVertex(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 96, 48)
 	torus.DetectConvex()
-	plate := boxHull(mgl64.Vec3{0.05, 0.005, 0.05})
-	s, err := NewSolver([]*Polytope{plate.poly}, torus)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plate := boxHull(t, mgl64.Vec3{0.05, 0.005, 0.05})
+	s := rig(t, torus, 0, plate)
 	for trial := range 20 {
 		u := 2 * math.Pi * r.Float64()
 		tilt, _ := geom.FromQuat(mgl64.QuatRotate(0.05*r.NormFloat64(), mgl64.Vec3{math.Cos(u), 0, math.Sin(u)}), mgl64.Vec3{})
 		x := tilt
 		x.T = mgl64.Vec3{0.1 * math.Cos(u), 0.03 + 0.005 - 0.005*r.Float64(), -0.1 * math.Sin(u)}
 		want, touch := refMeshDepth(plate, x, torus)
-		got := solveAll(s, torus, x)
+		got := s.Frame([]geom.Transform{x}).Contacts
 		if !touch || len(got) != 1 {
 			t.Fatalf("trial %d: %d contacts, reference touches %v", trial, len(got), touch)
 		}
@@ -160,11 +85,8 @@ func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 48, 24)
 	torus.DetectConvex()
-	link := randomHull(r, 30, 0.008)
-	s, err := NewSolver([]*Polytope{link.poly}, torus)
-	if err != nil {
-		t.Fatal(err)
-	}
+	link := randomHull(t, r, 30, 0.008)
+	s := rig(t, torus, 0, link)
 	pose := func(k int) geom.Transform {
 		f := float64(k) / 400
 		u := 1.5 * f
@@ -181,7 +103,7 @@ func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
 			moved = math.Max(moved, x.Apply(v).Sub(prev.Apply(v)).Len())
 		}
 		depth := -1.0
-		if c := solveAll(s, torus, x); len(c) == 1 {
+		if c := s.Frame([]geom.Transform{x}).Contacts; len(c) == 1 {
 			depth = c[0].Depth
 			onSurface(t, "contact", torus, c[0].Point)
 			touched++
@@ -205,12 +127,8 @@ func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
 	top := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-0.5, 0, -0.5}, {-0.5, 0, 0.5}, {0.5, 0, 0.5}, {0.5, 0, -0.5}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
 	top.DetectConvex()
-	cube := boxHull(mgl64.Vec3{0.01, 0.01, 0.01})
-	s, err := NewSolver([]*Polytope{cube.poly}, top)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Proximity = 0.01
+	cube := boxHull(t, mgl64.Vec3{0.01, 0.01, 0.01})
+	s := rig(t, top, 0.01, cube)
 	at := func(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
 	cases := []struct {
 		name  string
@@ -226,18 +144,18 @@ func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
 		{"through and out below", at(mgl64.Vec3{0.1, -0.0105, 0.2}), -1},
 	}
 	for _, c := range cases {
-		s.Solve([]geom.Transform{c.x}, []SolidPair{{0, 0}})
+		res := s.Frame([]geom.Transform{c.x})
 		if c.depth < 0 {
-			if len(s.Contacts) != 0 {
-				t.Errorf("%s: contacts %+v, want none", c.name, s.Contacts)
+			if len(res.Contacts) != 0 {
+				t.Errorf("%s: contacts %+v, want none", c.name, res.Contacts)
 			}
 			continue
 		}
-		if len(s.Contacts) != 1 || math.Abs(s.Contacts[0].Depth-c.depth) > 1e-12 {
-			t.Errorf("%s: contacts %+v, want depth %v", c.name, s.Contacts, c.depth)
+		if len(res.Contacts) != 1 || math.Abs(res.Contacts[0].Depth-c.depth) > 1e-12 {
+			t.Errorf("%s: contacts %+v, want depth %v", c.name, res.Contacts, c.depth)
 			continue
 		}
-		got := s.Contacts[0]
+		got := res.Contacts[0]
 		if got.Point[1] != 0 || got.Normal.Sub(mgl64.Vec3{0, 1, 0}).Len() > 1e-12 {
 			t.Errorf("%s: point %v normal %v, want on the top, pushing up", c.name, got.Point, got.Normal)
 		}

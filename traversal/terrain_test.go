@@ -1,4 +1,4 @@
-package cab_test
+package traversal_test
 
 import (
 	"math"
@@ -12,6 +12,7 @@ import (
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/handmodel/handtest"
+	"github.com/gloved/gloved/traversal"
 )
 
 // heightField is a 1 m square terrain of 2·n² triangles over x, z in
@@ -66,7 +67,7 @@ func benchTraverse(b *testing.B, tree *env.Tree, margin, runMargin float64) {
 	frames := graspFrames(b, hand, 300)
 	ref, _ := cab.NewRefitter(cab.CAB, h)
 	root := tree.Bounds()
-	var sq cab.SceneQuery
+	var sq traversal.SceneQuery
 	var near []int32
 	step := func(i int) (int, int) {
 		ref.Refit(frames[i%len(frames)])

@@ -1,4 +1,4 @@
-package narrow
+package mesh_test
 
 import (
 	"math"
@@ -12,23 +12,6 @@ import (
 	"github.com/gloved/gloved/geom"
 )
 
-// bruteNear is the distance from the link to the nearest triangle of m,
-// each by GJK, and whether any touches.
-func bruteNear(link *Polytope, x geom.Transform, m *env.Mesh) (float64, bool) {
-	a := Shape{P: link, X: x}
-	best := math.Inf(1)
-	for i := range m.Tris {
-		t := m.Triangle(i)
-		b := Shape{P: &Polytope{Verts: t[:]}, X: geom.Identity()}
-		d := Distance(&a, &b, nil)
-		if d.Overlap {
-			return 0, true
-		}
-		best = math.Min(best, d.Distance)
-	}
-	return best, false
-}
-
 func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 	// A link wanders in and out of the band of a torus and of an open
 	// quad, slowly enough that the frame coherence skips searches, with
@@ -39,12 +22,9 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
 	torus.Append(quad)
 	torus.DetectConvex()
-	link := randomHull(r, 20, 0.006)
-	s, err := NewSolver([]*Polytope{link.poly}, torus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Proximity = 0.01
+	link := randomHull(t, r, 20, 0.006)
+	const band = 0.01
+	s := rig(t, torus, band, link)
 	pos := mgl64.Vec3{0.16, 0, 0}
 	rot := mgl64.QuatIdent()
 	near, contacts := 0, 0
@@ -57,15 +37,15 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 		pos = pos.Add(mgl64.Vec3{0.16, 0, 0}.Sub(pos).Mul(0.02)) // stay around the tube and the wall
 		rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
 		x, _ := geom.FromQuat(rot, pos)
-		s.Solve([]geom.Transform{x}, []SolidPair{{0, 0}, {0, 1}})
+		res := s.Frame([]geom.Transform{x})
 		for o, name := range torus.Objects {
 			sub, _ := torus.Subset(func(i int) bool { return int(torus.Object[i]) == o })
 			want, touch := bruteNear(link.poly, x, sub)
 			got, gotTouch, gotNear := 0.0, false, false
-			for _, c := range s.Contacts {
+			for _, c := range res.Contacts {
 				gotTouch = gotTouch || c.Object == o
 			}
-			for _, n := range s.Near {
+			for _, n := range res.Near {
 				if n.Object == o {
 					got, gotNear = n.Distance, true
 				}
@@ -76,7 +56,7 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 				t.Fatalf("frame %d %s: contact %v, brute force touches %v inside %v", f, name, gotTouch, touch, wantInside)
 			case touch || wantInside:
 				contacts++
-			case gotNear != (want <= s.Proximity):
+			case gotNear != (want <= band):
 				t.Fatalf("frame %d %s: near %v (%v), brute force distance %v", f, name, gotNear, got, want)
 			case gotNear && math.Abs(got-want) > 1e-9:
 				t.Fatalf("frame %d %s: near at %v, brute force %v", f, name, got, want)
@@ -94,25 +74,21 @@ func TestNonConvexSolveAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
 	torus.DetectConvex()
-	link := randomHull(r, 20, 0.006)
-	s, err := NewSolver([]*Polytope{link.poly, link.poly}, torus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Proximity = 0.03
-	solid := []SolidPair{{0, 0}, {1, 0}}
+	link := randomHull(t, r, 20, 0.006)
+	s := rig(t, torus, 0.03, link, link)
 	// Link 0 sinks into the tube, link 1 hovers over it; each frame
 	// moves them, so that nothing is skipped.
 	k := 0
+	poses := make([]geom.Transform, 2) // the caller's, as the pipeline's are
 	frame := func() {
 		k++
-		in := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.13 - 0.002*float64(k%3), 0, 0}}
-		over := geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.1, 0.06 + 0.001*float64(k%3), 0}}
-		s.Solve([]geom.Transform{in, over}, solid)
+		poses[0] = geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.13 - 0.002*float64(k%3), 0, 0}}
+		poses[1] = geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.1, 0.06 + 0.001*float64(k%3), 0}}
+		s.Frame(poses)
 	}
 	frame()
-	if len(s.Contacts) != 1 || len(s.Near) != 1 {
-		t.Fatalf("contacts %+v near %+v: want one of each", s.Contacts, s.Near)
+	if res := s.Scene.Results; len(res.Contacts) != 1 || len(res.Near) != 1 {
+		t.Fatalf("contacts %+v near %+v: want one of each", res.Contacts, res.Near)
 	}
 	if n := testing.AllocsPerRun(50, frame); n != 0 {
 		t.Errorf("%v allocations per frame", n)

@@ -1,0 +1,99 @@
+package convex
+
+import (
+	"fmt"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/traversal"
+)
+
+// Name is the method's name in configurations.
+const Name = "convex"
+
+func init() {
+	contact.Register(contact.Method{
+		Name:    Name,
+		Doc:     "a convex solid: GJK distance, EPA depth, normal and contact point, even for a link wholly inside; named for an object that is not convex, it is the object's convex hull",
+		Rank:    10,
+		Takes:   func(k contact.Kind) bool { return k.Convex },
+		Prepare: Prepare,
+	})
+}
+
+// Object is a scene object as a convex solid.
+type Object struct {
+	links  []contact.Link
+	hull   *narrow.Polytope
+	tree   *env.Tree
+	opt    contact.Options
+	caches []narrow.Cache // per link
+	count  contact.Counter
+}
+
+var _ contact.Object = (*Object)(nil)
+
+// Prepare makes object p.Object of p.Scene a convex solid: its convex
+// hull, queried by GJK and EPA, and its own tree of its triangles, which
+// the traversal descends for the triangles a contact touches.
+func Prepare(p contact.Prep) (contact.Object, error) {
+	h, ok := p.Scene.ObjectHull(p.Object)
+	if !ok {
+		return nil, fmt.Errorf("its vertices have no convex hull (all in one plane?)")
+	}
+	poly, err := narrow.NewPolytope(h.Verts, h.Tris)
+	if err != nil {
+		return nil, err
+	}
+	sub, _ := p.Scene.Subset(func(i int) bool { return int(p.Scene.Object[i]) == p.Object })
+	tree, err := env.Build(sub, env.BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &Object{links: p.Links, hull: poly, tree: tree, opt: p.Options, caches: make([]narrow.Cache, len(p.Links))}, nil
+}
+
+// Tree returns the object's tree of its triangles.
+func (o *Object) Tree() *env.Tree { return o.tree }
+
+// Front reports whether the traversal is to find each link's front:
+// only to count the triangles a contact touches.
+func (o *Object) Front() bool { return o.opt.CountTris }
+
+// Clear reports false: a convex pair is measured each frame, from its
+// warm start.
+func (o *Object) Clear(int, geom.Transform) bool { return false }
+
+// Forget drops link l's warm start.
+func (o *Object) Forget(l int) { o.caches[l].Reset() }
+
+// Collide measures link c.Link, at pose x, against the solid: its depth,
+// normal and point when they overlap, from the last frame's polytope when
+// it still holds, else its distance, near when within the band.
+func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
+	l := int(c.Link)
+	cache := &o.caches[l]
+	if o.opt.NoWarmStart {
+		cache.Reset()
+	}
+	link := narrow.Shape{P: o.links[l].Poly, X: x}
+	obj := narrow.Shape{P: o.hull, X: geom.Identity()}
+	p, ok := narrow.PenetrationCached(&link, &obj, cache)
+	if !ok {
+		d := narrow.Distance(&link, &obj, cache)
+		if !d.Overlap {
+			if d.Distance <= o.opt.Proximity {
+				out.Near = append(out.Near, contact.Near{Link: l, Object: int(c.Object), Distance: d.Distance, Point: d.PointB, LinkPoint: d.PointA})
+			}
+			return
+		}
+		p = narrow.Penetration(&link, &obj, &d, cache)
+	}
+	tris := 0
+	if o.opt.CountTris {
+		tris, _ = o.count.Count(o.tree, c.Front, &o.links[l], x, 0)
+	}
+	out.Contacts = append(out.Contacts, contact.Contact{Link: l, Object: int(c.Object), Depth: p.Depth, Normal: p.Normal, Point: p.PointB, Tris: tris, Exact: p.Exact})
+}

@@ -1,0 +1,161 @@
+package mesh
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/traversal"
+)
+
+// bandSlack is how much farther than the proximity band (m) the nearest
+// triangle is looked for. Finding nothing within band+slack lets the next
+// frames pass the pair over until the link has moved slack: the frame
+// coherence of a hand that mostly hovers.
+const bandSlack = 0.01
+
+// boxDistanceTol is the relative slack taken off GJK's distance from a
+// link to a tree node's box so that it stays a lower bound: GJK stops
+// within 1e-12 of |v|² (so about 1e-6 of the distance) above it.
+const boxDistanceTol = 1e-6
+
+// clearOf handles link l near object o (its index in the scene), in a
+// frame where it touches none of its triangles: it is then wholly
+// outside, or wholly inside a solid (a contact), and, outside, near when
+// within the band. It records the clearance that lets the next frames
+// pass the pair over (Clear).
+func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
+	cl := &o.clear[l]
+	limit := o.opt.Proximity + bandSlack
+	near, inside, found := o.nearestTri(link, l, obj, limit)
+	if !found && o.solid {
+		// Nothing within the limit: one vertex tells in from out.
+		n, ok := o.nearest.Nearest(o.surf, link.X.Apply(link.P.Verts[0]), math.Inf(1), o.hints[l*o.maxVerts])
+		inside = ok && n.Inside
+	}
+	if inside && o.solid {
+		*cl = clearance{}
+		o.enclosed(link, l, obj, out)
+		return
+	}
+	*cl = clearance{x: link.X, dist: limit}
+	if found {
+		cl.dist = near.Distance
+		if near.Distance <= o.opt.Proximity {
+			out.Near = append(out.Near, near)
+		}
+	}
+}
+
+// nearestTri finds the triangle of the object nearest to link l within
+// limit: depth first, nearer box first, from last frame's nearest
+// triangle, pruning boxes whose distance to the link's box is beyond the
+// best so far. It reports whether the link's nearest point is inside a
+// closed object (behind an open one), by the side of the triangle's
+// feature at the nearest point.
+func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (contact.Near, bool, bool) {
+	t := o.surf.Tree
+	lk := &o.links[l]
+	box := lk.Box.Transformed(link.X)
+	ca, cb := link.X.Apply(lk.A), link.X.Apply(lk.B)
+	inv := link.X.Inverse()
+	best := contact.Near{Link: l, Object: obj, Distance: limit}
+	bestTri := int32(-1)
+	try := func(i int32) {
+		o.setTriangle(i)
+		sh := narrow.Shape{P: &o.tri, X: geom.Identity()}
+		if d := narrow.Distance(link, &sh, &o.caches[l]); d.Distance < best.Distance || (bestTri < 0 && d.Distance <= best.Distance) {
+			best.Distance, best.Point, best.LinkPoint, bestTri = d.Distance, d.PointB, d.PointA, i
+		}
+	}
+	if h := o.nearHint[l]; h >= 0 && int(h) < len(t.Mesh.Tris) {
+		try(h)
+	}
+	st := append(o.pending[:0], traversal.Pending{Ref: t.Root})
+	gap := func(b *geom.OBB) float64 {
+		if g := boxGap(&box, b); g >= best.Distance {
+			return g
+		}
+		return o.boxDistance(link, b)
+	}
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if r.LB > best.Distance {
+			continue
+		}
+		if i, ok := env.Leaf(r.Ref); ok {
+			if i == o.nearHint[l] {
+				continue
+			}
+			tri := t.Mesh.Triangle(int(i))
+			if triGap(tri, &box) < best.Distance && geom.SegmentTriangleDist(ca, cb, tri)-lk.R < best.Distance &&
+				lk.FaceGap(tri.Transformed(inv), best.Distance) < best.Distance {
+				try(i)
+			}
+			continue
+		}
+		st = traversal.PushNearer(t, st, r, best.Distance, gap)
+	}
+	o.pending = st
+	if bestTri < 0 {
+		return best, false, false
+	}
+	o.nearHint[l] = bestTri
+	_, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(bestTri)), best.LinkPoint)
+	return best, o.surf.Behind(bestTri, f, best.LinkPoint, best.Point), true
+}
+
+// triGap is a lower bound on the distance between a triangle and a box:
+// the widest gap between their projections on the box's axes and the
+// triangle's normal.
+func triGap(t geom.Triangle, b *geom.OBB) float64 {
+	gap := 0.0
+	for i := range 3 {
+		u := mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]}
+		c := u.Dot(b.Center)
+		p0, p1, p2 := u.Dot(t[0]), u.Dot(t[1]), u.Dot(t[2])
+		lo, hi := math.Min(p0, math.Min(p1, p2)), math.Max(p0, math.Max(p1, p2))
+		gap = math.Max(gap, math.Max(lo-(c+b.Half[i]), (c-b.Half[i])-hi))
+	}
+	if n := t.Normal(); n.LenSqr() > 0 {
+		n = n.Normalize()
+		gap = math.Max(gap, math.Abs(n.Dot(t[0].Sub(b.Center)))-b.ProjectedRadius(n))
+	}
+	return gap
+}
+
+// boxDistance returns the distance from the link to box b: the exact
+// bound for a node of an object's tree, which the boxes' gap along their
+// axes can underestimate by the size of the link's box's empty corners.
+func (o *Object) boxDistance(link *narrow.Shape, b *geom.OBB) float64 {
+	b.Corners(&o.corner)
+	o.boxPoly.Verts = o.corner[:]
+	o.boxPoly.Measure()
+	sh := narrow.Shape{P: &o.boxPoly, X: geom.Identity()}
+	d := narrow.Distance(link, &sh, &o.boxCache)
+	if d.Overlap {
+		return 0
+	}
+	return d.Distance * (1 - boxDistanceTol)
+}
+
+// boxGap is a lower bound on the distance between two boxes: the widest
+// gap between their projections on the six face axes (0 if none).
+func boxGap(a, b *geom.OBB) float64 {
+	d := b.Center.Sub(a.Center)
+	gap := 0.0
+	for _, pair := range [2][2]*geom.OBB{{a, b}, {b, a}} {
+		p, q := pair[0], pair[1]
+		for i := range 3 {
+			u := mgl64.Vec3{p.Axes[3*i], p.Axes[3*i+1], p.Axes[3*i+2]}
+			g := math.Abs(d.Dot(u)) - p.Half[i] - q.ProjectedRadius(u)
+			gap = math.Max(gap, g)
+		}
+	}
+	return gap
+}

@@ -1,0 +1,184 @@
+package mesh
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/traversal"
+)
+
+// meshDepth fills ct with the depth of the deepest vertex of either body
+// inside the other: a link vertex inside a solid (behind an open surface,
+// away from its boundary) by its distance to the surface, and an object
+// vertex inside the link by its distance to the link's nearest face. The
+// point is on the object's surface: the nearest surface point of the
+// link vertex, or the object vertex itself. It returns the nearest
+// surface point of the link vertex closest to going in, for a contact of
+// no depth (Dist +Inf if none).
+func (o *Object) meshDepth(link *narrow.Shape, front []int32, ct *contact.Contact) env.Nearest {
+	var near env.Nearest
+	near.Dist = math.Inf(1)
+	o.objectVerticesIn(link, front, ct)
+	o.linkVerticesIn(link, ct, &near)
+	return near
+}
+
+// shallow fills a contact of no depth, where the link and the object
+// cross edge against edge with no vertex of either inside the other: the
+// point is the surface point nearest to the link vertex closest to going
+// in, or failing one (every link vertex is beside an open surface's
+// boundary) a corner of tri, a triangle of the object's tree it touches.
+func (o *Object) shallow(ct *contact.Contact, near *env.Nearest, tri int32) {
+	if !math.IsInf(near.Dist, 1) {
+		ct.Point, ct.Normal = near.Point, near.Out
+		return
+	}
+	t := o.surf.Tree.Mesh.Triangle(int(tri))
+	ct.Point, ct.Normal = t[0], t.Normal()
+	if ct.Normal.LenSqr() > 0 {
+		ct.Normal = ct.Normal.Normalize()
+	}
+}
+
+// linkVerticesIn raises ct to the deepest link vertex inside the object
+// and keeps in near the nearest surface point of the link vertex closest
+// to going in. Every link vertex is within the link's diameter of the
+// surface where the link touches it, which bounds each search.
+func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *env.Nearest) {
+	lk := &o.links[ct.Link]
+	hints := o.hints[ct.Link*o.maxVerts:]
+	var bounds geom.OBB
+	if o.solid {
+		bounds = o.surf.Tree.Bounds()
+	}
+	for i, v := range link.P.Verts {
+		w := link.X.Apply(v)
+		if o.solid && bounds.DistSqTo(w) > 0 {
+			continue // outside a solid's box: outside it
+		}
+		if ct.Depth > 0 && o.hintReach(hints[i], w) <= ct.Depth {
+			continue // no deeper than the deepest so far
+		}
+		n, ok := o.nearest.Nearest(o.surf, w, lk.Diam, hints[i])
+		if !ok {
+			continue
+		}
+		hints[i] = n.Tri
+		switch {
+		case n.Inside && n.Dist > ct.Depth:
+			ct.Depth, ct.Point, ct.Normal = n.Dist, n.Point, n.Out
+		case !n.Inside && !n.Boundary && n.Dist < near.Dist:
+			*near = n
+		}
+	}
+}
+
+// hintReach bounds the distance from w to the surface by its distance to
+// tree triangle hint (+Inf without one): a vertex no farther than the
+// deepest so far from some surface point cannot be deeper.
+func (o *Object) hintReach(hint int32, w mgl64.Vec3) float64 {
+	t := o.surf.Tree
+	if hint < 0 || int(hint) >= len(t.Mesh.Tris) {
+		return math.Inf(1)
+	}
+	q, _ := geom.ClosestOnTriangle(t.Mesh.Triangle(int(hint)), w)
+	return q.Sub(w).Len()
+}
+
+// objectVerticesIn raises ct to the deepest vertex of the object inside
+// the link: the link must move against its nearest face's normal to
+// clear it. Such a vertex is a corner of a triangle that meets the link's
+// box, so under the front; the search takes the deepest box first, and
+// skips every box that cannot reach deeper into the link's box than the
+// deepest vertex found so far.
+func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact.Contact) {
+	lk, t := &o.links[ct.Link], o.surf.Tree
+	box := lk.Box.Transformed(link.X)
+	inv := link.X.Inverse()
+	o.nextStamp()
+	// Keys are minus the bound on depth, so that the nearer-first search
+	// takes the deepest first and prunes what cannot beat ct.Depth.
+	key := func(b *geom.OBB) float64 { return -reachInto(&box, b) }
+	st := o.pending[:0]
+	for i := len(front) - 1; i >= 0; i-- { // the leftmost is popped first
+		lb := -math.Inf(1)
+		if front[i] >= 0 {
+			lb = key(&t.Nodes[front[i]].Box)
+		}
+		st = append(st, traversal.Pending{Ref: front[i], LB: lb})
+	}
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if r.LB >= -ct.Depth {
+			continue
+		}
+		k, ok := env.Leaf(r.Ref)
+		if !ok {
+			st = traversal.PushNearer(t, st, r, -ct.Depth, key)
+			continue
+		}
+		for _, v := range t.Mesh.Tris[k] {
+			if o.stamp[v-o.vertBase] == o.stampGen {
+				continue // a corner of a triangle already reached
+			}
+			o.stamp[v-o.vertBase] = o.stampGen
+			w := t.Mesh.Verts[v]
+			if d, n := lk.DepthIn(inv.Apply(w), ct.Depth); d > ct.Depth {
+				ct.Depth, ct.Point, ct.Normal = d, w, link.X.Rotate(n).Mul(-1)
+			}
+		}
+	}
+	o.pending = st
+}
+
+// reachInto bounds how deep any point of box b can be inside box a: the
+// least, over a's six faces, of how far b reaches behind the face.
+func reachInto(a, b *geom.OBB) float64 {
+	d := b.Center.Sub(a.Center)
+	reach := math.Inf(1)
+	for i := range 3 {
+		u := a.Axis(i)
+		p, r := d.Dot(u), b.ProjectedRadius(u)
+		reach = math.Min(reach, math.Min(a.Half[i]-(p-r), a.Half[i]+(p+r)))
+	}
+	return reach
+}
+
+// nextStamp starts a new generation of vertex stamps.
+func (o *Object) nextStamp() {
+	o.stampGen++
+	if o.stampGen == 0 {
+		clear(o.stamp)
+		o.stampGen = 1
+	}
+}
+
+// enclosed handles link l against a solid none of whose triangles meets
+// the link: the link is then wholly inside or wholly outside, and one
+// vertex tells which. Inside, it is a contact of no triangles whose depth
+// is its deepest vertex's. It reports whether the link is inside.
+func (o *Object) enclosed(link *narrow.Shape, l, obj int, out *contact.Results) bool {
+	hints := o.hints[l*o.maxVerts:]
+	ct := contact.Contact{Link: l, Object: obj, Exact: true}
+	for i, v := range link.P.Verts {
+		n, ok := o.nearest.Nearest(o.surf, link.X.Apply(v), math.Inf(1), hints[i])
+		if !ok {
+			return false
+		}
+		hints[i] = n.Tri
+		if !n.Inside {
+			return false
+		}
+		if n.Dist > ct.Depth || i == 0 {
+			ct.Depth, ct.Point, ct.Normal = n.Dist, n.Point, n.Out
+		}
+	}
+	out.Contacts = append(out.Contacts, ct)
+	return true
+}

@@ -1,0 +1,147 @@
+package mesh_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/contact/contacttest"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/envtest"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+)
+
+// hull is a convex link: its hull's vertices and faces, and its polytope.
+type hull struct {
+	verts []mgl64.Vec3
+	tris  [][3]int32
+	poly  *narrow.Polytope
+}
+
+func makeHull(t testing.TB, pts []mgl64.Vec3) hull {
+	t.Helper()
+	h, err := geom.ConvexHull(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := narrow.NewPolytope(h.Verts, h.Tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hull{h.Verts, h.Tris, p}
+}
+
+func boxHull(t testing.TB, half mgl64.Vec3) hull {
+	var pts []mgl64.Vec3
+	for i := range 8 {
+		p := half
+		for k := range 3 {
+			if i&(1<<k) != 0 {
+				p[k] = -p[k]
+			}
+		}
+		pts = append(pts, p)
+	}
+	return makeHull(t, pts)
+}
+
+func randomHull(t testing.TB, r *rand.Rand, n int, scale float64) hull {
+	pts := make([]mgl64.Vec3, n)
+	ax := mgl64.Vec3{0.3 + r.Float64(), 0.3 + r.Float64(), 0.3 + r.Float64()}
+	for i := range pts {
+		pts[i] = mgl64.Vec3{r.NormFloat64() * ax[0], r.NormFloat64() * ax[1], r.NormFloat64() * ax[2]}.Mul(scale)
+	}
+	return makeHull(t, pts)
+}
+
+func randRotation(r *rand.Rand) geom.Transform {
+	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
+	x, _ := geom.FromQuat(q, mgl64.Vec3{})
+	return x
+}
+
+// rig runs links against scene as the pipeline does.
+func rig(t testing.TB, scene *env.Mesh, band float64, links ...hull) *contacttest.Rig {
+	t.Helper()
+	var bodies []contacttest.Body
+	for _, l := range links {
+		bodies = append(bodies, contacttest.Body{Verts: l.verts, Tris: l.tris})
+	}
+	return contacttest.NewRig(t, bodies, scene, contact.Options{Proximity: band, CountTris: true})
+}
+
+// refMeshDepth is the reference for a closed object: the larger of the
+// deepest link vertex inside the object (winding number) by its distance
+// to the surface, and the deepest object vertex inside the link by its
+// distance to the link's surface (its faces' planes); and whether the
+// link and the object meet at all (a triangle meets the link, or the link
+// is inside).
+func refMeshDepth(link hull, x geom.Transform, m *env.Mesh) (depth float64, touch bool) {
+	for _, v := range link.verts {
+		if w := x.Apply(v); envtest.WindingNumber(m, w) > 0.5 {
+			depth, touch = math.Max(depth, envtest.SurfaceDistance(m, w)), true
+		}
+	}
+	inv := x.Inverse()
+	var mid mgl64.Vec3
+	for _, v := range link.verts {
+		mid = mid.Add(v.Mul(1 / float64(len(link.verts))))
+	}
+	for _, w := range m.Verts {
+		p, in := inv.Apply(w), math.Inf(1)
+		for _, t := range link.tris {
+			a, b, c := link.verts[t[0]], link.verts[t[1]], link.verts[t[2]]
+			n := b.Sub(a).Cross(c.Sub(a)).Normalize()
+			if n.Dot(mid.Sub(a)) > 0 {
+				n = n.Mul(-1) // outward, whatever the hull's winding
+			}
+			in = math.Min(in, n.Dot(a)-n.Dot(p))
+		}
+		depth = math.Max(depth, in)
+	}
+	if bruteTris(link.poly, x, m) > 0 {
+		touch = true
+	}
+	return math.Max(depth, 0), touch
+}
+
+// bruteTris counts the triangles of m the link meets, each by GJK.
+func bruteTris(link *narrow.Polytope, x geom.Transform, m *env.Mesh) int {
+	a := narrow.Shape{P: link, X: x}
+	n := 0
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		if narrow.Intersects(&a, &narrow.Shape{P: &narrow.Polytope{Verts: t[:]}, X: geom.Identity()}) {
+			n++
+		}
+	}
+	return n
+}
+
+// bruteNear is the distance from the link to the nearest triangle of m,
+// each by GJK, and whether any touches.
+func bruteNear(link *narrow.Polytope, x geom.Transform, m *env.Mesh) (float64, bool) {
+	a := narrow.Shape{P: link, X: x}
+	best := math.Inf(1)
+	for i := range m.Tris {
+		t := m.Triangle(i)
+		d := narrow.Distance(&a, &narrow.Shape{P: &narrow.Polytope{Verts: t[:]}, X: geom.Identity()}, nil)
+		if d.Overlap {
+			return 0, true
+		}
+		best = math.Min(best, d.Distance)
+	}
+	return best, false
+}
+
+// onSurface asserts that p is on m's surface.
+func onSurface(t *testing.T, what string, m *env.Mesh, p mgl64.Vec3) {
+	t.Helper()
+	if d := envtest.SurfaceDistance(m, p); d > 1e-6 {
+		t.Fatalf("%s: point %v is %v m off the surface", what, p, d)
+	}
+}

@@ -1,0 +1,193 @@
+package mesh
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+	"github.com/gloved/gloved/traversal"
+)
+
+// The methods' names in configurations.
+const (
+	Solid   = "solid"   // a closed mesh: a link wholly inside it is in contact
+	Surface = "surface" // an open surface with an outward side
+)
+
+func init() {
+	contact.Register(contact.Method{
+		Name:    Solid,
+		Doc:     "a closed non-convex mesh (watertight, consistently wound) as a solid: the depth of the deepest vertex of either body inside the other, a link wholly inside it in contact",
+		Rank:    20,
+		Takes:   func(k contact.Kind) bool { return !k.Convex && k.Closed },
+		Prepare: func(p contact.Prep) (contact.Object, error) { return prepare(p, true) },
+	})
+	contact.Register(contact.Method{
+		Name:    Surface,
+		Doc:     "an open surface with an outward side (its winding's): how far the link is behind it locally; a link that passed wholly through touches nothing",
+		Rank:    20,
+		Takes:   func(k contact.Kind) bool { return !k.Convex && !k.Closed },
+		Prepare: func(p contact.Prep) (contact.Object, error) { return prepare(p, false) },
+	})
+}
+
+// clearance is what a (link, object) pair knows between frames: at link
+// pose x the link was outside the object (or in front of an open
+// surface) and at least dist from it. dist 0 knows nothing.
+type clearance struct {
+	x    geom.Transform
+	dist float64
+}
+
+// Object is a non-convex scene object: a closed solid or an open surface.
+type Object struct {
+	links []contact.Link
+	surf  *env.Surface
+	solid bool // a solid (closed) rather than an open surface
+	opt   contact.Options
+	// Per link: the GJK warm start, the last nearest triangle of each of
+	// its vertices (maxVerts each) and of the link, and its clearance.
+	caches   []narrow.Cache
+	hints    []int32
+	maxVerts int
+	nearHint []int32
+	clear    []clearance
+	// Scratch, reused every frame.
+	count    contact.Counter
+	nearest  traversal.SurfaceQuery
+	pending  []traversal.Pending
+	stamp    []uint32 // per vertex of the object (from vertBase): stampGen when already tested
+	stampGen uint32
+	vertBase int32
+	tri      narrow.Polytope
+	triVert  [3]mgl64.Vec3
+	corner   [8]mgl64.Vec3
+	boxPoly  narrow.Polytope
+	boxCache narrow.Cache // GJK's start from the last box tried: nodes' boxes are alike
+}
+
+var _ contact.Object = (*Object)(nil)
+
+// prepare makes object p.Object of p.Scene a solid or an open surface.
+func prepare(p contact.Prep, solid bool) (*Object, error) {
+	surf := p.Surface
+	if surf == nil {
+		var err error
+		if surf, err = env.NewSurface(p.Scene, p.Object); err != nil {
+			return nil, err
+		}
+	}
+	if solid && !surf.Closed {
+		return nil, fmt.Errorf("it is not closed (watertight, consistently wound), so it has no inside: name the method %s for it", Surface)
+	}
+	o := &Object{links: p.Links, surf: surf, solid: solid, opt: p.Options}
+	for _, l := range p.Links {
+		o.maxVerts = max(o.maxVerts, len(l.Poly.Verts))
+	}
+	n := len(p.Links)
+	o.caches, o.clear = make([]narrow.Cache, n), make([]clearance, n)
+	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
+	for i := range o.hints {
+		o.hints[i] = -1
+	}
+	for i := range o.nearHint {
+		o.nearHint[i] = -1
+	}
+	lo, hi := objectVerts(surf.Tree.Mesh)
+	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
+	return o, nil
+}
+
+// objectVerts returns the range of vertex indices m's triangles use.
+func objectVerts(m *env.Mesh) (lo, hi int32) {
+	lo, hi = math.MaxInt32, 0
+	for _, t := range m.Tris {
+		for _, v := range t {
+			lo, hi = min(lo, v), max(hi, v+1)
+		}
+	}
+	return lo, hi
+}
+
+// Tree returns the object's own tree (its Surface's).
+func (o *Object) Tree() *env.Tree { return o.surf.Tree }
+
+// Front reports true: the triangles a link's box meets are where it can
+// touch the object.
+func (o *Object) Front() bool { return true }
+
+// Clear reports whether link l, now at pose x, cannot have come within
+// the band since the frame that measured it apart: it has moved less
+// than that distance less the band.
+func (o *Object) Clear(l int, x geom.Transform) bool {
+	cl := &o.clear[l]
+	return cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity
+}
+
+// Forget drops link l's GJK warm start; the nearest-triangle hints stay,
+// as good a start as any.
+func (o *Object) Forget(l int) { o.caches[l].Reset() }
+
+// moved bounds how far any point of link l has gone from pose a to pose b:
+// the origin's move plus the rotation's angle times the link's radius.
+func (o *Object) moved(l int, a, b geom.Transform) float64 {
+	r := b.R.Mul3(a.R.Transpose())
+	c := math.Max(-1, math.Min(1, (r[0]+r[4]+r[8]-1)/2))
+	return b.T.Sub(a.T).Len() + math.Acos(c)*o.links[l].Poly.Size()
+}
+
+// Collide answers candidate c, the link at pose x: a contact when the
+// link meets a triangle of the front (or, for a solid, lies wholly
+// inside it), else near when within the band.
+func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
+	if c.Clear {
+		return
+	}
+	l := int(c.Link)
+	if o.opt.NoWarmStart {
+		o.caches[l].Reset()
+	}
+	link := narrow.Shape{P: o.links[l].Poly, X: x}
+	if !o.touch(c, &link, out) {
+		o.clearOf(&link, l, int(c.Object), out)
+	}
+}
+
+// touch handles link l against the object and reports whether they touch:
+// whether the link meets a triangle of c's front (all counted when counts
+// are wanted). A link that meets none is left to clearOf: it is wholly
+// outside, or wholly inside a solid.
+func (o *Object) touch(c *traversal.Candidate, link *narrow.Shape, out *contact.Results) bool {
+	l := int(c.Link)
+	ct := contact.Contact{Link: l, Object: int(c.Object), Exact: true}
+	limit := 1
+	if o.opt.CountTris {
+		limit = 0
+	}
+	n, first := o.count.Count(o.surf.Tree, c.Front, &o.links[l], link.X, limit)
+	if n == 0 {
+		return false
+	}
+	if o.opt.CountTris {
+		ct.Tris = n
+	}
+	near := o.meshDepth(link, c.Front, &ct)
+	if ct.Depth == 0 {
+		o.shallow(&ct, &near, first)
+	}
+	o.clear[l] = clearance{}
+	out.Contacts = append(out.Contacts, ct)
+	return true
+}
+
+// setTriangle points the scratch polytope at the tree's triangle tri.
+func (o *Object) setTriangle(tri int32) {
+	o.triVert = o.surf.Tree.Mesh.Triangle(int(tri))
+	o.tri.Verts = o.triVert[:]
+	o.tri.Measure()
+}

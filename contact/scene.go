@@ -1,0 +1,142 @@
+package contact
+
+import (
+	"fmt"
+
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/traversal"
+)
+
+// Options tune a scene's contact methods.
+type Options struct {
+	// Proximity is the band (m) within which links that do not touch an
+	// object are reported as near; 0 reports none.
+	Proximity float64
+	// CountTris counts, for each contact, the object's triangles the link
+	// touches: on a deep grasp of a finely tessellated object it is most
+	// of the frame.
+	CountTris bool
+	// NoWarmStart starts every frame's queries from nothing instead of
+	// from the last frame's answers: slower, the same answers.
+	NoWarmStart bool
+	// Methods names the contact method of objects by their names; the
+	// others get the automatic choice (Choose).
+	Methods map[string]string
+}
+
+// Scene is a scene whose objects carry their contact methods, for one
+// body's links: each frame, Traverse finds the candidate pairs and Solve
+// answers them. After construction it allocates nothing per frame.
+type Scene struct {
+	Mesh  *env.Mesh
+	Links []Link
+	// Objects are the scene's objects as their methods prepared them;
+	// Method names each one's method.
+	Objects []Object
+	Method  []string
+	// Results are the last Solve's contacts and near misses.
+	Results
+
+	opt       Options
+	cands     traversal.Candidates
+	traversed []traversal.Object
+	seen, was []bool // per (link, object): a candidate this frame, last frame
+}
+
+// NewScene prepares every object of mesh, whose convexity must be
+// detected (env.Mesh.DetectConvex), for links with the method Options
+// name or else the automatic choice.
+func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
+	if len(mesh.Convex) != len(mesh.Objects) {
+		return nil, fmt.Errorf("contact: scene convexity not detected (call Mesh.DetectConvex)")
+	}
+	if !(o.Proximity >= 0) {
+		return nil, fmt.Errorf("contact: proximity %v must be >= 0", o.Proximity)
+	}
+	for name, method := range o.Methods {
+		if !hasObject(mesh, name) {
+			return nil, fmt.Errorf("contact: methods: the scene has no object %q (it has %v)", name, mesh.Objects)
+		}
+		if _, ok := Lookup(method); !ok {
+			return nil, fmt.Errorf("contact: methods: object %q: no contact method %q (there are %v)", name, method, Names())
+		}
+	}
+	s := &Scene{Mesh: mesh, Links: links, opt: o}
+	for i := range mesh.Objects {
+		obj, name, err := prepare(mesh, i, links, o)
+		if err != nil {
+			return nil, err
+		}
+		s.Objects, s.Method = append(s.Objects, obj), append(s.Method, name)
+		s.traversed = append(s.traversed, obj)
+	}
+	s.cands.Band = o.Proximity
+	n := len(links) * len(mesh.Objects)
+	s.seen, s.was = make([]bool, n), make([]bool, n)
+	return s, nil
+}
+
+// prepare gives object i its method and prepares it.
+func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, error) {
+	p := Prep{Scene: mesh, Object: i, Links: links, Options: o}
+	kind := Kind{Convex: mesh.Convex[i]}
+	if !kind.Convex {
+		surf, err := env.NewSurface(mesh, i)
+		if err != nil {
+			return nil, "", fmt.Errorf("contact: %w", err)
+		}
+		p.Surface, kind.Closed = surf, surf.Closed
+	}
+	m, ok := Lookup(o.Methods[p.Name()])
+	if !ok {
+		if m, ok = Choose(kind); !ok {
+			return nil, "", fmt.Errorf("contact: object %q (%+v): no registered contact method takes it (there are %v)", p.Name(), kind, Names())
+		}
+	}
+	obj, err := m.Prepare(p)
+	if err != nil {
+		return nil, "", fmt.Errorf("contact: object %q, method %s: %w", p.Name(), m.Name, err)
+	}
+	return obj, m.Name, nil
+}
+
+func hasObject(m *env.Mesh, name string) bool {
+	for _, o := range m.Objects {
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Traverse finds the frame's candidate pairs: the links of hierarchy h,
+// refitted for poses, near each object, with the fronts their methods
+// want (traversal.Candidates).
+func (s *Scene) Traverse(h *cab.Hierarchy, poses []geom.Transform) {
+	s.cands.Run(h, s.traversed, poses)
+}
+
+// Candidates returns the last Traverse's candidates.
+func (s *Scene) Candidates() *traversal.Candidates { return &s.cands }
+
+// Solve answers the last Traverse's candidates, the links at poses, into
+// Results: each candidate by its object's method. The results come in the
+// candidates' order, by link, then object.
+func (s *Scene) Solve(poses []geom.Transform) {
+	s.Contacts, s.Near = s.Contacts[:0], s.Near[:0]
+	s.seen, s.was = s.was, s.seen
+	clear(s.seen)
+	nObj := len(s.Objects)
+	for i := range s.cands.List {
+		c := &s.cands.List[i]
+		s.seen[int(c.Link)*nObj+int(c.Object)] = true
+		s.Objects[c.Object].Collide(c, poses[c.Link], &s.Results)
+	}
+	for k, was := range s.was {
+		if was && !s.seen[k] {
+			s.Objects[k%nObj].Forget(k / nObj)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package contact_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/contact/contacttest"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+// mixedScene has an object of each kind: a convex box, a closed torus and
+// an open quad.
+func mixedScene() *env.Mesh {
+	scene := env.Box("crate", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.1, 0.1, 0.1})
+	scene.Append(env.Torus("ring", mgl64.Vec3{0.5, 0, 0}, 0.1, 0.03, 24, 12))
+	scene.Append(&env.Mesh{Objects: []string{"sheet"}, Verts: []mgl64.Vec3{{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}},
+		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}})
+	scene.DetectConvex()
+	return scene
+}
+
+// cube is a link: a 2 cm cube.
+func cube() contacttest.Body {
+	b := env.Box("link", mgl64.Vec3{}, mgl64.Vec3{0.01, 0.01, 0.01})
+	return contacttest.Body{Verts: b.Verts, Tris: b.Tris}
+}
+
+// TestEachObjectGetsTheMethodOfItsKind: a convex mesh is a convex solid,
+// a closed non-convex one a solid mesh, an open one a surface.
+func TestEachObjectGetsTheMethodOfItsKind(t *testing.T) {
+	rig := contacttest.NewRig(t, []contacttest.Body{cube()}, mixedScene(), contact.Options{})
+	want := []string{"convex", "solid", "surface"}
+	for o, got := range rig.Scene.Method {
+		if got != want[o] {
+			t.Errorf("object %s: method %s, want %s", rig.Scene.Mesh.Objects[o], got, want[o])
+		}
+	}
+}
+
+// TestANamedMethodReplacesTheChoice: an object's method can be named,
+// among them one registered by a package the program imports (here the
+// test-only testbox of contacttest): it then answers that object's pairs.
+func TestANamedMethodReplacesTheChoice(t *testing.T) {
+	scene := mixedScene()
+	o := contact.Options{Methods: map[string]string{"ring": "surface", "crate": contacttest.BoxMethod}}
+	rig := contacttest.NewRig(t, []contacttest.Body{cube()}, scene, o)
+	if got := strings.Join(rig.Scene.Method, " "); got != "testbox surface surface" {
+		t.Fatalf("methods %s, want testbox surface surface", got)
+	}
+	// Inside the crate: the box method answers with a contact.
+	res := rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0.02, 0.03, 0.04}}})
+	box := rig.Scene.Objects[0].(*contacttest.Box)
+	if box.Calls != 1 || len(res.Contacts) != 1 || res.Contacts[0].Object != 0 {
+		t.Fatalf("calls %d, contacts %+v: want the box's one contact", box.Calls, res.Contacts)
+	}
+	// Wholly inside the ring's tube: a solid would be in contact, a
+	// surface touches nothing.
+	res = rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0.6, 0, 0}}})
+	for _, c := range res.Contacts {
+		if c.Object == 1 {
+			t.Fatalf("the ring as a surface: contact %+v inside its tube", c)
+		}
+	}
+}
+
+// TestMethodErrorsNameWhatIsWrong: an object the scene lacks, a method
+// no package registered, and a solid that is not closed are refused at
+// load, naming the object and the method.
+func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
+	links, err := contact.NewLinks(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		methods map[string]string
+		want    string
+	}{
+		{map[string]string{"table": "convex"}, `no object "table"`},
+		{map[string]string{"ring": "sdf"}, `object "ring": no contact method "sdf"`},
+		{map[string]string{"sheet": "solid"}, `object "sheet", method solid: it is not closed`},
+	} {
+		_, err := contact.NewScene(mixedScene(), links, contact.Options{Methods: c.methods})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("methods %v: error %v, want it to say %q", c.methods, err, c.want)
+		}
+	}
+}
+
+// TestRegisteringTwiceIsAMistake: a second method of one name panics at
+// registration, as two drivers of one name would.
+func TestRegisteringTwiceIsAMistake(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a second convex method registered")
+		}
+	}()
+	m, _ := contact.Lookup("convex")
+	contact.Register(m)
+}
+
+// TestChooseTakesTheLeastRank: the automatic choice for each kind.
+func TestChooseTakesTheLeastRank(t *testing.T) {
+	for _, c := range []struct {
+		k    contact.Kind
+		want string
+	}{
+		{contact.Kind{Convex: true}, "convex"},
+		{contact.Kind{Convex: true, Closed: true}, "convex"},
+		{contact.Kind{Closed: true}, "solid"},
+		{contact.Kind{}, "surface"},
+	} {
+		if m, ok := contact.Choose(c.k); !ok || m.Name != c.want {
+			t.Errorf("%+v: %s (%v), want %s", c.k, m.Name, ok, c.want)
+		}
+	}
+}
