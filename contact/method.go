@@ -62,6 +62,10 @@ type Method struct {
 	// Takes reports whether the automatic choice may give the method an
 	// object of kind k.
 	Takes func(k Kind) bool
+	// Refuses, if set, says why the method cannot take an object of kind
+	// k that a configuration names it for (nil: it can), so that a
+	// configuration is refused before any object is prepared.
+	Refuses func(k Kind) error
 	// Prepare builds the method's object, once, when the scene loads.
 	Prepare func(p Prep) (Object, error)
 }

@@ -56,11 +56,8 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 		return nil, fmt.Errorf("contact: proximity %v must be >= 0", o.Proximity)
 	}
 	for name, method := range o.Methods {
-		if !hasObject(mesh, name) {
-			return nil, fmt.Errorf("contact: methods: the scene has no object %q (it has %v)", name, mesh.Objects)
-		}
-		if _, ok := Lookup(method); !ok {
-			return nil, fmt.Errorf("contact: methods: object %q: no contact method %q (there are %v)", name, method, Names())
+		if _, _, err := named(mesh, name, method); err != nil {
+			return nil, err
 		}
 	}
 	s := &Scene{Mesh: mesh, Links: links, opt: o}
@@ -97,18 +94,9 @@ func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, er
 	}
 	obj, err := m.Prepare(p)
 	if err != nil {
-		return nil, "", fmt.Errorf("contact: object %q, method %s: %w", p.Name(), m.Name, err)
+		return nil, "", &MethodError{p.Name(), m.Name, err}
 	}
 	return obj, m.Name, nil
-}
-
-func hasObject(m *env.Mesh, name string) bool {
-	for _, o := range m.Objects {
-		if o == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Traverse finds the frame's candidate pairs: the links of hierarchy h,

@@ -79,14 +79,20 @@ func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
 		methods map[string]string
 		want    string
 	}{
-		{map[string]string{"table": "convex"}, `no object "table"`},
-		{map[string]string{"ring": "sdf"}, `object "ring": no contact method "sdf"`},
-		{map[string]string{"sheet": "solid"}, `object "sheet", method solid: it is not closed`},
+		{map[string]string{"table": "convex"}, `"table" = "convex": the scene has no object "table"`},
+		{map[string]string{"ring": "sdf"}, `"ring" = "sdf": no contact method "sdf"`},
+		{map[string]string{"sheet": "solid"}, `"sheet" = "solid": it is not closed`},
 	} {
 		_, err := contact.NewScene(mixedScene(), links, contact.Options{Methods: c.methods})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("methods %v: error %v, want it to say %q", c.methods, err, c.want)
 		}
+		if err := contact.Check(mixedScene(), c.methods); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("methods %v: Check says %v, want it to say %q", c.methods, err, c.want)
+		}
+	}
+	if err := contact.Check(mixedScene(), map[string]string{"ring": "surface", "crate": "solid", "sheet": "convex"}); err != nil {
+		t.Errorf("methods every object can take: %v", err)
 	}
 }
 

@@ -50,9 +50,13 @@ type HandConfig struct {
 	Loop bool `toml:"loop"` // replay: start again at the end
 }
 
-// SceneConfig lists the scene's files.
+// SceneConfig lists the scene's files, and the contact methods of the
+// objects that are not to get the automatic choice.
 type SceneConfig struct {
 	Files []session.SceneFile `toml:"files"`
+	// Methods names objects' contact methods: object name = method
+	// (contact.Methods: convex, solid, surface, ...).
+	Methods map[string]string `toml:"methods"`
 }
 
 // OSCConfig is where frames go, where the daemon listens and what it
@@ -274,7 +278,7 @@ func (c *Config) defaults() {
 // PipelineOptions are the frame pipeline's options the config gives, for
 // every hand.
 func (c *Config) PipelineOptions() session.PipelineOptions {
-	opt := session.PipelineOptions{Proximity: c.Frame.ProximityM, Self: c.Self.options(), SelfContact: true}
+	opt := session.PipelineOptions{Proximity: c.Frame.ProximityM, Self: c.Self.options(), SelfContact: true, Methods: c.Scene.Methods}
 	if e := c.Self.Enabled; e != nil {
 		opt.SelfContact = *e
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
@@ -215,6 +216,13 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 	m, err := session.LoadScene(cfg.Scene.Files, dir)
 	if err != nil {
 		return nil, fmt.Errorf("scene: %w", err)
+	}
+	if err := contact.Check(m, cfg.Scene.Methods); err != nil {
+		var me *contact.MethodError
+		if errors.As(err, &me) {
+			return nil, fmt.Errorf("%w: scene.methods: %q = %q: %v", ErrConfig, me.Object, me.Method, me.Err)
+		}
+		return nil, fmt.Errorf("%w: scene.methods: %v", ErrConfig, err)
 	}
 	return m, nil
 }

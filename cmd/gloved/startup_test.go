@@ -55,6 +55,7 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 		{"metrics port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n", busyTCP(t))), 1, []string{"metrics.listen", "in use"}},
 		{"OSCQuery port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[oscquery]\nlisten = %q\n", busyTCP(t))), 1, []string{"oscquery.listen", "in use", "choose a free port"}},
 		{"OSCQuery name", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nname = \"lab glove\"\n"), 2, []string{`oscquery.name = "lab glove"`, "starting with gloved"}},
+		{"contact method for an object the scene lacks", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nbowl = \"solid\"\n"), 2, []string{`scene.methods: "bowl" = "solid"`, `the scene has no object "bowl"`, "table", "ball"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,6 +97,7 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		{"skinned hand not glTF", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", notGLTF(t))+"\n"), []string{"hand[1] (left).mesh", "not glTF"}},
 		{"skinned hand without the WebXR joints", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", webxrAbs(t))+"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1] (left).mesh", "Hand_L"}},
 		{"joint table without a mesh", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1].joints", "set mesh"}},
+		{"contact method unknown", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nball = \"sdf\"\n"), []string{`scene.methods: "ball" = "sdf"`, "no contact method", "convex", "solid", "surface"}},
 		{"calibration missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = \"/dev/null-glove\"\ncalibration = \"no-such-cal.toml\"\n"), []string{"hand[1] (left).calibration", "no-such-cal.toml"}},
 	}
 	for _, tc := range tests {
@@ -104,9 +106,11 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 			r.oneLine(t, 2, tc.says...)
 		})
 	}
-	ok := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", ""), "--check")
-	if ok.code != 0 || !strings.Contains(ok.stdout, "config ok") {
-		t.Fatalf("a good config: exit %d, %s %s", ok.code, ok.stdout, ok.stderr)
+	for _, extra := range []string{"", "[scene.methods]\nball = \"surface\"\ntable = \"solid\"\n"} {
+		ok := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", extra), "--check")
+		if ok.code != 0 || !strings.Contains(ok.stdout, "config ok") {
+			t.Fatalf("a good config %q: exit %d, %s %s", extra, ok.code, ok.stdout, ok.stderr)
+		}
 	}
 }
 

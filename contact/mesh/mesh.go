@@ -21,10 +21,16 @@ const (
 
 func init() {
 	contact.Register(contact.Method{
-		Name:    Solid,
-		Doc:     "a closed non-convex mesh (watertight, consistently wound) as a solid: the depth of the deepest vertex of either body inside the other, a link wholly inside it in contact",
-		Rank:    20,
-		Takes:   func(k contact.Kind) bool { return !k.Convex && k.Closed },
+		Name:  Solid,
+		Doc:   "a closed non-convex mesh (watertight, consistently wound) as a solid: the depth of the deepest vertex of either body inside the other, a link wholly inside it in contact",
+		Rank:  20,
+		Takes: func(k contact.Kind) bool { return !k.Convex && k.Closed },
+		Refuses: func(k contact.Kind) error {
+			if !k.Closed {
+				return errNotClosed
+			}
+			return nil
+		},
 		Prepare: func(p contact.Prep) (contact.Object, error) { return prepare(p, true) },
 	})
 	contact.Register(contact.Method{
@@ -35,6 +41,9 @@ func init() {
 		Prepare: func(p contact.Prep) (contact.Object, error) { return prepare(p, false) },
 	})
 }
+
+// errNotClosed refuses a solid that is not closed.
+var errNotClosed = fmt.Errorf("it is not closed (watertight, consistently wound), so it has no inside: name the method %s for it", Surface)
 
 // clearance is what a (link, object) pair knows between frames: at link
 // pose x the link was outside the object (or in front of an open
@@ -83,7 +92,7 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		}
 	}
 	if solid && !surf.Closed {
-		return nil, fmt.Errorf("it is not closed (watertight, consistently wound), so it has no inside: name the method %s for it", Surface)
+		return nil, errNotClosed
 	}
 	o := &Object{links: p.Links, surf: surf, solid: solid, opt: p.Options}
 	for _, l := range p.Links {

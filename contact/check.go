@@ -1,0 +1,68 @@
+package contact
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gloved/gloved/env"
+)
+
+// Check checks the methods a configuration names for the objects of
+// mesh, whose convexity must be detected, without preparing any: every
+// object named is in the scene, every method named is registered, and
+// each takes its object. NewScene refuses the same names; Check lets a
+// program refuse them when it loads the scene, before a glove is open.
+func Check(mesh *env.Mesh, methods map[string]string) error {
+	for _, name := range slices.Sorted(maps.Keys(methods)) {
+		if err := check(mesh, name, methods[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func check(mesh *env.Mesh, name, method string) error {
+	o, m, err := named(mesh, name, method)
+	if err != nil || m.Refuses == nil {
+		return err
+	}
+	kind := Kind{Convex: len(mesh.Convex) > o && mesh.Convex[o]}
+	surf, err := env.NewSurface(mesh, o)
+	if err != nil {
+		return &MethodError{name, method, err}
+	}
+	kind.Closed = surf.Closed
+	if err := m.Refuses(kind); err != nil {
+		return &MethodError{name, method, err}
+	}
+	return nil
+}
+
+// named returns the object called name and the method registered as
+// method.
+func named(mesh *env.Mesh, name, method string) (int, Method, error) {
+	o := slices.Index(mesh.Objects, name)
+	if o < 0 {
+		return 0, Method{}, &MethodError{name, method, fmt.Errorf("the scene has no object %q (it has %v)", name, mesh.Objects)}
+	}
+	m, ok := Lookup(method)
+	if !ok {
+		return 0, Method{}, &MethodError{name, method, fmt.Errorf("no contact method %q (there are %v)", method, Names())}
+	}
+	return o, m, nil
+}
+
+// MethodError is a method named for an object that cannot be used: the
+// object or the method does not exist, or the method cannot take the
+// object.
+type MethodError struct {
+	Object, Method string
+	Err            error
+}
+
+func (e *MethodError) Error() string {
+	return fmt.Sprintf("contact: methods: %q = %q: %v", e.Object, e.Method, e.Err)
+}
+
+func (e *MethodError) Unwrap() error { return e.Err }
