@@ -26,7 +26,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	glb, err := handFileIsGLB(*outPath)
+	glb, err := glbOr("-o", *outPath, ".obj")
 	if err != nil {
 		return err
 	}
@@ -59,16 +59,16 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-// handFileIsGLB checks -o's file: none, OBJ (.obj) or binary glTF
-// (.glb, true).
-func handFileIsGLB(path string) (bool, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); {
-	case path == "" || ext == ".obj":
+// glbOr says whether file, given to flag, is binary glTF (.glb, true) or
+// has the other extension (or is none); anything else is a usage error.
+func glbOr(flag, file, other string) (bool, error) {
+	switch ext := strings.ToLower(filepath.Ext(file)); {
+	case file == "" || ext == other:
 		return false, nil
 	case ext == ".glb":
 		return true, nil
 	}
-	return false, fmt.Errorf("%w: -o %s: want a .obj or .glb file", errUsage, path)
+	return false, fmt.Errorf("%w: %s %s: want a %s or .glb file", errUsage, flag, file, other)
 }
 
 // buildHand builds the hand p describes, its links' meshes from the file
