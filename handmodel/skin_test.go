@@ -155,8 +155,8 @@ func TestSkinRefusesMalformedFiles(t *testing.T) {
 		file []byte
 		says string
 	}{
-		{"not glTF", []byte("hello"), "glTF JSON: invalid character"},
-		{"truncated", good[:len(good)/2], "truncated GLB"},
+		{"not glTF", []byte("hello"), "not glTF: glTF JSON: invalid character"},
+		{"truncated", good[:len(good)/2], "not glTF: truncated GLB"},
 		{"no skin", edit(func(d *gltf.Document) { d.Nodes[25].Skin = nil }), "no skinned mesh"},
 		{"no weights", edit(func(d *gltf.Document) { delete(d.Meshes[0].Primitives[0].Attributes, gltf.WEIGHTS_0) }), "no WEIGHTS_0"},
 		{"a joint index past the skin", edit(func(d *gltf.Document) {

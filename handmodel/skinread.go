@@ -50,7 +50,7 @@ func LoadSkin(path string) (*Skin, error) {
 func ReadSkin(b []byte, fsys fs.FS) (*Skin, error) {
 	f, err := gltfdoc.Read(b, fsys, maxSkinFileBytes)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("not glTF: %w", err)
 	}
 	node, err := skinnedNode(f)
 	if err != nil {

@@ -68,7 +68,7 @@ func glbOr(flag, file, other string) (bool, error) {
 	case ext == ".glb":
 		return true, nil
 	}
-	return false, fmt.Errorf("%w: %s %s: want a %s or .glb file", errUsage, flag, file, other)
+	return false, fmt.Errorf("%w: %s %s: want a .glb or %s file", errUsage, flag, file, other)
 }
 
 // buildHand builds the hand p describes, its links' meshes from the file
