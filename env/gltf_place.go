@@ -5,26 +5,29 @@ import (
 	"iter"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/gltfdoc"
 )
 
 // build places the triangles of every mesh node below roots into m, whose
 // arrays survey sized.
-func (d *gltfData) build(m *Mesh, roots iter.Seq[int32], s gltfSurvey) error {
+func (d gltfScene) build(m *Mesh, roots iter.Seq[int32], s gltfSurvey) error {
 	scratch := make([]uint32, s.indices)
-	return d.walk(roots, s.depth, true, func(n int32, world *mgl64.Mat4, _ int) error {
+	return d.Place(roots, s.depth, func(n int32, world *mgl64.Mat4) error {
 		return d.placeMesh(m, n, *world, scratch)
 	})
 }
 
 // placeMesh adds node n's mesh, if it has one, as an object placed by
 // world. scratch holds any index accessor.
-func (d *gltfData) placeMesh(m *Mesh, n int32, world mgl64.Mat4, scratch []uint32) error {
-	nd := &d.doc.nodes[n]
-	if nd.mesh < 0 {
+func (d gltfScene) placeMesh(m *Mesh, n int32, world mgl64.Mat4, scratch []uint32) error {
+	nd := &d.Nodes[n]
+	if nd.Mesh < 0 {
 		return nil
 	}
 	obj := m.addObject(d.objectName(n))
-	for pi, p := range d.doc.primitives(nd.mesh) {
+	for pi, p := range d.Primitives(nd.Mesh) {
 		if err := m.placePrimitive(d, p, world, obj, scratch); err != nil {
 			return fmt.Errorf("node %d %q primitive %d: %w", n, d.objectName(n), pi, err)
 		}
@@ -32,30 +35,30 @@ func (d *gltfData) placeMesh(m *Mesh, n int32, world mgl64.Mat4, scratch []uint3
 	return nil
 }
 
-func (m *Mesh) placePrimitive(d *gltfData, p gltfPrimitive, world mgl64.Mat4, obj int32, scratch []uint32) error {
+func (m *Mesh) placePrimitive(d gltfScene, p gltfdoc.Primitive, world mgl64.Mat4, obj int32, scratch []uint32) error {
 	pos, idx, err := d.primitive(p)
-	if err != nil || pos.count == 0 {
+	if err != nil || pos.Count() == 0 {
 		return err
 	}
 	base := len(m.Verts)
-	m.Verts = m.Verts[:base+pos.count] // survey made room
-	if err := pos.readPositions(world, m.Verts[base:]); err != nil {
+	m.Verts = m.Verts[:base+pos.Count()] // survey made room
+	if err := placePositions(&pos, world, m.Verts[base:]); err != nil {
 		return err
 	}
-	n := pos.count
-	if idx.count > 0 {
-		n = idx.count
-		if err := idx.readIndices(scratch[:n]); err != nil {
+	n := pos.Count()
+	if idx.Count() > 0 {
+		n = idx.Count()
+		if err := idx.ReadIndices(scratch[:n]); err != nil {
 			return err
 		}
 		for i, v := range scratch[:n] {
-			if int(v) >= pos.count {
-				return fmt.Errorf("index %d = %d: %w (%d positions)", i, v, ErrIndexRange, pos.count)
+			if int(v) >= pos.Count() {
+				return fmt.Errorf("index %d = %d: %w (%d positions)", i, v, ErrIndexRange, pos.Count())
 			}
 		}
 	}
 	at := func(i int) int32 {
-		if idx.count > 0 {
+		if idx.Count() > 0 {
 			return int32(base) + int32(scratch[i])
 		}
 		return int32(base + i)
@@ -64,12 +67,12 @@ func (m *Mesh) placePrimitive(d *gltfData, p gltfPrimitive, world mgl64.Mat4, ob
 		m.Tris = append(m.Tris, [3]int32{at(a), at(b), at(c)})
 		m.Object = append(m.Object, obj)
 	}
-	switch p.mode {
-	case gltfTriangles:
+	switch p.Mode {
+	case gltfdoc.Triangles:
 		for i := 0; i+2 < n; i += 3 {
 			emit(i, i+1, i+2)
 		}
-	case gltfTriangleStrip:
+	case gltfdoc.TriangleStrip:
 		for i := 0; i+2 < n; i++ {
 			if i%2 == 0 {
 				emit(i, i+1, i+2)
@@ -77,7 +80,7 @@ func (m *Mesh) placePrimitive(d *gltfData, p gltfPrimitive, world mgl64.Mat4, ob
 				emit(i+1, i, i+2)
 			}
 		}
-	case gltfTriangleFan:
+	case gltfdoc.TriangleFan:
 		for i := 1; i+1 < n; i++ {
 			emit(0, i, i+1)
 		}
@@ -85,10 +88,15 @@ func (m *Mesh) placePrimitive(d *gltfData, p gltfPrimitive, world mgl64.Mat4, ob
 	return nil
 }
 
-// world is the node's world transform below a parent's.
-func (n *gltfNode) world(parent mgl64.Mat4) mgl64.Mat4 {
-	if n.local == nil {
-		return parent
-	}
-	return parent.Mul4(*n.local)
+// placePositions writes a POSITION accessor's elements, placed by world,
+// to out, len pos.Count(); each must land on finite coordinates.
+func placePositions(pos *gltfdoc.Accessor, world mgl64.Mat4, out []mgl64.Vec3) error {
+	return pos.EachVec3(func(k int, p [3]float32) error {
+		w := world.Mul4x1(mgl64.Vec4{float64(p[0]), float64(p[1]), float64(p[2]), 1}).Vec3()
+		if !geom.Finite3(w) {
+			return fmt.Errorf("POSITION %d %v: %w", k, p, ErrNonFinite)
+		}
+		out[k] = w
+		return nil
+	})
 }

@@ -1,10 +1,12 @@
 package env
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gloved/gloved/gltfdoc"
+	"github.com/gloved/gloved/internal/bytesize"
 )
 
 // What a mesh file may make a loader do. Every count, offset and length a
@@ -28,8 +30,9 @@ const (
 )
 
 // ErrTooBig is wrapped by errors for files, and scenes they expand to,
-// beyond the limits above.
-var ErrTooBig = errors.New("too big")
+// beyond the limits above. It is package gltfdoc's, which reads glTF
+// files and the buffers they name within maxFileBytes.
+var ErrTooBig = gltfdoc.ErrTooBig
 
 // meshBytes is what the arrays of a mesh of v vertices and t triangles
 // take: a Vec3 per vertex, three int32 corners and an int32 object per
@@ -52,7 +55,7 @@ func readInput(path string) ([]byte, error) {
 		return nil, err
 	}
 	if st.Size() > maxFileBytes {
-		return nil, fmt.Errorf("%s file: %w (the limit is %s)", byteSize(st.Size()), ErrTooBig, byteSize(maxFileBytes))
+		return nil, fmt.Errorf("%s file: %w (the limit is %s)", bytesize.Format(st.Size()), ErrTooBig, bytesize.Format(maxFileBytes))
 	}
 	if st.Mode().IsRegular() {
 		b := make([]byte, st.Size())
@@ -63,23 +66,7 @@ func readInput(path string) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err == nil && len(b) > maxFileBytes {
-		err = fmt.Errorf("more than %s: %w", byteSize(maxFileBytes), ErrTooBig)
+		err = fmt.Errorf("more than %s: %w", bytesize.Format(maxFileBytes), ErrTooBig)
 	}
 	return b, err
-}
-
-// byteSize formats n bytes for an error message: "120 bytes", "25.8 GB".
-func byteSize[T int | int64 | uint64 | float64](n T) string {
-	f := float64(n)
-	switch {
-	case f < 1e3:
-		return fmt.Sprintf("%.0f bytes", f)
-	case f < 1e6:
-		return fmt.Sprintf("%.1f kB", f/1e3)
-	case f < 1e9:
-		return fmt.Sprintf("%.1f MB", f/1e6)
-	case f < 1e12:
-		return fmt.Sprintf("%.1f GB", f/1e9)
-	}
-	return fmt.Sprintf("%.3g TB", f/1e12)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/bytesize"
 )
 
 // The OBJ reader is written here rather than taken from a library: the Go
@@ -35,7 +36,7 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 		return nil, err
 	}
 	if len(b) > maxFileBytes {
-		return nil, fmt.Errorf("more than %s: %w", byteSize(maxFileBytes), ErrTooBig)
+		return nil, fmt.Errorf("more than %s: %w", bytesize.Format(maxFileBytes), ErrTooBig)
 	}
 	return readOBJ(b, defaultName)
 }
@@ -58,7 +59,7 @@ func readOBJ(b []byte, defaultName string) (*Mesh, error) {
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		if len(l) >= maxOBJLine {
-			return nil, fmt.Errorf("line %d: longer than %s", line, byteSize(maxOBJLine))
+			return nil, fmt.Errorf("line %d: longer than %s", line, bytesize.Format(maxOBJLine))
 		}
 		op, args := field(l)
 		switch string(op) {

@@ -132,18 +132,7 @@ var (
 // procedural hand.
 func New(p Params) (*Hand, error) {
 	if p.Mesh != "" {
-		skin, err := LoadSkin(p.Mesh)
-		if err != nil {
-			return nil, err
-		}
-		if err := skin.RenameJoints(p.JointNames); err != nil {
-			return nil, fmt.Errorf("handmodel: skin %s: %w", p.Mesh, err)
-		}
-		h, err := newSkinned(skin, p)
-		if err != nil {
-			return nil, fmt.Errorf("%w (skin %s)", err, p.Mesh)
-		}
-		return h, nil
+		return newFromMesh(p)
 	}
 	if len(p.JointNames) > 0 {
 		return nil, fmt.Errorf("handmodel: joint names are for a skinned hand: give its mesh")
@@ -152,14 +141,47 @@ func New(p Params) (*Hand, error) {
 		return nil, fmt.Errorf("handmodel: hand length %v m and breadth %v m: want 0.05-0.4 and 0.02-0.2", p.Length, p.Breadth)
 	}
 	h := &Hand{Params: p, Limits: DefaultLimits}
-	L, B := p.Length, p.Breadth
 	n := FingerLinks
 	if p.Forearm {
 		n++
 	}
 	h.links = make([]linkDef, n)
+	h.links[Palm] = palmLink(p.Length, p.Breadth)
+	h.setThumb(p.Length, p.Breadth)
+	for f := 1; f < 5; f++ {
+		h.setFinger(f, p.Length, p.Breadth)
+	}
+	if p.Forearm {
+		h.links[Forearm] = forearmLink(p.Length, p.Breadth)
+		h.links[Palm].parent = Forearm
+	}
+	if err := h.buildGeometry(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// newFromMesh builds the hand on the skinned hand of p.Mesh, its joints
+// renamed by p.JointNames.
+func newFromMesh(p Params) (*Hand, error) {
+	skin, err := LoadSkin(p.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	if err := skin.RenameJoints(p.JointNames); err != nil {
+		return nil, fmt.Errorf("handmodel: skin %s: %w", p.Mesh, err)
+	}
+	h, err := newSkinned(skin, p)
+	if err != nil {
+		return nil, fmt.Errorf("%w (skin %s)", err, p.Mesh)
+	}
+	return h, nil
+}
+
+// palmLink is the procedural palm of a hand of length L and breadth B:
+// from the wrist to the knuckle line, narrower at the wrist.
+func palmLink(L, B float64) linkDef {
 	thick := 0.30 * B
-	// Palm: from the wrist to the knuckle line, narrower at the wrist.
 	palm := linkDef{parent: -1, rots: []rot{{joint: WristYaw, axis: 2, scale: -1}, {joint: WristPitch, axis: 0, scale: -1}}}
 	for _, z := range []float64{-thick / 2, thick / 2} {
 		palm.hull = append(palm.hull,
@@ -170,10 +192,14 @@ func New(p Params) (*Hand, error) {
 			palm.hull = append(palm.hull, mgl64.Vec3{(knuckleX[f] + 0.09) * B, y, z}, mgl64.Vec3{(knuckleX[f] - 0.09) * B, y, z})
 		}
 	}
-	h.links[Palm] = palm
-	// Thumb: the carpometacarpal joint near the wrist on the radial side;
-	// at rest the thumb points 40° radially and is pronated 60° about its
-	// own axis so that flexion curls it across the palm.
+	return palm
+}
+
+// setThumb places the procedural thumb's three links: the
+// carpometacarpal joint near the wrist on the radial side; at rest the
+// thumb points 40° radially and is pronated 60° about its own axis so that
+// flexion curls it across the palm.
+func (h *Hand) setThumb(L, B float64) {
 	tw := fingerWidth[0] * B / 2
 	h.links[ThumbMetacarpal] = linkDef{parent: Palm, origin: mgl64.Vec3{0.26 * B, 0.07 * L, -0.10 * B},
 		rots: []rot{{joint: ThumbRoll, axis: 1, scale: 1}, {joint: ThumbAbduction, axis: 2, scale: -1},
@@ -183,42 +209,43 @@ func New(p Params) (*Hand, error) {
 		rots: []rot{{joint: ThumbMCP, axis: 0, scale: -1}}, length: segmentFractions[0][1] * L, r0: tw, r1: 0.9 * tw}
 	h.links[ThumbDistal] = linkDef{parent: ThumbProximal, origin: mgl64.Vec3{0, segmentFractions[0][1] * L, 0},
 		rots: []rot{{joint: ThumbIP, axis: 0, scale: -1}}, length: segmentFractions[0][2] * L, r0: 0.9 * tw, r1: 0.75 * tw}
-	for f := 1; f < 5; f++ {
-		base := IndexProximal + Link(3*(f-1))
-		abd := IndexAbduction + Joint(4*(f-1))
-		r := fingerWidth[f] * B / 2
-		seg := segmentFractions[f]
-		rots := []rot{{joint: abd, axis: 2, scale: -1}, {joint: abd + 1, axis: 0, scale: -1}}
-		if archShare[f] > 0 {
-			rots = append([]rot{{joint: PalmArch, axis: 1, scale: -archShare[f]}}, rots...)
+}
+
+// setFinger places procedural finger f's (1 index to 4 little) three
+// links on its knuckle; the ring and little fingers' bases ride the palm
+// arch.
+func (h *Hand) setFinger(f int, L, B float64) {
+	base := IndexProximal + Link(3*(f-1))
+	abd := IndexAbduction + Joint(4*(f-1))
+	r := fingerWidth[f] * B / 2
+	seg := segmentFractions[f]
+	rots := []rot{{joint: abd, axis: 2, scale: -1}, {joint: abd + 1, axis: 0, scale: -1}}
+	if archShare[f] > 0 {
+		rots = append([]rot{{joint: PalmArch, axis: 1, scale: -archShare[f]}}, rots...)
+	}
+	h.links[base] = linkDef{parent: Palm, origin: mgl64.Vec3{knuckleX[f] * B, seg[0] * L, 0},
+		rots: rots, length: seg[1] * L, r0: r, r1: 0.88 * r}
+	h.links[base+1] = linkDef{parent: base, origin: mgl64.Vec3{0, seg[1] * L, 0},
+		rots: []rot{{joint: abd + 2, axis: 0, scale: -1}}, length: seg[2] * L, r0: 0.88 * r, r1: 0.78 * r}
+	h.links[base+2] = linkDef{parent: base + 1, origin: mgl64.Vec3{0, seg[2] * L, 0},
+		rots: []rot{{joint: abd + 3, axis: 0, scale: -1}}, length: seg[3] * L, r0: 0.78 * r, r1: 0.65 * r}
+}
+
+// forearmLink is the procedural forearm, ending at the wrist: 1.3 hand
+// lengths toward -Y, an elliptic section widening from the wrist.
+func forearmLink(L, B float64) linkDef {
+	fa := linkDef{parent: -1}
+	for _, y := range []float64{0, -1.3 * L} {
+		w := 0.35 * B
+		if y != 0 {
+			w = 0.42 * B
 		}
-		h.links[base] = linkDef{parent: Palm, origin: mgl64.Vec3{knuckleX[f] * B, seg[0] * L, 0},
-			rots: rots, length: seg[1] * L, r0: r, r1: 0.88 * r}
-		h.links[base+1] = linkDef{parent: base, origin: mgl64.Vec3{0, seg[1] * L, 0},
-			rots: []rot{{joint: abd + 2, axis: 0, scale: -1}}, length: seg[2] * L, r0: 0.88 * r, r1: 0.78 * r}
-		h.links[base+2] = linkDef{parent: base + 1, origin: mgl64.Vec3{0, seg[2] * L, 0},
-			rots: []rot{{joint: abd + 3, axis: 0, scale: -1}}, length: seg[3] * L, r0: 0.78 * r, r1: 0.65 * r}
-	}
-	if p.Forearm {
-		// The forearm ends at the wrist: 1.3 hand lengths toward -Y.
-		fa := linkDef{parent: -1}
-		for _, y := range []float64{0, -1.3 * L} {
-			w := 0.35 * B
-			if y != 0 {
-				w = 0.42 * B
-			}
-			for k := range 12 {
-				a := 2 * math.Pi * float64(k) / 12
-				fa.hull = append(fa.hull, mgl64.Vec3{w * math.Cos(a), y, 0.7 * w * math.Sin(a)})
-			}
+		for k := range 12 {
+			a := 2 * math.Pi * float64(k) / 12
+			fa.hull = append(fa.hull, mgl64.Vec3{w * math.Cos(a), y, 0.7 * w * math.Sin(a)})
 		}
-		h.links[Forearm] = fa
-		h.links[Palm].parent = Forearm
 	}
-	if err := h.buildGeometry(); err != nil {
-		return nil, err
-	}
-	return h, nil
+	return fa
 }
 
 // Rig returns a skinned hand's skin, rigged to the hand; nil for the

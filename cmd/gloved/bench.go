@@ -2,42 +2,54 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 
 	"github.com/gloved/gloved/env/experiments"
 )
 
+// benchExperiment is one experiment of `gloved bench`.
+type benchExperiment struct {
+	name string
+	run  func(ctx context.Context, args []string, out io.Writer) error
+}
+
+// benchExperiments are gloved bench's experiments, in the order its usage
+// lists them.
+var benchExperiments = []benchExperiment{
+	{"proximity", runProximity},
+	{"cab", runBenchCAB},
+	{"self", runBenchSelf},
+	{"bch", runBenchBCH},
+	{"pipeline", runBenchPipeline},
+	{"scenes", runBenchScenes},
+	{"latency", runBenchLatency},
+}
+
 func runBench(ctx context.Context, args []string, out io.Writer) error {
+	names := make([]string, len(benchExperiments))
+	for i, e := range benchExperiments {
+		names[i] = e.name
+	}
 	if len(args) == 0 {
-		return fmt.Errorf("%w: bench needs an experiment: proximity, cab, self, bch, pipeline, scenes or latency", errUsage)
+		return fmt.Errorf("%w: bench needs an experiment: %s or %s", errUsage, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(out, "usage: gloved bench proximity|cab|self|bch|pipeline|scenes|latency [flags]; gloved bench EXPERIMENT -h for its flags")
+		fmt.Fprintf(out, "usage: gloved bench %s [flags]; gloved bench EXPERIMENT -h for its flags\n", strings.Join(names, "|"))
 		return errHelp
-	case "proximity":
-		return runProximity(ctx, args[1:], out)
-	case "cab":
-		return runBenchCAB(ctx, args[1:], out)
-	case "self":
-		return runBenchSelf(ctx, args[1:], out)
-	case "bch":
-		return runBenchBCH(ctx, args[1:], out)
-	case "pipeline":
-		return runBenchPipeline(ctx, args[1:], out)
-	case "scenes":
-		return runBenchScenes(ctx, args[1:], out)
-	case "latency":
-		return runBenchLatency(ctx, args[1:], out)
 	}
-	return fmt.Errorf("%w: unknown experiment %q (have: proximity, cab, self, bch, pipeline, scenes, latency)", errUsage, args[0])
+	for _, e := range benchExperiments {
+		if e.name == args[0] {
+			return e.run(ctx, args[1:], out)
+		}
+	}
+	return fmt.Errorf("%w: unknown experiment %q (have: %s)", errUsage, args[0], strings.Join(names, ", "))
 }
 
 func runProximity(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench proximity", "gloved bench proximity [--level N] [--eps-max E] [--eps-min E] [--per-decade K] [--fit-max E] [--plateau F] [--plot FILE.svg] [--json]", out)
+	fs := newBenchFlags("proximity", "gloved bench proximity [--level N] [--eps-max E] [--eps-min E] [--per-decade K] [--fit-max E] [--plateau F] [--plot FILE.svg] [--json]", "print one JSON object", out)
 	o := experiments.DefaultProximityOpts
 	fs.IntVar(&o.Level, "level", o.Level, "sphere tessellation: 8·4^level triangles (6: 32768, as in the paper)")
 	fs.Float64Var(&o.EpsMax, "eps-max", o.EpsMax, "largest gap between the spheres")
@@ -45,19 +57,16 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.PerDecade, "per-decade", o.PerDecade, "gaps per decade")
 	fs.Float64Var(&o.FitMax, "fit-max", o.FitMax, "largest gap in the slope fits (above it the trees part at the root)")
 	fs.Float64Var(&o.Plateau, "plateau", o.Plateau, "a curve's linear portion ends where it passes this fraction of its largest count")
-	plot := fs.String("plot", "proximity.svg", "write the log-log plot to this SVG file (\"\" for none)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	fs.addPlot("proximity.svg", "write the log-log plot to this SVG file (\"\" for none)")
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	if err := o.Check(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	rows := 0
 	res, err := experiments.Proximity(ctx, o, func(row experiments.ProximityRow) {
-		if *asJSON {
+		if fs.json {
 			return
 		}
 		if rows == 0 {
@@ -70,32 +79,20 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *plot != "" {
-		if err := writeProximityPlot(*plot, res); err != nil {
-			return err
+	plot := func(path string) error { return writeProximityPlot(path, res) }
+	return fs.report(out, res, plot, func() {
+		for _, c := range []struct {
+			name string
+			f    experiments.SlopeFit
+		}{{"OBBTree  ", res.OBB}, {"AABB tree", res.AABB}} {
+			fmt.Fprintf(out, "%s log-log slope %.2f over %d gaps, eps %.3g..%.3g\n", c.name, c.f.Slope, c.f.Points, c.f.EpsMax, c.f.EpsMin)
 		}
-	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(res)
-	}
-	for _, c := range []struct {
-		name string
-		f    experiments.SlopeFit
-	}{{"OBBTree  ", res.OBB}, {"AABB tree", res.AABB}} {
-		fmt.Fprintf(out, "%s log-log slope %.2f over %d gaps, eps %.3g..%.3g\n", c.name, c.f.Slope, c.f.Points, c.f.EpsMax, c.f.EpsMin)
-	}
-	fmt.Fprintln(out, "paper (section 6, fig. 5): slopes of the linear portions about -1 (OBB) and -2 (AABB)")
-	if *plot != "" {
-		fmt.Fprintf(out, "plot written to %s\n", *plot)
-	}
-	return nil
+		fmt.Fprintln(out, "paper (section 6, fig. 5): slopes of the linear portions about -1 (OBB) and -2 (AABB)")
+		fs.plotWritten(out)
+	})
 }
 
 func writeProximityPlot(path string, res *experiments.ProximityResult) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
 	p := logLogPlot{
 		Title:  fmt.Sprintf("Parallel close proximity: concentric spheres, %d triangles each", res.Triangles),
 		XLabel: "eps (gap between the spheres)",
@@ -110,9 +107,5 @@ func writeProximityPlot(path string, res *experiments.ProximityResult) error {
 		aabb.X, aabb.Y = append(aabb.X, r.Eps), append(aabb.Y, float64(max(r.AABBTests, 1)))
 	}
 	p.Series = []series{aabb, obb}
-	if err := p.WriteSVG(f); err != nil {
-		f.Close()
-		return fmt.Errorf("plot: %w", err)
-	}
-	return f.Close()
+	return p.WriteFile(path)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -16,7 +15,7 @@ import (
 // runBenchBCH runs the bounding cylinder hierarchy paper's experiments
 // (bch/experiments) and prints them beside the paper's numbers.
 func runBenchBCH(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench bch", "gloved bench bch [--bodies humanoid,hand,skin] [--poses N] [--cases N] [--iters N] [--slides N] [--cells N] [--seed N] [--mesh FILE.glb] [--json] [--plot FILE.svg]", out)
+	fs := newBenchFlags("bch", "gloved bench bch [--bodies humanoid,hand,skin] [--poses N] [--cases N] [--iters N] [--slides N] [--cells N] [--seed N] [--mesh FILE.glb] [--json] [--plot FILE.svg]", "print one JSON object", out)
 	o := experiments.DefaultOptions
 	bodies := fs.String("bodies", strings.Join(o.Bodies, ","), "bodies to measure: humanoid (procedural, 2,848 triangles), hand (procedural), skin (the skinned hand of --mesh)")
 	fs.IntVar(&o.Poses, "poses", o.Poses, "random posed meshes per body (the paper: 200)")
@@ -26,12 +25,9 @@ func runBenchBCH(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Cells, "cells", o.Cells, "volume raster cells per body height")
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "seed of every random draw")
 	fs.StringVar(&o.Mesh, "mesh", o.Mesh, "the skinned glTF hand of the skin body")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	plot := fs.String("plot", "", "write the minimum distance per depth (the paper's figure 6b) as an SVG plot")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	fs.addPlot("", "write the minimum distance per depth (the paper's figure 6b) as an SVG plot")
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	o.Bodies = strings.Split(*bodies, ",")
 	if err := o.Check(); err != nil {
@@ -41,19 +37,11 @@ func runBenchBCH(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *plot != "" {
-		if err := writeDepthPlot(*plot, res); err != nil {
-			return fmt.Errorf("--plot %s: %w", *plot, err)
-		}
-	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(res)
-	}
-	printBCHResult(out, res)
-	if *plot != "" {
-		fmt.Fprintf(out, "plot written to %s\n", *plot)
-	}
-	return nil
+	plot := func(path string) error { return writeDepthPlot(path, res) }
+	return fs.report(out, res, plot, func() {
+		printBCHResult(out, res)
+		fs.plotWritten(out)
+	})
 }
 
 // printBCHResult prints the four experiments' tables.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -37,17 +36,14 @@ func cabExperiments() []cabExperiment {
 }
 
 func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench cab", "gloved bench cab [--frames N] [--json] [--plot FILE.svg]", out)
+	fs := newBenchFlags("cab", "gloved bench cab [--frames N] [--json] [--plot FILE.svg]", "print the tables as one JSON object", out)
 	frames := fs.Int("frames", 2000, "frames per chain experiment (the paper: 10000); the hand runs 2/5 as many (the paper: 4000)")
-	asJSON := fs.Bool("json", false, "print the tables as one JSON object")
-	plot := fs.String("plot", "", "write a bar chart of t[total] per method and table to this SVG file")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	fs.addPlot("", "write a bar chart of t[total] per method and table to this SVG file")
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if *frames < 10 {
-		return fmt.Errorf("%w: --frames %d: want at least 10", errUsage, *frames)
+	if err := atLeast("frames", *frames, 10); err != nil {
+		return err
 	}
 	var tables []*experiments.Table
 	for i, e := range cabExperiments() {
@@ -64,24 +60,14 @@ func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
 		}
 		t.Name = e.title
 		tables = append(tables, t)
-		if !*asJSON {
+		if !fs.json {
 			printCABTable(out, t, paperUpdateRatio[i])
 		}
 	}
-	if *plot != "" {
-		if err := writeCABPlot(*plot, tables); err != nil {
-			return err
-		}
-		if !*asJSON {
-			fmt.Fprintf(out, "plot written to %s\n", *plot)
-		}
-	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(struct {
-			Tables []*experiments.Table `json:"tables"`
-		}{tables})
-	}
-	return nil
+	plot := func(path string) error { return writeCABPlot(path, tables) }
+	return fs.report(out, struct {
+		Tables []*experiments.Table `json:"tables"`
+	}{tables}, plot, func() { fs.plotWritten(out) })
 }
 
 func rowOf(t *experiments.Table, method string) experiments.Row {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -17,18 +16,15 @@ import (
 )
 
 func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--count-tris] [--json]", out)
+	fs := newBenchFlags("latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--count-tris] [--json]", "print one JSON object", out)
 	frames := fs.Int("frames", 2000, "frames to measure (100 per second)")
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
 	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")
 	config := fs.String("config", "", "take the scene and the [frame] settings from this daemon config (its hands and [osc] are replaced)")
 	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: "+sim.MotionNames())
 	countTris := fs.Bool("count-tris", false, "count the triangles each contact touches ([frame] count_tris)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	if *frames < 1 || *warmup < 0 {
 		return fmt.Errorf("%w: --frames must be at least 1 and --warmup at least 0", errUsage)
@@ -37,7 +33,7 @@ func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
 	what := "scene " + *scene
 	var err error
 	if *config != "" {
-		if flagSet(fs, "scene") || flagSet(fs, "count-tris") {
+		if flagSet(fs.FlagSet, "scene") || flagSet(fs.FlagSet, "count-tris") {
 			return fmt.Errorf("%w: --config brings the scene and count_tris: give --scene and --count-tris only without it", errUsage)
 		}
 		r, err = r.fromConfig(*config)
@@ -52,11 +48,7 @@ func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(res)
-	}
-	res.print(out, what)
-	return nil
+	return fs.report(out, res, nil, func() { res.print(out, what) })
 }
 
 // flagSet reports whether the command line set the flag.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -31,15 +30,12 @@ type pipelineBench struct {
 // frame's OSC bundle is encoded but not sent) and counts allocations per
 // frame over a second pass, once every buffer has grown.
 func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--no-tris] [--self=false] [--json]", out)
-	o := addSessionFlags(fs)
-	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
+	fs := newBenchFlags("pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--no-tris] [--self=false] [--json]", "print one JSON object", out)
+	o := addSessionFlags(fs.FlagSet)
+	noTris := addNoTris(fs.FlagSet)
 	self := fs.Bool("self", true, "run self-contact (the hand against itself), as the daemon does unless [self] enabled = false")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	var res pipelineBench
 	var times stageTimes
@@ -77,15 +73,13 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	// opened before the count starts).
 	res.AllocsPerFrame = float64(mallocs) / float64(res.Frames)
 	res.Stages = times.summary()
-	if *asJSON {
-		return json.NewEncoder(out).Encode(res)
-	}
-	fmt.Fprintf(out, "%d frames, %.0f frames/s, %.2f allocations per frame\n", res.Frames, res.FramesPerSec, res.AllocsPerFrame)
-	fmt.Fprintf(out, "  %-9s %9s %9s %9s   (microseconds)\n", "stage", "p50", "p99", "max")
-	for _, st := range res.Stages {
-		fmt.Fprintf(out, "  %-9s %9.1f %9.1f %9.1f\n", st.Stage, st.P50US, st.P99US, st.MaxUS)
-	}
-	return nil
+	return fs.report(out, res, nil, func() {
+		fmt.Fprintf(out, "%d frames, %.0f frames/s, %.2f allocations per frame\n", res.Frames, res.FramesPerSec, res.AllocsPerFrame)
+		fmt.Fprintf(out, "  %-9s %9s %9s %9s   (microseconds)\n", "stage", "p50", "p99", "max")
+		for _, st := range res.Stages {
+			fmt.Fprintf(out, "  %-9s %9.1f %9.1f %9.1f\n", st.Stage, st.P50US, st.P99US, st.MaxUS)
+		}
+	})
 }
 
 // stageTimes holds each stage's time per frame, and the total's last.

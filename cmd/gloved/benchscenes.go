@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,23 +36,20 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--json] [--plot FILE.svg] [--export DIR]", out)
+	fs := newBenchFlags("scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--json] [--plot FILE.svg] [--export DIR]", "print one JSON array", out)
 	classes := fs.String("classes", "ball,torus,field,room", "scene classes to run, comma-separated")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
 	motions := fs.String("motions", "grasp,tap,pinch", "the simulated glove's motions, comma-separated")
-	plot := fs.String("plot", "", "write total frame time (p50) against triangles, log-log, to this SVG file")
+	fs.addPlot("", "write total frame time (p50) against triangles, log-log, to this SVG file")
 	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
-	noTris := fs.Bool("no-tris", false, "do not count the triangles each contact touches")
-	asJSON := fs.Bool("json", false, "print one JSON array")
+	noTris := addNoTris(fs.FlagSet)
 	export := fs.String("export", "", "also write each scene and its frames as `gloved export` does, to DIR/CLASS-TRIS (for bench/fcl)")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if *frames < 1 {
-		return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, *frames)
+	if err := atLeast("frames", *frames, 1); err != nil {
+		return err
 	}
 	var rows []sceneRow
 	for _, name := range strings.Split(*classes, ",") {
@@ -74,7 +70,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 					return err
 				}
 				rows = append(rows, row)
-				if !*asJSON {
+				if !fs.json {
 					printSceneRow(out, row, len(rows) == 1)
 				}
 				if *export != "" {
@@ -86,15 +82,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 			}
 		}
 	}
-	if *plot != "" {
-		if err := writeScenesPlot(*plot, rows); err != nil {
-			return err
-		}
-	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(rows)
-	}
-	return nil
+	return fs.report(out, rows, func(path string) error { return writeScenesPlot(path, rows) }, nil)
 }
 
 // openScene opens the simulated glove with the demo wrist on scene.
@@ -195,13 +183,5 @@ func writeScenesPlot(path string, rows []sceneRow) error {
 			}
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	if err := p.WriteSVG(f); err != nil {
-		f.Close()
-		return fmt.Errorf("plot: %w", err)
-	}
-	return f.Close()
+	return p.WriteFile(path)
 }

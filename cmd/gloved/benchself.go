@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gloved/gloved/chains"
 	"github.com/gloved/gloved/handmodel"
@@ -16,18 +14,15 @@ import (
 // runBenchSelf runs the sphere-chain experiments (selfcontact/experiments)
 // on the procedural hand and, with --mesh, on a skinned hand.
 func runBenchSelf(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("bench self", "gloved bench self [--mesh FILE.glb] [--frames N] [--plot FILE.svg] [--json]", out)
+	fs := newBenchFlags("self", "gloved bench self [--mesh FILE.glb] [--frames N] [--plot FILE.svg] [--json]", "print one JSON object", out)
 	mesh := fs.String("mesh", "", "also measure the hand built on this skinned glTF (such as handmodel/testdata/webxr-generic-hand/right.glb)")
 	frames := fs.Int("frames", 300, "frames of each simulated motion (grasp, tap, pinch, fist, cross)")
-	plot := fs.String("plot", "", "write each sphere's accuracy F for the three fits as an SVG plot (the paper's figure 13)")
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	fs.addPlot("", "write each sphere's accuracy F for the three fits as an SVG plot (the paper's figure 13)")
+	if err := fs.parse(args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if *frames < 1 {
-		return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, *frames)
+	if err := atLeast("frames", *frames, 1); err != nil {
+		return err
 	}
 	hands := []struct {
 		name string
@@ -54,21 +49,15 @@ func runBenchSelf(ctx context.Context, args []string, out io.Writer) error {
 		}
 		results = append(results, r)
 	}
-	if *plot != "" {
-		if err := writeSpherePlot(*plot, results); err != nil {
-			return fmt.Errorf("--plot %s: %w", *plot, err)
+	plot := func(path string) error { return writeSpherePlot(path, results) }
+	return fs.report(out, results, plot, func() {
+		for _, r := range results {
+			printSelfResult(out, r)
 		}
-	}
-	if *asJSON {
-		return json.NewEncoder(out).Encode(results)
-	}
-	for _, r := range results {
-		printSelfResult(out, r)
-	}
-	if *plot != "" {
-		fmt.Fprintf(out, "wrote %s\n", *plot)
-	}
-	return nil
+		if fs.plot != "" {
+			fmt.Fprintf(out, "wrote %s\n", fs.plot)
+		}
+	})
 }
 
 // printSelfResult prints one hand's tables.
@@ -134,13 +123,5 @@ func writeSpherePlot(path string, results []selfexp.Result) error {
 			p.Series = append(p.Series, s)
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	err = p.WriteSVG(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return p.WriteFile(path)
 }

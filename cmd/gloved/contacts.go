@@ -10,6 +10,7 @@ import (
 
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -83,26 +84,13 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	viewAt := fs.String("view", "", "then show the session on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider, until Ctrl-C")
 	hands := fs.String("hands", "", "run the two or more [[hand]]s of this config together and print, as JSON, each hand's contacts with the scene and with the other hands")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	if *hands != "" {
-		for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh"} {
-			if flagSet(fs, f) {
-				return fmt.Errorf("%w: --hands takes the hands, the scene and the band from its config: leave out --%s (only --frames goes with it)", errUsage, f)
-			}
-		}
-		limit := 0
-		if flagSet(fs, "frames") {
-			if o.frames < 1 {
-				return fmt.Errorf("%w: --frames %d: want at least 1", errUsage, o.frames)
-			}
-			limit = o.frames
-		}
-		if *viewAt != "" {
-			return fmt.Errorf("%w: --view shows one hand's session: leave out --hands", errUsage)
+		limit, err := handsFrames(fs, o, *viewAt)
+		if err != nil {
+			return err
 		}
 		return runHandsContacts(ctx, *hands, limit, out)
 	}
@@ -117,28 +105,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		if *asJSON {
 			return enc.Encode(&fj)
 		}
-		var parts []string
-		for _, c := range fj.Contacts {
-			parts = append(parts, fmt.Sprintf("%s in %s %.1f mm", c.Link, c.Object, c.Depth*1e3))
-		}
-		for _, n := range fj.Near {
-			parts = append(parts, fmt.Sprintf("%s near %s %.1f mm", n.Link, n.Object, n.Distance*1e3))
-		}
-		for _, c := range fj.Self {
-			parts = append(parts, fmt.Sprintf("%s on %s %.1f mm", c.Links[0], c.Links[1], c.Depth*1e3))
-		}
-		for _, p := range fj.Pinch {
-			if p.Event != "" {
-				parts = append(parts, fmt.Sprintf("%s pinch %s at %.1f mm", p.Finger, p.Event, p.Distance*1e3))
-			}
-		}
-		if fj.Fist != nil && fj.Fist.Event != "" {
-			parts = append(parts, "fist "+fj.Fist.Event)
-		}
-		if len(parts) == 0 {
-			parts = []string{"-"}
-		}
-		_, err := fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, strings.Join(parts, ", "))
+		_, err := fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, contactsLine(&fj))
 		return err
 	}
 	if *viewAt == "" {
@@ -148,12 +115,67 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		warnDamage(s)
 		return nil
 	}
+	return viewContacts(ctx, s, o, *viewAt, each)
+}
+
+// handsFrames checks the flags given with --hands, which takes the hands,
+// the scene and the band from its config, and returns the frames to run
+// (0: all).
+func handsFrames(fs *flag.FlagSet, o *sessionOpts, viewAt string) (int, error) {
+	for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh"} {
+		if flagSet(fs, f) {
+			return 0, fmt.Errorf("%w: --hands takes the hands, the scene and the band from its config: leave out --%s (only --frames goes with it)", errUsage, f)
+		}
+	}
+	limit := 0
+	if flagSet(fs, "frames") {
+		if err := atLeast("frames", o.frames, 1); err != nil {
+			return 0, err
+		}
+		limit = o.frames
+	}
+	if viewAt != "" {
+		return 0, fmt.Errorf("%w: --view shows one hand's session: leave out --hands", errUsage)
+	}
+	return limit, nil
+}
+
+// contactsLine words a frame's contacts, near objects, self-contacts,
+// pinch and fist events for a person: "-" for none.
+func contactsLine(fj *frameJSON) string {
+	var parts []string
+	for _, c := range fj.Contacts {
+		parts = append(parts, fmt.Sprintf("%s in %s %.1f mm", c.Link, c.Object, c.Depth*1e3))
+	}
+	for _, n := range fj.Near {
+		parts = append(parts, fmt.Sprintf("%s near %s %.1f mm", n.Link, n.Object, n.Distance*1e3))
+	}
+	for _, c := range fj.Self {
+		parts = append(parts, fmt.Sprintf("%s on %s %.1f mm", c.Links[0], c.Links[1], c.Depth*1e3))
+	}
+	for _, p := range fj.Pinch {
+		if p.Event != "" {
+			parts = append(parts, fmt.Sprintf("%s pinch %s at %.1f mm", p.Finger, p.Event, p.Distance*1e3))
+		}
+	}
+	if fj.Fist != nil && fj.Fist.Event != "" {
+		parts = append(parts, "fist "+fj.Fist.Event)
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// viewContacts runs the session, calling each per frame, into a timeline,
+// and shows it on the live page served at viewAt until ctx is done.
+func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewAt string, each func() error) error {
 	tl, err := daemon.Timeline(ctx, s, o.limit(), each)
 	if err != nil {
 		return err
 	}
 	warnDamage(s)
-	v, err := openView(*viewAt, tl)
+	v, err := openView(viewAt, tl)
 	if err != nil {
 		return err
 	}

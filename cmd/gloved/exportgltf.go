@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/session"
@@ -14,15 +12,7 @@ import (
 
 // gltfFormat says whether --gltf FILE is binary glTF (.glb) or glTF JSON
 // (.gltf); no file is neither, and not an error.
-func gltfFormat(file string) (binary bool, err error) {
-	switch ext := strings.ToLower(filepath.Ext(file)); {
-	case file == "" || ext == ".gltf":
-		return false, nil
-	case ext == ".glb":
-		return true, nil
-	}
-	return false, fmt.Errorf("%w: --gltf %s: want a .glb or .gltf file", errUsage, file)
-}
+func gltfFormat(file string) (binary bool, err error) { return glbOr("--gltf", file, ".gltf") }
 
 // exportGLTF runs the session and writes it to path as one animated glTF
 // file (see package animation). The file is created before the first

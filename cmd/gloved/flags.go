@@ -34,6 +34,23 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseFlagsOnly parses args, which must hold flags alone.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	pos, err := parseInterleaved(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	return err
+}
+
+// atLeast checks that flag --name's value v is at least least.
+func atLeast(name string, v, least int) error {
+	if v < least {
+		return fmt.Errorf("%w: --%s %d: want at least %d", errUsage, name, v, least)
+	}
+	return nil
+}
+
 func newFlagSet(name, usage string, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(out)

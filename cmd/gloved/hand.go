@@ -23,30 +23,16 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	mesh := fs.String("mesh", "", "a skinned hand (glTF/GLB with WebXR joint names, such as the WebXR generic hand): the links take its bones and shape, and the posed skin is exported with them")
 	poseName := fs.String("pose", "flat", "pose for the export: flat, fist or spread")
 	outPath := fs.String("o", "", "write the posed hand to this file: OBJ (.obj: the link meshes and frames) or binary glTF (.glb: a node per link, posed)")
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	glb := false
-	switch ext := strings.ToLower(filepath.Ext(*outPath)); {
-	case *outPath == "" || ext == ".obj":
-	case ext == ".glb":
-		glb = true
-	default:
-		return fmt.Errorf("%w: -o %s: want a .obj or .glb file", errUsage, *outPath)
-	}
-	h, err := handmodel.New(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh})
+	glb, err := glbOr("-o", *outPath, ".obj")
 	if err != nil {
-		if *mesh != "" {
-			return fmt.Errorf("--mesh: %w", err)
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
-	if *meshes != "" {
-		if err := h.LoadLinkMeshes(*meshes); err != nil {
-			return err
-		}
+	h, err := buildHand(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh}, *meshes)
+	if err != nil {
+		return err
 	}
 	q, err := handmodel.NamedPose(*poseName)
 	if err != nil {
@@ -59,8 +45,55 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	printHand(out, h, poses, *poseName)
+	if skin != nil {
+		describeSkin(out, *mesh, skin, posed)
+	}
+	if *outPath == "" {
+		return nil
+	}
+	if err := writeHandFile(*outPath, glb, h, poses, skin, posed); err != nil {
+		return fmt.Errorf("-o %s: %w", *outPath, err)
+	}
+	fmt.Fprintf(out, "wrote %s\n", *outPath)
+	return nil
+}
+
+// glbOr says whether file, given to flag, is binary glTF (.glb, true) or
+// has the other extension (or is none); anything else is a usage error.
+func glbOr(flag, file, other string) (bool, error) {
+	switch ext := strings.ToLower(filepath.Ext(file)); {
+	case file == "" || ext == other:
+		return false, nil
+	case ext == ".glb":
+		return true, nil
+	}
+	return false, fmt.Errorf("%w: %s %s: want a .glb or %s file", errUsage, flag, file, other)
+}
+
+// buildHand builds the hand p describes, its links' meshes from the file
+// meshes if one is given.
+func buildHand(p handmodel.Params, meshes string) (*handmodel.Hand, error) {
+	h, err := handmodel.New(p)
+	if err != nil {
+		if p.Mesh != "" {
+			return nil, fmt.Errorf("--mesh: %w", err)
+		}
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if meshes != "" {
+		if err := h.LoadLinkMeshes(meshes); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// printHand prints the hand posed as poses: its size, and each link's
+// parent, box half-extents and joint origin.
+func printHand(out io.Writer, h *handmodel.Hand, poses []geom.Transform, poseName string) {
 	fmt.Fprintf(out, "%s hand, length %.3f m, breadth %.3f m, %d links (pose %s, hand frame: +Y to the fingertips, palm facing -Z, +X to a right hand's little finger)\n",
-		map[bool]string{true: "left", false: "right"}[*left], h.Params.Length, h.Params.Breadth, h.NumLinks(), *poseName)
+		map[bool]string{true: "right", false: "left"}[h.Params.Right], h.Params.Length, h.Params.Breadth, h.NumLinks(), poseName)
 	fmt.Fprintf(out, "%-8s %-8s %8s %8s %8s   %s\n", "link", "parent", "half x", "half y", "half z", "joint origin (m)")
 	for l := range handmodel.Link(h.NumLinks()) {
 		b := h.Geometry(l).Box
@@ -71,17 +104,16 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 		o := poses[l].T
 		fmt.Fprintf(out, "%-8s %-8s %8.4f %8.4f %8.4f   %7.4f %7.4f %7.4f\n", l, parent, b.Half[0], b.Half[1], b.Half[2], o[0], o[1], o[2])
 	}
-	if skin != nil {
-		describeSkin(out, *mesh, skin, posed)
-	}
-	if *outPath == "" {
-		return nil
-	}
+}
+
+// writeHandFile writes the posed hand, and the posed skin of a skinned
+// hand, to the file path: binary glTF if glb, else OBJ.
+func writeHandFile(path string, glb bool, h *handmodel.Hand, poses []geom.Transform, skin *handmodel.Skin, posed *handmodel.SkinPose) error {
 	write := func(f *os.File) error { return writeHandOBJ(f, h, poses, skin, posed) }
 	if glb {
 		write = func(f *os.File) error { return animation.WritePose(f, h, poses, skin, posed) }
 	}
-	f, err := os.Create(*outPath)
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
@@ -89,11 +121,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", *outPath, err)
-	}
-	fmt.Fprintf(out, "wrote %s\n", *outPath)
-	return nil
+	return err
 }
 
 // writeHandOBJ writes the posed links, and the posed skin of a skinned

@@ -5,6 +5,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"os"
 	"strings"
 )
 
@@ -26,6 +27,19 @@ const (
 	marginL, marginR       = 80, 20
 	marginTop, marginBelow = 40, 60
 )
+
+// WriteFile writes the plot to the SVG file path.
+func (p *logLogPlot) WriteFile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := p.WriteSVG(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
 
 // WriteSVG writes the plot. Non-positive values are left out (no log).
 func (p *logLogPlot) WriteSVG(w io.Writer) error {

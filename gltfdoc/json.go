@@ -1,4 +1,4 @@
-package env
+package gltfdoc
 
 import (
 	"bytes"
@@ -140,7 +140,7 @@ func jsonString(v []byte) (string, error) {
 }
 
 // jsonInt decodes an integer from 0 to 2^31-1: an index, a count, or a
-// byte offset or length (no file may exceed maxFileBytes, 2^30).
+// byte offset or length (2^31-1 bytes is more than a file gloved reads).
 func jsonInt(v []byte) (int32, error) {
 	i, err := strconv.ParseInt(string(v), 10, 32)
 	if err != nil || i < 0 {

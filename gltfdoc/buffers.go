@@ -1,4 +1,4 @@
-package env
+package gltfdoc
 
 import (
 	"encoding/base64"
@@ -10,22 +10,17 @@ import (
 	"net/url"
 	"path"
 	"strings"
-)
 
-// gltfData is a document with its buffers in memory.
-type gltfData struct {
-	doc   *gltfDoc
-	bufs  [][]byte
-	read  int64 // bytes read: the file and the external buffers it names
-	files map[string][]byte
-}
+	"github.com/gloved/gloved/internal/bytesize"
+)
 
 // loadBuffers gets every buffer's bytes: a GLB's BIN chunk, a base64 data
 // URI, or a file beside the document in fsys (nil forbids files). Each
-// must hold its declared byteLength, which is checked before it is read.
-func loadBuffers(doc *gltfDoc, bin []byte, glb bool, fsys fs.FS, size int) (*gltfData, error) {
-	d := &gltfData{doc: doc, bufs: make([][]byte, len(doc.buffers)), read: int64(size)}
-	for i, b := range doc.buffers {
+// must hold its declared byteLength, which is checked before it is read,
+// and the files read must keep f.read within maxBytes.
+func (f *File) loadBuffers(bin []byte, glb bool, fsys fs.FS, maxBytes int64) error {
+	f.bufs = make([][]byte, len(f.buffers))
+	for i, b := range f.buffers {
 		var err error
 		n := int64(b.length)
 		switch {
@@ -35,20 +30,20 @@ func loadBuffers(doc *gltfDoc, bin []byte, glb bool, fsys fs.FS, size int) (*glt
 			if int64(len(bin)) < n {
 				err = fmt.Errorf("byteLength %d, the GLB's BIN chunk holds %d bytes", n, len(bin))
 			} else {
-				d.bufs[i] = bin[:n]
+				f.bufs[i] = bin[:n]
 			}
 		case b.uri == "":
 			err = errors.New("no uri")
 		case strings.HasPrefix(b.uri, "data:"):
-			d.bufs[i], err = dataURI(b.uri, n)
+			f.bufs[i], err = dataURI(b.uri, n)
 		default:
-			d.bufs[i], err = d.file(fsys, b.uri, n)
+			f.bufs[i], err = f.file(fsys, b.uri, n, maxBytes)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("buffer %d: %w", i, err)
+			return fmt.Errorf("buffer %d: %w", i, err)
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // dataURI decodes a base64 data URI holding at least n bytes.
@@ -77,7 +72,7 @@ func dataURI(uri string, n int64) ([]byte, error) {
 
 // file reads the first n bytes of a file named by a relative URI, each
 // file once however many buffers name it.
-func (d *gltfData) file(fsys fs.FS, uri string, n int64) ([]byte, error) {
+func (f *File) file(fsys fs.FS, uri string, n, maxBytes int64) ([]byte, error) {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "" || fsys == nil {
 		return nil, fmt.Errorf("uri %.60q: only data: URIs and files beside the document are read", uri)
@@ -86,15 +81,15 @@ func (d *gltfData) file(fsys fs.FS, uri string, n int64) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, fmt.Errorf("uri %.60q: not a file beside the document", uri)
 	}
-	if b, ok := d.files[name]; ok && int64(len(b)) >= n {
+	if b, ok := f.files[name]; ok && int64(len(b)) >= n {
 		return b[:n], nil
 	}
-	f, err := fsys.Open(name)
+	r, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	defer r.Close()
+	st, err := r.Stat()
 	if err != nil {
 		return nil, err
 	}
@@ -103,32 +98,32 @@ func (d *gltfData) file(fsys fs.FS, uri string, n int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a regular file", name)
 	case st.Size() < n:
 		return nil, fmt.Errorf("byteLength %d, %s holds %d bytes", n, name, st.Size())
-	case d.read+n > maxFileBytes:
-		return nil, fmt.Errorf("%s: %w: with the file and the buffers before it, more than %s", name, ErrTooBig, byteSize(maxFileBytes))
+	case f.read+n > maxBytes:
+		return nil, fmt.Errorf("%s: %w: with the file and the buffers before it, more than %s", name, ErrTooBig, bytesize.Format(maxBytes))
 	}
 	b := make([]byte, n)
-	if _, err := io.ReadFull(f, b); err != nil {
+	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	d.read += n
-	if d.files == nil {
-		d.files = map[string][]byte{}
+	f.read += n
+	if f.files == nil {
+		f.files = map[string][]byte{}
 	}
-	d.files[name] = b
+	f.files[name] = b
 	return b, nil
 }
 
 // view returns buffer view i's bytes and stride, checked against its
 // buffer.
-func (d *gltfData) view(i int32) ([]byte, int64, error) {
-	if i < 0 || int(i) >= len(d.doc.views) {
-		return nil, 0, fmt.Errorf("buffer view %d: out of range (%d buffer views)", i, len(d.doc.views))
+func (f *File) view(i int32) ([]byte, int64, error) {
+	if i < 0 || int(i) >= len(f.views) {
+		return nil, 0, fmt.Errorf("buffer view %d: out of range (%d buffer views)", i, len(f.views))
 	}
-	v := d.doc.views[i]
-	if int(v.buffer) >= len(d.bufs) {
-		return nil, 0, fmt.Errorf("buffer view %d: buffer %d out of range (%d buffers)", i, v.buffer, len(d.bufs))
+	v := f.views[i]
+	if int(v.buffer) >= len(f.bufs) {
+		return nil, 0, fmt.Errorf("buffer view %d: buffer %d out of range (%d buffers)", i, v.buffer, len(f.bufs))
 	}
-	buf := d.bufs[v.buffer]
+	buf := f.bufs[v.buffer]
 	off, n := int64(v.offset), int64(v.length)
 	if n < 1 || off+n > int64(len(buf)) {
 		return nil, 0, fmt.Errorf("buffer view %d: bytes %d to %d, buffer %d holds %d bytes", i, off, off+n, v.buffer, len(buf))

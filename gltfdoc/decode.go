@@ -1,4 +1,4 @@
-package env
+package gltfdoc
 
 import (
 	"slices"
@@ -9,78 +9,98 @@ import (
 // Decoders for the elements of a glTF document's tables, each reading the
 // members that carry geometry and skipping the rest.
 
-// intList appends a JSON array of indices to d.ints.
-func (d *gltfDoc) intList(v []byte) (span, error) {
-	s := span{start: int32(len(d.ints))}
+// intList appends a JSON array of indices to f.ints.
+func (f *File) intList(v []byte) (span, error) {
+	s := span{start: int32(len(f.ints))}
 	err := eachElement(v, func(_ int, e []byte) error {
 		i, err := jsonInt(e)
-		d.ints = append(d.ints, i)
+		f.ints = append(f.ints, i)
 		return err
 	})
-	s.n = int32(len(d.ints)) - s.start
+	s.n = int32(len(f.ints)) - s.start
 	return s, err
 }
 
-func (d *gltfDoc) decodeScene(v []byte, s *span) error {
+func (f *File) decodeScene(v []byte, s *span) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		if string(k) == "nodes" {
-			*s, err = d.intList(v)
+			*s, err = f.intList(v)
 		}
 		return err
 	})
 }
 
-func (d *gltfDoc) decodeMesh(v []byte, m *gltfMesh) error {
+func (f *File) decodeMesh(v []byte, m *Mesh) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			m.name, err = jsonString(v)
+			m.Name, err = jsonString(v)
 		case "primitives":
-			m.prims.start = int32(len(d.prims))
+			m.prims.start = int32(len(f.prims))
 			err = eachElement(v, func(_ int, e []byte) error {
-				p := gltfPrimitive{position: -1, indices: -1, mode: gltfTriangles}
+				p := Primitive{Position: -1, Indices: -1, Joints: -1, Weights: -1, Mode: Triangles}
 				err := decodePrimitive(e, &p)
-				d.prims = append(d.prims, p)
+				f.prims = append(f.prims, p)
 				return err
 			})
-			m.prims.n = int32(len(d.prims)) - m.prims.start
+			m.prims.n = int32(len(f.prims)) - m.prims.start
 		}
 		return err
 	})
 }
 
-func decodePrimitive(v []byte, p *gltfPrimitive) error {
+func decodePrimitive(v []byte, p *Primitive) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "attributes":
 			err = eachMember(v, func(k, v []byte) (err error) {
-				if string(k) == "POSITION" {
-					p.position, err = jsonInt(v)
+				switch string(k) {
+				case "POSITION":
+					p.Position, err = jsonInt(v)
+				case "JOINTS_0":
+					p.Joints, err = jsonInt(v)
+				case "WEIGHTS_0":
+					p.Weights, err = jsonInt(v)
 				}
 				return err
 			})
 		case "indices":
-			p.indices, err = jsonInt(v)
+			p.Indices, err = jsonInt(v)
 		case "mode":
-			p.mode, err = jsonInt(v)
+			p.Mode, err = jsonInt(v)
+		}
+		return err
+	})
+}
+
+func (f *File) decodeSkin(v []byte, s *Skin) error {
+	s.InverseBind = -1
+	return eachMember(v, func(k, v []byte) (err error) {
+		switch string(k) {
+		case "joints":
+			s.joints, err = f.intList(v)
+		case "inverseBindMatrices":
+			s.InverseBind, err = jsonInt(v)
 		}
 		return err
 	})
 }
 
 // decodeNode decodes a node, its transform into one matrix.
-func (d *gltfDoc) decodeNode(v []byte, n *gltfNode) error {
-	n.mesh = -1
+func (f *File) decodeNode(v []byte, n *Node) error {
+	n.Mesh, n.Skin = -1, -1
 	var m [16]float64
 	t, r, s := [3]float64{}, [4]float64{3: 1}, [3]float64{1, 1, 1}
 	err := eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			n.name, err = jsonString(v)
+			n.Name, err = jsonString(v)
 		case "mesh":
-			n.mesh, err = jsonInt(v)
+			n.Mesh, err = jsonInt(v)
+		case "skin":
+			n.Skin, err = jsonInt(v)
 		case "children":
-			n.children, err = d.intList(v)
+			n.children, err = f.intList(v)
 		case "matrix":
 			err = jsonFloats(v, m[:])
 		case "translation":
@@ -96,15 +116,17 @@ func (d *gltfDoc) decodeNode(v []byte, n *gltfNode) error {
 		return err
 	}
 	if x := nodeMatrix(m, t, r, s); x != mgl64.Ident4() {
-		n.local = new(mgl64.Mat4)
-		*n.local = x
+		n.Local = new(mgl64.Mat4)
+		*n.Local = x
 	}
 	return nil
 }
 
 // nodeMatrix is a node's transform: its matrix, or translation × rotation
-// × scale. As in qmuntal/gltf, a zero or identity matrix counts as absent,
-// and so does a zero scale.
+// × scale (specification 3.5.3). As in qmuntal/gltf, a zero or identity
+// matrix counts as absent, and so does a zero scale. The rotation is
+// scaled to unit length: a file stores it as float32, whose rounding
+// leaves it off by up to about 1e-7.
 func nodeMatrix(m [16]float64, t [3]float64, r [4]float64, s [3]float64) mgl64.Mat4 {
 	if x := mgl64.Mat4(m); x != (mgl64.Mat4{}) && x != mgl64.Ident4() {
 		return x
@@ -113,10 +135,13 @@ func nodeMatrix(m [16]float64, t [3]float64, r [4]float64, s [3]float64) mgl64.M
 		s = [3]float64{1, 1, 1}
 	}
 	q := mgl64.Quat{W: r[3], V: mgl64.Vec3{r[0], r[1], r[2]}}
+	if l := q.Len(); l > 0 {
+		q = q.Scale(1 / l)
+	}
 	return mgl64.Translate3D(t[0], t[1], t[2]).Mul4(q.Mat4()).Mul4(mgl64.Scale3D(s[0], s[1], s[2]))
 }
 
-func decodeAccessor(v []byte, a *gltfAccessor) error {
+func decodeAccessor(v []byte, a *accessorDecl) error {
 	a.view, a.typ = -1, -1
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
@@ -130,16 +155,16 @@ func decodeAccessor(v []byte, a *gltfAccessor) error {
 			a.count, err = jsonInt(v)
 		case "type":
 			t, _ := jsonString(v)
-			a.typ = int8(slices.Index(gltfTypes, t))
+			a.typ = int8(slices.Index(accessorTypes, t))
 		case "sparse":
-			a.sparse = new(gltfSparse)
+			a.sparse = new(sparseDecl)
 			err = decodeSparse(v, a.sparse)
 		}
 		return err
 	})
 }
 
-func decodeSparse(v []byte, s *gltfSparse) error {
+func decodeSparse(v []byte, s *sparseDecl) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "count":
@@ -171,7 +196,7 @@ func decodeSparse(v []byte, s *gltfSparse) error {
 	})
 }
 
-func decodeView(v []byte, w *gltfView) error {
+func decodeView(v []byte, w *viewDecl) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "buffer":
@@ -187,7 +212,7 @@ func decodeView(v []byte, w *gltfView) error {
 	})
 }
 
-func decodeBuffer(v []byte, b *gltfBuffer) error {
+func decodeBuffer(v []byte, b *bufferDecl) error {
 	return eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
 		case "uri":

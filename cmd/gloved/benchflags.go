@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// benchFlags are the flags every `gloved bench` experiment shares, and
+// what it does with them: --json prints one JSON value instead of the
+// tables, --plot (for an experiment that draws) writes an SVG file beside
+// them, and no positional argument is taken.
+type benchFlags struct {
+	*flag.FlagSet
+	json bool
+	plot string
+}
+
+// newBenchFlags is the flag set of `gloved bench name`, with --json, whose
+// help says what the JSON value holds.
+func newBenchFlags(name, usage, jsonHelp string, out io.Writer) *benchFlags {
+	b := &benchFlags{FlagSet: newFlagSet("bench "+name, usage, out)}
+	b.BoolVar(&b.json, "json", false, jsonHelp)
+	return b
+}
+
+// addPlot adds --plot, the SVG file to write (def "" for none).
+func (b *benchFlags) addPlot(def, help string) { b.StringVar(&b.plot, "plot", def, help) }
+
+// parse parses args, flags only.
+func (b *benchFlags) parse(args []string) error { return parseFlagsOnly(b.FlagSet, args) }
+
+// report writes the plot, if --plot named a file, with plot (nil for an
+// experiment without --plot); then v as one JSON value with --json, or
+// else calls print (nil: nothing more to say).
+func (b *benchFlags) report(out io.Writer, v any, plot func(path string) error, print func()) error {
+	if b.plot != "" {
+		if err := plot(b.plot); err != nil {
+			return fmt.Errorf("--plot %s: %w", b.plot, err)
+		}
+	}
+	if b.json {
+		return json.NewEncoder(out).Encode(v)
+	}
+	if print != nil {
+		print()
+	}
+	return nil
+}
+
+// plotWritten says where the plot went, if --plot named a file.
+func (b *benchFlags) plotWritten(out io.Writer) {
+	if b.plot != "" {
+		fmt.Fprintf(out, "plot written to %s\n", b.plot)
+	}
+}
+
+// addNoTris adds --no-tris, which the pipeline's options take as SkipTris.
+func addNoTris(fs *flag.FlagSet) *bool {
+	return fs.Bool("no-tris", false, "do not count the triangles each contact touches")
+}
