@@ -41,7 +41,7 @@ func (b *OBB) MajorAxis() (Vec3, float64) {
 		k, h = 2, b.Half.Z
 	}
 	l := 2 * h
-	return b.Axis(k).Mul(l), l
+	return Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}, l
 }
 
 // ProjectedRadius returns the half-length of the box's shadow on direction

@@ -50,7 +50,7 @@ func (x Transform) Rotate(v Vec3) Vec3 { return MulVec(&x.R, v) }
 
 // Mul returns the transform x∘y: first y, then x.
 func (x Transform) Mul(y Transform) Transform {
-	return Transform{R: MulMat(&x.R, &y.R), T: x.Apply(y.T)}
+	return Transform{R: MulMat(&x.R, &y.R), T: MulVec(&x.R, y.T).Add(x.T)}
 }
 
 // Inverse returns the inverse rigid motion (R^T, -R^T T).

@@ -3,7 +3,6 @@ package geom
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -71,18 +70,8 @@ func (v Vec3) MaxAbs() float64 {
 }
 
 // At returns coordinate i of v (0: X, 1: Y, 2: Z), for loops over the
-// axes.
-func (v Vec3) At(i int) float64 {
-	switch i {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	case 2:
-		return v.Z
-	}
-	panic("geom: Vec3 has no coordinate " + strconv.Itoa(i))
-}
+// axes; any other i panics.
+func (v Vec3) At(i int) float64 { return [3]float64{v.X, v.Y, v.Z}[i] }
 
 // Finite reports whether every coordinate of v is finite.
 func (v Vec3) Finite() bool { return Finite(v.X) && Finite(v.Y) && Finite(v.Z) }

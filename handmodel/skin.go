@@ -65,21 +65,26 @@ func (s *Skin) Vertex(p *SkinPose, v int32) geom.Vec3 {
 	var out geom.Vec3
 	for k, j := range s.Influence[v] {
 		if w := s.Weight[v][k]; w != 0 {
-			out = out.Add(affine(&p.mats[j], x, 1).Mul(w))
+			m := &p.mats[j]
+			out = out.Add(linear(m, x).Add(translation(m)).Mul(w))
 		}
 	}
 	return out
 }
 
-// affine applies the affine part of m (a joint's move: world·InverseBind)
-// to x taken with weight w: the linear part to x, the translation times w.
-func affine(m *mgl64.Mat4, x geom.Vec3, w float64) geom.Vec3 {
+// linear applies the linear part of the affine matrix m (a joint's move:
+// world·InverseBind) to x, summed as the first three terms of mgl64's
+// Mul4x1; translation is m's translation. Apart, each is small enough for
+// the compiler to inline into the blend loops.
+func linear(m *mgl64.Mat4, x geom.Vec3) geom.Vec3 {
 	return geom.Vec3{
-		X: m[0]*x.X + m[4]*x.Y + m[8]*x.Z + m[12]*w,
-		Y: m[1]*x.X + m[5]*x.Y + m[9]*x.Z + m[13]*w,
-		Z: m[2]*x.X + m[6]*x.Y + m[10]*x.Z + m[14]*w,
+		X: m[0]*x.X + m[4]*x.Y + m[8]*x.Z,
+		Y: m[1]*x.X + m[5]*x.Y + m[9]*x.Z,
+		Z: m[2]*x.X + m[6]*x.Y + m[10]*x.Z,
 	}
 }
+
+func translation(m *mgl64.Mat4) geom.Vec3 { return geom.Vec3{X: m[12], Y: m[13], Z: m[14]} }
 
 // Blend is a fixed affine combination of skin vertices, such as a
 // triangle's centroid, placed as its vertices are: since skinning is
@@ -123,7 +128,8 @@ func (s *Skin) Place(p *SkinPose, b *Blend) geom.Vec3 {
 	var out geom.Vec3
 	for i := range b.terms {
 		t := &b.terms[i]
-		out = out.Add(affine(&p.mats[t.joint], t.p, t.w))
+		m := &p.mats[t.joint]
+		out = out.Add(linear(m, t.p).Add(translation(m).Mul(t.w)))
 	}
 	return out
 }
