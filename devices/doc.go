@@ -8,8 +8,7 @@
 //
 // The devices themselves live in sub-packages, one per concept, in the
 // manner of periph's conn and its drivers: cyberglove (the serial driver
-// and the record framing of both generations, with serialtest, a scripted
-// fake port), recording
+// and the record framing of both generations), recording
 // (the file format, the recorder and the replay device), sim (the
 // deterministic simulated glove) and emulator (a unit that answers the
 // protocol on a pseudo-terminal, with emulatortest for tests).

@@ -119,7 +119,7 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 			continue
 		}
 		wg.Go(func() {
-			u, err := serialport.Probe(r.Path, o)
+			u, err := serialport.Probe(r.Path, o, cyberglove.Probe)
 			r.glove = probeVerdict(r.Path, u, err, o.Baud)
 		})
 	}
@@ -132,11 +132,11 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 }
 
 // probeVerdict says in a few words what a probe found.
-func probeVerdict(path string, u cyberglove.Unit, err error, baud int) string {
+func probeVerdict(path string, u string, err error, baud int) string {
 	switch {
 	case err == nil:
-		return u.String()
-	case errors.Is(err, cyberglove.ErrNoReply):
+		return u
+	case errors.Is(err, serialport.ErrNoReply):
 		return fmt.Sprintf("no answer (at %d baud)", baud)
 	case errors.Is(err, serialport.ErrHung):
 		return "no answer: the port hung"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // Mode is how the driver asks for records.
@@ -59,8 +60,8 @@ type Opts struct {
 	ReplyTimeout time.Duration
 	// MinBackoff and MaxBackoff bound the wait between reopen attempts.
 	MinBackoff, MaxBackoff time.Duration
-	// Open opens the port; nil means OpenSerial.
-	Open Opener
+	// Open opens the port; nil means serialport.Open.
+	Open serialport.Opener
 	// Tap, if set, receives every chunk of bytes read from the port with
 	// the time it arrived, before parsing: what a recording stores. An
 	// empty chunk means the port was (re)opened and the parser reset.
@@ -99,7 +100,7 @@ type Glove struct {
 	buf        [256]byte
 
 	mu     sync.Mutex // guards port against Close
-	port   Port
+	port   serialport.Conn
 	closed atomic.Bool
 
 	backoff   time.Duration
@@ -124,7 +125,7 @@ var (
 func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
 	if o.Open == nil {
-		o.Open = OpenSerial
+		o.Open = serialport.Open
 	}
 	switch o.Model {
 	case "":
@@ -253,7 +254,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 // idle handles a read that timed out: the port may be gone (its device node
 // removed), or the stream may have stopped (restart it after three quiet
 // reads).
-func (g *Glove) idle(port Port) error {
+func (g *Glove) idle(port serialport.Conn) error {
 	g.faults.Counts.Timeouts++
 	g.idleReads++
 	if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
@@ -280,14 +281,14 @@ func (g *Glove) quiet() error {
 	return devices.ErrTimeout
 }
 
-func (g *Glove) currentPort() Port {
+func (g *Glove) currentPort() serialport.Conn {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.port
 }
 
 // lost closes a failed port; the next Read reopens it.
-func (g *Glove) lost(port Port, _ error) {
+func (g *Glove) lost(port serialport.Conn, _ error) {
 	g.mu.Lock()
 	if g.port == port {
 		g.port = nil

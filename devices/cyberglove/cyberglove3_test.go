@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
-func testOpts3(port Port) Opts {
+func testOpts3(port serialport.Conn) Opts {
 	o := testOpts(port)
 	o.Model = ModelIII
 	return o

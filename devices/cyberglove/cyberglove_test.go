@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
-func testOpts(port Port) Opts {
+func testOpts(port serialport.Conn) Opts {
 	o := DefaultOpts
 	o.Port = "scripted"
-	o.Open = func(string, int, time.Duration) (Port, error) { return port, nil }
+	o.Open = func(string, int, time.Duration) (serialport.Conn, error) { return port, nil }
 	return o
 }
 

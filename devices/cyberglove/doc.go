@@ -1,5 +1,5 @@
 // Package cyberglove drives CyberGlove interface units over a serial line
-// (github.com/tarm/serial). One driver, Glove, owns the line for both
+// (serialport.Open). One driver, Glove, owns the line for both
 // generations: the open handshake's common part (^C and drain, ?S ?G ?R),
 // reading, timeouts and restarting a stopped stream, reconnection with
 // backoff when the port goes away, the tap a recording takes, and the

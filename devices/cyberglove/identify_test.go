@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
 // Identify sends exactly the open sequence's queries and nothing after

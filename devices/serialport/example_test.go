@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/devices/sim"
@@ -28,7 +29,7 @@ func ExampleProbe() {
 	if err != nil {
 		panic(err)
 	}
-	unit, err := serialport.Probe(path, serialport.DefaultProbeOpts)
+	unit, err := serialport.Probe(path, serialport.DefaultProbeOpts, cyberglove.Probe)
 	fmt.Println(port.Description()+":", unit, err)
 	stop()
 	<-done
