@@ -17,6 +17,7 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/recording"
@@ -33,7 +34,7 @@ import (
 func TestEndToEndOverAPty(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "cyberglove")
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true,
-		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
+		Source:   func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
 		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond}, link,
 		emulator.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
 	rx, got := daemontest.Listen(t)

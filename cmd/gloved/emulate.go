@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
@@ -70,11 +70,11 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 		go readPoses(input, script)
 	case *source == "sim":
 		m := sim.Motion(*motion)
-		var probe [devices.MaxSensors]uint16
+		var probe [layout.Slots]uint16
 		if err := sim.Raw(m, 0, &probe); err != nil {
 			return fmt.Errorf("%w: --motion: %v", errUsage, err)
 		}
-		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(m, t, s) }
+		o.Source = func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(m, t, s) }
 	default:
 		src, n, err := recordedSource(*source)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
 )
@@ -33,12 +34,12 @@ func checkSimRecording(t *testing.T, path string) int {
 	}
 	defer r.Close()
 	var s devices.Sample
-	var want [devices.MaxSensors]uint16
+	var want [layout.Slots]uint16
 	n := 0
 	for r.Read(&s) == nil {
 		sim.Raw(sim.Grasp, time.Duration(s.Seq)*10*time.Millisecond, &want)
-		var got [devices.MaxSensors]uint16
-		s.Slots(&got)
+		var got [layout.Slots]uint16
+		layout.ToSlots(&s, &got)
 		if s.Seq != uint64(n) || got != want {
 			t.Fatalf("recorded sample %d (seq %d) is not the simulation's", n, s.Seq)
 		}

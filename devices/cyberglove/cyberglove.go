@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/serialport"
 )
 
@@ -88,7 +89,7 @@ var DefaultOpts = Opts{
 type Glove struct {
 	opts   Opts
 	start  time.Time
-	parser RecordParser
+	parser devices.Parser
 	faults devices.FaultLog
 	info   devices.GloveInfo
 	seq    uint64
@@ -139,8 +140,8 @@ func Open(o Opts) (*Glove, error) {
 		return nil, fmt.Errorf("cyberglove: model %q: want %s or %s", o.Model, ModelII, ModelIII)
 	}
 	if o.Sensors != 0 {
-		if err := devices.CheckSensors(o.Sensors); err != nil {
-			return nil, err
+		if err := layout.Check(o.Sensors); err != nil {
+			return nil, fmt.Errorf("cyberglove: %w", err)
 		}
 	}
 	if o.Period <= 0 || o.Period > 500*time.Millisecond {
@@ -204,14 +205,14 @@ func (g *Glove) Read(s *devices.Sample) error {
 		}
 		ev, err := g.parser.Next(s)
 		switch ev {
-		case GotSample:
+		case devices.GotSample:
 			g.noGlove = false
 			s.Time = g.chunkT // when the record's last byte arrived
 			s.Seq = g.seq
 			g.seq++
 			g.lastReport = g.chunkT
 			return nil
-		case GotError:
+		case devices.GotError:
 			g.lastReport = g.chunkT
 			var ge *devices.GloveError
 			if errors.As(err, &ge) && bytes.IndexByte(ge.Codes, 'g') >= 0 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/serialport"
 )
 
@@ -76,7 +77,7 @@ func (g *Glove) identify(p serialport.Conn) (Unit, error) {
 		return Unit{}, err
 	}
 	sensors := int(n)
-	if err := devices.CheckSensors(sensors); err != nil {
+	if err := layout.Check(sensors); err != nil {
 		return Unit{}, fmt.Errorf("?S: %w", err)
 	}
 	st, err := g.query(p, 'G')

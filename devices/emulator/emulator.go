@@ -14,6 +14,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Opts configures a glove emulator.
@@ -82,8 +83,8 @@ type Emulator struct {
 
 // New returns an emulator; its clock starts now.
 func New(o Opts) (*Emulator, error) {
-	if err := devices.CheckSensors(o.Sensors); err != nil {
-		return nil, err
+	if err := layout.Check(o.Sensors); err != nil {
+		return nil, fmt.Errorf("emulator: %w", err)
 	}
 	switch o.Model {
 	case "":
@@ -363,11 +364,11 @@ func (e *Emulator) record(head byte) []byte {
 		e.stats.ErrorTails++
 		return []byte{head, 'e', 'g', 0}
 	}
-	var slots [devices.MaxSensors]uint16
+	var slots [layout.Slots]uint16
 	e.opts.Source(t, &slots)
 	var s devices.Sample
-	devices.FromSlots(&slots, e.opts.Sensors, &s)
-	var raw [devices.MaxSensors]byte
+	layout.FromSlots(&slots, e.opts.Sensors, &s)
+	var raw [layout.Slots]byte
 	for i := range s.N {
 		s.Raw[i] = min(max(s.Raw[i], 1), 254)
 		raw[i] = byte(s.Raw[i])

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -103,7 +104,7 @@ func Create(path string, h Header) (*Recorder, error) {
 	if h.Created == "" {
 		h.Created = time.Now().UTC().Format(time.RFC3339)
 	}
-	if err := devices.CheckSensors(h.Sensors); err != nil {
+	if err := layout.Check(h.Sensors); err != nil {
 		return nil, err
 	}
 	if err := checkModel(h.Model); err != nil {
@@ -295,7 +296,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err := json.Unmarshal(js[:n], &rr.Header); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
 	}
-	if err := devices.CheckSensors(rr.Header.Sensors); err != nil {
+	if err := layout.Check(rr.Header.Sensors); err != nil {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	if err := checkModel(rr.Header.Model); err != nil {
@@ -359,7 +360,7 @@ func DecodeSample(p []byte, s *devices.Sample) error {
 		return fmt.Errorf("%w: sample record with %d sensors in %d bytes", ErrCorrupt, n, len(p))
 	}
 	s.N, s.Bits = n, devices.Bits8
-	s.Raw = [devices.MaxSensors]uint16{}
+	s.Raw = [devices.MaxReadings]uint16{}
 	for i := range n {
 		s.Raw[i] = binary.LittleEndian.Uint16(p[1+2*i:])
 	}

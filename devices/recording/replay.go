@@ -18,7 +18,7 @@ import (
 // with the times they arrived.
 type Replay struct {
 	rr       *Reader
-	parser   cyberglove.RecordParser
+	parser   devices.Parser
 	realTime bool
 	start    time.Time
 	seq      uint64
@@ -105,10 +105,10 @@ func (r *Replay) Read(s *devices.Sample) error {
 		}
 		ev, err := r.parser.Next(s)
 		switch ev {
-		case cyberglove.GotSample:
+		case devices.GotSample:
 			s.Time = r.chunkT
 			return r.deliver(s)
-		case cyberglove.GotError:
+		case devices.GotError:
 			var ge *devices.GloveError
 			if errors.As(err, &ge) && len(ge.Codes) > 0 && ge.Codes[0] == 'g' {
 				return fmt.Errorf("%w (%v)", devices.ErrNoGlove, err)
