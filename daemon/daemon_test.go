@@ -20,7 +20,7 @@ import (
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
@@ -215,7 +215,7 @@ budget_ms = 100.0
 	if hands["right"] < 200 || hands["left"] < 150 {
 		t.Fatalf("frames per hand %v", hands)
 	}
-	r, err := recording.OpenReplay(rec, false)
+	r, err := replay.Open(rec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

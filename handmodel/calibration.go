@@ -136,7 +136,7 @@ func (c *Calibration) validate(layouts []*devices.Layout) (*devices.Layout, erro
 		}
 	}
 	if l == nil {
-		return nil, fmt.Errorf("sensors = %d: want %s", c.Sensors, orList(counts))
+		return nil, fmt.Errorf("sensors = %d: want %s", c.Sensors, strings.Join(counts, " or "))
 	}
 	if len(c.Sensor) != c.Sensors {
 		return nil, fmt.Errorf("%d [[sensor]] entries for sensors = %d", len(c.Sensor), c.Sensors)
@@ -171,14 +171,6 @@ func (s *SensorCal) check(i, n int, want string) error {
 	return nil
 }
 
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
 // Angles turns a sample into joint angles, clamped to lim: its readings
 // in 8-bit counts (Sample.Counts: a CyberGlove III's are scaled, not
 // truncated) are calibrated into sensor angles, and those and the angles
@@ -193,11 +185,12 @@ func (c *Calibration) Angles(s *devices.Sample, lim *[NumJoints]Limit, q *Angles
 	if want := len(c.jmap.Layout.Angles); s.NAngles != want {
 		return fmt.Errorf("handmodel: sample has %d joint angles, glove layout %s has %d", s.NAngles, c.jmap.Layout.Name, want)
 	}
-	var raw [devices.MaxReadings]float64
+	var a [devices.MaxReadings]float64
 	for i := range s.N {
-		raw[i] = s.Counts(i) // a CyberGlove III's 12 bits as sixteenths of a count
+		a[i] = c.Sensor[i].Angle(s.Counts(i)) // a CyberGlove III's 12 bits as sixteenths of a count
 	}
-	c.angles(&raw, &s.Angles, lim, q)
+	c.jmap.Joints(&a, &s.Angles, q)
+	q.Clamp(lim)
 	return nil
 }
 
@@ -205,16 +198,12 @@ func (c *Calibration) Angles(s *devices.Sample, lim *[NumJoints]Limit, q *Angles
 // median of a held pose), given in the glove's order for c.Sensors
 // sensors, of a glove that measures no angles itself.
 func (c *Calibration) AnglesOf(raw *[devices.MaxReadings]float64, lim *[NumJoints]Limit, q *Angles) {
-	var none [devices.MaxAngles]float64
-	c.angles(raw, &none, lim, q)
-}
-
-func (c *Calibration) angles(raw *[devices.MaxReadings]float64, measured *[devices.MaxAngles]float64, lim *[NumJoints]Limit, q *Angles) {
 	var a [devices.MaxReadings]float64
+	var none [devices.MaxAngles]float64
 	for i := range c.Sensors {
 		a[i] = c.Sensor[i].Angle(raw[i])
 	}
-	c.jmap.Joints(&a, measured, q)
+	c.jmap.Joints(&a, &none, q)
 	q.Clamp(lim)
 }
 

@@ -14,16 +14,16 @@ import (
 // layout; Joints allocates nothing.
 type JointMap struct {
 	Layout *devices.Layout
-	terms  []term
+	terms  []term // the sensors' shares, then the measured angles'
+	split  int    // terms[:split] are the sensors'
 }
 
 // term is one share: q[joint] (=|+=) gain * channel.
 type term struct {
-	joint Joint
-	src   int  // the channel's index among the layout's sensors, or angles
-	angle bool // src is a measured angle
-	first bool // the joint's first share: it sets the joint, the others add
 	gain  float64
+	joint int32
+	src   int16 // the channel's index among the layout's sensors, or angles
+	first bool  // the joint's first share: it sets the joint, the others add
 }
 
 // NewJointMap checks the layout and resolves its joint names.
@@ -33,23 +33,24 @@ func NewJointMap(l *devices.Layout) (*JointMap, error) {
 	}
 	m := &JointMap{Layout: l}
 	var seen [NumJoints]bool
-	add := func(chans []devices.Channel, angle bool) error {
+	add := func(chans []devices.Channel) error {
 		for i, c := range chans {
 			for _, s := range c.Joints {
 				j, ok := JointNamed(s.Joint)
 				if !ok {
 					return fmt.Errorf("handmodel: layout %s: channel %s moves joint %q, which the hand does not have (it has %s)", l.Name, c.Name, s.Joint, strings.Join(jointNames[:], ", "))
 				}
-				m.terms = append(m.terms, term{joint: j, src: i, angle: angle, first: !seen[j], gain: s.Gain})
+				m.terms = append(m.terms, term{joint: int32(j), src: int16(i), first: !seen[j], gain: s.Gain})
 				seen[j] = true
 			}
 		}
 		return nil
 	}
-	if err := add(l.Sensors, false); err != nil {
+	if err := add(l.Sensors); err != nil {
 		return nil, err
 	}
-	if err := add(l.Angles, true); err != nil {
+	m.split = len(m.terms)
+	if err := add(l.Angles); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -60,12 +61,14 @@ func NewJointMap(l *devices.Layout) (*JointMap, error) {
 // order).
 func (m *JointMap) Joints(sensors *[devices.MaxReadings]float64, angles *[devices.MaxAngles]float64, q *Angles) {
 	*q = Angles{}
-	for _, t := range m.terms {
-		v := sensors[t.src]
-		if t.angle {
-			v = angles[t.src]
-		}
-		v *= t.gain
+	apply(m.terms[:m.split], sensors[:], q)
+	apply(m.terms[m.split:], angles[:], q)
+}
+
+// apply adds the terms' shares of the channels in to q.
+func apply(terms []term, in []float64, q *Angles) {
+	for _, t := range terms {
+		v := t.gain * in[t.src]
 		if t.first {
 			q[t.joint] = v
 		} else {

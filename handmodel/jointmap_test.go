@@ -104,3 +104,25 @@ func TestJointMapRefusesJointsTheHandHasNot(t *testing.T) {
 		t.Error("a layout without channels was taken")
 	}
 }
+
+// BenchmarkCalibrationAngles: a 22-sensor CyberGlove's sample through its
+// calibration and joint map, allocation-free.
+func BenchmarkCalibrationAngles(b *testing.B) {
+	c, err := DefaultCalibration(22)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var slots [layout.Slots]uint16
+	for k := range slots {
+		slots[k] = uint16(40 + 7*k)
+	}
+	var s devices.Sample
+	layout.FromSlots(&slots, 22, &s)
+	var q Angles
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Angles(&s, &DefaultLimits, &q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -19,7 +19,7 @@ import (
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 )
 
@@ -28,7 +28,7 @@ import (
 // without gaps; it returns how many there are.
 func checkSimRecording(t *testing.T, path string) int {
 	t.Helper()
-	r, err := recording.OpenReplay(path, false)
+	r, err := replay.Open(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
