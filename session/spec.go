@@ -66,9 +66,9 @@ type Spec struct {
 	Poll bool `toml:"-"`
 }
 
-// Serial reports whether the spec names a glove on a serial port (a
-// CyberGlove I/II or III): opened by its reader, possibly absent at
-// first, recorded as the bytes its port gave.
+// Serial reports whether the spec names a glove on a serial port (its
+// driver's Serial: a CyberGlove I/II or III): opened by its reader,
+// possibly absent at first.
 func (s *Spec) Serial() bool {
 	d, err := driver.Lookup(s.Device)
 	return err == nil && d.Serial

@@ -236,9 +236,7 @@ func (p *Parser) record(b []byte, s *devices.Sample) (devices.Event, int) {
 	for k := range f.Sensors {
 		s.Raw[k] = uint16(b[1+k])
 	}
-	for k := f.Sensors; k < devices.MaxReadings; k++ {
-		s.Raw[k] = 0
-	}
+	clear(s.Raw[f.Sensors:])
 	s.Bits, s.GloveTime, s.Status = devices.Bits8, 0, 0
 	at := 1 + f.Sensors
 	if f.Timestamp {

@@ -159,10 +159,16 @@ func (p *Parser3) decode(r []byte, isErr bool, s *devices.Sample) devices.Event 
 		return devices.GotError
 	}
 	s.N, s.NAngles = p.Sensors, 0
-	s.Raw = [devices.MaxReadings]uint16{}
-	for i := range p.Sensors {
-		s.Raw[i] = p.value(r, layout.Slot(p.Sensors, i))
+	if p.Sensors == layout.Slots {
+		for k := range layout.Slots {
+			s.Raw[k] = p.value(r, k)
+		}
+	} else {
+		for i, k := range layout.Sensors18 {
+			s.Raw[i] = p.value(r, k)
+		}
 	}
+	clear(s.Raw[p.Sensors:])
 	s.Bits = devices.Bits12
 	s.GloveTime = decodeStamp(r).Count()
 	s.Status = 0
