@@ -13,7 +13,7 @@ import (
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 )
 
 // fault is one way a glove misbehaves, and what the daemon must show for it.
@@ -122,7 +122,7 @@ recording = %q
 // flight when the daemon stopped).
 func checkRecording(t *testing.T, rec string, sent [][]uint16, lost int) int {
 	t.Helper()
-	r, err := recording.OpenReplay(rec, false)
+	r, err := replay.Open(rec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

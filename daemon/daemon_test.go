@@ -17,9 +17,10 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
@@ -33,7 +34,7 @@ import (
 func TestEndToEndOverAPty(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "cyberglove")
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true,
-		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
+		Source:   func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
 		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond}, link,
 		emulator.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
 	rx, got := daemontest.Listen(t)
@@ -214,7 +215,7 @@ budget_ms = 100.0
 	if hands["right"] < 200 || hands["left"] < 150 {
 		t.Fatalf("frames per hand %v", hands)
 	}
-	r, err := recording.OpenReplay(rec, false)
+	r, err := replay.Open(rec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/sim"
@@ -30,7 +30,7 @@ import (
 func BenchmarkLatencyPty(b *testing.B) {
 	link := filepath.Join(b.TempDir(), "glove")
 	emulatortest.Start(b, emulator.Opts{Sensors: 22, Right: true,
-		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }}, link,
+		Source: func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t, s) }}, link,
 		emulator.Hangup{})
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 )
 
 // freeUDPPort returns a loopback port nothing listens on (now).
@@ -166,7 +166,7 @@ level = "error"
 	}
 	// The session before the reload is kept whole beside the new one.
 	for _, path := range []string{filepath.Join(dir, "session.1.glove"), rec} {
-		r, err := recording.OpenReplay(path, false)
+		r, err := replay.Open(path, false)
 		if err != nil {
 			t.Fatal(err)
 		}

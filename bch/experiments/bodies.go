@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -67,7 +68,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 	}
 	b := &Body{Name: name, Axis: mgl64.Vec3{0, 1, 0}, Threshold: 0.001}
 	links := make([]geom.Transform, h.NumLinks())
-	var raw [devices.MaxSensors]uint16
+	var raw [layout.Slots]uint16
 	var s devices.Sample
 	var q handmodel.Angles
 	var skin handmodel.SkinPose
@@ -77,7 +78,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 		if err := sim.Raw(m, t, &raw); err != nil {
 			return nil, fmt.Errorf("experiments: %s: %w", name, err)
 		}
-		devices.FromSlots(&raw, 22, &s)
+		layout.FromSlots(&raw, 22, &s)
 		if err := cal.Angles(&s, &h.Limits, &q); err != nil {
 			return nil, fmt.Errorf("experiments: %s: %w", name, err)
 		}
