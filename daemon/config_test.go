@@ -7,7 +7,6 @@ import (
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/osc"
-	"github.com/gloved/gloved/osc/vrchat"
 )
 
 func TestShippedConfigsParse(t *testing.T) {
@@ -90,19 +89,26 @@ targets = ["127.0.0.1:9430"]
 	tests := []struct {
 		name, text, says string
 	}{
-		{"unknown profile", profile(`name = "mocap"`), `osc.profile[1].name = "mocap": want gloved, openxr, vrchat or vmc`},
+		{"unknown profile", profile(`name = "mocap"`), `osc.profile[1].name = "mocap": want gloved, openxr, `},
 		{"no targets", profile(`name = "openxr"`), "osc.profile[1].targets: the openxr profile needs somewhere to send"},
 		{"bad target", profile("name = \"gloved\"\ntargets = [\"127.0.0.1\"]"), `osc.profile[1].targets[0] = "127.0.0.1": want host:port`},
 		{"bad pattern", profile("name = \"vrchat\"\ntargets = [\"oscquery:VRChat-[\"]"), `osc.profile[1].targets[0] = "oscquery:VRChat-[": want oscquery: and a glob`},
 		{"bad coords", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\ncoords = \"blender\""), `osc.profile[1].coords = "blender": want gloved`},
 		{"coords on vrchat", profile("name = \"vrchat\"\ncoords = \"unity\""), `osc.profile[1].coords = "unity": the vrchat profile sends no positions or rotations`},
 		{"coords on vmc", profile("name = \"vmc\"\ncoords = \"ros\""), `osc.profile[1].coords = "ros": the vmc profile is in Unity's coordinates`},
-		{"rate on openxr", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nrate_hz = 5.0"), "osc.profile[1].rate_hz: only the vrchat profile has it"},
+		{"rate on openxr", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nrate_hz = 5.0"), "osc.profile[1].rate_hz: only the vrchat profile has it; the openxr profile's keys are name, targets and coords"},
+		{"rate type", profile("name = \"vrchat\"\nrate_hz = \"fast\""), `osc.profile[1].rate_hz = "fast": want a number`},
+		{"integer rate", profile("name = \"vrchat\"\nrate_hz = 500"), "osc.profile[1].rate_hz = 500: want 1 to 50"},
+		{"name type", profile("name = 3"), "osc.profile[1].name = 3: want a string"},
+		{"targets type", profile("name = \"vmc\"\ntargets = \"127.0.0.1:9\""), `osc.profile[1].targets = "127.0.0.1:9": want a list of strings`},
+		{"target type", profile("name = \"vmc\"\ntargets = [9]"), "osc.profile[1].targets[0] = 9: want a string"},
+		{"parameter type", profile("name = \"vrchat\"\nparameters = { curl = 1 }"), "osc.profile[1].parameters.curl = 1: want a string"},
+		{"coords before keys", profile("name = \"vrchat\"\ncoords = \"unity\"\nport = 1"), "osc.profile[1].coords"},
 		{"rate", profile("name = \"vrchat\"\nrate_hz = 500.0"), "osc.profile[1].rate_hz = 500: want 1 to 50"},
 		{"approach", profile("name = \"vrchat\"\napproach_mps = -1.0"), "osc.profile[1].approach_mps = -1"},
 		{"parameter key", profile("name = \"vrchat\"\nparameters = { grip = \"Grip\" }"), "osc.profile[1].parameters.grip: not a parameter"},
 		{"two hands one name", profile("name = \"vrchat\"\nparameters = { curl = \"{finger}Curl\" }"), `osc.profile[1].parameters.curl = "{finger}Curl": want {hand}`},
-		{"unknown profile key", profile("name = \"vmc\"\nport = 39539"), "unknown key osc.profile.port"},
+		{"unknown profile key", profile("name = \"vmc\"\nport = 39539"), "osc.profile[1].port: unknown key; the vmc profile's keys are name, targets and coords"},
 		{"osc.targets", strings.Replace(base, `"127.0.0.1:9430"`, `"localhost"`, 1), `osc.targets[0] = "localhost": want host:port`},
 	}
 	for _, tc := range tests {
@@ -114,8 +120,8 @@ targets = ["127.0.0.1:9430"]
 }
 
 // TestProfileConfigDefaults: vrchat and vmc send to their apps' ports on
-// this machine unless told otherwise, vmc in Unity's coordinates, the
-// others in gloved's; the same profile may be given twice; oscquery:
+// this machine unless told otherwise, vmc in Unity's coordinates, vrchat
+// in none, the others in gloved's unless coords says; the same profile may be given twice; oscquery:
 // patterns are targets too.
 func TestProfileConfigDefaults(t *testing.T) {
 	c, err := ParseConfig("lab.toml", []byte(`
@@ -144,13 +150,10 @@ targets = ["127.0.0.1:9600"]
 	if len(p) != 4 || p[0].Targets[0] != "127.0.0.1:9000" || p[1].Targets[0] != "127.0.0.1:39539" {
 		t.Fatalf("profiles %+v", p)
 	}
-	for i, want := range []string{"gloved", "unity", "ros", "unreal"} {
+	for i, want := range []string{"", "unity", "ros", "unreal"} {
 		if got := p[i].Convention().Name(); got != want {
 			t.Errorf("profile %d (%s): coords %s, want %s", i, p[i].Name, got, want)
 		}
-	}
-	if o := p[0].VRChat(0.01); o.Band != 0.01 || o.Names != vrchat.DefaultNames {
-		t.Errorf("vrchat options %+v", o)
 	}
 }
 

@@ -4,8 +4,9 @@
 // by its glove, within a frame budget, publishing every frame over OSC,
 // and the status loop beside it, which keeps each hand's status coming
 // at least once a second in every state), the output profiles
-// (profiles.go: [[osc.profile]]; outputs.go: each hand's frames and
-// statuses in every profile, after gloved's own bundle),
+// (profiles.go: [[osc.profile]], each a profile of package osc/profile's
+// registry, none named here; outputs.go: each hand's frames and statuses
+// in every profile, after gloved's own bundle),
 // Prometheus metrics and the status snapshot (metrics.go), and the service
 // around it: logging, the built-in demo config, reload on SIGHUP
 // (service.go). The per-frame pipeline itself is package session's.
@@ -13,5 +14,5 @@
 // Sources: the pipeline of shared/seeds/cab-articulated-obb-update.txt
 // (section 3.2: update the hierarchy, test it, run the exact query on each
 // candidate); the OSC contract is package osc's and the README's, each
-// profile's its package's (osc/openxr, osc/vrchat, osc/vmc).
+// profile's its package's (those osc/profile/builtin imports).
 package daemon

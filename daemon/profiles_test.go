@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/gloved/gloved/internal/readmetest"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/osctest"
 	"github.com/gloved/gloved/osc/vmc"
 	"github.com/gloved/gloved/osc/vrchat"
 )
@@ -552,26 +552,11 @@ targets = ["TARGET"]
 // vrchat tick (every other one its refresh of every parameter) and each
 // carries the hand's status, due, in gloved's bundle and the profiles'
 // status bundles. The allocations are counted in all, not averaged
-// (testing.AllocsPerRun rounds down, so a path taken one frame in ten
-// could allocate unseen).
+// (osctest.Mallocs).
 func TestSendAllocatesNothingWithProfiles(t *testing.T) {
-	if n := mallocs(200, sender(t, allProfiles, statusEvery)); n != 0 {
+	if n := osctest.Mallocs(200, sender(t, allProfiles, statusEvery)); n != 0 {
 		t.Fatalf("%d allocations in 200 frames", n)
 	}
-}
-
-// mallocs returns how many allocations runs calls of f make in all,
-// after one to warm up, on one thread as testing.AllocsPerRun measures.
-func mallocs(runs int, f func()) uint64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	f()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range runs {
-		f()
-	}
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs
 }
 
 // BenchmarkSend: a frame from the pipeline's results to the sockets (the
