@@ -27,19 +27,13 @@ func TestShippedConfigsParse(t *testing.T) {
 }
 
 func TestConfigErrorsNameTheKey(t *testing.T) {
-	base := `
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-`
+	base := simOnTheBuiltinScene
 	tests := []struct {
 		name, text, says string
 	}{
 		{"unknown key", base + "[frame]\nbudget = 3\n", "unknown key frame.budget"},
 		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nvelocity = 2", 1), "unknown key hand.velocity"},
-		{"syntax", base + "[frame\n", "line 8"},
+		{"syntax", base + "[frame\n", "line 7"},
 		{"no hand", `[scene]`, "no [[hand]]"},
 		{"device", strings.Replace(base, `"sim"`, `"glove9000"`, 1), `hand[0].device = "glove9000"`},
 		{"cyberglove port", strings.Replace(base, `"sim"`, `"cyberglove"`, 1), "hand[0].port"},
@@ -121,28 +115,12 @@ targets = ["127.0.0.1:9430"]
 
 // TestProfileConfigDefaults: vrchat and vmc send to their apps' ports on
 // this machine unless told otherwise, vmc in Unity's coordinates, vrchat
-// in none, the others in gloved's unless coords says; the same profile may be given twice; oscquery:
-// patterns are targets too.
+// in none, the others in gloved's unless coords says; the same profile
+// may be given twice; oscquery: patterns are targets too.
 func TestProfileConfigDefaults(t *testing.T) {
-	c, err := ParseConfig("lab.toml", []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-[osc]
-targets = ["127.0.0.1:9430", "oscquery:TouchDesigner*"]
-[[osc.profile]]
-name = "vrchat"
-[[osc.profile]]
-name = "vmc"
-[[osc.profile]]
-name = "gloved"
-coords = "ros"
-targets = ["oscquery:ROS-*"]
-[[osc.profile]]
-name = "gloved"
-coords = "unreal"
-targets = ["127.0.0.1:9600"]
-`))
+	c, err := ParseConfig("lab.toml", []byte(hand("right", "sim")+"[osc]\n"+targets("127.0.0.1:9430", "oscquery:TouchDesigner*")+"\n"+
+		profileTable("vrchat")+profileTable("vmc")+profileTable("gloved", `coords = "ros"`, targets("oscquery:ROS-*"))+
+		profileTable("gloved", `coords = "unreal"`, targets("127.0.0.1:9600"))))
 	if err != nil {
 		t.Fatal(err)
 	}

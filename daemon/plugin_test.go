@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,23 +21,21 @@ import (
 // palm in unreal's centimetres) to a real socket, tells it the hand's
 // status, and lists its methods in the OSCQuery tree in its coordinates.
 func TestAProfileFromATestPackageIsConfiguredCheckedSentAndListed(t *testing.T) {
-	hand := "[[hand]]\nname = \"right\"\ndevice = \"sim\"\n[scene]\nfiles = [{ path = \"builtin:grasp\" }]\n"
+	right, to := hand("right", "sim")+sections{}.String(), targets("127.0.0.1:9")
 	for _, tc := range []struct{ profile, says string }{
-		{"name = \"tally\"\ntargets = [\"127.0.0.1:9\"]\nevery = 0", "osc.profile[0].every = 0: want 1 to 1000 frames"},
-		{"name = \"tally\"\ntargets = [\"127.0.0.1:9\"]\nevery = \"often\"", `osc.profile[0].every = "often": want a whole number`},
-		{"name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nevery = 2", "osc.profile[0].every: only the tally profile has it"},
+		{profileTable("tally", to, "every = 0"), "osc.profile[0].every = 0: want 1 to 1000 frames"},
+		{profileTable("tally", to, `every = "often"`), `osc.profile[0].every = "often": want a whole number`},
+		{profileTable("openxr", to, "every = 2"), "osc.profile[0].every: only the tally profile has it"},
 	} {
-		_, err := ParseConfig("lab.toml", []byte(hand+"[[osc.profile]]\n"+tc.profile+"\n"))
+		_, err := ParseConfig("lab.toml", []byte(right+tc.profile))
 		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%q: got %v, want a config error saying %q", tc.profile, err, tc.says)
 		}
 	}
 	rx, got := daemontest.ListenAny(t)
 	other, _ := daemontest.Listen(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	d, done := startDaemon(t, ctx, "tally.toml", "[[hand]]\nname = \"right\"\ndevice = \"sim\"\n"+builtinScene(other.LocalAddr().String(), "")+
-		fmt.Sprintf("[[osc.profile]]\nname = \"tally\"\nevery = 2\ncoords = \"unreal\"\ntargets = [%q]\n", rx.LocalAddr().String()))
+	d, done, stop := startDaemon(t, 0, "tally.toml", hand("right", "sim")+builtinScene(other.LocalAddr().String())+
+		profileTable("tally", "every = 2", `coords = "unreal"`, targets(rx.LocalAddr().String())))
 	tallies := func() (frames []int32, statuses []string) {
 		for _, m := range got.Messages() {
 			switch m.Address {
@@ -76,7 +73,7 @@ func TestAProfileFromATestPackageIsConfiguredCheckedSentAndListed(t *testing.T) 
 		!strings.Contains(node.DESCRIPTION, "unreal's coordinates") {
 		t.Errorf("the tree's tally node %+v (%v)", node, err)
 	}
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
