@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -160,5 +161,23 @@ func TestDemosProfileExampleParses(t *testing.T) {
 	}
 	if len(c.OSC.Profiles) != 3 || c.OSC.Profiles[0].Name != "openxr" || c.OSC.Profiles[2].Convention().Name() != "unity" {
 		t.Errorf("the demo's profiles: %+v", c.OSC.Profiles)
+	}
+}
+
+// TestProfileKeysMayBeASubtable: a profile's own table-valued key may be
+// written as a subtable of its [[osc.profile]], and is checked as the
+// inline table is.
+func TestProfileKeysMayBeASubtable(t *testing.T) {
+	text := simOnTheBuiltinScene + profileTable("vrchat") + "[osc.profile.parameters]\ncurl = \"{finger}_{hand}_curl\"\n"
+	c, err := ParseConfig("lab.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.OSC.Profiles[0].Keys); got != "map[parameters:map[curl:{finger}_{hand}_curl]]" {
+		t.Errorf("keys %s", got)
+	}
+	_, err = ParseConfig("lab.toml", []byte(strings.Replace(text, "{finger}_{hand}", "{hand}", 1)))
+	if err == nil || !strings.Contains(err.Error(), `osc.profile[0].parameters.curl = "{hand}_curl": want {finger}`) {
+		t.Errorf("a bad name in the subtable: %v", err)
 	}
 }

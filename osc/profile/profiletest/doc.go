@@ -1,5 +1,5 @@
-// Package profiletest is an output profile for tests, "tally", which a
-// test registers by importing this package: one package and the one
+// Package profiletest is an output profile for tests, "tally", registered
+// when a test imports the package. It is one package and the one
 // registration line in its init, as every profile is (package
 // osc/profile), and nothing else anywhere. Configured in an
 // [[osc.profile]] table like the shipped ones, with its own key, every (a
