@@ -188,7 +188,7 @@ func (c *Config) Tree() (*oscquery.Tree, error) {
 			m := &ms[k]
 			if f, ok := first[m.Path]; ok {
 				if was := said[m.Path]; !sameMeaning(&was, m) {
-					f.Description += fmt.Sprintf(" osc.profile[%d] sends it to its targets in %s.", i, osc.Coordinates(p.conv))
+					f.Description += p.sendsItToo(i)
 				}
 				continue
 			}
@@ -202,6 +202,16 @@ func (c *Config) Tree() (*oscquery.Tree, error) {
 		}
 	}
 	return c.Space().Tree(lists...)
+}
+
+// sendsItToo is the note a node of the tree gets for profile i, which
+// sends its address with another meaning: in its coordinates, where it
+// has any.
+func (p *ProfileConfig) sendsItToo(i int) string {
+	if p.conv.Name() == "" {
+		return fmt.Sprintf(" osc.profile[%d] sends it to its targets too, as its own contract says.", i)
+	}
+	return fmt.Sprintf(" osc.profile[%d] sends it to its targets in %s.", i, osc.Coordinates(p.conv))
 }
 
 // sameMeaning reports whether two descriptions of one address say the

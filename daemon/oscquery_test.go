@@ -318,3 +318,16 @@ func TestOSCQueryTreeSaysEachProfilesCoordinates(t *testing.T) {
 		t.Errorf("unreal's palm: UNIT %q, %q", unit(palm, 0), palm.Description)
 	}
 }
+
+// TestTreeNotesNameAProfilesCoordinatesWhereItHasAny: the note on a node
+// another profile sends with another meaning names that profile's
+// coordinates, or, for one that has none, its own contract.
+func TestTreeNotesNameAProfilesCoordinatesWhereItHasAny(t *testing.T) {
+	unreal := ProfileConfig{conv: geom.Unreal}
+	if got, want := unreal.sendsItToo(1), " osc.profile[1] sends it to its targets in unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := (&ProfileConfig{}).sendsItToo(2), " osc.profile[2] sends it to its targets too, as its own contract says."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

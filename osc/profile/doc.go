@@ -27,5 +27,8 @@
 // includes so that the core names none; periph.io's conn package
 // (periph.io/x/conn: abilities as small interfaces); the OSCQuery
 // proposal (Vidvox, github.com/Vidvox/OSCQueryProposal) for the methods,
-// as package osc describes them.
+// as package osc describes them. The shipped profiles cite their own:
+// OpenXR's XR_EXT_hand_tracking (osc/openxr), the VMC protocol
+// specification at protocol.vmc.info (osc/vmc), VRChat's OSC
+// documentation (osc/vrchat).
 package profile
