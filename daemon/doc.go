@@ -17,5 +17,5 @@
 // Articulated Bodies", Journal of Graphics Tools 9(2), 2004, section 3.2:
 // update the hierarchy, test it, run the exact query on each candidate);
 // the OSC contract is package osc's and docs/osc.md's, each profile's its
-// package's (those osc/profile/builtin imports).
+// package's (those osc/profile/all imports).
 package daemon

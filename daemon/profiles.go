@@ -10,7 +10,7 @@ import (
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/profile"
-	_ "github.com/gloved/gloved/osc/profile/builtin" // the shipped profiles register themselves
+	_ "github.com/gloved/gloved/osc/profile/all" // the shipped profiles register themselves
 )
 
 // ProfileConfig is one [[osc.profile]]: the frames of every hand in

@@ -9,9 +9,9 @@
 // the tests and the OSCQuery tree (Config.Methods, Tree), and, for a
 // daemon run, an Output that makes each hand's frame Encoder and writes
 // each hand's Status. The daemon names no profile: it looks each table's
-// up by name (Lookup), and package osc/profile/builtin imports the
+// up by name (Lookup), and package osc/profile/all imports the
 // profiles gloved ships. A new profile is one new package and one line in
-// builtin (or, for a test's profile, one import in the test).
+// all (or, for a test's profile, one import in the test).
 //
 // The shape is tailscale's extension registry, made to fit a profile:
 // the constructor is Configure, which checks a table, and the instance

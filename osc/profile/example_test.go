@@ -5,7 +5,7 @@ import (
 	"log"
 
 	"github.com/gloved/gloved/osc/profile"
-	_ "github.com/gloved/gloved/osc/profile/builtin"
+	_ "github.com/gloved/gloved/osc/profile/all"
 )
 
 // A table [[osc.profile]] name = "openxr", coords = "unreal", as the

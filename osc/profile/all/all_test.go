@@ -1,4 +1,4 @@
-package builtin_test
+package all_test
 
 import (
 	"slices"
@@ -6,10 +6,10 @@ import (
 
 	"github.com/gloved/gloved/osc/osctest"
 	"github.com/gloved/gloved/osc/profile"
-	_ "github.com/gloved/gloved/osc/profile/builtin"
+	_ "github.com/gloved/gloved/osc/profile/all"
 )
 
-// TestTheShippedProfilesAreRegistered: importing builtin registers
+// TestTheShippedProfilesAreRegistered: importing all registers
 // gloved, openxr, vmc and vrchat, and nothing else.
 func TestTheShippedProfilesAreRegistered(t *testing.T) {
 	if got, want := profile.Names(), []string{"gloved", "openxr", "vmc", "vrchat"}; !slices.Equal(got, want) {

@@ -1,4 +1,4 @@
-// Package builtin registers the output profiles gloved ships, for its
+// Package all registers the output profiles gloved ships, for its
 // importer, which imports it for that alone. They are gloved's own
 // contract in other coordinates (osc/gloved), the OpenXR hand joints
 // (osc/openxr), VRChat's avatar parameters (osc/vrchat) and the VMC
@@ -8,4 +8,4 @@
 // Source: tailscale's feature/condregister package
 // (github.com/tailscale/tailscale), which imports the features a build
 // includes so that each registers itself and the core names none.
-package builtin
+package all

@@ -1,4 +1,4 @@
-package builtin
+package all
 
 import (
 	_ "github.com/gloved/gloved/osc/gloved" // gloved's own contract, in other coordinates
