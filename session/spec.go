@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,6 +76,13 @@ func (s *Spec) Serial() bool {
 	return err == nil && d.Serial
 }
 
+// Replays reports whether the spec's glove is a recording played back
+// (its driver's Replays): it ends, and may loop.
+func (s *Spec) Replays() bool {
+	d, err := driver.Lookup(s.Device)
+	return err == nil && d.Replays
+}
+
 // Driver returns the spec's glove's driver.
 func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device) }
 
@@ -116,6 +125,9 @@ func (s *Spec) Normalize() error {
 func (s *Spec) checkDevice() error {
 	d, err := driver.Lookup(s.Device)
 	if err != nil {
+		return err
+	}
+	if err := checkNoOptions(d, s.Options); err != nil {
 		return err
 	}
 	if d.Check != nil {
@@ -206,4 +218,19 @@ func ParsePose(s string) ([]float64, error) {
 func PoseValues(x geom.Transform) []float64 {
 	q := x.Quat()
 	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T[0], x.T[1], x.T[2]}
+}
+
+// checkNoOptions refuses an options table for a driver that has no keys
+// of its own (no options.* among its Keys): a driver that has them
+// decodes its table strictly in its Check.
+func checkNoOptions(d *driver.Driver, o driver.Options) error {
+	if len(o) == 0 {
+		return nil
+	}
+	for _, k := range d.Keys {
+		if strings.HasPrefix(k.Name, "options.") {
+			return nil
+		}
+	}
+	return fmt.Errorf("options: unknown key %s: the %s driver has no options of its own", slices.Sorted(maps.Keys(o))[0], d.Name)
 }

@@ -97,6 +97,7 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		{"skinned hand not glTF", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", notGLTF(t))+"\n"), []string{"hand[1] (left).mesh", "not glTF"}},
 		{"skinned hand without the WebXR joints", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", webxrAbs(t))+"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1] (left).mesh", "Hand_L"}},
 		{"joint table without a mesh", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1].joints", "set mesh"}},
+		{"options for a driver without any", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\n[hand.options]\nwave = 3\n"), []string{"hand[1].options: unknown key wave", "the sim driver has no options"}},
 		{"contact method unknown", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nball = \"sdf\"\n"), []string{`scene.methods: "ball" = "sdf"`, "no contact method", "convex", "solid", "surface"}},
 		{"calibration missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = \"/dev/null-glove\"\ncalibration = \"no-such-cal.toml\"\n"), []string{"hand[1] (left).calibration", "no-such-cal.toml"}},
 	}
