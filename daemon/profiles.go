@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/profile"
@@ -80,7 +81,7 @@ func (p *ProfileConfig) check(i int, hands []string) error {
 	}
 	pr, ok := profile.Lookup(p.Name)
 	if !ok {
-		return fmt.Errorf("%s.name = %q: want %s", key, p.Name, profile.List(profile.Names(), "or"))
+		return fmt.Errorf("%s.name = %q: want %s", key, p.Name, configs.List(profile.Names(), "or"))
 	}
 	if len(p.Targets) == 0 {
 		return fmt.Errorf("%s.targets: the %s profile needs somewhere to send: host:port or oscquery:GLOB", key, p.Name)

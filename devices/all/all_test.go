@@ -1,12 +1,15 @@
 package all_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	_ "github.com/gloved/gloved/devices/all"
 	"github.com/gloved/gloved/devices/driver"
 	_ "github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/readmetest"
 )
 
 // TestEveryShippedDriverMapsOntoTheHand: the shipped drivers are all
@@ -34,3 +37,22 @@ func TestEveryShippedDriverMapsOntoTheHand(t *testing.T) {
 		}
 	}
 }
+
+// TestTheDocsListEveryDriversKeys: the configuration reference's table of
+// each driver's keys is made from the registrations (go test -update
+// writes it).
+func TestTheDocsListEveryDriversKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("| device | what it is | its keys |\n| --- | --- | --- |\n")
+	for _, d := range driver.All() {
+		var keys []string
+		for _, k := range d.Keys {
+			keys = append(keys, fmt.Sprintf("`%s`: %s", k.Name, k.Doc))
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", d.Name, cell(d.Summary), cell(strings.Join(keys, "; ")))
+	}
+	readmetest.Section(t, "driver-keys", b.String())
+}
+
+// cell escapes a table cell's |.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

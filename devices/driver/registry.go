@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/gloved/gloved/configs"
 )
 
 // The registry: every driver linked into the program, by name.
@@ -61,7 +63,7 @@ func Lookup(name string) (*Driver, error) {
 	d, ok := drivers[name]
 	mu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("device = %q: want %s", name, orList(Names()))
+		return nil, fmt.Errorf("device = %q: want %s", name, configs.List(Names(), "or"))
 	}
 	return d, nil
 }
@@ -94,14 +96,6 @@ func Select(keep func(*Driver) bool) []string {
 	return names
 }
 
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
 // OrList says which drivers keep selects, as messages list them: "a, b
 // or c".
-func OrList(keep func(*Driver) bool) string { return orList(Select(keep)) }
+func OrList(keep func(*Driver) bool) string { return configs.List(Select(keep), "or") }

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/gloved/gloved/configs"
 )
 
 // registry holds profiles by name.
@@ -64,9 +66,9 @@ func (r registry) own(p Profile, keys Keys) error {
 		case 1:
 			has = "only the " + others[0] + " profile has it"
 		default:
-			has = "only the " + List(others, "and") + " profiles have it"
+			has = "only the " + configs.List(others, "and") + " profiles have it"
 		}
-		return fmt.Errorf("%s: %s; the %s profile's keys are %s", k, has, p.Name(), List(TableKeys(p), "and"))
+		return fmt.Errorf("%s: %s; the %s profile's keys are %s", k, has, p.Name(), configs.List(TableKeys(p), "and"))
 	}
 	return nil
 }
@@ -79,12 +81,4 @@ func TableKeys(p Profile) []string {
 		out = append(out, "coords")
 	}
 	return append(out, p.Keys()...)
-}
-
-// List joins words as a sentence lists them: "a, b or c" (and: "and").
-func List(words []string, and string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
 }
