@@ -11,6 +11,7 @@ import (
 
 	"github.com/gloved/gloved/calibrator"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -27,15 +28,15 @@ func (g *heldGlove) Read(s *devices.Sample) error {
 	if g.closed.Load() {
 		return devices.ErrClosed
 	}
-	var slots [devices.MaxSensors]float64
+	var slots [layout.Slots]float64
 	if err := g.cal.Readings(&g.pose.Load().Angle, &slots); err != nil {
 		return err
 	}
-	var raw [devices.MaxSensors]uint16
+	var raw [layout.Slots]uint16
 	for k, v := range slots {
 		raw[k] = uint16(math.Round(min(max(v, 1), 254)))
 	}
-	devices.FromSlots(&raw, g.cal.Sensors, s)
+	layout.FromSlots(&raw, g.cal.Sensors, s)
 	return nil
 }
 
@@ -56,7 +57,7 @@ func (wearer) Confirm(context.Context, *calibrator.Result) (calibrator.Decision,
 // a count, and see where the file's numbers for it came from.
 func Example() {
 	cal, _ := handmodel.DefaultCalibration(22)
-	cal.Sensor[devices.SensorIndexMCP].Offset, cal.Sensor[devices.SensorIndexMCP].Gain = 45, 0.0075
+	cal.Sensor[layout.IndexMCP].Offset, cal.Sensor[layout.IndexMCP].Gain = 45, 0.0075
 	g := &heldGlove{cal: cal}
 	g.pose.Store(&handmodel.CalPoses[0])
 	defer g.Close()
@@ -70,7 +71,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	block := strings.Split(string(text), "[[sensor]]\n")[1+devices.SensorIndexMCP]
+	block := strings.Split(string(text), "[[sensor]]\n")[1+layout.IndexMCP]
 	fmt.Print(block)
 	// Output:
 	// # fitted to (reading -> degrees) flat 45.0 -> 0, fist 243.0 -> 85,

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -20,7 +21,7 @@ import (
 func leftResult(t *testing.T) (*Result, *handmodel.Calibration) {
 	t.Helper()
 	known := knownCalibration(t, 22, true, 0)
-	known.Sensor[devices.SensorIndexPIP].Gain = 1e3
+	known.Sensor[layout.IndexPIP].Gain = 1e3
 	g := newPoseGlove(t, known, 0)
 	u := &user{t: t, g: g, fidget: func(s Step) bool { return s.Index == 0 && s.Attempt == 1 }}
 	r, err := Run(context.Background(), g, devices.GloveInfo{Model: "cyberglove", Sensors: 22}, u, testOpts())
@@ -55,7 +56,7 @@ func TestFileSaysWhereEachNumberCameFrom(t *testing.T) {
 		}
 	}
 	got := string(text)
-	mcp := known.Sensor[devices.SensorIndexMCP]
+	mcp := known.Sensor[layout.IndexMCP]
 	for _, want := range []string{
 		"fitted by `gloved calibrate` on 2026-03-02 14:05:09 +0000",
 		"22-sensor left-hand glove (cyberglove)",
@@ -65,7 +66,7 @@ func TestFileSaysWhereEachNumberCameFrom(t *testing.T) {
 		"# offset from (reading -> degrees) flat ",
 		"keeps the\n# gain of default-calibration-22.toml",
 		"The gain's sign is the fallback's opposite",
-		fmt.Sprintf("# fitted to (reading -> degrees) flat %.1f -> 0, fist %.1f -> 85,", mcp.Offset, math.Round(mcp.Offset+handmodel.CalPoses[1].Angle[devices.SensorIndexMCP]/mcp.Gain)),
+		fmt.Sprintf("# fitted to (reading -> degrees) flat %.1f -> 0, fist %.1f -> 85,", mcp.Offset, math.Round(mcp.Offset+handmodel.CalPoses[1].Angle[layout.IndexMCP]/mcp.Gain)),
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the file does not say %q:\n%s", want, got)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/calibrator/calibratortest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -42,9 +43,9 @@ type poseGlove struct {
 // (counts, seeded) on every reading; the test closes it.
 func newPoseGlove(t *testing.T, known *handmodel.Calibration, noise float64) *poseGlove {
 	t.Helper()
-	poses := map[string][devices.MaxSensors]float64{}
+	poses := map[string][layout.Slots]float64{}
 	for i := range handmodel.CalPoses {
-		var slots [devices.MaxSensors]float64
+		var slots [layout.Slots]float64
 		if err := known.Readings(&handmodel.CalPoses[i].Angle, &slots); err != nil {
 			t.Fatal(err)
 		}
@@ -72,9 +73,9 @@ func (g *poseGlove) Read(s *devices.Sample) error {
 	if g.stalled.Load() {
 		return devices.ErrTimeout
 	}
-	var slots [devices.MaxSensors]uint16
+	var slots [layout.Slots]uint16
 	g.script.Source(time.Since(g.start), &slots)
-	devices.FromSlots(&slots, g.n, s)
+	layout.FromSlots(&slots, g.n, s)
 	s.Time, s.Seq = time.Since(g.start), g.seq
 	g.seq++
 	return nil

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Hold is what the glove read while the user held a pose.
@@ -19,7 +19,7 @@ type Hold struct {
 	// in the glove's order; Spread
 	// the band, in counts, that held the middle 90% of its readings (from
 	// the 5th to the 95th percentile).
-	Raw, Spread [devices.MaxSensors]float64
+	Raw, Spread [devices.MaxReadings]float64
 }
 
 // The ends of a CyberGlove I/II sensor's 8-bit range: a reading there
@@ -95,7 +95,7 @@ func measure(samples []devices.Sample, n int, still float64) (*Hold, error) {
 		}
 	}
 	if worst >= 0 {
-		return h, &NotStillError{Sensor: handmodel.SensorName(n, worst), Spread: h.Spread[worst], Still: still}
+		return h, &NotStillError{Sensor: layout.Name(n, worst), Spread: h.Spread[worst], Still: still}
 	}
 	return h, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -75,7 +76,7 @@ func (o *Opts) fill(sensors int) error {
 // ends with ErrQuit, io.EOF or ctx's error when the user stops, and with
 // the device's error when the glove fails.
 func Run(ctx context.Context, dev devices.Device, info devices.GloveInfo, ui UI, o Opts) (*Result, error) {
-	if err := devices.CheckSensors(info.Sensors); err != nil {
+	if err := layout.Check(info.Sensors); err != nil {
 		return nil, fmt.Errorf("calibrator: %w", err)
 	}
 	if err := o.fill(info.Sensors); err != nil {

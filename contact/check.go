@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/env"
 )
 
@@ -22,21 +23,38 @@ func Check(mesh *env.Mesh, methods map[string]string) error {
 	return nil
 }
 
+// check checks method for every object called name (a scene may hold
+// several).
 func check(mesh *env.Mesh, name, method string) error {
-	o, m, err := named(mesh, name, method)
+	_, m, err := named(mesh, name, method)
 	if err != nil || m.Refuses == nil {
 		return err
 	}
-	kind := Kind{Convex: len(mesh.Convex) > o && mesh.Convex[o]}
-	surf, err := env.NewSurface(mesh, o)
-	if err != nil {
-		return &MethodError{name, method, err}
-	}
-	kind.Closed = surf.Closed
-	if err := m.Refuses(kind); err != nil {
-		return &MethodError{name, method, err}
+	for o, n := range mesh.Objects {
+		if n != name {
+			continue
+		}
+		kind, err := kindOf(mesh, o)
+		if err == nil {
+			err = m.Refuses(kind)
+		}
+		if err != nil {
+			return &MethodError{name, method, err}
+		}
 	}
 	return nil
+}
+
+// kindOf measures object o of mesh wholly: convex, closed, with a hull.
+func kindOf(mesh *env.Mesh, o int) (Kind, error) {
+	_, hull := mesh.ObjectHull(o)
+	kind := Kind{Convex: len(mesh.Convex) > o && mesh.Convex[o], Hull: hull}
+	surf, err := env.NewSurface(mesh, o)
+	if err != nil {
+		return kind, err
+	}
+	kind.Closed = surf.Closed
+	return kind, nil
 }
 
 // named returns the object called name and the method registered as
@@ -44,11 +62,11 @@ func check(mesh *env.Mesh, name, method string) error {
 func named(mesh *env.Mesh, name, method string) (int, Method, error) {
 	o := slices.Index(mesh.Objects, name)
 	if o < 0 {
-		return 0, Method{}, &MethodError{name, method, fmt.Errorf("the scene has no object %q (it has %v)", name, mesh.Objects)}
+		return 0, Method{}, &MethodError{name, method, fmt.Errorf("the scene has no such object: its objects are %s", configs.List(mesh.Objects, "and"))}
 	}
 	m, ok := Lookup(method)
 	if !ok {
-		return 0, Method{}, &MethodError{name, method, fmt.Errorf("no contact method %q (there are %v)", method, Names())}
+		return 0, Method{}, &MethodError{name, method, fmt.Errorf("no such contact method: want %s", configs.List(Names(), "or"))}
 	}
 	return o, m, nil
 }

@@ -19,6 +19,21 @@ type Kind struct {
 	// Closed: watertight and consistently wound (env.Surface.Closed);
 	// looked at only for objects that are not convex.
 	Closed bool
+	// Hull: its vertices have a convex hull (they do not all lie in one
+	// plane); known only when a configuration names the object's method
+	// (Check).
+	Hull bool
+}
+
+// String describes the kind in words, for messages.
+func (k Kind) String() string {
+	switch {
+	case k.Convex:
+		return "that is convex"
+	case k.Closed:
+		return "that is closed and not convex"
+	}
+	return "that is open"
 }
 
 // Prep is what a method prepares a scene object from.

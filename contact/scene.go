@@ -2,8 +2,11 @@ package contact
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/traversal"
@@ -55,8 +58,8 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	if !(o.Proximity >= 0) {
 		return nil, fmt.Errorf("contact: proximity %v must be >= 0", o.Proximity)
 	}
-	for name, method := range o.Methods {
-		if _, _, err := named(mesh, name, method); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(o.Methods)) {
+		if _, _, err := named(mesh, name, o.Methods[name]); err != nil {
 			return nil, err
 		}
 	}
@@ -78,18 +81,18 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 // prepare gives object i its method and prepares it.
 func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, error) {
 	p := Prep{Scene: mesh, Object: i, Links: links, Options: o}
-	kind := Kind{Convex: mesh.Convex[i]}
-	if !kind.Convex {
-		surf, err := env.NewSurface(mesh, i)
-		if err != nil {
-			return nil, "", fmt.Errorf("contact: %w", err)
-		}
-		p.Surface, kind.Closed = surf, surf.Closed
-	}
 	m, ok := Lookup(o.Methods[p.Name()])
-	if !ok {
+	if !ok { // not named: choose by its kind
+		kind := Kind{Convex: mesh.Convex[i]}
+		if !kind.Convex {
+			surf, err := env.NewSurface(mesh, i)
+			if err != nil {
+				return nil, "", fmt.Errorf("contact: %w", err)
+			}
+			p.Surface, kind.Closed = surf, surf.Closed
+		}
 		if m, ok = Choose(kind); !ok {
-			return nil, "", fmt.Errorf("contact: object %q (%+v): no registered contact method takes it (there are %v)", p.Name(), kind, Names())
+			return nil, "", fmt.Errorf("contact: object %q: no registered contact method takes an object %s: there are %s", p.Name(), kind, configs.List(Names(), "and"))
 		}
 	}
 	obj, err := m.Prepare(p)

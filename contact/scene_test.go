@@ -17,10 +17,15 @@ import (
 func mixedScene() *env.Mesh {
 	scene := env.Box("crate", geom.Vec3{}, geom.Vec3{X: 0.1, Y: 0.1, Z: 0.1})
 	scene.Append(env.Torus("ring", geom.Vec3{X: 0.5}, 0.1, 0.03, 24, 12))
-	scene.Append(&env.Mesh{Objects: []string{"sheet"}, Verts: []geom.Vec3{{X: -1, Y: -1}, {X: 1, Y: -1}, {X: 1, Y: 1}, {X: -1, Y: 1}},
-		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}})
+	scene.Append(quad("sheet", 0))
 	scene.DetectConvex()
 	return scene
+}
+
+// quad is an open 2 m square in the plane z = z, named name.
+func quad(name string, z float64) *env.Mesh {
+	return &env.Mesh{Objects: []string{name}, Verts: []geom.Vec3{{X: -1, Y: -1, Z: z}, {X: 1, Y: -1, Z: z}, {X: 1, Y: 1, Z: z}, {X: -1, Y: 1, Z: z}},
+		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
 }
 
 // cube is a link: a 2 cm cube.
@@ -68,8 +73,10 @@ func TestANamedMethodReplacesTheChoice(t *testing.T) {
 }
 
 // TestMethodErrorsNameWhatIsWrong: an object the scene lacks, a method
-// no package registered, and a solid that is not closed are refused at
-// load, naming the object and the method.
+// no package registered, a solid that is not closed, a convex solid of a
+// flat object, and a method that does not take every object of the name
+// are refused at load, by Check as by NewScene, naming the object and the
+// method.
 func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
 	links, err := contact.NewLinks(nil)
 	if err != nil {
@@ -79,19 +86,24 @@ func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
 		methods map[string]string
 		want    string
 	}{
-		{map[string]string{"table": "convex"}, `"table" = "convex": the scene has no object "table"`},
-		{map[string]string{"ring": "sdf"}, `"ring" = "sdf": no contact method "sdf"`},
+		{map[string]string{"table": "convex"}, `"table" = "convex": the scene has no such object: its objects are crate, ring, sheet and ring`},
+		{map[string]string{"ring": "sdf"}, `"ring" = "sdf": no such contact method: want convex, solid, surface or testbox`},
 		{map[string]string{"sheet": "solid"}, `"sheet" = "solid": it is not closed`},
+		{map[string]string{"sheet": "convex"}, `"sheet" = "convex": its vertices have no convex hull`},
+		{map[string]string{"ring": "solid"}, `"ring" = "solid": it is not closed`}, // the second ring is a quad
 	} {
-		_, err := contact.NewScene(mixedScene(), links, contact.Options{Methods: c.methods})
+		scene := mixedScene()
+		scene.Append(quad("ring", 2))
+		scene.DetectConvex()
+		_, err := contact.NewScene(scene, links, contact.Options{Methods: c.methods})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("methods %v: error %v, want it to say %q", c.methods, err, c.want)
 		}
-		if err := contact.Check(mixedScene(), c.methods); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := contact.Check(scene, c.methods); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("methods %v: Check says %v, want it to say %q", c.methods, err, c.want)
 		}
 	}
-	if err := contact.Check(mixedScene(), map[string]string{"ring": "surface", "crate": "solid", "sheet": "convex"}); err != nil {
+	if err := contact.Check(mixedScene(), map[string]string{"ring": "surface", "crate": "solid", "sheet": "surface"}); err != nil {
 		t.Errorf("methods every object can take: %v", err)
 	}
 }

@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"context"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -13,7 +11,7 @@ import (
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 )
 
 // fault is one way a glove misbehaves, and what the daemon must show for it.
@@ -73,15 +71,8 @@ func runFault(t *testing.T, model cyberglove.Model, f fault) {
 	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
 	f.opts.Model, f.opts.Sensors, f.opts.Right = model, 22, true
 	rx, got := daemontest.Listen(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "fault.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = %q
-port = %q
-recording = %q
-`, model, link, rec)+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0\n"))
+	d, done, _ := startDaemon(t, 3*time.Second, "fault.toml",
+		hand("right", string(model), quoted("port", link), quoted("recording", rec))+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0"))
 	// The glove comes after the daemon (which waits for it): the fault's
 	// time counts from here.
 	start := time.Now()
@@ -122,7 +113,7 @@ recording = %q
 // flight when the daemon stopped).
 func checkRecording(t *testing.T, rec string, sent [][]uint16, lost int) int {
 	t.Helper()
-	r, err := recording.OpenReplay(rec, false)
+	r, err := replay.Open(rec, false)
 	if err != nil {
 		t.Fatal(err)
 	}

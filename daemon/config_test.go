@@ -2,12 +2,12 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/osc"
-	"github.com/gloved/gloved/osc/vrchat"
 )
 
 func TestShippedConfigsParse(t *testing.T) {
@@ -28,19 +28,13 @@ func TestShippedConfigsParse(t *testing.T) {
 }
 
 func TestConfigErrorsNameTheKey(t *testing.T) {
-	base := `
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-`
+	base := simOnTheBuiltinScene
 	tests := []struct {
 		name, text, says string
 	}{
 		{"unknown key", base + "[frame]\nbudget = 3\n", "unknown key frame.budget"},
 		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nvelocity = 2", 1), "unknown key hand.velocity"},
-		{"syntax", base + "[frame\n", "line 8"},
+		{"syntax", base + "[frame\n", "line 7"},
 		{"no hand", `[scene]`, "no [[hand]]"},
 		{"device", strings.Replace(base, `"sim"`, `"glove9000"`, 1), `hand[0].device = "glove9000"`},
 		{"cyberglove port", strings.Replace(base, `"sim"`, `"cyberglove"`, 1), "hand[0].port"},
@@ -90,19 +84,26 @@ targets = ["127.0.0.1:9430"]
 	tests := []struct {
 		name, text, says string
 	}{
-		{"unknown profile", profile(`name = "mocap"`), `osc.profile[1].name = "mocap": want gloved, openxr, vrchat or vmc`},
+		{"unknown profile", profile(`name = "mocap"`), `osc.profile[1].name = "mocap": want gloved, openxr, `},
 		{"no targets", profile(`name = "openxr"`), "osc.profile[1].targets: the openxr profile needs somewhere to send"},
 		{"bad target", profile("name = \"gloved\"\ntargets = [\"127.0.0.1\"]"), `osc.profile[1].targets[0] = "127.0.0.1": want host:port`},
 		{"bad pattern", profile("name = \"vrchat\"\ntargets = [\"oscquery:VRChat-[\"]"), `osc.profile[1].targets[0] = "oscquery:VRChat-[": want oscquery: and a glob`},
 		{"bad coords", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\ncoords = \"blender\""), `osc.profile[1].coords = "blender": want gloved`},
 		{"coords on vrchat", profile("name = \"vrchat\"\ncoords = \"unity\""), `osc.profile[1].coords = "unity": the vrchat profile sends no positions or rotations`},
 		{"coords on vmc", profile("name = \"vmc\"\ncoords = \"ros\""), `osc.profile[1].coords = "ros": the vmc profile is in Unity's coordinates`},
-		{"rate on openxr", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nrate_hz = 5.0"), "osc.profile[1].rate_hz: only the vrchat profile has it"},
+		{"rate on openxr", profile("name = \"openxr\"\ntargets = [\"127.0.0.1:9\"]\nrate_hz = 5.0"), "osc.profile[1].rate_hz: only the vrchat profile has it; the openxr profile's keys are name, targets and coords"},
+		{"rate type", profile("name = \"vrchat\"\nrate_hz = \"fast\""), `osc.profile[1].rate_hz = "fast": want a number`},
+		{"integer rate", profile("name = \"vrchat\"\nrate_hz = 500"), "osc.profile[1].rate_hz = 500: want 1 to 50"},
+		{"name type", profile("name = 3"), "osc.profile[1].name = 3: want a string"},
+		{"targets type", profile("name = \"vmc\"\ntargets = \"127.0.0.1:9\""), `osc.profile[1].targets = "127.0.0.1:9": want a list of strings`},
+		{"target type", profile("name = \"vmc\"\ntargets = [9]"), "osc.profile[1].targets[0] = 9: want a string"},
+		{"parameter type", profile("name = \"vrchat\"\nparameters = { curl = 1 }"), "osc.profile[1].parameters.curl = 1: want a string"},
+		{"coords before keys", profile("name = \"vrchat\"\ncoords = \"unity\"\nport = 1"), "osc.profile[1].coords"},
 		{"rate", profile("name = \"vrchat\"\nrate_hz = 500.0"), "osc.profile[1].rate_hz = 500: want 1 to 50"},
 		{"approach", profile("name = \"vrchat\"\napproach_mps = -1.0"), "osc.profile[1].approach_mps = -1"},
 		{"parameter key", profile("name = \"vrchat\"\nparameters = { grip = \"Grip\" }"), "osc.profile[1].parameters.grip: not a parameter"},
 		{"two hands one name", profile("name = \"vrchat\"\nparameters = { curl = \"{finger}Curl\" }"), `osc.profile[1].parameters.curl = "{finger}Curl": want {hand}`},
-		{"unknown profile key", profile("name = \"vmc\"\nport = 39539"), "unknown key osc.profile.port"},
+		{"unknown profile key", profile("name = \"vmc\"\nport = 39539"), "osc.profile[1].port: unknown key; the vmc profile's keys are name, targets and coords"},
 		{"osc.targets", strings.Replace(base, `"127.0.0.1:9430"`, `"localhost"`, 1), `osc.targets[0] = "localhost": want host:port`},
 	}
 	for _, tc := range tests {
@@ -114,29 +115,13 @@ targets = ["127.0.0.1:9430"]
 }
 
 // TestProfileConfigDefaults: vrchat and vmc send to their apps' ports on
-// this machine unless told otherwise, vmc in Unity's coordinates, the
-// others in gloved's; the same profile may be given twice; oscquery:
-// patterns are targets too.
+// this machine unless told otherwise, vmc in Unity's coordinates, vrchat
+// in none, the others in gloved's unless coords says; the same profile
+// may be given twice; oscquery: patterns are targets too.
 func TestProfileConfigDefaults(t *testing.T) {
-	c, err := ParseConfig("lab.toml", []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-[osc]
-targets = ["127.0.0.1:9430", "oscquery:TouchDesigner*"]
-[[osc.profile]]
-name = "vrchat"
-[[osc.profile]]
-name = "vmc"
-[[osc.profile]]
-name = "gloved"
-coords = "ros"
-targets = ["oscquery:ROS-*"]
-[[osc.profile]]
-name = "gloved"
-coords = "unreal"
-targets = ["127.0.0.1:9600"]
-`))
+	c, err := ParseConfig("lab.toml", []byte(hand("right", "sim")+"[osc]\n"+targets("127.0.0.1:9430", "oscquery:TouchDesigner*")+"\n"+
+		profileTable("vrchat")+profileTable("vmc")+profileTable("gloved", `coords = "ros"`, targets("oscquery:ROS-*"))+
+		profileTable("gloved", `coords = "unreal"`, targets("127.0.0.1:9600"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +129,10 @@ targets = ["127.0.0.1:9600"]
 	if len(p) != 4 || p[0].Targets[0] != "127.0.0.1:9000" || p[1].Targets[0] != "127.0.0.1:39539" {
 		t.Fatalf("profiles %+v", p)
 	}
-	for i, want := range []string{"gloved", "unity", "ros", "unreal"} {
+	for i, want := range []string{"", "unity", "ros", "unreal"} {
 		if got := p[i].Convention().Name(); got != want {
 			t.Errorf("profile %d (%s): coords %s, want %s", i, p[i].Name, got, want)
 		}
-	}
-	if o := p[0].VRChat(0.01); o.Band != 0.01 || o.Names != vrchat.DefaultNames {
-		t.Errorf("vrchat options %+v", o)
 	}
 }
 
@@ -179,5 +161,23 @@ func TestDemosProfileExampleParses(t *testing.T) {
 	}
 	if len(c.OSC.Profiles) != 3 || c.OSC.Profiles[0].Name != "openxr" || c.OSC.Profiles[2].Convention().Name() != "unity" {
 		t.Errorf("the demo's profiles: %+v", c.OSC.Profiles)
+	}
+}
+
+// TestProfileKeysMayBeASubtable: a profile's own table-valued key may be
+// written as a subtable of its [[osc.profile]], and is checked as the
+// inline table is.
+func TestProfileKeysMayBeASubtable(t *testing.T) {
+	text := simOnTheBuiltinScene + profileTable("vrchat") + "[osc.profile.parameters]\ncurl = \"{finger}_{hand}_curl\"\n"
+	c, err := ParseConfig("lab.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.OSC.Profiles[0].Keys); got != "map[parameters:map[curl:{finger}_{hand}_curl]]" {
+		t.Errorf("keys %s", got)
+	}
+	_, err = ParseConfig("lab.toml", []byte(strings.Replace(text, "{finger}_{hand}", "{hand}", 1)))
+	if err == nil || !strings.Contains(err.Error(), `osc.profile[0].parameters.curl = "{hand}_curl": want {finger}`) {
+		t.Errorf("a bad name in the subtable: %v", err)
 	}
 }

@@ -303,8 +303,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.oscq.Advertise() // once: a reload's carried service already is
 	}
 	var profiles []string
-	for _, o := range d.outputs {
-		profiles = append(profiles, o.cfg.String())
+	for _, p := range d.config.OSC.Profiles {
+		profiles = append(profiles, p.String())
 	}
 	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
 		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")

@@ -16,10 +16,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/daemon/daemontest"
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
-	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
@@ -33,27 +32,12 @@ import (
 func TestEndToEndOverAPty(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "cyberglove")
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true,
-		Source:   func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
+		Source:   func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t+time.Second, s) },
 		UnplugAt: 1200 * time.Millisecond, UnplugFor: 400 * time.Millisecond}, link,
 		emulator.Hangup{At: 2200 * time.Millisecond, For: 400 * time.Millisecond})
 	rx, got := daemontest.Listen(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3800*time.Millisecond)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "e2e.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "cyberglove"
-port = %q
-wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-count_tris = false
-`, link, rx.LocalAddr().String()))
+	d, done, _ := startDaemon(t, 3800*time.Millisecond, "e2e.toml",
+		hand("right", "cyberglove", quoted("port", link), demoWrist)+sections{scene: graspScene, target: rx.LocalAddr().String()}.String())
 	// Hostile input while it runs.
 	time.Sleep(500 * time.Millisecond)
 	hostile, _ := net.Dial("udp", d.hub.Addr().String())
@@ -171,29 +155,8 @@ func TestReplayLoopsAndShutsDownCleanly(t *testing.T) {
 	if raceEnabled {
 		runFor = 4 * time.Second // the race detector slows the frames several times
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), runFor)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "two.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-loop = true
-wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
-[[hand]]
-name = "left"
-device = "sim"
-side = "left"
-motion = "pinch"
-recording = %q
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-`, rec, rx.LocalAddr().String()))
+	d, done, _ := startDaemon(t, runFor, "two.toml", hand("right", "replay", graspRecording, "loop = true", demoWrist)+
+		hand("left", "sim", `side = "left"`, `motion = "pinch"`, quoted("recording", rec))+sections{scene: graspScene, target: rx.LocalAddr().String()}.String())
 	for range 20 {
 		time.Sleep(100 * time.Millisecond)
 		d.Snapshot()
@@ -214,17 +177,8 @@ budget_ms = 100.0
 	if hands["right"] < 200 || hands["left"] < 150 {
 		t.Fatalf("frames per hand %v", hands)
 	}
-	r, err := recording.OpenReplay(rec, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	var s devices.Sample
-	for r.Read(&s) == nil {
-		n++
-	}
-	if r.Warning() != nil || n < 150 || r.Header().Hand != "left" {
-		t.Fatalf("recording: %d samples, warning %v, header %+v", n, r.Warning(), r.Header())
+	if n, h := recorded(t, rec); n < 150 || h.Hand != "left" {
+		t.Fatalf("recording: %d samples, header %+v", n, h)
 	}
 }
 

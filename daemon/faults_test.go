@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -95,20 +94,6 @@ func (n *notifications) count(m string) int {
 	return k
 }
 
-// builtinScene is the rest of a test config: the built-in scene, frames
-// to target, a generous budget, frame settings extra, no triangle counts.
-func builtinScene(target, extra string) string {
-	return fmt.Sprintf(`[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-%scount_tris = false
-`, target, extra)
-}
-
 // waitFor polls cond every 20 ms for up to d.
 func waitFor(d time.Duration, cond func() bool) bool {
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -128,17 +113,7 @@ func TestGloveAbsentAtStartIsWaitedFor(t *testing.T) {
 	sd := fakeSystemd(t, watchdog)
 	link := filepath.Join(t.TempDir(), "left-glove")
 	rx, got := daemontest.Listen(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	d, done := startDaemon(t, ctx, "absent.toml", fmt.Sprintf(`
-[[hand]]
-name = "left"
-device = "cyberglove"
-port = %q
-[[hand]]
-name = "right"
-device = "sim"
-`, link)+builtinScene(rx.LocalAddr().String(), ""))
+	d, done, stop := startDaemon(t, 0, "absent.toml", hand("left", "cyberglove", quoted("port", link))+hand("right", "sim")+builtinScene(rx.LocalAddr().String()))
 	start := time.Now() // the daemon is built; Run starts its watchdog loop now
 	if !waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 50 }) {
 		t.Fatalf("the right hand ran %d frames while the left glove was absent", daemontest.Frames(got.All(), "right"))
@@ -163,31 +138,18 @@ device = "sim"
 	if d.hands[0].Stats.DeviceErrors.Load() == 0 || d.hands[0].Stats.OpenFailures.Load() == 0 {
 		t.Error("the failed opens were not counted as device errors and open failures")
 	}
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 }
-
-// loopingGrasp is a hand replaying the shipped recording in a loop at
-// full speed.
-const loopingGrasp = `
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-loop = true
-`
 
 // TestLoopingReplayAtMaxSpeedStaysFast: every pass of a looping replay at
 // speed "max" runs as fast as frames go (it used to fall back to real time
 // after the first pass: 100 frames a second).
 func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 	rx, got := daemontest.Listen(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, done := startDaemon(t, ctx, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String(), ""))
+	_, done, stop := startDaemon(t, 0, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String()))
 	// Five passes of the 2-second recording in 3 s: real time would give
 	// one and a half.
 	if !waitFor(3*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 5*201 }) {
@@ -206,7 +168,7 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 			last = tt
 		}
 	}
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -219,21 +181,8 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 func TestGloveThatDoesNotFitItsCalibrationIsAnError(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "glove")
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, link, emulator.Hangup{})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, done := startDaemon(t, ctx, "mismatch.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "cyberglove"
-port = %q
-calibration = "../configs/calibration-18.toml"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = "127.0.0.1:0"
-`, link))
-	err := <-done
-	if err == nil || !strings.Contains(err.Error(), "is for 18 sensors, the glove has 22") || ctx.Err() != nil {
-		t.Fatalf("got %v (context %v), want the daemon to stop on the calibration", err, ctx.Err())
+	_, done, _ := startDaemon(t, 10*time.Second, "mismatch.toml", hand("right", "cyberglove", quoted("port", link), `calibration = "../configs/calibration-18.toml"`)+sections{}.String())
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "is for 18 sensors, the glove has 22") {
+		t.Fatalf("got %v, want the daemon to stop on the calibration within 10 s", err)
 	}
 }

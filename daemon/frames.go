@@ -114,7 +114,7 @@ func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 	}
 	d.sendOutputs(h, at)
 	if sent && (due || !tracked(status)) {
-		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, false)
+		d.sendProfileStatuses(d.hub, &h.writer, h, status, now, true)
 	}
 	return status
 }

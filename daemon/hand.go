@@ -110,11 +110,11 @@ type handRuntime struct {
 // a replay or a simulation, by the reader while a glove is absent).
 func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.PipelineOptions, log zerolog.Logger, prefix string, stallAfter time.Duration) *handRuntime {
 	h := &handRuntime{cfg: cfg, spec: spec, scene: scene, opt: opt, log: log, addr: osc.HandAddresses(prefix, cfg.Name),
-		replay: spec.Device == session.DeviceReplay, stallAfter: stallAfter, wrist: geom.Identity(),
+		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{})}
 	switch {
-	case spec.Device == session.DeviceReplay:
+	case spec.Replays():
 		h.status = StatusReplay
 	case spec.Serial():
 		h.status = StatusNoGlove

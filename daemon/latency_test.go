@@ -2,9 +2,7 @@ package daemon
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
-	"fmt"
 	"net"
 	"path/filepath"
 	"runtime"
@@ -14,7 +12,7 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
 	"github.com/gloved/gloved/devices/sim"
@@ -30,28 +28,14 @@ import (
 func BenchmarkLatencyPty(b *testing.B) {
 	link := filepath.Join(b.TempDir(), "glove")
 	emulatortest.Start(b, emulator.Opts{Sensors: 22, Right: true,
-		Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }}, link,
+		Source: func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t, s) }}, link,
 		emulator.Hangup{})
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer rx.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	_, done := startDaemon(b, ctx, "lat.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "cyberglove"
-port = %q
-wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-count_tris = false
-`, link, rx.LocalAddr().String()))
+	_, done, stop := startDaemon(b, 0, "lat.toml", hand("right", "cyberglove", quoted("port", link), demoWrist)+builtinScene(rx.LocalAddr().String()))
 	lat := make([]time.Duration, 0, 1<<16)
 	frameAddr := []byte("/gloved/right/frame\x00")
 	buf := make([]byte, 65536)
@@ -83,7 +67,7 @@ count_tris = false
 	}
 	runtime.ReadMemStats(&m1)
 	b.StopTimer()
-	cancel()
+	stop()
 	<-done
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-us")

@@ -21,15 +21,7 @@ import (
 	"github.com/gloved/gloved/osc"
 )
 
-const oscBase = `
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[frame]
-count_tris = false
-`
+var oscBase = simOnTheBuiltinScene + "[frame]\ncount_tris = false\n"
 
 // TestOSCDefaultsAreNotVRChats: the default listen and target ports are
 // gloved's own, and the policy's defaults come through the config.
@@ -79,9 +71,7 @@ func TestOSCConfigErrorsNameTheKey(t *testing.T) {
 // outside it is counted and dropped; frames count their non-finite drops
 // in the hub's stats.
 func TestDaemonAppliesItsOSCPolicy(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "policy.toml", oscBase+`
+	d, done, stop := startDaemon(t, 20*time.Second, "policy.toml", oscBase+`
 [osc]
 listen = "127.0.0.1:0"
 allow = ["192.0.2.0/24", "10.1.2.3"]
@@ -133,7 +123,7 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	if n := d.hub.Stats.BadPoses.Load(); n != 1 {
 		t.Fatalf("%d bad poses counted, want 1", n)
 	}
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -182,9 +172,7 @@ func TestOSCSecurityCountersAreMetrics(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "metrics.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n[metrics]\nlisten = \""+addr+"\"\n")
+	d, done, stop := startDaemon(t, 3*time.Second, "metrics.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n[metrics]\nlisten = \""+addr+"\"\n")
 	d.hub.Stats.Denied.Add(3)
 	var body string
 	waitUntil(t, "the metrics endpoint", func() bool {
@@ -205,7 +193,7 @@ func TestOSCSecurityCountersAreMetrics(t *testing.T) {
 	if !strings.Contains(body, "gloved_osc_denied_total 3") || !strings.Contains(body, "gloved_osc_malformed_total 0") {
 		t.Errorf("metrics:\n%s", body)
 	}
-	cancel()
+	stop()
 	<-done
 }
 

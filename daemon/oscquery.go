@@ -14,8 +14,7 @@ import (
 	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
-	"github.com/gloved/gloved/osc/openxr"
-	"github.com/gloved/gloved/osc/vmc"
+	"github.com/gloved/gloved/osc/profile"
 	"github.com/gloved/gloved/oscquery"
 )
 
@@ -164,15 +163,14 @@ func (c *Config) handNames() []string {
 
 // Tree is the config's OSCQuery tree: gloved's contract (osc.Methods, as
 // osc.targets and the subscribers get it) and that of each output
-// profile the config names, for its hands, each in the profile's
-// coordinates (osc.MethodsIn, openxr.Methods). The vrchat profile's
-// avatar parameters are left out: VRChat sends every avatar parameter to
-// each OSCQuery app whose tree holds /avatar, and gloved has no use for
-// them (they are VRChat's address space, which VRChat's own tree
-// describes). An address is one node: where streams send it in other
-// coordinates (a gloved profile's, a second openxr profile's), the node
-// is the first's, gloved's own before the profiles', and its description
-// says which profiles send it in which coordinates.
+// profile the config names (profile.TreeMethods: its contract in its
+// coordinates, or what else it puts in the tree; the vrchat profile's
+// avatar parameters are left out), for its hands. An address is one
+// node: where streams send it in other coordinates (a gloved profile's,
+// a second openxr profile's), the node is the first's, gloved's own
+// before the profiles', and its description says which profiles send it
+// in which coordinates; a profile that sends only what is there already,
+// as it is there (a second vmc profile), adds nothing.
 func (c *Config) Tree() (*oscquery.Tree, error) {
 	lists := [][]osc.Method{osc.Methods()}
 	// Each address's node by path, and what it said before the notes.
@@ -180,30 +178,17 @@ func (c *Config) Tree() (*oscquery.Tree, error) {
 	for i := range lists[0] {
 		first[lists[0][i].Path], said[lists[0][i].Path] = &lists[0][i], lists[0][i]
 	}
-	vmcSeen := false
 	for i, p := range c.OSC.Profiles {
-		var ms []osc.Method
-		conv := p.Convention()
-		switch p.Name {
-		case ProfileGloved:
-			ms = sentForHand(osc.MethodsIn(conv))
-		case ProfileOpenXR:
-			ms = openxr.Methods(conv)
-		case ProfileVMC:
-			if vmcSeen { // always Unity's: one is all of them
-				continue
-			}
-			vmcSeen = true
-			ms = vmc.Methods()
-		default:
-			continue
+		if p.configured == nil {
+			return nil, fmt.Errorf("osc.profile[%d]: the config was not checked (ParseConfig, Normalize)", i)
 		}
+		ms := profile.TreeMethods(p.configured)
 		var fresh []osc.Method
 		for k := range ms {
 			m := &ms[k]
 			if f, ok := first[m.Path]; ok {
 				if was := said[m.Path]; !sameMeaning(&was, m) {
-					f.Description += fmt.Sprintf(" osc.profile[%d] sends it to its targets in %s.", i, osc.Coordinates(conv))
+					f.Description += p.sendsItToo(i)
 				}
 				continue
 			}
@@ -212,21 +197,21 @@ func (c *Config) Tree() (*oscquery.Tree, error) {
 		for k := range fresh {
 			first[fresh[k].Path], said[fresh[k].Path] = &fresh[k], fresh[k]
 		}
-		lists = append(lists, fresh)
+		if fresh != nil {
+			lists = append(lists, fresh)
+		}
 	}
 	return c.Space().Tree(lists...)
 }
 
-// sentForHand are the methods of ms a hand's frames send: what a gloved
-// profile sends (the requests and answers are osc.targets' socket's).
-func sentForHand(ms []osc.Method) []osc.Method {
-	var out []osc.Method
-	for _, m := range ms {
-		if m.ForHand() && m.Access == osc.Sent {
-			out = append(out, m)
-		}
+// sendsItToo is the note a node of the tree gets for profile i, which
+// sends its address with another meaning: in its coordinates, where it
+// has any.
+func (p *ProfileConfig) sendsItToo(i int) string {
+	if p.conv.Name() == "" {
+		return fmt.Sprintf(" osc.profile[%d] sends it to its targets too, as its own contract says.", i)
 	}
-	return out
+	return fmt.Sprintf(" osc.profile[%d] sends it to its targets in %s.", i, osc.Coordinates(p.conv))
 }
 
 // sameMeaning reports whether two descriptions of one address say the

@@ -30,13 +30,7 @@ import (
 // "gloved-<host name>" on loopback at any free port; its keys' errors
 // name the key, and an oscquery: target needs the service and a glob.
 func TestOSCQueryConfig(t *testing.T) {
-	base := `
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-`
+	base := simOnTheBuiltinScene
 	c, err := ParseConfig("lab.toml", []byte(base))
 	if err != nil {
 		t.Fatal(err)
@@ -129,31 +123,14 @@ func TestReloadKeepsTheOSCQueryService(t *testing.T) {
 // hand's name, oscquery.listen) and first of the given ones: a send on
 // reload reloads it; urls hears the OSCQuery URL of each "gloved
 // running" line.
-func runReloadable(t *testing.T, hand, listen string) (write func(hand, listen string), urls chan string, reload chan os.Signal) {
+func runReloadable(t *testing.T, name, listen string) (write func(name, listen string), urls chan string, reload chan os.Signal) {
 	t.Helper()
 	cfgPath := filepath.Join(t.TempDir(), "g.toml")
 	oscListen := freeUDPPort(t)
-	write = func(hand, listen string) {
-		text := fmt.Sprintf(`
-[[hand]]
-name = %q
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = %q
-[frame]
-budget_ms = 100.0
-count_tris = false
-[oscquery]
-name = "gloved-reload"
-listen = %q
-`, hand, oscListen, listen)
-		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	write = func(name, listen string) {
+		writeConfig(t, cfgPath, hand(name, "sim")+sections{listen: oscListen}.String()+fmt.Sprintf("[oscquery]\nname = \"gloved-reload\"\nlisten = %q\n", listen))
 	}
-	write(hand, listen)
+	write(name, listen)
 	logR, logW := io.Pipe()
 	urls = make(chan string, 8)
 	go func() {
@@ -257,13 +234,7 @@ func freeTCPPort(t *testing.T) string {
 // structure.
 func labTree(t *testing.T, profiles string) (*Config, *oscquery.Tree) {
 	t.Helper()
-	c, err := ParseConfig("lab.toml", []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-`+profiles))
+	c, err := ParseConfig("lab.toml", []byte(hand("right", "sim")+sections{}.String()+profiles))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,19 +254,8 @@ files = [{ path = "builtin:grasp" }]
 // avatar parameters are left out, so that VRChat, which sends every
 // avatar parameter to an app whose tree holds /avatar, does not.
 func TestOSCQueryTreeHoldsTheProfiles(t *testing.T) {
-	c, tree := labTree(t, `
-[[osc.profile]]
-name = "openxr"
-targets = ["127.0.0.1:9500"]
-[[osc.profile]]
-name = "vmc"
-[[osc.profile]]
-name = "vrchat"
-[[osc.profile]]
-name = "gloved"
-coords = "unity"
-targets = ["127.0.0.1:9501"]
-`)
+	c, tree := labTree(t, profileTable("openxr", targets("127.0.0.1:9500"))+profileTable("vmc")+profileTable("vrchat")+
+		profileTable("gloved", `coords = "unity"`, targets("127.0.0.1:9501")))
 	for _, m := range [][]osc.Method{osc.Methods(), openxr.Methods(geom.Gloved), vmc.Methods()} {
 		for _, x := range m {
 			addr := x.Address(c.OSC.Prefix, "right")
@@ -318,23 +278,9 @@ targets = ["127.0.0.1:9501"]
 // first's and its description names the profile and its coordinates;
 // where they agree, nothing is added.
 func TestOSCQueryTreeSaysEachProfilesCoordinates(t *testing.T) {
-	_, tree := labTree(t, `
-[[osc.profile]]
-name = "openxr"
-coords = "unreal"
-targets = ["127.0.0.1:9500"]
-[[osc.profile]]
-name = "gloved"
-coords = "unreal"
-targets = ["127.0.0.1:9501"]
-[[osc.profile]]
-name = "openxr"
-targets = ["127.0.0.1:9502"]
-[[osc.profile]]
-name = "openxr"
-coords = "unreal"
-targets = ["127.0.0.1:9503"]
-`)
+	_, tree := labTree(t, profileTable("openxr", `coords = "unreal"`, targets("127.0.0.1:9500"))+
+		profileTable("gloved", `coords = "unreal"`, targets("127.0.0.1:9501"))+profileTable("openxr", targets("127.0.0.1:9502"))+
+		profileTable("openxr", `coords = "unreal"`, targets("127.0.0.1:9503")))
 	unit := func(n *oscquery.Node, k int) string {
 		if n.Unit == nil || n.Unit[k] == nil {
 			return ""
@@ -370,5 +316,18 @@ targets = ["127.0.0.1:9503"]
 	}
 	if palm := tree.Node("/gloved/right/xr/palm"); unit(palm, 0) != "distance.cm" || !strings.Contains(palm.Description, "+X along the bone") {
 		t.Errorf("unreal's palm: UNIT %q, %q", unit(palm, 0), palm.Description)
+	}
+}
+
+// TestTreeNotesNameAProfilesCoordinatesWhereItHasAny: the note on a node
+// another profile sends with another meaning names that profile's
+// coordinates, or, for one that has none, its own contract.
+func TestTreeNotesNameAProfilesCoordinatesWhereItHasAny(t *testing.T) {
+	unreal := ProfileConfig{conv: geom.Unreal}
+	if got, want := unreal.sendsItToo(1), " osc.profile[1] sends it to its targets in unreal's coordinates (left-handed, +Z up, +X forward, +Y right), lengths in centimetres."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := (&ProfileConfig{}).sendsItToo(2), " osc.profile[2] sends it to its targets too, as its own contract says."; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/gloved/gloved/internal/readmetest"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/openxr"
+	"github.com/gloved/gloved/osc/osctest"
 	"github.com/gloved/gloved/osc/vmc"
 	"github.com/gloved/gloved/osc/vrchat"
 )
@@ -53,24 +53,12 @@ type replayed struct {
 func replayProfiles(t *testing.T) ([][][]byte, []replayed, []*daemontest.Packets) {
 	t.Helper()
 	var text strings.Builder
-	text.WriteString(`
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[frame]
-budget_ms = 1000.0
-[osc]
-listen = "127.0.0.1:0"
-`)
+	text.WriteString(recordedGrasp + sections{scene: graspScene, countTris: true}.String())
 	var got []*daemontest.Packets
 	for _, p := range goldenProfiles {
 		rx, r := daemontest.ListenAny(t)
 		got = append(got, r)
-		fmt.Fprintf(&text, "[[osc.profile]]\n%s\ntargets = [%q]\n", p.toml, rx.LocalAddr().String())
+		fmt.Fprintf(&text, "[[osc.profile]]\n%s\n%s\n", p.toml, targets(rx.LocalAddr().String()))
 	}
 	cfg, err := ParseConfig("profiles.toml", []byte(text.String()))
 	if err != nil {
@@ -416,23 +404,8 @@ func TestProfilesOnTheWire(t *testing.T) {
 func TestVMCIsOnePerformerForBothHands(t *testing.T) {
 	rx, got := daemontest.ListenAny(t)
 	other, _ := daemontest.Listen(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	_, done := startDaemon(t, ctx, "performer.toml", fmt.Sprintf(`
-[[hand]]
-name = "left"
-device = "cyberglove"
-port = %q
-[[hand]]
-name = "right"
-device = "sim"
-[hand_contact]
-enabled = false
-`, filepath.Join(t.TempDir(), "absent"))+builtinScene(other.LocalAddr().String(), "")+fmt.Sprintf(`
-[[osc.profile]]
-name = "vmc"
-targets = [%q]
-`, rx.LocalAddr().String()))
+	_, done, stop := startDaemon(t, 0, "performer.toml", hand("left", "cyberglove", quoted("port", filepath.Join(t.TempDir(), "absent")))+hand("right", "sim")+
+		"[hand_contact]\nenabled = false\n"+builtinScene(other.LocalAddr().String())+profileTable("vmc", targets(rx.LocalAddr().String())))
 	// Statuses are bundles of OK and T alone; frames add the bones.
 	count := func() (frames, statuses int) {
 		for _, p := range got.All() {
@@ -448,7 +421,7 @@ targets = [%q]
 		f, s := count()
 		t.Fatalf("%d frames and %d statuses received", f, s)
 	}
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -488,18 +461,8 @@ func sender(tb testing.TB, profiles string, step time.Duration) func() {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { rx.Close() })
-	cfg, err := ParseConfig("bench.toml", []byte(fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-speed = "max"
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[osc]
-listen = "127.0.0.1:0"
-targets = [%q]
-%s`, rx.LocalAddr().String(), strings.ReplaceAll(profiles, "TARGET", rx.LocalAddr().String()))))
+	cfg, err := ParseConfig("bench.toml", []byte(recordedGrasp+sections{scene: graspScene, target: rx.LocalAddr().String(), countTris: true}.String()+
+		strings.ReplaceAll(profiles, "TARGET", rx.LocalAddr().String())))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -530,21 +493,8 @@ targets = [%q]
 
 // allProfiles are the four profiles at once, gloved's in Unreal's
 // coordinates.
-const allProfiles = `
-[[osc.profile]]
-name = "gloved"
-coords = "unreal"
-targets = ["TARGET"]
-[[osc.profile]]
-name = "openxr"
-targets = ["TARGET"]
-[[osc.profile]]
-name = "vrchat"
-targets = ["TARGET"]
-[[osc.profile]]
-name = "vmc"
-targets = ["TARGET"]
-`
+var allProfiles = profileTable("gloved", `coords = "unreal"`, targets("TARGET")) + profileTable("openxr", targets("TARGET")) +
+	profileTable("vrchat", targets("TARGET")) + profileTable("vmc", targets("TARGET"))
 
 // TestSendAllocatesNothingWithProfiles: sending a frame in gloved's
 // contract and in every profile allocates nothing once grown, on every
@@ -552,26 +502,11 @@ targets = ["TARGET"]
 // vrchat tick (every other one its refresh of every parameter) and each
 // carries the hand's status, due, in gloved's bundle and the profiles'
 // status bundles. The allocations are counted in all, not averaged
-// (testing.AllocsPerRun rounds down, so a path taken one frame in ten
-// could allocate unseen).
+// (osctest.Mallocs).
 func TestSendAllocatesNothingWithProfiles(t *testing.T) {
-	if n := mallocs(200, sender(t, allProfiles, statusEvery)); n != 0 {
+	if n := osctest.Mallocs(200, sender(t, allProfiles, statusEvery)); n != 0 {
 		t.Fatalf("%d allocations in 200 frames", n)
 	}
-}
-
-// mallocs returns how many allocations runs calls of f make in all,
-// after one to warm up, on one thread as testing.AllocsPerRun measures.
-func mallocs(runs int, f func()) uint64 {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	f()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range runs {
-		f()
-	}
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs
 }
 
 // BenchmarkSend: a frame from the pipeline's results to the sockets (the

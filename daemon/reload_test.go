@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -14,8 +13,6 @@ import (
 	goosc "github.com/hypebeast/go-osc/osc"
 
 	"github.com/gloved/gloved/daemon/daemontest"
-	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/recording"
 )
 
 // freeUDPPort returns a loopback port nothing listens on (now).
@@ -81,25 +78,8 @@ func runService(t *testing.T, cfgPath, listen string) running {
 func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath, rec, listen := filepath.Join(dir, "g.toml"), filepath.Join(dir, "session.glove"), freeUDPPort(t)
-	write := func(extra string) {
-		text := fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "sim"
-recording = %q
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = %q
-[frame]
-budget_ms = 100.0
-count_tris = false
-[log]
-level = "error"
-%s`, rec, listen, extra)
-		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	write := func(log string) {
+		writeConfig(t, cfgPath, hand("right", "sim", quoted("recording", rec))+sections{listen: listen}.String()+"[log]\nlevel = \"error\"\n"+log)
 	}
 	write("")
 	sd := fakeSystemd(t, 400*time.Millisecond)
@@ -166,17 +146,8 @@ level = "error"
 	}
 	// The session before the reload is kept whole beside the new one.
 	for _, path := range []string{filepath.Join(dir, "session.1.glove"), rec} {
-		r, err := recording.OpenReplay(path, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := 0
-		var s devices.Sample
-		for r.Read(&s) == nil {
-			k++
-		}
-		if r.Warning() != nil || k < 20 {
-			t.Errorf("%s: %d samples, warning %v", path, k, r.Warning())
+		if n, _ := recorded(t, path); n < 20 {
+			t.Errorf("%s: %d samples", path, n)
 		}
 	}
 }
@@ -190,55 +161,21 @@ func TestReloadReplacesTheProfiles(t *testing.T) {
 	vmcRx, vmcGot := daemontest.ListenAny(t)
 	xrRx, xrGot := daemontest.ListenAny(t)
 	write := func(profile string, rx net.Conn) {
-		text := fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = %q
-[[osc.profile]]
-name = %q
-targets = [%q]
-[frame]
-budget_ms = 100.0
-count_tris = false
-[log]
-level = "error"
-`, listen, profile, rx.LocalAddr().String())
-		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeConfig(t, cfgPath, hand("right", "sim")+sections{listen: listen}.String()+"[log]\nlevel = \"error\"\n"+
+			profileTable(profile, targets(rx.LocalAddr().String())))
 	}
 	write("vmc", vmcRx)
 	r := runService(t, cfgPath, listen)
 	reload, done, cancel, sub, got, ctl := r.reload, r.done, r.cancel, r.sub, r.got, r.ctl
 	me := sub.LocalAddr().(*net.UDPAddr)
 	b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(me.Port)).MarshalBinary()
-	bones := func() int {
-		n := 0
-		for _, m := range vmcGot.Messages() {
-			if m.Address == "/VMC/Ext/Bone/Pos" {
-				n++
-			}
-		}
-		return n
-	}
+	bones := func() int { return vmcGot.Count("/VMC/Ext/Bone/Pos") }
 	if !waitFor(5*time.Second, func() bool { ctl.Write(b); return daemontest.Frames(got.All(), "right") > 10 && bones() > 150 }) {
 		t.Fatalf("before the reload: %d frames to the subscriber, %d vmc bones", daemontest.Frames(got.All(), "right"), bones())
 	}
 	write("openxr", xrRx)
 	reload <- syscall.SIGHUP
-	joints := func() int {
-		n := 0
-		for _, m := range xrGot.Messages() {
-			if m.Address == "/gloved/right/xr/index-finger-tip" {
-				n++
-			}
-		}
-		return n
-	}
+	joints := func() int { return xrGot.Count("/gloved/right/xr/index-finger-tip") }
 	if !waitFor(10*time.Second, func() bool { return joints() > 20 }) {
 		t.Fatal("after the reload the openxr profile sent no joints")
 	}

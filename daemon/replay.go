@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 )
@@ -56,7 +57,7 @@ func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
 // replayConfig is the config of a replay's daemon, and the recording's
 // header.
 func replayConfig(o ReplayOpts) (*Config, recording.Header, error) {
-	r, err := recording.OpenReplay(o.Recording, false)
+	r, err := replay.Open(o.Recording, false)
 	if err != nil {
 		return nil, recording.Header{}, err
 	}

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -34,27 +33,8 @@ func TestPinchOnTheWire(t *testing.T) {
 	if raceEnabled {
 		runFor = 5 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), runFor)
-	defer cancel()
-	_, done := startDaemon(t, ctx, "pinch.toml", fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "sim"
-motion = "pinch"
-[[hand]]
-name = "left"
-device = "sim"
-side = "left"
-motion = "cross"
-[scene]
-files = [{ path = "../testdata/scenes/grasp.obj" }]
-[osc]
-targets = [%q]
-listen = "127.0.0.1:0"
-[frame]
-budget_ms = 100.0
-count_tris = false
-`, rx.LocalAddr().String()))
+	_, done, _ := startDaemon(t, runFor, "pinch.toml", hand("right", "sim", `motion = "pinch"`)+hand("left", "sim", `side = "left"`, `motion = "cross"`)+
+		sections{scene: graspScene, target: rx.LocalAddr().String()}.String())
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

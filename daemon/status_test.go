@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -119,27 +118,9 @@ func TestStatusKeepsComingInEveryState(t *testing.T) {
 	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, err := ParseConfig("states.toml", []byte(fmt.Sprintf(`
-[[hand]]
-name = "glove"
-device = "cyberglove"
-port = %q
-[[hand]]
-name = "absent"
-device = "cyberglove"
-port = %q
-[[hand]]
-name = "replay"
-device = "replay"
-recording = "../testdata/recordings/grasp.glove"
-[[hand]]
-name = "sim"
-device = "sim"
-[hand_contact]
-enabled = false
-[self]
-enabled = false
-`, glove, absent)+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0\n")))
+	cfg, err := ParseConfig("states.toml", []byte(hand("glove", "cyberglove", quoted("port", glove))+hand("absent", "cyberglove", quoted("port", absent))+
+		hand("replay", "replay", graspRecording)+hand("sim", "sim")+"[hand_contact]\nenabled = false\n[self]\nenabled = false\n"+
+		builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,10 +175,7 @@ func TestStatusKeepsComingThroughASlowReload(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "g.toml")
 	rx, got := daemontest.Listen(t)
-	text := "[[hand]]\nname = \"right\"\ndevice = \"sim\"\n" + builtinScene(rx.LocalAddr().String(), "") + "[log]\nlevel = \"error\"\n"
-	if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, cfgPath, hand("right", "sim")+builtinScene(rx.LocalAddr().String())+"[log]\nlevel = \"error\"\n")
 	reload := make(chan os.Signal, 1)
 	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload, beforeReplace: func() { time.Sleep(2500 * time.Millisecond) }}
 	ctx, cancel := context.WithCancel(context.Background())

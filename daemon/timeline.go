@@ -17,7 +17,7 @@ func Timeline(ctx context.Context, s *session.Session, limit int, each func() er
 	tl := view.NewTimeline(1)
 	touches := session.NewTouches(s.Pipeline.Scene().Objects)
 	status := StatusStreaming
-	if s.Spec.Device == session.DeviceReplay {
+	if s.Spec.Replays() {
 		status = StatusReplay
 	}
 	var f osc.Frame

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 )
 
@@ -81,7 +80,7 @@ func (d *Daemon) sendViewScene(live bool) {
 	switch {
 	case d.config.Path != "":
 		sc.Title = filepath.Base(d.config.Path)
-	case d.config.Hands[0].Device == session.DeviceReplay:
+	case d.config.Hands[0].Replays():
 		sc.Title = filepath.Base(d.config.Hands[0].Recording)
 	}
 	for _, h := range d.hands {

@@ -27,27 +27,8 @@ func TestReloadKeepsThePageAndItsBrowsers(t *testing.T) {
 	}
 	page := l.Addr().String()
 	l.Close()
-	write := func(hand string) {
-		text := fmt.Sprintf(`
-[[hand]]
-name = %q
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = %q
-targets = []
-[frame]
-budget_ms = 100.0
-count_tris = false
-[view]
-listen = %q
-[log]
-level = "error"
-`, hand, freeUDPPort(t), page)
-		if err := os.WriteFile(cfgPath, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	write := func(name string) {
+		writeConfig(t, cfgPath, hand(name, "sim")+sections{listen: freeUDPPort(t)}.String()+fmt.Sprintf("[view]\nlisten = %q\n[log]\nlevel = \"error\"\n", page))
 	}
 	write("right")
 	reload := make(chan os.Signal, 1)

@@ -90,12 +90,10 @@ func continuity(frames []wireFrame) (pairs, flips, restarts, firstOff int) {
 // qw >= 0.
 func TestRotationsAreContinuousOnTheWire(t *testing.T) {
 	rx, got := daemontest.Listen(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	d, done := startDaemon(t, ctx, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String(), ""))
+	d, done, stop := startDaemon(t, 30*time.Second, "loop.toml", loopingGrasp+builtinScene(rx.LocalAddr().String()))
 	// Three passes and a half (of 201 samples), however fast the machine.
 	waitFor(25*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 700 })
-	cancel()
+	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -123,11 +121,7 @@ func TestRotationsAreContinuousOnTheWire(t *testing.T) {
 // dropped (besides those before the first frame and after the last).
 func TestDroppedSamplesShowOnTheWire(t *testing.T) {
 	rx, got := daemontest.Listen(t)
-	cfg, err := ParseConfig("slow.toml", []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-`+builtinScene(rx.LocalAddr().String(), "")))
+	cfg, err := ParseConfig("slow.toml", []byte(hand("right", "sim")+builtinScene(rx.LocalAddr().String())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ func TestCountsReadEveryResolutionInOneUnit(t *testing.T) {
 	}{
 		{0, 1, 1}, {Bits8, 254, 254}, {Bits8, 128, 128},
 		{Bits12, 16, 1}, {Bits12, 4064, 254}, {Bits12, 1, 0.0625}, {Bits12, 4094, 255.875}, {Bits12, 2049, 128.0625},
+		{10, 4, 1}, {10, 1023, 255.75}, {6, 63, 252},
 	} {
 		s := Sample{N: 1, Bits: tc.bits}
 		s.Raw[0] = tc.raw

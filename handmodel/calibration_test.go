@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/sim"
 )
 
@@ -76,14 +77,14 @@ func TestSensorsToJoints(t *testing.T) {
 		s.Raw[i] = 30
 	}
 	// index PIP 130 raw -> 0.85 rad; abduction sensors 128 + 50 -> 0.2 rad
-	s.Raw[devices.SensorIndexPIP] = 130
-	s.Raw[devices.SensorMiddleIndexAbduction] = 178
-	s.Raw[devices.SensorRingMiddleAbduction] = 153
-	s.Raw[devices.SensorLittleRingAbduction] = 153
-	for _, k := range []int{devices.SensorThumbRoll, devices.SensorThumbAbduction, devices.SensorWristPitch, devices.SensorWristYaw} {
+	s.Raw[layout.IndexPIP] = 130
+	s.Raw[layout.MiddleIndexAbduction] = 178
+	s.Raw[layout.RingMiddleAbduction] = 153
+	s.Raw[layout.LittleRingAbduction] = 153
+	for _, k := range []int{layout.ThumbRoll, layout.ThumbAbduction, layout.WristPitch, layout.WristYaw} {
 		s.Raw[k] = 128
 	}
-	s.Raw[devices.SensorPalmArch] = 60
+	s.Raw[layout.PalmArch] = 60
 	var q Angles
 	if err := c22.Angles(&s, &DefaultLimits, &q); err != nil {
 		t.Fatal(err)
@@ -94,9 +95,9 @@ func TestSensorsToJoints(t *testing.T) {
 	}
 	// The same hand through an 18-sensor glove: DIP is 2/3 of PIP.
 	var s18 devices.Sample
-	var slots [devices.MaxSensors]uint16
+	var slots [layout.Slots]uint16
 	copy(slots[:], s.Raw[:])
-	devices.FromSlots(&slots, 18, &s18)
+	layout.FromSlots(&slots, 18, &s18)
 	if err := c18.Angles(&s18, &DefaultLimits, &q); err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +117,13 @@ func TestSensorsToJoints(t *testing.T) {
 	if err := c22.Angles(&s12, &DefaultLimits, &q12); err != nil || q12 != q {
 		t.Errorf("12-bit readings: %v %v, want the 8-bit angles %v", err, q12, q)
 	}
-	s12.Raw[devices.SensorIndexPIP]++
+	s12.Raw[layout.IndexPIP]++
 	c22.Angles(&s12, &DefaultLimits, &q12)
-	if step, gain := q12[IndexPIP]-q[IndexPIP], c22.Sensor[devices.SensorIndexPIP].Gain; math.Abs(step-gain/16) > 1e-15 {
+	if step, gain := q12[IndexPIP]-q[IndexPIP], c22.Sensor[layout.IndexPIP].Gain; math.Abs(step-gain/16) > 1e-15 {
 		t.Errorf("one 12-bit step moved index PIP by %v rad, want %v", step, gain/16)
 	}
 	// Clamping: a huge reading stops at the joint's limit.
-	s.Raw[devices.SensorIndexMCP] = 254
+	s.Raw[layout.IndexMCP] = 254
 	c22.Angles(&s, &DefaultLimits, &q)
 	if q[IndexMCP] != DefaultLimits[IndexMCP].Max {
 		t.Errorf("index MCP %v not clamped to %v", q[IndexMCP], DefaultLimits[IndexMCP].Max)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // CalPose is a pose a per-user calibration asks the user to hold: what to
@@ -22,7 +23,7 @@ type CalPose struct {
 	// Angle is every sensor's angle in the pose, radians, by 22-sensor
 	// slot; only the pinned ones are targets, the others say how the
 	// pose looks (an emulated glove plays them).
-	Angle [devices.MaxSensors]float64
+	Angle [layout.Slots]float64
 	Pins  uint32 // bit k: the pose pins slot k
 }
 
@@ -31,12 +32,12 @@ func (p *CalPose) Pinned(k int) bool { return p.Pins&(1<<k) != 0 }
 
 // Sensor groups by 22-sensor slot.
 var (
-	slotsMCP    = []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP}
-	slotsPIP    = []int{devices.SensorIndexPIP, devices.SensorMiddlePIP, devices.SensorRingPIP, devices.SensorLittlePIP}
-	slotsDIP    = []int{devices.SensorIndexDIP, devices.SensorMiddleDIP, devices.SensorRingDIP, devices.SensorLittleDIP}
-	slotsSpread = []int{devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction, devices.SensorLittleRingAbduction}
-	slotsThumb  = []int{devices.SensorThumbRoll, devices.SensorThumbMCP, devices.SensorThumbIP, devices.SensorThumbAbduction}
-	slotsWrist  = []int{devices.SensorWristPitch, devices.SensorWristYaw}
+	slotsMCP    = []int{layout.IndexMCP, layout.MiddleMCP, layout.RingMCP, layout.LittleMCP}
+	slotsPIP    = []int{layout.IndexPIP, layout.MiddlePIP, layout.RingPIP, layout.LittlePIP}
+	slotsDIP    = []int{layout.IndexDIP, layout.MiddleDIP, layout.RingDIP, layout.LittleDIP}
+	slotsSpread = []int{layout.MiddleIndexAbduction, layout.RingMiddleAbduction, layout.LittleRingAbduction}
+	slotsThumb  = []int{layout.ThumbRoll, layout.ThumbMCP, layout.ThumbIP, layout.ThumbAbduction}
+	slotsWrist  = []int{layout.WristPitch, layout.WristYaw}
 	slotsFlex   = join(slotsMCP, slotsPIP, slotsDIP)
 )
 
@@ -86,36 +87,36 @@ var CalPoses = []CalPose{
 	calPose("flat",
 		"Lay the hand flat on a table, palm down, fingers straight and together, thumb alongside the index finger, forearm on the table, wrist straight.",
 		"every sensor at 0: each one's offset (its reading at 0 rad)",
-		[]at{{join(slotsFlex, slotsSpread, slotsThumb, slotsWrist, one(devices.SensorPalmArch)), 0}}, nil),
+		[]at{{join(slotsFlex, slotsSpread, slotsThumb, slotsWrist, one(layout.PalmArch)), 0}}, nil),
 	calPose("fist",
 		"Make a fist, thumb wrapped over the middle of the fingers, wrist straight.",
 		"finger flexion at its largest (MCP 85, PIP 100, DIP 70 degrees): the flexion sensors' gains",
 		[]at{{slotsMCP, 85}, {slotsPIP, 100}, {slotsDIP, 70}, {slotsSpread, 0}, {slotsWrist, 0}},
-		[]at{{one(devices.SensorThumbRoll), 50}, {one(devices.SensorThumbMCP), 40}, {one(devices.SensorThumbIP), 50}, {one(devices.SensorPalmArch), 15}}),
+		[]at{{one(layout.ThumbRoll), 50}, {one(layout.ThumbMCP), 40}, {one(layout.ThumbIP), 50}, {one(layout.PalmArch), 15}}),
 	calPose("spread",
 		"Hand flat on the table again, fingers straight and spread as wide as is comfortable; the thumb as it likes.",
 		"the angles between neighbouring fingers (index-middle 20, middle-ring 15, ring-little 15 degrees): the abduction sensors' gains",
-		[]at{{slotsFlex, 0}, {one(devices.SensorMiddleIndexAbduction), 20}, {one(devices.SensorRingMiddleAbduction), 15},
-			{one(devices.SensorLittleRingAbduction), 15}, {one(devices.SensorPalmArch), 0}, {slotsWrist, 0}},
-		[]at{{one(devices.SensorThumbAbduction), 30}}),
+		[]at{{slotsFlex, 0}, {one(layout.MiddleIndexAbduction), 20}, {one(layout.RingMiddleAbduction), 15},
+			{one(layout.LittleRingAbduction), 15}, {one(layout.PalmArch), 0}, {slotsWrist, 0}},
+		[]at{{one(layout.ThumbAbduction), 30}}),
 	calPose("thumb_across",
 		"Fingers straight and together, reach across the palm with the thumb and touch the base of the little finger, letting the palm cup.",
 		"the thumb rolled across the palm (roll 60, MCP 35, IP 25 degrees) and the palm arch (20 degrees): the thumb's roll and flexion gains, the arch's",
-		[]at{{one(devices.SensorThumbRoll), 60}, {one(devices.SensorThumbMCP), 35}, {one(devices.SensorThumbIP), 25},
-			{one(devices.SensorPalmArch), 20}, {slotsFlex, 0}, {slotsSpread, 0}, {slotsWrist, 0}}, nil),
+		[]at{{one(layout.ThumbRoll), 60}, {one(layout.ThumbMCP), 35}, {one(layout.ThumbIP), 25},
+			{one(layout.PalmArch), 20}, {slotsFlex, 0}, {slotsSpread, 0}, {slotsWrist, 0}}, nil),
 	calPose("thumb_out",
 		"Hand flat on the table, fingers together, stretch the thumb out sideways, away from the index finger, in the plane of the palm.",
 		"the thumb abducted in the palm's plane (50 degrees, no roll or flexion): the thumb abduction sensor's gain",
-		[]at{{one(devices.SensorThumbAbduction), 50}, {one(devices.SensorThumbRoll), 0}, {one(devices.SensorThumbMCP), 0},
-			{one(devices.SensorThumbIP), 0}, {slotsFlex, 0}, {slotsSpread, 0}, {one(devices.SensorPalmArch), 0}, {slotsWrist, 0}}, nil),
+		[]at{{one(layout.ThumbAbduction), 50}, {one(layout.ThumbRoll), 0}, {one(layout.ThumbMCP), 0},
+			{one(layout.ThumbIP), 0}, {slotsFlex, 0}, {slotsSpread, 0}, {one(layout.PalmArch), 0}, {slotsWrist, 0}}, nil),
 	calPose("wrist_down",
 		"Forearm on the table with the hand over its edge, bend the hand down at the wrist by about 60 degrees, fingers straight.",
 		"the wrist flexed (60 degrees) and not turned: the wrist pitch sensor's gain",
-		[]at{{one(devices.SensorWristPitch), 60}, {one(devices.SensorWristYaw), 0}}, nil),
+		[]at{{one(layout.WristPitch), 60}, {one(layout.WristYaw), 0}}, nil),
 	calPose("wrist_thumbward",
 		"Hand flat on the table as in the first pose, turn it at the wrist toward the thumb side by about 20 degrees, keeping the forearm still.",
 		"the wrist turned toward the thumb (radial deviation, 20 degrees) and not flexed: the wrist yaw sensor's gain",
-		[]at{{one(devices.SensorWristYaw), 20}, {one(devices.SensorWristPitch), 0}, {slotsFlex, 0}, {slotsThumb, 0}}, nil),
+		[]at{{one(layout.WristYaw), 20}, {one(layout.WristPitch), 0}, {slotsFlex, 0}, {slotsThumb, 0}}, nil),
 }
 
 // CalPoseNames lists the calibration poses' names: "flat, fist, ...".
@@ -137,23 +138,27 @@ func FindCalPose(name string) (*CalPose, error) {
 	return nil, fmt.Errorf("handmodel: no calibration pose %q (have %s)", name, CalPoseNames())
 }
 
-// Joints returns the pose's joint angles as an n-sensor glove shows them
-// (MapSensors; DIP as 2/3 of PIP on an 18-sensor glove) and which joints
-// the pose pins: those that depend on pinned sensors only.
+// Joints returns the pose's joint angles as an n-sensor CyberGlove shows
+// them (its layout's joint map: DIP as 2/3 of PIP on an 18-sensor glove)
+// and which joints the pose pins: those that depend on pinned sensors
+// only.
 func (p *CalPose) Joints(n int) (q Angles, pinned [NumJoints]bool) {
-	a, held := p.Angle, p.Angle
-	for k := range held {
+	m := cyberGloveMaps[1]
+	if n == 18 {
+		m = cyberGloveMaps[0]
+	}
+	var a, held [devices.MaxReadings]float64
+	for i := range n {
+		k := layout.Slot(n, i)
+		a[i], held[i] = p.Angle[k], p.Angle[k]
 		if !p.Pinned(k) {
-			held[k] = math.NaN() // NaN flows into every joint that depends on it
+			held[i] = math.NaN() // NaN flows into every joint that depends on it
 		}
 	}
-	if n == 18 {
-		synthesizeDIP(&a)
-		synthesizeDIP(&held)
-	}
+	var none [devices.MaxAngles]float64
 	var qh Angles
-	MapSensors(&a, &q)
-	MapSensors(&held, &qh)
+	m.Joints(&a, &none, &q)
+	m.Joints(&held, &none, &qh)
 	for j, v := range qh {
 		pinned[j] = !math.IsNaN(v)
 	}
@@ -162,3 +167,17 @@ func (p *CalPose) Joints(n int) (q Angles, pinned [NumJoints]bool) {
 	pinned[MiddleAbduction] = pinned[IndexAbduction]
 	return q, pinned
 }
+
+// cyberGloveMaps are the joint maps of the 18- and 22-sensor CyberGlove,
+// whose sensors the poses are written for.
+var cyberGloveMaps = func() [2]*JointMap {
+	var maps [2]*JointMap
+	for i, l := range layout.Layouts(devices.Bits8) {
+		m, err := NewJointMap(l)
+		if err != nil {
+			panic(err) // the shipped layouts name the hand's joints
+		}
+		maps[i] = m
+	}
+	return maps
+}()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // TestCalPosesAreHandsWithinTheirLimits: every calibration pose, as an 18-
@@ -33,7 +33,7 @@ func TestCalPosesAreHandsWithinTheirLimits(t *testing.T) {
 // sensor is held at 0 at least twice (its offset) and at angles at least
 // 15 degrees apart (its gain), so no sensor of a working glove falls back.
 func TestEverySensorIsPinnedForAnOffsetAndAGain(t *testing.T) {
-	for k := range devices.MaxSensors {
+	for k := range layout.Slots {
 		zeros, lo, hi := 0, math.Inf(1), math.Inf(-1)
 		for i := range CalPoses {
 			p := &CalPoses[i]
@@ -47,7 +47,7 @@ func TestEverySensorIsPinnedForAnOffsetAndAGain(t *testing.T) {
 			lo, hi = min(lo, a), max(hi, a)
 		}
 		if zeros < 2 || hi-lo < deg(15) {
-			t.Errorf("%s: pinned at 0 by %d poses and over %.0f degrees: want 2 and 15", SensorNames22[k], zeros, (hi-lo)*180/math.Pi)
+			t.Errorf("%s: pinned at 0 by %d poses and over %.0f degrees: want 2 and 15", layout.Names[k], zeros, (hi-lo)*180/math.Pi)
 		}
 	}
 }

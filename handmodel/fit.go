@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -18,7 +19,7 @@ const DefaultMinSpan = 10
 // sensor's reading, in the glove's order (the median over the hold).
 type Held struct {
 	Pose *CalPose
-	Raw  [devices.MaxSensors]float64
+	Raw  [devices.MaxReadings]float64
 	// Saturated has bit i set when sensor i read the end of its range
 	// (the angle is somewhere beyond it): that reading is left out.
 	Saturated uint32
@@ -74,10 +75,10 @@ func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibratio
 		}
 	}
 	n := def.Sensors
-	c := &Calibration{Glove: def.Glove, Sensors: n, Sensor: make([]SensorCal, n), Name: "fitted"}
+	c := &Calibration{Glove: def.Glove, Sensors: n, Sensor: make([]SensorCal, n), Name: "fitted", jmap: def.jmap}
 	fits := make([]SensorFit, n)
 	for i := range n {
-		k := SensorSlot(n, i)
+		k := layout.Slot(n, i)
 		f := &fits[i]
 		for _, h := range held {
 			switch {
@@ -89,7 +90,7 @@ func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibratio
 			}
 		}
 		fitSensor(f, &def.Sensor[i], minSpan)
-		f.Cal.Name = SensorName(n, i)
+		f.Cal.Name = layout.Name(n, i)
 		c.Sensor[i] = f.Cal
 	}
 	return c, fits, nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // heldThrough returns what a glove calibrated by c reads in each pose,
@@ -16,13 +16,13 @@ func heldThrough(t *testing.T, c *Calibration, jitter func(p, i int) float64) []
 	t.Helper()
 	held := make([]Held, len(CalPoses))
 	for p := range CalPoses {
-		var slots [devices.MaxSensors]float64
+		var slots [layout.Slots]float64
 		if err := c.Readings(&CalPoses[p].Angle, &slots); err != nil {
 			t.Fatal(err)
 		}
 		held[p].Pose = &CalPoses[p]
 		for i := range c.Sensors {
-			held[p].Raw[i] = slots[SensorSlot(c.Sensors, i)] + jitter(p, i)
+			held[p].Raw[i] = slots[layout.Slot(c.Sensors, i)] + jitter(p, i)
 		}
 	}
 	return held
@@ -40,7 +40,7 @@ func randomCalibration(t *testing.T, r *rand.Rand, n int, flip func(k int) bool)
 		s := &c.Sensor[i]
 		s.Offset += 40*r.Float64() - 20
 		s.Gain *= 0.7 + 0.7*r.Float64()
-		if flip(SensorSlot(n, i)) {
+		if flip(layout.Slot(n, i)) {
 			s.Gain = -s.Gain
 		}
 	}
@@ -52,8 +52,8 @@ func noFlip(int) bool { return false }
 // isSpreadOrYaw: the sensors whose sign a left glove may flip.
 func isSpreadOrYaw(k int) bool {
 	switch k {
-	case devices.SensorThumbAbduction, devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction,
-		devices.SensorLittleRingAbduction, devices.SensorWristYaw:
+	case layout.ThumbAbduction, layout.MiddleIndexAbduction, layout.RingMiddleAbduction,
+		layout.LittleRingAbduction, layout.WristYaw:
 		return true
 	}
 	return false
@@ -143,30 +143,30 @@ func TestFitFallsBackOnASensorThatDidNotMove(t *testing.T) {
 	def, _ := DefaultCalibration(22)
 	held := heldThrough(t, def, func(int, int) float64 { return 0 })
 	for p := range held {
-		held[p].Raw[devices.SensorIndexPIP] = 77
+		held[p].Raw[layout.IndexPIP] = 77
 	}
 	got, fits, err := FitCalibration(held, def, DefaultMinSpan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := fits[devices.SensorIndexPIP]
+	f := fits[layout.IndexPIP]
 	var mean float64
 	for _, p := range f.Points {
-		mean += 77 - p.Target/def.Sensor[devices.SensorIndexPIP].Gain
+		mean += 77 - p.Target/def.Sensor[layout.IndexPIP].Gain
 	}
 	mean /= float64(len(f.Points))
-	if got.Sensor[devices.SensorIndexPIP].Gain != def.Sensor[devices.SensorIndexPIP].Gain || math.Abs(f.Cal.Offset-mean) > 1e-9 ||
+	if got.Sensor[layout.IndexPIP].Gain != def.Sensor[layout.IndexPIP].Gain || math.Abs(f.Cal.Offset-mean) > 1e-9 ||
 		!strings.Contains(f.Fallback, "moved 0.0 counts over 100 degrees") {
 		t.Errorf("dead index PIP: %+v, fallback %q; want the default gain, offset %v", f.Cal, f.Fallback, mean)
 	}
 	for i, f := range fits {
-		if i != devices.SensorIndexPIP && f.Fallback != "" {
+		if i != layout.IndexPIP && f.Fallback != "" {
 			t.Errorf("%s fell back: %s", f.Cal.Name, f.Fallback)
 		}
 	}
 	// Flat alone pins everything at one angle: offsets only.
 	_, fits, _ = FitCalibration(held[:1], def, DefaultMinSpan)
-	if f := fits[devices.SensorWristYaw]; !strings.Contains(f.Fallback, "at 0 degrees only") || f.Cal.Offset != def.Sensor[devices.SensorWristYaw].Offset {
+	if f := fits[layout.WristYaw]; !strings.Contains(f.Fallback, "at 0 degrees only") || f.Cal.Offset != def.Sensor[layout.WristYaw].Offset {
 		t.Errorf("flat only: wrist yaw %+v, %q", f.Cal, f.Fallback)
 	}
 	_, fits, _ = FitCalibration(nil, def, DefaultMinSpan)
@@ -192,18 +192,18 @@ func TestFitRefusesWhatItCannotUse(t *testing.T) {
 func TestReadingsInvertsTheCalibration(t *testing.T) {
 	c, _ := DefaultCalibration(18)
 	fist, _ := FindCalPose("fist")
-	var slots [devices.MaxSensors]float64
+	var slots [layout.Slots]float64
 	if err := c.Readings(&fist.Angle, &slots); err != nil {
 		t.Fatal(err)
 	}
 	for i := range c.Sensors {
-		k := SensorSlot(18, i)
+		k := layout.Slot(18, i)
 		if got := c.Sensor[i].Angle(slots[k]); math.Abs(got-fist.Angle[k]) > 1e-12 {
 			t.Errorf("%s: %v back as %v", c.Sensor[i].Name, fist.Angle[k], got)
 		}
 	}
-	if slots[devices.SensorIndexDIP] != 0 {
-		t.Errorf("an 18-sensor glove's DIP slot was filled: %v", slots[devices.SensorIndexDIP])
+	if slots[layout.IndexDIP] != 0 {
+		t.Errorf("an 18-sensor glove's DIP slot was filled: %v", slots[layout.IndexDIP])
 	}
 	c.Sensor[2].Table = [][2]float64{{0, 0}, {100, 1}}
 	if err := c.Readings(&fist.Angle, &slots); err == nil || !strings.Contains(err.Error(), "thumb_ip") {
@@ -219,7 +219,7 @@ func ExampleFitCalibration() {
 	for i := range CalPoses {
 		p := &CalPoses[i]
 		h := Held{Pose: p}
-		for k := range devices.MaxSensors {
+		for k := range layout.Slots {
 			// This user's glove reads 45 counts flat and 2 counts a degree.
 			h.Raw[k] = 45 + 2*p.Angle[k]*180/math.Pi
 		}
@@ -229,7 +229,7 @@ func ExampleFitCalibration() {
 	if err != nil {
 		panic(err)
 	}
-	s, f := c.Sensor[devices.SensorIndexMCP], fits[devices.SensorIndexMCP]
+	s, f := c.Sensor[layout.IndexMCP], fits[layout.IndexMCP]
 	fmt.Printf("%s: offset %.1f, gain %.5f rad/count (%.1f degrees per count), from %d poses\n", s.Name, s.Offset, s.Gain, s.Gain*180/math.Pi, len(f.Points))
 	// Output:
 	// index_mcp: offset 45.0, gain 0.00873 rad/count (0.5 degrees per count), from 6 poses
@@ -292,9 +292,9 @@ func TestFitErrorBoundsTheFit(t *testing.T) {
 func TestFitLeavesOutSaturatedReadings(t *testing.T) {
 	def, _ := DefaultCalibration(22)
 	held := heldThrough(t, def, func(int, int) float64 { return 0 })
-	held[1].Raw[devices.SensorIndexPIP], held[1].Saturated = 254, 1<<devices.SensorIndexPIP
+	held[1].Raw[layout.IndexPIP], held[1].Saturated = 254, 1<<layout.IndexPIP
 	_, fits, _ := FitCalibration(held, def, DefaultMinSpan)
-	f := fits[devices.SensorIndexPIP]
+	f := fits[layout.IndexPIP]
 	if len(f.Saturated) != 1 || f.Saturated[0] != "fist" || !strings.Contains(f.Fallback, "at 0 degrees only") {
 		t.Errorf("saturated fist: %+v", f)
 	}

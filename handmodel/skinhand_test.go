@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -246,13 +246,13 @@ func TestSkinnedHandErrorsNameTheFile(t *testing.T) {
 // recorded flexion says.
 func TestSkinnedHandPosesFromAGloveRecording(t *testing.T) {
 	const file = "../testdata/recordings/grasp.glove"
-	r, err := recording.OpenReplay(file, false)
+	r, err := replay.Open(file, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hdr := r.Header()
 	r.Close()
-	samples, warn, err := recording.ReadSamples(file)
+	samples, warn, err := replay.ReadSamples(file)
 	if err != nil || warn != nil || len(samples) < 100 {
 		t.Fatalf("%d samples (%v, %v)", len(samples), err, warn)
 	}

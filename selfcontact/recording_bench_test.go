@@ -3,7 +3,7 @@ package selfcontact
 import (
 	"testing"
 
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -13,13 +13,13 @@ import (
 func recorded(t testing.TB, h *handmodel.Hand) ([]handmodel.Angles, [][]geom.Transform) {
 	t.Helper()
 	const file = "../testdata/recordings/grasp.glove"
-	r, err := recording.OpenReplay(file, false)
+	r, err := replay.Open(file, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hdr := r.Header()
 	r.Close()
-	samples, _, err := recording.ReadSamples(file)
+	samples, _, err := replay.ReadSamples(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -23,26 +23,29 @@ func Check(spec Spec) error {
 			return fmt.Errorf("mesh: %w", err)
 		}
 	}
-	if spec.Device == DeviceReplay {
-		r, err := recording.OpenReplay(spec.Recording, false)
+	d, err := spec.Driver()
+	if err != nil {
+		return err
+	}
+	if d.Replays {
+		r, err := replay.Open(spec.Recording, false)
 		if err != nil {
 			return fmt.Errorf("recording: %w", err)
 		}
 		defer r.Close()
-		h := r.Header()
-		if _, err := chooseCalibration(spec.Calibration, storedCalibration{from: spec.Recording, text: h.Calibration}, h.Sensors); err != nil {
+		if _, err := chooseCalibration(spec.Calibration, stored(r, spec.Recording), r.Header()); err != nil {
 			return fmt.Errorf("calibration: %w", err)
 		}
 		return nil
 	}
 	if spec.Calibration != "" {
-		c, err := handmodel.LoadCalibration(spec.Calibration)
+		c, err := handmodel.LoadCalibrationFor(spec.Calibration, d.Layouts...)
 		if err != nil {
 			return fmt.Errorf("calibration: %w", err)
 		}
 		n := spec.Sensors
-		if n == 0 && spec.Device == DeviceSim {
-			n = 22
+		if n == 0 {
+			n = d.Sensors
 		}
 		if n != 0 && c.Sensors != n {
 			return fmt.Errorf("calibration: %s is for %d sensors, the glove has %d", spec.Calibration, c.Sensors, n)

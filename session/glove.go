@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove"
+	_ "github.com/gloved/gloved/devices/all" // every shipped glove's driver
+	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
-	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -22,9 +23,10 @@ type Glove struct {
 	Info devices.GloveInfo
 	Cal  *handmodel.Calibration
 
+	drv    *driver.Driver
 	mu     sync.Mutex
 	dev    devices.Device
-	replay *recording.Replay // the device, when playing a recording
+	replay *replay.Glove // the device, when playing a recording
 	rec    *recording.Recorder
 	recErr error
 
@@ -50,69 +52,36 @@ func OpenGlove(spec Spec) (*Glove, error) {
 	if err := spec.Normalize(); err != nil {
 		return nil, err
 	}
-	g := &Glove{Spec: spec, wrist: geom.Identity()}
-	header, stored, err := g.openDevice()
+	d, err := spec.Driver()
 	if err != nil {
 		return nil, err
 	}
-	if g.Cal, err = chooseCalibration(spec.Calibration, stored, g.Info.Sensors); err != nil {
+	g := &Glove{Spec: spec, drv: d, wrist: geom.Identity()}
+	c := spec.config()
+	c.Tap = g.tap
+	opened, err := d.Open(c)
+	if err != nil {
+		if d.Serial {
+			return nil, &DeviceError{Err: err}
+		}
+		return nil, err
+	}
+	g.dev, g.Info = opened.Device, opened.Info
+	g.replay, _ = opened.Device.(*replay.Glove)
+	if g.Cal, err = chooseCalibration(spec.Calibration, stored(g.replay, spec.Recording), opened.Header); err != nil {
 		g.dev.Close()
 		return nil, err
 	}
 	if spec.Wrist != nil {
 		g.wrist, g.fixedWrist = mustPose(spec.Wrist), true
 	}
-	if spec.Recording != "" && spec.Device != DeviceReplay {
-		if err := g.startRecording(header); err != nil {
+	if spec.Recording != "" && !d.Replays {
+		if err := g.startRecording(opened.Header); err != nil {
 			g.dev.Close()
 			return nil, err
 		}
 	}
 	return g, nil
-}
-
-// openDevice opens the device and says what a recording of it stores:
-// its header, and the calibration a replayed recording stored.
-func (g *Glove) openDevice() (recording.Header, storedCalibration, error) {
-	spec := &g.Spec
-	switch spec.Device {
-	case DeviceSim:
-		n := spec.Sensors
-		if n == 0 {
-			n = 22
-		}
-		s, err := sim.New(sim.Motion(spec.Motion), n, spec.Period, spec.Speed == SpeedMax)
-		if err != nil {
-			return recording.Header{}, storedCalibration{}, err
-		}
-		g.dev, g.Info = s, devices.GloveInfo{Model: "sim", Sensors: n, Right: spec.Side != "left"}
-		return recording.Header{Model: "sim", Sensors: n, Hand: g.Info.Hand(), Source: spec.Motion}, storedCalibration{}, nil
-	case DeviceReplay:
-		r, err := recording.OpenReplay(spec.Recording, spec.Speed == SpeedRealTime)
-		if err != nil {
-			return recording.Header{}, storedCalibration{}, err
-		}
-		g.dev, g.replay, g.Info = r, r, r.GloveInfo()
-		return r.Header(), storedCalibration{from: spec.Recording, text: r.Header().Calibration}, nil
-	default:
-		o := cyberglove.DefaultOpts
-		o.Port, o.Baud, o.Sensors, o.Period, o.Side = spec.Port, spec.Baud, spec.Sensors, spec.Period, spec.Side
-		o.Model = cyberglove.Model(spec.Device)
-		if o.Model == cyberglove.ModelIII {
-			o.StatusByte = false // its records have none
-		}
-		if spec.Poll {
-			o.Mode = cyberglove.Poll
-		}
-		o.Tap = g.tap
-		c, err := cyberglove.Open(o)
-		if err != nil {
-			return recording.Header{}, storedCalibration{}, &DeviceError{Err: err}
-		}
-		g.dev, g.Info = c, c.GloveInfo()
-		mode := map[bool]string{false: "stream", true: "poll"}[spec.Poll]
-		return recording.Header{Model: string(o.Model), Sensors: g.Info.Sensors, Hand: g.Info.Hand(), Mode: mode, StatusByte: o.StatusByte, Source: spec.Port}, storedCalibration{}, nil
-	}
 }
 
 // startRecording creates the session's recording; from then on the raw
@@ -155,17 +124,18 @@ func (g *Glove) record(write func(*recording.Recorder) error) {
 	}
 }
 
-// Read blocks until the next sample and fills s. A simulated sample is
-// written to the recording; a replay's recorded wrist pose is taken up
-// unless the spec fixed the wrist.
+// Read blocks until the next sample and fills s. The sample of a glove
+// that records its samples (the simulation) is written to the recording;
+// a replay's recorded wrist pose is taken up unless the spec fixed the
+// wrist.
 func (g *Glove) Read(s *devices.Sample) error {
 	if err := g.Device().Read(s); err != nil {
 		return err
 	}
-	if g.Spec.Device == DeviceSim {
+	if g.drv.Parser == nil && !g.drv.Replays {
 		g.record(func(r *recording.Recorder) error { return r.WriteSample(s) })
 	}
-	if r := g.Replay(); r != nil {
+	if r := g.playing(); r != nil {
 		s.Time += g.timeOffset
 		g.lastGap, g.lastTime = s.Time-g.lastTime, s.Time
 		if v, ok := r.Wrist(); ok && !g.fixedWrist {
@@ -188,8 +158,8 @@ func (g *Glove) Device() devices.Device {
 	return g.dev
 }
 
-// Replay returns the replay device, or nil for a live or simulated glove.
-func (g *Glove) Replay() *recording.Replay {
+// playing returns the replay device, or nil for a live or simulated glove.
+func (g *Glove) playing() *replay.Glove {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.replay
@@ -198,7 +168,7 @@ func (g *Glove) Replay() *recording.Replay {
 // Warning says what was wrong with a damaged recording being replayed (its
 // samples up to the damage are played), or nil.
 func (g *Glove) Warning() error {
-	if r := g.Replay(); r != nil {
+	if r := g.playing(); r != nil {
 		return r.Warning()
 	}
 	return nil
@@ -216,10 +186,10 @@ func (g *Glove) RecordingFailed() error {
 // Rewind starts a replay again from its beginning; its sample times go on
 // from the last pass's, one sample gap later, so that they never repeat.
 func (g *Glove) Rewind() error {
-	if g.Spec.Device != DeviceReplay {
+	if g.replay == nil {
 		return fmt.Errorf("session: only a replay can be rewound")
 	}
-	r, err := recording.OpenReplay(g.Spec.Recording, g.Spec.Speed == SpeedRealTime)
+	r, err := replay.Open(g.Spec.Recording, g.Spec.Speed == SpeedRealTime)
 	if err != nil {
 		return err
 	}

@@ -116,17 +116,18 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	t3 := time.Now()
 	p.scene.Solve(p.poses)
 	t4 := time.Now()
+	var self time.Duration // 0 when self-contact is off: it did not run
 	if p.self != nil {
 		if err := p.self.Frame(&p.angles, p.poses); err != nil {
 			return err
 		}
+		self = time.Since(t4)
 	}
-	t5 := time.Now()
 	if p.framed && s.Seq <= p.seq {
 		p.restart = true
 	}
 	p.seq, p.framed = s.Seq, true
-	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3), StageSelf: t5.Sub(t4)}
+	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3), StageSelf: self}
 	return nil
 }
 

@@ -230,3 +230,47 @@ func TestAnObjectsContactMethodCanBeNamed(t *testing.T) {
 		t.Fatal("the box never touched more links than the ball: the method was not used")
 	}
 }
+
+// TestWarmStartsChangeNoAnswerOnANonConvexObject: the grasp closing on a
+// closed torus gives the same contacts and near misses with every warm
+// start on (GJK caches, nearest-triangle hints, the clearance that passes
+// pairs over) and off.
+func TestWarmStartsChangeNoAnswerOnANonConvexObject(t *testing.T) {
+	hand, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, _ := handmodel.DefaultCalibration(22)
+	run := func(cold bool) []frameOut {
+		scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 64, 32)
+		p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01, NoWarmStart: cold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return runGrasp(t, p, 300)
+	}
+	warm, cold := run(false), run(true)
+	touching, near := 0, 0
+	for f := range warm {
+		a, b := warm[f], cold[f]
+		if len(a.Contacts) != len(b.Contacts) || len(a.Near) != len(b.Near) {
+			t.Fatalf("frame %d: %d/%d contacts and %d/%d near warm and cold", f, len(a.Contacts), len(b.Contacts), len(a.Near), len(b.Near))
+		}
+		for i, c := range a.Contacts {
+			d := b.Contacts[i]
+			if c.Link != d.Link || c.Tris != d.Tris || math.Abs(c.Depth-d.Depth) > 1e-9 || c.Point.Sub(d.Point).Len() > 1e-9 {
+				t.Fatalf("frame %d: %+v warm, %+v cold", f, c, d)
+			}
+			touching++
+		}
+		for i, n := range a.Near {
+			if n.Link != b.Near[i].Link || math.Abs(n.Distance-b.Near[i].Distance) > 1e-9 {
+				t.Fatalf("frame %d: near %+v warm, %+v cold", f, n, b.Near[i])
+			}
+			near++
+		}
+	}
+	if touching < 100 || near < 10 {
+		t.Fatalf("%d contacts and %d near misses: the grasp tests little", touching, near)
+	}
+}

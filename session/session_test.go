@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -131,6 +132,12 @@ func TestSpecErrorsNameTheKey(t *testing.T) {
 		{Spec{Device: DeviceSim, Wrist: []float64{1, 2}}, "wrist: want 7 numbers"},
 		{Spec{Device: DeviceSim, Wrist: []float64{0, 0, 0, 0, 1, 2, 3}}, "wrist: the quaternion is zero"},
 		{Spec{Device: DeviceCyberGlove, Port: "/dev/x", Baud: -1}, "baud = -1"},
+		// The shipped drivers have no options of their own: a table for
+		// them is a mistake, named.
+		{Spec{Device: DeviceSim, Options: driver.Options{"wave": 3}}, "options: unknown key wave: the sim driver has no options of its own"},
+		{Spec{Device: DeviceCyberGlove, Port: "/dev/x", Options: driver.Options{"rate": 1, "latency": 2}}, "options: unknown key latency: the cyberglove driver"},
+		{Spec{Device: DeviceCyberGlove3, Port: "/dev/x", Options: driver.Options{"x": 1}}, "options: unknown key x: the cyberglove3 driver"},
+		{Spec{Device: DeviceReplay, Recording: "r.glove", Options: driver.Options{"x": 1}}, "options: unknown key x: the replay driver"},
 	}
 	for _, tc := range tests {
 		err := tc.spec.Normalize()

@@ -2,23 +2,29 @@ package session
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/driver"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
-// The devices a Spec can name.
+// The shipped drivers' names (a Spec's device names any registered
+// driver: driver.Names).
 const (
-	DeviceCyberGlove  = "cyberglove"  // a CyberGlove I/II on a serial port
-	DeviceCyberGlove3 = "cyberglove3" // a CyberGlove III on a serial port (its 16-bit USB stream)
-	DeviceReplay      = "replay"      // a recording played back
-	DeviceSim         = "sim"         // the simulated glove
+	DeviceCyberGlove  = string(cyberglove.ModelII)  // a CyberGlove I/II on a serial port
+	DeviceCyberGlove3 = string(cyberglove.ModelIII) // a CyberGlove III on a serial port (its 16-bit USB stream)
+	DeviceReplay      = replay.Name                 // a recording played back
+	DeviceSim         = sim.Name                    // the simulated glove
 )
 
 // Speeds of a replay or simulated glove.
@@ -33,13 +39,13 @@ const (
 // TOML keys are the tags), and the offline commands fill it from flags.
 // Its errors name the key at fault, for the caller to prefix.
 type Spec struct {
-	Device      string    `toml:"device"`      // cyberglove | cyberglove3 | replay | sim
-	Port        string    `toml:"port"`        // cyberglove, cyberglove3: the serial port
-	Baud        int       `toml:"baud"`        // cyberglove, cyberglove3: 115200 by default
-	Sensors     int       `toml:"sensors"`     // 18 or 22 (0: the glove says; sim: 22)
+	Device      string    `toml:"device"`      // a registered driver: cyberglove | cyberglove3 | replay | sim | ...
+	Port        string    `toml:"port"`        // a serial glove's port
+	Baud        int       `toml:"baud"`        // a serial glove's baud rate: 115200 by default
+	Sensors     int       `toml:"sensors"`     // one of the driver's layouts' counts (0: the glove says, or the driver's default)
 	Side        string    `toml:"side"`        // sim: right | left; cyberglove3: the side of a III that answers no queries (a glove that answers, and a recording, say)
-	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the shipped one)
-	Recording   string    `toml:"recording"`   // replay: the file to play; cyberglove and sim: record the session to this file
+	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the driver's shipped one)
+	Recording   string    `toml:"recording"`   // replay: the file to play; any other glove: record the session to this file
 	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz (default: the recording's, else the identity)
 	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch | fist | cross | spread | handshake
 	Length      float64   `toml:"length"`      // hand length, m
@@ -52,26 +58,43 @@ type Spec struct {
 	// Joints renames another rig's joints to the WebXR names: WebXR
 	// joint name = the file's joint name.
 	Joints map[string]string `toml:"joints"`
+	// Options are the driver's own keys, the [hand.options] table.
+	Options driver.Options `toml:"options"`
 	// Period is the sample period of a CyberGlove I/II or the simulation
-	// (0: 10 ms); a CyberGlove III streams at its own rate.
+	// (0: the driver's, 10 ms), as gloved record --rate asks; a CyberGlove
+	// III streams at its own rate.
 	Period time.Duration `toml:"-"`
 	// Poll asks a CyberGlove I/II for each record instead of streaming.
 	Poll bool `toml:"-"`
 }
 
-// Serial reports whether the spec names a glove on a serial port (a
-// CyberGlove I/II or III): opened by its reader, possibly absent at
-// first, recorded as the bytes its port gave.
+// Serial reports whether the spec names a glove on a serial port (its
+// driver's Serial: a CyberGlove I/II or III): opened by its reader,
+// possibly absent at first.
 func (s *Spec) Serial() bool {
-	return s.Device == DeviceCyberGlove || s.Device == DeviceCyberGlove3
+	d, err := driver.Lookup(s.Device)
+	return err == nil && d.Serial
 }
 
-// Default glove settings; the hand's size defaults to
-// handmodel.DefaultParams.
-const (
-	DefaultBaud   = 115200
-	DefaultPeriod = 10 * time.Millisecond
-)
+// Replays reports whether the spec's glove is a recording played back
+// (its driver's Replays): it ends, and may loop.
+func (s *Spec) Replays() bool {
+	d, err := driver.Lookup(s.Device)
+	return err == nil && d.Replays
+}
+
+// Driver returns the spec's glove's driver.
+func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device) }
+
+// config is what the spec gives its glove's driver.
+func (s *Spec) config() driver.Config {
+	return driver.Config{Port: s.Port, Baud: s.Baud, Sensors: s.Sensors, Side: s.Side, Motion: s.Motion, Speed: s.Speed,
+		Recording: s.Recording, Options: s.Options, Period: s.Period, Poll: s.Poll}
+}
+
+// DefaultBaud is a serial glove's baud rate unless the spec says; the
+// hand's size defaults to handmodel.DefaultParams.
+const DefaultBaud = 115200
 
 // Normalize fills the defaults and checks the spec.
 func (s *Spec) Normalize() error {
@@ -87,9 +110,6 @@ func (s *Spec) Normalize() error {
 	if s.Breadth == 0 {
 		s.Breadth = handmodel.DefaultParams.Breadth
 	}
-	if s.Period == 0 {
-		s.Period = DefaultPeriod
-	}
 	if s.Speed == "" {
 		s.Speed = SpeedRealTime
 	}
@@ -99,36 +119,35 @@ func (s *Spec) Normalize() error {
 	return s.checkHand()
 }
 
+// checkDevice checks the glove's keys: that the device names a driver,
+// what that driver checks, a sensor count one of its layouts has, and the
+// common keys' values.
 func (s *Spec) checkDevice() error {
-	switch s.Device {
-	case DeviceCyberGlove, DeviceCyberGlove3:
-		if s.Port == "" {
-			return fmt.Errorf("port: a %s needs its serial port", s.Device)
+	d, err := driver.Lookup(s.Device)
+	if err != nil {
+		return err
+	}
+	if err := checkNoOptions(d, s.Options); err != nil {
+		return err
+	}
+	if d.Check != nil {
+		c := s.config()
+		if err := d.Check(&c); err != nil {
+			return err
 		}
-		if s.Poll && s.Device == DeviceCyberGlove3 {
-			return fmt.Errorf("poll: a cyberglove3 streams its 16-bit records; only a cyberglove (I/II) can be polled")
-		}
-	case DeviceReplay:
-		if s.Recording == "" {
-			return fmt.Errorf("recording: a replay needs a recording file")
-		}
-	case DeviceSim:
-		if !sim.Motion(s.Motion).Valid() {
-			return fmt.Errorf("motion = %q: want %s", s.Motion, sim.MotionNames())
-		}
-	default:
-		return fmt.Errorf("device = %q: want cyberglove, cyberglove3, replay or sim", s.Device)
 	}
 	if s.Speed != SpeedRealTime && s.Speed != SpeedMax {
 		return fmt.Errorf("speed = %q: want \"1\" or \"max\"", s.Speed)
 	}
-	if s.Sensors != 0 && s.Sensors != 18 && s.Sensors != 22 {
-		return fmt.Errorf("sensors = %d: want 18 or 22", s.Sensors)
+	if s.Sensors != 0 && !d.Replays {
+		if _, err := d.Layout(s.Sensors); err != nil {
+			return fmt.Errorf("sensors = %d: want %s", s.Sensors, d.SensorCounts())
+		}
 	}
 	if s.Baud <= 0 {
 		return fmt.Errorf("baud = %d: want a positive rate", s.Baud)
 	}
-	if s.Period <= 0 {
+	if s.Period < 0 {
 		return fmt.Errorf("period %v: want a positive sample period", s.Period)
 	}
 	return nil
@@ -199,4 +218,19 @@ func ParsePose(s string) ([]float64, error) {
 func PoseValues(x geom.Transform) []float64 {
 	q := x.Quat()
 	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T.X, x.T.Y, x.T.Z}
+}
+
+// checkNoOptions refuses an options table for a driver that has no keys
+// of its own (no options.* among its Keys): a driver that has them
+// decodes its table strictly in its Check.
+func checkNoOptions(d *driver.Driver, o driver.Options) error {
+	if len(o) == 0 {
+		return nil
+	}
+	for _, k := range d.Keys {
+		if strings.HasPrefix(k.Name, "options.") {
+			return nil
+		}
+	}
+	return fmt.Errorf("options: unknown key %s: the %s driver has no options of its own", slices.Sorted(maps.Keys(o))[0], d.Name)
 }

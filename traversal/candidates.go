@@ -40,7 +40,8 @@ type Candidate struct {
 	// node no larger than the link's box (by its longest half-extent) is
 	// listed and not descended; it stands for the triangles under it,
 	// which the method settles, and a triangle is listed when it was
-	// reached above that scale and meets the box. Set only when the
+	// reached above that scale and may meet the box (geom.TriOBBMayMeet, which
+	// errs toward meeting). Set only when the
 	// object's method wants a front.
 	Front []int32
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -65,7 +66,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 	}
 	b := &Body{Name: name, Axis: geom.Vec3{Y: 1}, Threshold: 0.001}
 	links := make([]geom.Transform, h.NumLinks())
-	var raw [devices.MaxSensors]uint16
+	var raw [layout.Slots]uint16
 	var s devices.Sample
 	var q handmodel.Angles
 	var skin handmodel.SkinPose
@@ -75,7 +76,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 		if err := sim.Raw(m, t, &raw); err != nil {
 			return nil, fmt.Errorf("experiments: %s: %w", name, err)
 		}
-		devices.FromSlots(&raw, 22, &s)
+		layout.FromSlots(&raw, 22, &s)
 		if err := cal.Angles(&s, &h.Limits, &q); err != nil {
 			return nil, fmt.Errorf("experiments: %s: %w", name, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -25,7 +25,7 @@ func Known(n int, left bool, sigma float64) (*handmodel.Calibration, error) {
 	c.Name = fmt.Sprintf("known-%d", n)
 	margin := 1 + 6*sigma
 	for i := range c.Sensor {
-		s, k := &c.Sensor[i], handmodel.SensorSlot(n, i)
+		s, k := &c.Sensor[i], layout.Slot(n, i)
 		s.Offset += []float64{9, -9}[i%2]
 		sign := 1.0
 		if left && Mirrored(k) {
@@ -49,8 +49,8 @@ func Known(n int, left bool, sigma float64) (*handmodel.Calibration, error) {
 // reads backwards: the abductions and wrist yaw.
 func Mirrored(k int) bool {
 	switch k {
-	case devices.SensorThumbAbduction, devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction,
-		devices.SensorLittleRingAbduction, devices.SensorWristYaw:
+	case layout.ThumbAbduction, layout.MiddleIndexAbduction, layout.RingMiddleAbduction,
+		layout.LittleRingAbduction, layout.WristYaw:
 		return true
 	}
 	return false
@@ -91,7 +91,7 @@ func Check(tb testing.TB, got, known *handmodel.Calibration, eps float64) {
 		tb.Fatalf("%d sensors, want %d", got.Sensors, known.Sensors)
 	}
 	for i, w := range known.Sensor {
-		k := handmodel.SensorSlot(known.Sensors, i)
+		k := layout.Slot(known.Sensors, i)
 		var targets []float64
 		for _, p := range handmodel.CalPoses {
 			if p.Pinned(k) {

@@ -6,16 +6,65 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"strings"
 
 	"github.com/gloved/gloved/calibrator"
+	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/session"
 )
 
+// calibrateArgs are `gloved calibrate`'s flags.
+type calibrateArgs struct {
+	spec        session.Spec
+	hold, still float64
+	force       bool
+	out, viewAt string
+}
+
 func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device cyberglove|cyberglove3] [--sensors 18|22] [--side right|left] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
+	a, err := parseCalibrate(args, out)
+	if err != nil {
+		return err
+	}
+	dest, err := calibrator.CreateOutput(a.out, a.force)
+	if errors.Is(err, iofs.ErrExist) {
+		return fmt.Errorf("calibrate: -o %s exists: give --force to overwrite it", a.out)
+	} else if err != nil {
+		return err
+	}
+	defer dest.Abort()
+	g, err := session.OpenGlove(a.spec)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
+		g.Info.Sensors, g.Info.Hand(), a.spec.Port, len(handmodel.CalPoses), a.hold)
+	fallback := g.Cal // the driver's shipped calibration: the spec names no file
+	ui, page, stop, err := calibrateUI(a.viewAt, g, fallback, out)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	r, err := calibrator.Run(ctx, g, g.Info, ui, calibrator.Opts{Hold: seconds(a.hold), Still: a.still, Fallback: fallback})
+	if err == nil {
+		err = write(dest, r, a.out, out)
+	}
+	if err != nil {
+		err = stopped(err, a.out)
+	}
+	if page != nil {
+		tellPage(page, err, a.out)
+	}
+	return err
+}
+
+// parseCalibrate reads and checks `gloved calibrate`'s flags.
+func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device "+strings.Join(driver.Select(calibrates), "|")+"] [--sensors 18|22] [--side right|left] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
-	device := fs.String("device", session.DeviceCyberGlove, "cyberglove (I/II) or cyberglove3 (III)")
+	device := fs.String("device", session.DeviceCyberGlove, "the glove's driver: "+driver.OrList(calibrates))
 	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
 	side := fs.String("side", "", "right or left: the side of a CyberGlove III that answers no queries")
 	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
@@ -25,74 +74,68 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	outPath := fs.String("o", "", "calibration file to write")
 	viewAt := fs.String("view", "", "also guide the session on the live page served at this address (127.0.0.1:8080)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
-		return err
+		return calibrateArgs{}, err
 	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+		return calibrateArgs{}, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	a := calibrateArgs{spec: session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side},
+		hold: *hold, still: *still, force: *force, out: *outPath, viewAt: *viewAt}
+	return a, a.check()
+}
+
+// check checks the flags, each error naming its flag.
+func (a *calibrateArgs) check() error {
+	d, err := a.spec.Driver()
+	if err == nil && a.spec.Sensors != 0 {
+		_, err = d.Layout(a.spec.Sensors)
 	}
 	switch {
-	case *outPath == "":
+	case a.out == "":
 		return fmt.Errorf("%w: calibrate needs -o FILE, the calibration to write", errUsage)
-	case *device != session.DeviceCyberGlove && *device != session.DeviceCyberGlove3:
-		return fmt.Errorf("%w: --device %q: want cyberglove or cyberglove3", errUsage, *device)
-	case *sensors != 0 && *sensors != 18 && *sensors != 22:
-		return fmt.Errorf("%w: --sensors %d: want 18 or 22", errUsage, *sensors)
-	case !(*hold >= 0.1 && *hold <= 60):
-		return fmt.Errorf("%w: --hold %v: want 0.1 to 60 seconds", errUsage, *hold)
-	case !(*still > 0):
-		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, *still)
+	case d == nil || !d.Calibrate:
+		return fmt.Errorf("%w: --device %q: want %s", errUsage, a.spec.Device, driver.OrList(calibrates))
+	case err != nil:
+		return fmt.Errorf("%w: --sensors %d: want %s", errUsage, a.spec.Sensors, d.SensorCounts())
+	case !(a.hold >= 0.1 && a.hold <= 60):
+		return fmt.Errorf("%w: --hold %v: want 0.1 to 60 seconds", errUsage, a.hold)
+	case !(a.still > 0):
+		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, a.still)
 	}
-	dest, err := calibrator.CreateOutput(*outPath, *force)
-	if errors.Is(err, iofs.ErrExist) {
-		return fmt.Errorf("calibrate: -o %s exists: give --force to overwrite it", *outPath)
-	} else if err != nil {
-		return err
-	}
-	defer dest.Abort()
-	spec := session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side}
-	if err := spec.Normalize(); err != nil {
+	if err := a.spec.Normalize(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	g, err := session.OpenGlove(spec)
-	if err != nil {
-		return err
-	}
-	defer g.Close()
-	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
-		g.Info.Sensors, g.Info.Hand(), *port, len(handmodel.CalPoses), *hold)
-	fallback, err := handmodel.DefaultCalibration(g.Info.Sensors)
-	if err != nil {
-		return fmt.Errorf("calibrate: %w", err)
-	}
-	o := calibrator.Opts{Hold: seconds(*hold), Still: *still, Fallback: fallback}
-	var ui calibrator.UI = calibrator.NewTerminal(input, out)
-	var page *calibrator.Page
-	if *viewAt != "" {
-		v, err := listenView(*viewAt)
-		if err != nil {
-			return err
-		}
-		defer v.Close()
-		if page, err = calibrator.NewPage(v, g.Info, fallback); err != nil {
-			return err
-		}
-		ui = calibrator.Both(ui, page)
-		fmt.Fprintf(out, "The calibration is also on the live page at %s: answer here or there.\n", v.URL())
-	}
-	r, err := calibrator.Run(ctx, g, g.Info, ui, o)
-	if err == nil {
-		err = write(dest, r, *outPath, out)
-	}
-	if page != nil {
-		if err != nil {
-			page.Done(stopped(err, *outPath).Error(), false)
-		} else {
-			page.Done("Wrote "+*outPath+".", true)
-		}
-	}
-	if err != nil {
-		return stopped(err, *outPath)
-	}
 	return nil
+}
+
+// calibrates selects the drivers `gloved calibrate` can calibrate.
+func calibrates(d *driver.Driver) bool { return d.Calibrate }
+
+// calibrateUI is the terminal's dialogue, and with viewAt also the live
+// page's (page), which stop closes.
+func calibrateUI(viewAt string, g *session.Glove, fallback *handmodel.Calibration, out io.Writer) (ui calibrator.UI, page *calibrator.Page, stop func(), err error) {
+	ui = calibrator.NewTerminal(input, out)
+	if viewAt == "" {
+		return ui, nil, func() {}, nil
+	}
+	v, err := listenView(viewAt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if page, err = calibrator.NewPage(v, g.Info, fallback); err != nil {
+		v.Close()
+		return nil, nil, nil, err
+	}
+	fmt.Fprintf(out, "The calibration is also on the live page at %s: answer here or there.\n", v.URL())
+	return calibrator.Both(ui, page), page, func() { v.Close() }, nil
+}
+
+// tellPage says on the live page how the session ended.
+func tellPage(page *calibrator.Page, err error, path string) {
+	if err != nil {
+		page.Done(err.Error(), false)
+	} else {
+		page.Done("Wrote "+path+".", true)
+	}
 }
 
 // write writes the confirmed calibration and says how to use it.

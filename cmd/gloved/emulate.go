@@ -11,119 +11,167 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 )
 
 // seconds parses a duration given in seconds (a float) for flags.
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
+// emulateArgs are `gloved emulate`'s flags.
+type emulateArgs struct {
+	model, source, motion, link, stamps string
+	sensors                             int
+	left                                bool
+	garbage                             float64
+	unplugAt, unplugFor                 float64
+	silentAt, silentFor                 float64
+	hangupAt, hangupFor                 float64
+	seed                                uint64
+	poses                               posesFlags
+	set                                 func(name string) bool // whether a flag was given
+}
+
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3] [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
-	model := fs.String("model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records) or cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz)")
-	sensors := fs.Int("sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
-	source := fs.String("source", "sim", `"sim", or a recording to play (looped)`)
-	motion := fs.String("motion", "grasp", "simulated motion: "+sim.MotionNames())
-	left := fs.Bool("left", false, "report a left-hand glove")
-	link := fs.String("link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
-	garbage := fs.Float64("garbage", 0, "probability per record of a burst of garbage bytes (cyberglove3: one in four a spurious 1S or e1S fragment)")
-	unplugAt := fs.Float64("unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
-	unplugFor := fs.Float64("unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
-	silentAt := fs.Float64("silent-at", 0, "seconds after start at which the unit goes silent (no records, no replies), as a hung unit")
-	silentFor := fs.Float64("silent-for", 2, "seconds the unit stays silent (with --silent-at)")
-	hangupAt := fs.Float64("hangup-at", 0, "seconds after start at which the port hangs up (as a USB unplug)")
-	hangupFor := fs.Float64("hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
-	seed := fs.Uint64("seed", 1, "seed of the fault injection")
-	stamps := fs.String("stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
-	var poses posesFlags
-	poses.add(fs)
-	if pos, err := parseInterleaved(fs, args); err != nil {
+	a, err := parseEmulate(args, out)
+	if err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	o := emulator.Opts{Model: cyberglove.Model(*model), Sensors: *sensors, Right: !*left, Garbage: *garbage, Seed: *seed}
-	if *unplugAt > 0 {
-		o.UnplugAt, o.UnplugFor = seconds(*unplugAt), seconds(*unplugFor)
+	o := a.opts()
+	what, err := a.setSource(&o, out)
+	if err != nil {
+		return err
 	}
-	if *silentAt > 0 {
-		o.SilentAt, o.SilentFor = seconds(*silentAt), seconds(*silentFor)
-	}
-	what := "simulated " + *motion
-	switch {
-	case poses.calibration != "":
-		if flagSet(fs, "source") || flagSet(fs, "motion") {
-			return fmt.Errorf("%w: --calibration plays the calibration poses: give --source and --motion only without it", errUsage)
-		}
-		script, n, err := poses.script(out, *seed)
-		if err != nil {
-			return err
-		}
-		if flagSet(fs, "sensors") && *sensors != n {
-			return fmt.Errorf("%w: --sensors %d, but %s is for %d sensors", errUsage, *sensors, poses.calibration, n)
-		}
-		o.Source, o.Sensors = script.Source, n
-		what = fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", poses.calibration, poses.noise, strings.Join(script.Names(), ", "))
-		go readPoses(input, script)
-	case *source == "sim":
-		m := sim.Motion(*motion)
-		var probe [devices.MaxSensors]uint16
-		if err := sim.Raw(m, 0, &probe); err != nil {
-			return fmt.Errorf("%w: --motion: %v", errUsage, err)
-		}
-		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(m, t, s) }
-	default:
-		src, n, err := recordedSource(*source)
-		if err != nil {
-			return err
-		}
-		o.Source, o.Sensors, what = src, n, "recording "+*source
-	}
-	var h emulator.Hangup
-	if *hangupAt > 0 {
-		h = emulator.Hangup{At: seconds(*hangupAt), For: seconds(*hangupFor)}
-	}
-	var closeStamps func() error
-	if *stamps != "" {
-		f, err := os.Create(*stamps)
-		if err != nil {
-			return fmt.Errorf("--stamps: %w", err)
-		}
-		w := bufio.NewWriter(f)
-		var line []byte
-		o.OnWrite = func(t time.Time) {
-			line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
-			w.Write(append(line, '\n')) // an error stays in w and is reported by Flush
-		}
-		closeStamps = func() error {
-			if err := errors.Join(w.Flush(), f.Close()); err != nil {
-				return fmt.Errorf("--stamps: %w", err)
-			}
-			return nil
-		}
+	closeStamps, err := a.stampWriter(&o)
+	if err != nil {
+		return err
 	}
 	e, err := emulator.New(o)
+	if err == nil {
+		hand := map[bool]string{true: "left", false: "right"}[a.left]
+		err = emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
+			fmt.Fprintf(out, "emulating a %d-sensor %s-hand %s (%s) on %s", o.Sensors, hand, unitName[o.Model], what, path)
+			if a.link != "" {
+				fmt.Fprintf(out, " (linked at %s)", a.link)
+			}
+			fmt.Fprintln(out)
+		})
+	} else {
+		err = fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return errors.Join(err, closeStamps())
+}
+
+// parseEmulate reads `gloved emulate`'s flags.
+func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3] [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
+	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records) or cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz)")
+	fs.IntVar(&a.sensors, "sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
+	fs.StringVar(&a.source, "source", "sim", `"sim", or a recording to play (looped)`)
+	fs.StringVar(&a.motion, "motion", "grasp", "simulated motion: "+sim.MotionNames())
+	fs.BoolVar(&a.left, "left", false, "report a left-hand glove")
+	fs.StringVar(&a.link, "link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
+	fs.Float64Var(&a.garbage, "garbage", 0, "probability per record of a burst of garbage bytes (cyberglove3: one in four a spurious 1S or e1S fragment)")
+	fs.Float64Var(&a.unplugAt, "unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
+	fs.Float64Var(&a.unplugFor, "unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
+	fs.Float64Var(&a.silentAt, "silent-at", 0, "seconds after start at which the unit goes silent (no records, no replies), as a hung unit")
+	fs.Float64Var(&a.silentFor, "silent-for", 2, "seconds the unit stays silent (with --silent-at)")
+	fs.Float64Var(&a.hangupAt, "hangup-at", 0, "seconds after start at which the port hangs up (as a USB unplug)")
+	fs.Float64Var(&a.hangupFor, "hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
+	fs.Uint64Var(&a.seed, "seed", 1, "seed of the fault injection")
+	fs.StringVar(&a.stamps, "stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
+	a.poses.add(fs)
+	if pos, err := parseInterleaved(fs, args); err != nil {
+		return nil, err
+	} else if len(pos) > 0 {
+		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	return a, nil
+}
+
+// opts are the emulator's options the flags give, but its source.
+func (a *emulateArgs) opts() emulator.Opts {
+	o := emulator.Opts{Model: cyberglove.Model(a.model), Sensors: a.sensors, Right: !a.left, Garbage: a.garbage, Seed: a.seed}
+	if a.unplugAt > 0 {
+		o.UnplugAt, o.UnplugFor = seconds(a.unplugAt), seconds(a.unplugFor)
+	}
+	if a.silentAt > 0 {
+		o.SilentAt, o.SilentFor = seconds(a.silentAt), seconds(a.silentFor)
+	}
+	return o
+}
+
+// hangup is the port's hangup the flags ask for.
+func (a *emulateArgs) hangup() emulator.Hangup {
+	if a.hangupAt > 0 {
+		return emulator.Hangup{At: seconds(a.hangupAt), For: seconds(a.hangupFor)}
+	}
+	return emulator.Hangup{}
+}
+
+// setSource sets the emulator's source of sensor values (and, for the
+// calibration poses or a recording, its sensor count), and says what it
+// is.
+func (a *emulateArgs) setSource(o *emulator.Opts, out io.Writer) (string, error) {
+	switch {
+	case a.poses.calibration != "":
+		if a.set("source") || a.set("motion") {
+			return "", fmt.Errorf("%w: --calibration plays the calibration poses: give --source and --motion only without it", errUsage)
+		}
+		script, n, err := a.poses.script(out, a.seed)
+		if err != nil {
+			return "", err
+		}
+		if a.set("sensors") && a.sensors != n {
+			return "", fmt.Errorf("%w: --sensors %d, but %s is for %d sensors", errUsage, a.sensors, a.poses.calibration, n)
+		}
+		o.Source, o.Sensors = script.Source, n
+		go readPoses(input, script)
+		return fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", a.poses.calibration, a.poses.noise, strings.Join(script.Names(), ", ")), nil
+	case a.source == "sim":
+		m := sim.Motion(a.motion)
+		var probe [layout.Slots]uint16
+		if err := sim.Raw(m, 0, &probe); err != nil {
+			return "", fmt.Errorf("%w: --motion: %v", errUsage, err)
+		}
+		o.Source = func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(m, t, s) }
+		return "simulated " + a.motion, nil
+	}
+	src, n, err := recordedSource(a.source)
 	if err != nil {
-		if closeStamps != nil {
-			closeStamps()
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return "", err
 	}
-	hand := map[bool]string{true: "left", false: "right"}[*left]
-	err = emulator.Run(ctx, e, *link, h, func(path string) {
-		fmt.Fprintf(out, "emulating a %d-sensor %s-hand %s (%s) on %s", o.Sensors, hand, unitName[o.Model], what, path)
-		if *link != "" {
-			fmt.Fprintf(out, " (linked at %s)", *link)
-		}
-		fmt.Fprintln(out)
-	})
-	if closeStamps != nil {
-		err = errors.Join(err, closeStamps())
+	o.Source, o.Sensors = src, n
+	return "recording " + a.source, nil
+}
+
+// stampWriter writes, with --stamps, the time each streamed record is
+// written to the file; close flushes and closes it (and is a no-op
+// without --stamps).
+func (a *emulateArgs) stampWriter(o *emulator.Opts) (close func() error, err error) {
+	if a.stamps == "" {
+		return func() error { return nil }, nil
 	}
-	return err
+	f, err := os.Create(a.stamps)
+	if err != nil {
+		return nil, fmt.Errorf("--stamps: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	var line []byte
+	o.OnWrite = func(t time.Time) {
+		line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
+		w.Write(append(line, '\n')) // an error stays in w and is reported by Flush
+	}
+	return func() error {
+		if err := errors.Join(w.Flush(), f.Close()); err != nil {
+			return fmt.Errorf("--stamps: %w", err)
+		}
+		return nil
+	}, nil
 }
 
 // unitName names the emulated unit to the user.
@@ -132,7 +180,7 @@ var unitName = map[cyberglove.Model]string{"": "CyberGlove", cyberglove.ModelII:
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.
 func recordedSource(path string) (emulator.Source, int, error) {
-	samples, warning, err := recording.ReadSamples(path)
+	samples, warning, err := replay.ReadSamples(path)
 	if err != nil {
 		return nil, 0, err
 	}

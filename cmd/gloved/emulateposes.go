@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -39,9 +39,9 @@ func (p *posesFlags) script(out io.Writer, seed uint64) (*emulator.Script, int, 
 	if err != nil {
 		return nil, 0, err
 	}
-	poses := map[string][devices.MaxSensors]float64{}
+	poses := map[string][layout.Slots]float64{}
 	for i := range handmodel.CalPoses {
-		var slots [devices.MaxSensors]float64
+		var slots [layout.Slots]float64
 		if err := cal.Readings(&handmodel.CalPoses[i].Angle, &slots); err != nil {
 			return nil, 0, fmt.Errorf("--calibration %s: %w", p.calibration, err)
 		}

@@ -18,7 +18,8 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 )
 
@@ -27,18 +28,18 @@ import (
 // without gaps; it returns how many there are.
 func checkSimRecording(t *testing.T, path string) int {
 	t.Helper()
-	r, err := recording.OpenReplay(path, false)
+	r, err := replay.Open(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	var s devices.Sample
-	var want [devices.MaxSensors]uint16
+	var want [layout.Slots]uint16
 	n := 0
 	for r.Read(&s) == nil {
 		sim.Raw(sim.Grasp, time.Duration(s.Seq)*10*time.Millisecond, &want)
-		var got [devices.MaxSensors]uint16
-		s.Slots(&got)
+		var got [layout.Slots]uint16
+		layout.ToSlots(&s, &got)
 		if s.Seq != uint64(n) || got != want {
 			t.Fatalf("recorded sample %d (seq %d) is not the simulation's", n, s.Seq)
 		}

@@ -13,7 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/session"
 )
@@ -24,7 +24,7 @@ var probeBauds = []int{9600, 19200, 38400, 57600, 115200}
 
 func runPorts(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("ports", "gloved ports [--probe] [--baud B] [--timeout D] [PATH ...]", out)
-	probe := fs.Bool("probe", false, "ask each port whether a CyberGlove is on it: writes ^C ?S ?G ?R, then puts the line's settings back")
+	probe := fs.Bool("probe", false, "ask each port whether a glove is on it (a CyberGlove: writes ^C ?S ?G ?R), then put the line's settings back")
 	baud := fs.Int("baud", session.DefaultBaud, "the baud rate to probe at")
 	timeout := fs.Duration("timeout", serialport.DefaultProbeOpts.Reply, "how long each query waits for its reply")
 	paths, err := parseInterleaved(fs, args)
@@ -119,7 +119,7 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 			continue
 		}
 		wg.Go(func() {
-			u, err := serialport.Probe(r.Path, o)
+			u, err := probePort(r.Path, o)
 			r.glove = probeVerdict(r.Path, u, err, o.Baud)
 		})
 	}
@@ -131,12 +131,29 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 	}
 }
 
+// probePort asks each driver that can be probed, in turn, whether its
+// glove is on the port, until one is or something other than silence
+// answers.
+func probePort(path string, o serialport.ProbeOpts) (string, error) {
+	err := fmt.Errorf("serialport: %s: no glove driver probes ports: %w", path, serialport.ErrNoReply)
+	for _, d := range driver.All() {
+		if d.Probe == nil {
+			continue
+		}
+		var u string
+		if u, err = serialport.Probe(path, o, d.Probe); !errors.Is(err, serialport.ErrNoReply) {
+			return u, err
+		}
+	}
+	return "", err
+}
+
 // probeVerdict says in a few words what a probe found.
-func probeVerdict(path string, u cyberglove.Unit, err error, baud int) string {
+func probeVerdict(path string, u string, err error, baud int) string {
 	switch {
 	case err == nil:
-		return u.String()
-	case errors.Is(err, cyberglove.ErrNoReply):
+		return u
+	case errors.Is(err, serialport.ErrNoReply):
 		return fmt.Sprintf("no answer (at %d baud)", baud)
 	case errors.Is(err, serialport.ErrHung):
 		return "no answer: the port hung"

@@ -139,7 +139,7 @@ func TestProfileConfigErrorsThroughTheBinary(t *testing.T) {
 		name, profile string
 		says          []string
 	}{
-		{"unknown profile", "name = \"mocap\"\ntargets = [\"127.0.0.1:9500\"]", []string{`osc.profile[0].name = "mocap"`, "want gloved, openxr, vrchat or vmc"}},
+		{"unknown profile", "name = \"mocap\"\ntargets = [\"127.0.0.1:9500\"]", []string{`osc.profile[0].name = "mocap"`, "want gloved, openxr, vmc or vrchat"}},
 		{"bad coords", "name = \"openxr\"\ntargets = [\"127.0.0.1:9500\"]\ncoords = \"maya\"", []string{`osc.profile[0].coords = "maya"`, "unity, unreal or ros"}},
 		{"coords on vrchat", "name = \"vrchat\"\ncoords = \"unity\"", []string{`osc.profile[0].coords = "unity"`, "leave coords out"}},
 		{"bad target", "name = \"vmc\"\ntargets = [\"127.0.0.1:395390\"]", []string{`osc.profile[0].targets[0] = "127.0.0.1:395390"`, "port 1-65535"}},

@@ -4,18 +4,20 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
 )
 
 func runRecord(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("record", "gloved record --device cyberglove|cyberglove3|sim [--port PATH] [--sensors N] [--side right|left] [--baud B] [--rate HZ] [--poll] [--motion M] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
-	device := fs.String("device", "cyberglove", "cyberglove (I/II), cyberglove3 (III) or sim")
+	fs := newFlagSet("record", "gloved record --device "+strings.Join(driver.Select((*driver.Driver).Records), "|")+" [--port PATH] [--sensors N] [--side right|left] [--baud B] [--rate HZ] [--poll] [--motion M] [--option KEY=VALUE] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
+	device := fs.String("device", session.DeviceCyberGlove, "the glove's driver: "+driver.OrList((*driver.Driver).Records))
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
-	sensors := fs.Int("sensors", 0, "18 or 22 (0: ask the unit; the simulator defaults to 22)")
+	sensors := fs.Int("sensors", 0, "the glove's sensor count, 18 or 22 for a CyberGlove (0: ask the unit; the simulator defaults to 22)")
 	side := fs.String("side", "", "right or left: the simulator's hand, or a CyberGlove III's that answers no queries")
 	baud := fs.Int("baud", 115200, "baud rate")
 	rate := fs.Float64("rate", 100, "samples per second when streaming (a cyberglove3 streams at its own 90)")
@@ -23,6 +25,8 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	motion := fs.String("motion", "grasp", "the simulator's motion: "+sim.MotionNames())
 	calib := fs.String("calibration", "", "calibration file to store with the recording (default: the shipped one for the sensor count)")
 	wrist := fs.String("wrist", "1 0 0 0 0 0 0", "fixed wrist pose to store: qw qx qy qz tx ty tz")
+	var options driver.Options
+	fs.Var(&options, "option", "KEY=VALUE: one of the driver's own keys (its options table); repeatable")
 	secs := fs.Float64("seconds", 0, "how long to record")
 	outPath := fs.String("o", "", "recording file to write")
 	if pos, err := parseInterleaved(fs, args); err != nil {
@@ -41,12 +45,12 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
 	}
 	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Side: *side, Baud: *baud, Poll: *poll, Motion: *motion,
-		Calibration: *calib, Recording: *outPath, Wrist: wristPose, Period: time.Duration(float64(time.Second) / *rate)}
-	if !spec.Serial() && *device != session.DeviceSim {
-		return fmt.Errorf("%w: --device %q: want cyberglove, cyberglove3 or sim", errUsage, *device)
+		Options: options, Calibration: *calib, Recording: *outPath, Wrist: wristPose}
+	if flagSet(fs, "rate") {
+		spec.Period = time.Duration(float64(time.Second) / *rate)
 	}
-	if *device == session.DeviceCyberGlove3 && flagSet(fs, "rate") {
-		return fmt.Errorf("%w: --rate: a cyberglove3 streams at its own rate (90 Hz); leave --rate out", errUsage)
+	if d, err := spec.Driver(); err != nil || !d.Records() {
+		return fmt.Errorf("%w: --device %q: want %s", errUsage, *device, driver.OrList((*driver.Driver).Records))
 	}
 	if err := spec.Normalize(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)

@@ -55,7 +55,7 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 		{"metrics port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n", busyTCP(t))), 1, []string{"metrics.listen", "in use"}},
 		{"OSCQuery port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[oscquery]\nlisten = %q\n", busyTCP(t))), 1, []string{"oscquery.listen", "in use", "choose a free port"}},
 		{"OSCQuery name", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nname = \"lab glove\"\n"), 2, []string{`oscquery.name = "lab glove"`, "starting with gloved"}},
-		{"contact method for an object the scene lacks", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nbowl = \"solid\"\n"), 2, []string{`scene.methods: "bowl" = "solid"`, `the scene has no object "bowl"`, "table", "ball"}},
+		{"contact method for an object the scene lacks", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nbowl = \"solid\"\n"), 2, []string{`scene.methods: "bowl" = "solid"`, "the scene has no such object: its objects are table and ball"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +97,9 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 		{"skinned hand not glTF", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", notGLTF(t))+"\n"), []string{"hand[1] (left).mesh", "not glTF"}},
 		{"skinned hand without the WebXR joints", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\nmesh = "+fmt.Sprintf("%q", webxrAbs(t))+"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1] (left).mesh", "Hand_L"}},
 		{"joint table without a mesh", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\njoints = { wrist = \"Hand_L\" }\n"), []string{"hand[1].joints", "set mesh"}},
-		{"contact method unknown", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nball = \"sdf\"\n"), []string{`scene.methods: "ball" = "sdf"`, "no contact method", "convex", "solid", "surface"}},
+		{"options for a driver without any", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"sim\"\n[hand.options]\nwave = 3\n"), []string{"hand[1].options: unknown key wave", "the sim driver has no options"}},
+		{"convex named for a flat object", writeConfig(t, "127.0.0.1:0", wallOBJ(t), "[scene.methods]\nwall = \"convex\"\n"), []string{`scene.methods: "wall" = "convex"`, "no convex hull", "name the method surface"}},
+		{"contact method unknown", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nball = \"sdf\"\n"), []string{`scene.methods: "ball" = "sdf"`, "no such contact method: want convex, solid or surface"}},
 		{"calibration missing", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = \"/dev/null-glove\"\ncalibration = \"no-such-cal.toml\"\n"), []string{"hand[1] (left).calibration", "no-such-cal.toml"}},
 	}
 	for _, tc := range tests {
@@ -112,6 +114,17 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 			t.Fatalf("a good config %q: exit %d, %s %s", extra, ok.code, ok.stdout, ok.stderr)
 		}
 	}
+}
+
+// wallOBJ returns an OBJ file of one open quad, the object "wall".
+func wallOBJ(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "wall.obj")
+	text := "o wall\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // notGLTF returns a file that is not glTF.

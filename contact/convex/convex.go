@@ -1,7 +1,7 @@
 package convex
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
@@ -15,13 +15,22 @@ const Name = "convex"
 
 func init() {
 	contact.Register(contact.Method{
-		Name:    Name,
-		Doc:     "a convex solid: GJK distance, EPA depth, normal and contact point, even for a link wholly inside; named for an object that is not convex, it is the object's convex hull",
-		Rank:    10,
-		Takes:   func(k contact.Kind) bool { return k.Convex },
+		Name:  Name,
+		Doc:   "a convex solid: GJK distance, EPA depth, normal and contact point, even for a link wholly inside; named for an object that is not convex, it is the object's convex hull",
+		Rank:  10,
+		Takes: func(k contact.Kind) bool { return k.Convex },
+		Refuses: func(k contact.Kind) error {
+			if !k.Hull {
+				return errNoHull
+			}
+			return nil
+		},
 		Prepare: Prepare,
 	})
 }
+
+// errNoHull refuses an object whose vertices span no solid.
+var errNoHull = errors.New("its vertices have no convex hull (they lie in one plane): name the method surface for it")
 
 // Object is a scene object as a convex solid.
 type Object struct {
@@ -41,7 +50,7 @@ var _ contact.Object = (*Object)(nil)
 func Prepare(p contact.Prep) (contact.Object, error) {
 	h, ok := p.Scene.ObjectHull(p.Object)
 	if !ok {
-		return nil, fmt.Errorf("its vertices have no convex hull (all in one plane?)")
+		return nil, errNoHull
 	}
 	poly, err := narrow.NewPolytope(h.Verts, h.Tris)
 	if err != nil {

@@ -132,6 +132,9 @@ func (o *Object) Front() bool { return true }
 // the band since the frame that measured it apart: it has moved less
 // than that distance less the band.
 func (o *Object) Clear(l int, x geom.Transform) bool {
+	if o.opt.NoWarmStart {
+		return false // nothing is carried from frame to frame
+	}
 	cl := &o.clear[l]
 	return cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity
 }
@@ -139,6 +142,16 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 // Forget drops link l's GJK warm start; the nearest-triangle hints stay,
 // as good a start as any.
 func (o *Object) Forget(l int) { o.caches[l].Reset() }
+
+// forgetAll drops everything link l's pair carried from earlier frames:
+// the warm start, the nearest-triangle hints, the clearance.
+func (o *Object) forgetAll(l int) {
+	o.caches[l].Reset()
+	o.nearHint[l], o.clear[l] = -1, clearance{}
+	for i := range o.maxVerts {
+		o.hints[l*o.maxVerts+i] = -1
+	}
+}
 
 // moved bounds how far any point of link l has gone from pose a to pose b:
 // the origin's move plus the rotation's angle times the link's radius.
@@ -157,7 +170,7 @@ func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.
 	}
 	l := int(c.Link)
 	if o.opt.NoWarmStart {
-		o.caches[l].Reset()
+		o.forgetAll(l)
 	}
 	link := narrow.Shape{P: o.links[l].Poly, X: x}
 	if !o.touch(c, &link, out) {

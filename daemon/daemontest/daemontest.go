@@ -80,6 +80,17 @@ func (r *Packets) Messages() []*goosc.Message {
 	return out
 }
 
+// Count returns how many messages to addr were received so far.
+func (r *Packets) Count(addr string) int {
+	n := 0
+	for _, m := range r.Messages() {
+		if m.Address == addr {
+			n++
+		}
+	}
+	return n
+}
+
 // ListenAny is a receiver for an output profile's packets: like Listen,
 // but it keeps bare messages (VRChat takes them) as well as bundles.
 func ListenAny(tb testing.TB) (*net.UDPConn, *Packets) {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // Mode is how the driver asks for records.
@@ -59,8 +61,8 @@ type Opts struct {
 	ReplyTimeout time.Duration
 	// MinBackoff and MaxBackoff bound the wait between reopen attempts.
 	MinBackoff, MaxBackoff time.Duration
-	// Open opens the port; nil means OpenSerial.
-	Open Opener
+	// Open opens the port; nil means serialport.Open.
+	Open serialport.Opener
 	// Tap, if set, receives every chunk of bytes read from the port with
 	// the time it arrived, before parsing: what a recording stores. An
 	// empty chunk means the port was (re)opened and the parser reset.
@@ -87,7 +89,7 @@ var DefaultOpts = Opts{
 type Glove struct {
 	opts   Opts
 	start  time.Time
-	parser RecordParser
+	parser devices.Parser
 	faults devices.FaultLog
 	info   devices.GloveInfo
 	seq    uint64
@@ -99,7 +101,7 @@ type Glove struct {
 	buf        [256]byte
 
 	mu     sync.Mutex // guards port against Close
-	port   Port
+	port   serialport.Conn
 	closed atomic.Bool
 
 	backoff   time.Duration
@@ -124,7 +126,7 @@ var (
 func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
 	if o.Open == nil {
-		o.Open = OpenSerial
+		o.Open = serialport.Open
 	}
 	switch o.Model {
 	case "":
@@ -138,8 +140,8 @@ func Open(o Opts) (*Glove, error) {
 		return nil, fmt.Errorf("cyberglove: model %q: want %s or %s", o.Model, ModelII, ModelIII)
 	}
 	if o.Sensors != 0 {
-		if err := devices.CheckSensors(o.Sensors); err != nil {
-			return nil, err
+		if err := layout.Check(o.Sensors); err != nil {
+			return nil, fmt.Errorf("cyberglove: %w", err)
 		}
 	}
 	if o.Period <= 0 || o.Period > 500*time.Millisecond {
@@ -203,14 +205,14 @@ func (g *Glove) Read(s *devices.Sample) error {
 		}
 		ev, err := g.parser.Next(s)
 		switch ev {
-		case GotSample:
+		case devices.GotSample:
 			g.noGlove = false
 			s.Time = g.chunkT // when the record's last byte arrived
 			s.Seq = g.seq
 			g.seq++
 			g.lastReport = g.chunkT
 			return nil
-		case GotError:
+		case devices.GotError:
 			g.lastReport = g.chunkT
 			var ge *devices.GloveError
 			if errors.As(err, &ge) && bytes.IndexByte(ge.Codes, 'g') >= 0 {
@@ -253,7 +255,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 // idle handles a read that timed out: the port may be gone (its device node
 // removed), or the stream may have stopped (restart it after three quiet
 // reads).
-func (g *Glove) idle(port Port) error {
+func (g *Glove) idle(port serialport.Conn) error {
 	g.faults.Counts.Timeouts++
 	g.idleReads++
 	if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
@@ -280,14 +282,14 @@ func (g *Glove) quiet() error {
 	return devices.ErrTimeout
 }
 
-func (g *Glove) currentPort() Port {
+func (g *Glove) currentPort() serialport.Conn {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.port
 }
 
 // lost closes a failed port; the next Read reopens it.
-func (g *Glove) lost(port Port, _ error) {
+func (g *Glove) lost(port serialport.Conn, _ error) {
 	g.mu.Lock()
 	if g.port == port {
 		g.port = nil

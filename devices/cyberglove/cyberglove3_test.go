@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
-func testOpts3(port Port) Opts {
+func testOpts3(port serialport.Conn) Opts {
 	o := testOpts(port)
 	o.Model = ModelIII
 	return o
@@ -41,12 +43,12 @@ func TestOpen3SequenceIsByteExact(t *testing.T) {
 			t.Errorf("info %+v", info)
 		}
 		var s devices.Sample
-		for i, v := range [][devices.MaxSensors]uint16{v0, v1} {
+		for i, v := range [][layout.Slots]uint16{v0, v1} {
 			if err := g.Read(&s); err != nil {
 				t.Fatal(err)
 			}
 			var want devices.Sample
-			devices.FromSlots(&v, sensors, &want)
+			layout.FromSlots(&v, sensors, &want)
 			if s.Seq != uint64(i) || s.N != sensors || s.Bits != devices.Bits12 || !slices.Equal(s.Sensors(), want.Sensors()) || s.GloveTime != stamp3(i).Count() || s.Status != 0 {
 				t.Fatalf("%d sensors, sample %d: %+v", sensors, i, s)
 			}
@@ -99,7 +101,7 @@ func TestOpen3FailsClearly(t *testing.T) {
 		{"no answer to ?R and no side set", append(slices.Clone(queries[:3]), serialtest.Step{"?R", ""}), func(o *Opts) { o.Sensors = 22 }, "needs its sensors (18 or 22) and side (right or left)"},
 		{"polling asked for", nil, func(o *Opts) { o.Mode = Poll }, "a CyberGlove III streams its 16-bit records: it cannot be polled"},
 		{"unknown model", nil, func(o *Opts) { o.Model = "cyberglove4" }, `model "cyberglove4": want cyberglove or cyberglove3`},
-		{"sensor count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x14\x00"}}, nil, "?S: devices: 20 sensors"},
+		{"sensor count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x14\x00"}}, nil, "?S: 20 sensors: CyberGlove units have 18 or 22"},
 	} {
 		port := serialtest.New(t, tc.steps...)
 		o := testOpts3(port)

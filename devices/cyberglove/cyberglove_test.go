@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
-func testOpts(port Port) Opts {
+func testOpts(port serialport.Conn) Opts {
 	o := DefaultOpts
 	o.Port = "scripted"
-	o.Open = func(string, int, time.Duration) (Port, error) { return port, nil }
+	o.Open = func(string, int, time.Duration) (serialport.Conn, error) { return port, nil }
 	return o
 }
 
@@ -70,7 +71,7 @@ func TestOpenFailsClearly(t *testing.T) {
 		says  string
 	}{
 		{"silent port", []serialtest.Step{{"\x03", ""}}, nil, "no reply within"},
-		{"wrong count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x14\x00"}}, nil, "?S: devices: 20 sensors"},
+		{"wrong count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x14\x00"}}, nil, "?S: 20 sensors: CyberGlove units have 18 or 22"},
 		{"configured count differs", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x12\x00"}, {"?G", "?G\x03\x00"}, {"?R", "?R\x01\x00"}}, func(o *Opts) { o.Sensors = 22 }, "the unit reports 18 sensors, but 22 are asked for"},
 		{"period refused", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x16\x00"}, {"?G", "?G\x03\x00"}, {"?R", "?R\x00\x00"}, {"t 1152 1\r", "te\x6e\x00"}}, nil, `unit answered error 'n'`},
 	}

@@ -2,6 +2,7 @@ package cyberglove
 
 import (
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Format describes the binary records a CyberGlove I/II unit sends.
@@ -25,7 +26,7 @@ func (f Format) RecordLen() int {
 }
 
 // Validate reports a sensor count the protocol does not have.
-func (f Format) Validate() error { return devices.CheckSensors(f.Sensors) }
+func (f Format) Validate() error { return layout.Check(f.Sensors) }
 
 // Record headers: the first byte of a streamed and of a polled record.
 const (
@@ -113,8 +114,8 @@ func (p *Parser) reject(span int) {
 
 func isHeader(b byte) bool { return b == HeadStream || b == HeadPoll }
 
-// Next decodes the next record into s (RecordParser.Next).
-func (p *Parser) Next(s *devices.Sample) (Event, error) {
+// Next decodes the next record into s (devices.Parser.Next).
+func (p *Parser) Next(s *devices.Sample) (devices.Event, error) {
 	for {
 		b := p.pending()
 		// Find a header, outside the window after a rejected record.
@@ -131,16 +132,16 @@ func (p *Parser) Next(s *devices.Sample) (Event, error) {
 			continue
 		}
 		if len(b) < 2 {
-			return NeedMore, nil
+			return devices.NeedMore, nil
 		}
 		if b[1] == 'e' {
 			ev, n := p.errorTail(b[1:])
 			switch ev {
-			case NeedMore:
-				return NeedMore, nil
-			case GotError:
+			case devices.NeedMore:
+				return devices.NeedMore, nil
+			case devices.GotError:
 				p.advance(1 + n)
-				return GotError, &p.tail.err
+				return devices.GotError, &p.tail.err
 			}
 			// Not an error tail: maybe a record whose first sensor reads 'e'.
 		}
@@ -152,36 +153,36 @@ func (p *Parser) Next(s *devices.Sample) (Event, error) {
 	}
 }
 
-const badRecord Event = 255
+const badRecord devices.Event = 255
 
 // errorTail parses 'e' code [ 'e' code ] 0x00 at the start of b and returns
-// GotError with its length, NeedMore, or badRecord when b does not hold one.
-func (p *Parser) errorTail(b []byte) (Event, int) {
+// devices.GotError with its length, devices.NeedMore, or badRecord when b does not hold one.
+func (p *Parser) errorTail(b []byte) (devices.Event, int) {
 	if len(b) < 3 {
-		return NeedMore, 0
+		return devices.NeedMore, 0
 	}
 	if b[1] == 0 {
 		return badRecord, 0
 	}
 	if b[2] == 0 {
 		p.tail.set(p.Faults, b[1], 0, 1)
-		return GotError, 3
+		return devices.GotError, 3
 	}
 	if b[2] != 'e' {
 		return badRecord, 0
 	}
 	if len(b) < 5 {
-		return NeedMore, 0
+		return devices.NeedMore, 0
 	}
 	if b[3] != 0 && b[4] == 0 {
 		p.tail.set(p.Faults, b[1], b[3], 2)
-		return GotError, 5
+		return devices.GotError, 5
 	}
 	return badRecord, 0
 }
 
-func (p *Parser) tailErr(ev Event) error {
-	if ev == GotError {
+func (p *Parser) tailErr(ev devices.Event) error {
+	if ev == devices.GotError {
 		return &p.tail.err
 	}
 	return nil
@@ -189,7 +190,7 @@ func (p *Parser) tailErr(ev Event) error {
 
 // record checks and decodes a data record at the start of b. For a bad
 // record it also returns how many bytes from its start no record may begin.
-func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
+func (p *Parser) record(b []byte, s *devices.Sample) (devices.Event, int) {
 	f := p.Format
 	n := f.RecordLen()
 	body := 1 + f.Sensors
@@ -204,18 +205,18 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 	}
 	end := n - 1 // terminator position
 	if len(b) <= end {
-		return NeedMore, 0
+		return devices.NeedMore, 0
 	}
 	if b[end] == 'e' {
 		// An error tail in place of the terminator.
 		ev, tn := p.errorTail(b[end:])
 		switch ev {
-		case GotError:
+		case devices.GotError:
 			p.advance(end + tn)
 			p.locked = true
-			return GotError, 0
-		case NeedMore:
-			return NeedMore, 0
+			return devices.GotError, 0
+		case devices.NeedMore:
+			return devices.NeedMore, 0
 		}
 		return badRecord, n
 	}
@@ -229,15 +230,13 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 		return badRecord, n
 	}
 	if !p.locked && p.Confirm && len(b) <= n {
-		return NeedMore, 0
+		return devices.NeedMore, 0
 	}
-	s.N = f.Sensors
+	s.N, s.NAngles = f.Sensors, 0
 	for k := range f.Sensors {
 		s.Raw[k] = uint16(b[1+k])
 	}
-	for k := f.Sensors; k < devices.MaxSensors; k++ {
-		s.Raw[k] = 0
-	}
+	clear(s.Raw[f.Sensors:])
 	s.Bits, s.GloveTime, s.Status = devices.Bits8, 0, 0
 	at := 1 + f.Sensors
 	if f.Timestamp {
@@ -252,7 +251,7 @@ func (p *Parser) record(b []byte, s *devices.Sample) (Event, int) {
 		p.Faults.Resyncs++
 	}
 	p.advance(n)
-	return GotSample, 0
+	return devices.GotSample, 0
 }
 
 // decodeTimestamp undoes the zero-avoiding encoding: byte 0 is a flag byte

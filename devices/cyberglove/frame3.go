@@ -2,6 +2,7 @@ package cyberglove
 
 import (
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // The CyberGlove III's 16-bit record, as the public drivers read it (see
@@ -10,7 +11,7 @@ import (
 const (
 	StampLen   = 14
 	Trailer3   = "\r\n\x00"
-	Record3Len = StampLen + 2*devices.MaxSensors + len(Trailer3) // 61
+	Record3Len = StampLen + 2*layout.Slots + len(Trailer3) // 61
 	// Max3 is the largest value the reference documents (1..4094).
 	Max3 = 4094
 )
@@ -93,17 +94,17 @@ func (p *Parser3) skip(n int) {
 	p.Faults.SkippedBytes += uint64(n)
 }
 
-// Next decodes the next record into s (RecordParser.Next).
-func (p *Parser3) Next(s *devices.Sample) (Event, error) {
+// Next decodes the next record into s (devices.Parser.Next).
+func (p *Parser3) Next(s *devices.Sample) (devices.Event, error) {
 	for {
 		b := p.pending()
 		if len(b) == 0 {
-			return NeedMore, nil
+			return devices.NeedMore, nil
 		}
 		v, n, isErr := frame3(b)
 		switch v {
 		case partial:
-			return NeedMore, nil
+			return devices.NeedMore, nil
 		case whole:
 			next := nextStart(b[n:])
 			if next == broken {
@@ -111,7 +112,7 @@ func (p *Parser3) Next(s *devices.Sample) (Event, error) {
 				continue
 			}
 			if next == partial && !p.locked {
-				return NeedMore, nil
+				return devices.NeedMore, nil
 			}
 			if !p.locked {
 				p.locked = true
@@ -119,7 +120,7 @@ func (p *Parser3) Next(s *devices.Sample) (Event, error) {
 			}
 			ev := p.decode(b[:n], isErr, s)
 			p.advance(n)
-			if ev == GotError {
+			if ev == devices.GotError {
 				return ev, &p.tail.err
 			}
 			return ev, nil
@@ -128,7 +129,7 @@ func (p *Parser3) Next(s *devices.Sample) (Event, error) {
 			p.skip(k)
 			continue
 		} else if part {
-			return NeedMore, nil
+			return devices.NeedMore, nil
 		}
 		if p.locked || len(b) >= StampLen && stampFits(b[:StampLen]) {
 			// Where a record should start, or a record start whose
@@ -148,30 +149,30 @@ func (p *Parser3) reject() {
 }
 
 // decode fills s from a whole record r, or sets the error tail.
-func (p *Parser3) decode(r []byte, isErr bool, s *devices.Sample) Event {
+func (p *Parser3) decode(r []byte, isErr bool, s *devices.Sample) devices.Event {
 	if isErr {
 		if r[StampLen+2] == 'e' {
 			p.tail.set(p.Faults, r[StampLen+1], r[StampLen+3], 2)
 		} else {
 			p.tail.set(p.Faults, r[StampLen+1], 0, 1)
 		}
-		return GotError
+		return devices.GotError
 	}
-	s.N = p.Sensors
-	s.Raw = [devices.MaxSensors]uint16{}
-	if p.Sensors == devices.MaxSensors {
-		for k := range devices.MaxSensors {
+	s.N, s.NAngles = p.Sensors, 0
+	if p.Sensors == layout.Slots {
+		for k := range layout.Slots {
 			s.Raw[k] = p.value(r, k)
 		}
 	} else {
-		for i, k := range devices.Sensors18 {
+		for i, k := range layout.Sensors18 {
 			s.Raw[i] = p.value(r, k)
 		}
 	}
+	clear(s.Raw[p.Sensors:])
 	s.Bits = devices.Bits12
 	s.GloveTime = decodeStamp(r).Count()
 	s.Status = 0
-	return GotSample
+	return devices.GotSample
 }
 
 // value reads value k of record r, clamped to 1..Max3 (and counted if it
@@ -310,7 +311,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // AppendRecord3 appends one record as a CyberGlove III streams it: the
 // stamp, the 22 values big-endian, the trailer. The values are sent as
 // given; a unit's are 1..Max3.
-func AppendRecord3(b []byte, st Stamp, v *[devices.MaxSensors]uint16) []byte {
+func AppendRecord3(b []byte, st Stamp, v *[layout.Slots]uint16) []byte {
 	b = st.Append(b)
 	for _, x := range v {
 		b = append(b, byte(x>>8), byte(x))

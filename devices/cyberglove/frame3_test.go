@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // values3 is a record's 22 values, k-th record of a stream: distinct per
 // record, in 1..Max3.
-func values3(k int) [devices.MaxSensors]uint16 {
-	var v [devices.MaxSensors]uint16
+func values3(k int) [layout.Slots]uint16 {
+	var v [layout.Slots]uint16
 	for i := range v {
 		v[i] = uint16(1 + (k*97+i*181)%Max3)
 	}
@@ -25,14 +26,14 @@ func stamp3(k int) Stamp {
 	return Stamp{Hour: uint8(s / 3600 % 24), Minute: uint8(s / 60 % 60), Second: uint8(s % 60), Frame: uint8(k % 90), Unit: '1'}
 }
 
-func record3(k int, v [devices.MaxSensors]uint16) []byte {
+func record3(k int, v [layout.Slots]uint16) []byte {
 	return AppendRecord3(nil, stamp3(k), &v)
 }
 
 // trapValues puts 0D 0A 00 inside a record's values both ways it can
 // occur: a value 0x0D0A followed by one below 256, and a low byte 0x0D
 // followed by 0x0A00.
-func trapValues(k int) [devices.MaxSensors]uint16 {
+func trapValues(k int) [layout.Slots]uint16 {
 	v := values3(k)
 	at := 2 * (k % 9)
 	v[at], v[at+1] = 0x0D0A, uint16(k%200+1)
@@ -48,8 +49,8 @@ type got3 struct {
 
 func parse3(p *Parser3, chunks ...[]byte) []got3 {
 	var out []got3
-	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
-		if ev == GotError {
+	each(p, chunks, func(ev devices.Event, err error, s *devices.Sample) {
+		if ev == devices.GotError {
 			out = append(out, got3{err: err.Error()})
 			return
 		}
@@ -61,7 +62,7 @@ func parse3(p *Parser3, chunks ...[]byte) []got3 {
 	return out
 }
 
-func sameSamples(got []got3, want [][devices.MaxSensors]uint16) bool {
+func sameSamples(got []got3, want [][layout.Slots]uint16) bool {
 	if len(got) != len(want) {
 		return false
 	}
@@ -113,7 +114,7 @@ func TestStamp(t *testing.T) {
 // read like any others, their stamps counting on.
 func TestParser3ReadsAClockPastADay(t *testing.T) {
 	var stream []byte
-	var want [][devices.MaxSensors]uint16
+	var want [][layout.Slots]uint16
 	for k, st := range []Stamp{{23, 59, 59, 89, '1'}, {24, 0, 0, 0, '1'}, {47, 12, 5, 3, '1'}, {99, 59, 59, 89, '1'}} {
 		v := values3(k)
 		stream = AppendRecord3(stream, st, &v)
@@ -148,7 +149,7 @@ func TestParser3Fields(t *testing.T) {
 	}
 	got = parse3(p18, record3(0, v18), record3(1, v18), []byte("1"))
 	want := make([]uint16, 18)
-	for i, k := range devices.Sensors18 {
+	for i, k := range layout.Sensors18 {
 		want[i] = v18[k]
 	}
 	if len(got) != 2 || !slices.Equal(got[0].raw, want) || p18.Faults.OutOfRange != 0 {
@@ -171,7 +172,7 @@ func TestParser3Fields(t *testing.T) {
 	v = values3(9)
 	v[3] = 0x1000
 	p = NewParser3(22, nil)
-	if got := parse3(p, record3(0, v), record3(1, values3(1)), stamp3(2).Append(nil)); !sameSamples(got, [][devices.MaxSensors]uint16{values3(1)}) || p.Faults.BadFrames != 1 {
+	if got := parse3(p, record3(0, v), record3(1, values3(1)), stamp3(2).Append(nil)); !sameSamples(got, [][layout.Slots]uint16{values3(1)}) || p.Faults.BadFrames != 1 {
 		t.Errorf("a 13-bit value: got %+v, faults %+v; want that record rejected and the next one read", got, *p.Faults)
 	}
 }
@@ -190,7 +191,7 @@ func TestParser3ErrorTails(t *testing.T) {
 	} {
 		p := NewParser3(22, nil)
 		got := parse3(p, slices.Concat(st, []byte(tc.tail)), record3(1, values3(1)), []byte("1"))
-		if len(got) != 2 || got[0].err != "devices: glove error "+tc.says || !sameSamples(got[1:], [][devices.MaxSensors]uint16{values3(1)}) {
+		if len(got) != 2 || got[0].err != "devices: glove error "+tc.says || !sameSamples(got[1:], [][layout.Slots]uint16{values3(1)}) {
 			t.Errorf("%q: got %+v", tc.tail, got)
 		}
 		if f := *p.Faults; f.ErrorTails != 1 || f.BadFrames != 0 || (tc.tail[1] == 'g') != (f.NoGlove == 1) {
@@ -200,7 +201,7 @@ func TestParser3ErrorTails(t *testing.T) {
 	for _, bad := range []string{"e\x00", "eg\r\x00", "eg\re", "egx"} {
 		p := NewParser3(22, nil)
 		got := parse3(p, slices.Concat(st, []byte(bad)), record3(1, values3(1)), stamp3(2).Append(nil))
-		if !sameSamples(got, [][devices.MaxSensors]uint16{values3(1)}) {
+		if !sameSamples(got, [][layout.Slots]uint16{values3(1)}) {
 			t.Errorf("%q is no error tail: got %+v", bad, got)
 		}
 	}
@@ -208,10 +209,10 @@ func TestParser3ErrorTails(t *testing.T) {
 
 // stream3 is n records with a fragment or garbage between some, the
 // record boundaries, and the values sent.
-func stream3(n int, vals func(int) [devices.MaxSensors]uint16, between func(k int) []byte) ([]byte, []int, [][devices.MaxSensors]uint16) {
+func stream3(n int, vals func(int) [layout.Slots]uint16, between func(k int) []byte) ([]byte, []int, [][layout.Slots]uint16) {
 	var b []byte
 	var starts []int
-	var sent [][devices.MaxSensors]uint16
+	var sent [][layout.Slots]uint16
 	for k := range n {
 		b = append(b, between(k)...)
 		starts = append(starts, len(b))
@@ -228,7 +229,7 @@ func stream3(n int, vals func(int) [devices.MaxSensors]uint16, between func(k in
 // the first lock.
 func TestParser3SplitsAnywhere(t *testing.T) {
 	frags := func(k int) []byte { return [][]byte{[]byte("1S"), nil, []byte("e1S"), []byte("7S")}[k%4] }
-	for name, vals := range map[string]func(int) [devices.MaxSensors]uint16{"plain": values3, "trailer inside values": trapValues} {
+	for name, vals := range map[string]func(int) [layout.Slots]uint16{"plain": values3, "trailer inside values": trapValues} {
 		b, _, sent := stream3(3, vals, frags)
 		for i := range len(b) {
 			for j := i; j < len(b); j += 7 {
@@ -292,7 +293,7 @@ func TestParser3LockedLimit(t *testing.T) {
 		t.Errorf("faults %+v: want the tail rejected and a second lock", f)
 	}
 	p = NewParser3(22, nil)
-	if got := parse3(p, stream); !sameSamples(got, [][devices.MaxSensors]uint16{values3(0), values3(2)}) {
+	if got := parse3(p, stream); !sameSamples(got, [][layout.Slots]uint16{values3(0), values3(2)}) {
 		t.Errorf("in one read: got %+v, want the damaged record refused", got)
 	}
 }
@@ -319,7 +320,7 @@ func TestParser3NeverForgesUnderGarbage(t *testing.T) {
 		var sent [][]uint16
 		touched := map[int]bool{}
 		for k := range 5000 {
-			var v [devices.MaxSensors]uint16
+			var v [layout.Slots]uint16
 			for i := range v {
 				v[i] = uint16(1 + r.IntN(Max3))
 			}
@@ -337,7 +338,7 @@ func TestParser3NeverForgesUnderGarbage(t *testing.T) {
 			}
 			stream = append(stream, rec...)
 			var s devices.Sample
-			devices.FromSlots(&v, sensors, &s)
+			layout.FromSlots(&v, sensors, &s)
 			sent = append(sent, slices.Clone(s.Sensors()))
 		}
 		stream = append(stream, stamp3(5000).Append(nil)...)
@@ -369,8 +370,8 @@ func FuzzParser3(f *testing.F) {
 		last := checkEvents(t, p, slices.Concat(b, tail), 1+int(opt>>1), sensors, devices.Bits12, Max3)
 		var s devices.Sample
 		want := make([][]uint16, 2)
-		for i, v := range [][devices.MaxSensors]uint16{values3(1), values3(2)} {
-			devices.FromSlots(&v, sensors, &s)
+		for i, v := range [][layout.Slots]uint16{values3(1), values3(2)} {
+			layout.FromSlots(&v, sensors, &s)
 			want[i] = slices.Clone(s.Sensors())
 		}
 		if len(last) < 2 || !slices.EqualFunc(last[len(last)-2:], want, slices.Equal) {

@@ -33,13 +33,13 @@ type parsed struct {
 
 // each feeds p the chunks in turn and calls take with every event it
 // gives, its error and the sample.
-func each(p RecordParser, chunks [][]byte, take func(ev Event, err error, s *devices.Sample)) {
+func each(p devices.Parser, chunks [][]byte, take func(ev devices.Event, err error, s *devices.Sample)) {
 	var s devices.Sample
 	for _, c := range chunks {
 		p.Feed(c)
 		for {
 			ev, err := p.Next(&s)
-			if ev == NeedMore {
+			if ev == devices.NeedMore {
 				break
 			}
 			take(ev, err, &s)
@@ -49,8 +49,8 @@ func each(p RecordParser, chunks [][]byte, take func(ev Event, err error, s *dev
 
 func parseAll(p *Parser, chunks ...[]byte) []parsed {
 	var out []parsed
-	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
-		if ev == GotError {
+	each(p, chunks, func(ev devices.Event, err error, s *devices.Sample) {
+		if ev == devices.GotError {
 			out = append(out, parsed{err: err.Error()})
 			return
 		}
@@ -186,11 +186,11 @@ func TestParserNeverForgesUnderGarbage(t *testing.T) {
 // sample (as conv reads it) that was not sent, in the order sent; it
 // returns how many samples came and how many sent records are missing
 // though garbage touched neither them nor the record after them.
-func lostClean[E comparable](t *testing.T, what string, p RecordParser, chunks [][]byte, conv func(*devices.Sample) []E, sent [][]E, touched map[int]bool) (got, lost int) {
+func lostClean[E comparable](t *testing.T, what string, p devices.Parser, chunks [][]byte, conv func(*devices.Sample) []E, sent [][]E, touched map[int]bool) (got, lost int) {
 	t.Helper()
 	k := 0
-	each(p, chunks, func(ev Event, err error, s *devices.Sample) {
-		if ev == GotError {
+	each(p, chunks, func(ev devices.Event, err error, s *devices.Sample) {
+		if ev == devices.GotError {
 			t.Fatalf("%s: unexpected error event %v", what, err)
 		}
 		g := conv(s)
@@ -220,10 +220,10 @@ func randomChunks(r *rand.Rand, stream []byte, most int) [][]byte {
 }
 
 // drain takes every event p has ready, into s, and returns how many.
-func drain(p RecordParser, s *devices.Sample) int {
+func drain(p devices.Parser, s *devices.Sample) int {
 	n := 0
 	for {
-		if ev, _ := p.Next(s); ev == NeedMore {
+		if ev, _ := p.Next(s); ev == devices.NeedMore {
 			return n
 		}
 		n++
@@ -245,7 +245,7 @@ func TestParsersAllocateNothing(t *testing.T) {
 	f := Format{Sensors: 22}
 	stream3, _, _ := stream3(50, values3, func(int) []byte { return nil })
 	for _, tc := range []struct {
-		p      RecordParser
+		p      devices.Parser
 		stream []byte
 	}{{NewParser(f, true, nil), cleanStream(f, 50)}, {NewParser3(22, nil), stream3}} {
 		var s devices.Sample
@@ -286,12 +286,12 @@ func FuzzParser(f *testing.F) {
 // every event it gives: an error event carries its error; a sample has n
 // sensors of the given bits, each in 1..top; the buffer stays bounded. It
 // returns the samples' values.
-func checkEvents(t *testing.T, p RecordParser, in []byte, piece, n int, bits uint8, top uint16) [][]uint16 {
+func checkEvents(t *testing.T, p devices.Parser, in []byte, piece, n int, bits uint8, top uint16) [][]uint16 {
 	var out [][]uint16
 	for len(in) > 0 {
 		k := min(len(in), piece)
-		each(p, [][]byte{in[:k]}, func(ev Event, err error, s *devices.Sample) {
-			if ev == GotError {
+		each(p, [][]byte{in[:k]}, func(ev devices.Event, err error, s *devices.Sample) {
+			if ev == devices.GotError {
 				if err == nil {
 					t.Fatal("error event without an error")
 				}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // handshake runs the open sequence on a fresh port. Both generations
@@ -18,7 +19,7 @@ import (
 // payload, 0x00), and one that leaves a query unanswered is taken to be
 // the configured sensor count and side (configuredUnit). Then the model's own start:
 // start2 or start3.
-func (g *Glove) handshake(p Port) error {
+func (g *Glove) handshake(p serialport.Conn) error {
 	u, err := g.identify(p)
 	if err != nil && g.opts.Model == ModelIII && errors.Is(err, ErrNoReply) {
 		u, err = g.configuredUnit(err)
@@ -52,7 +53,7 @@ func (g *Glove) configuredUnit(err error) (Unit, error) {
 
 // start2 sets a CyberGlove I/II's sample period (t, when streaming) and
 // status byte (u), and starts its stream (S) or readies polling.
-func (g *Glove) start2(p Port, sensors int) error {
+func (g *Glove) start2(p serialport.Conn, sensors int) error {
 	if g.opts.Mode == Stream {
 		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)
 		if err := g.command(p, 't', fmt.Sprintf("t %d 1\r", w1)); err != nil {
@@ -99,7 +100,7 @@ func (g *Glove) restart() []byte {
 
 // drain reads and discards until the line is quiet for one read timeout,
 // giving up after a second of continuous data.
-func (g *Glove) drain(p Port) error {
+func (g *Glove) drain(p serialport.Conn) error {
 	deadline := time.Now().Add(time.Second)
 	for time.Now().Before(deadline) {
 		n, err := p.Read(g.buf[:])
@@ -119,7 +120,7 @@ func (g *Glove) drain(p Port) error {
 // up to a 0x00 terminator. The terminator is not returned. When the unit
 // falls silent first, the error wraps ErrNoReply and the reply is what
 // came before.
-func (g *Glove) readReply(p Port, what string, size int) ([]byte, error) {
+func (g *Glove) readReply(p serialport.Conn, what string, size int) ([]byte, error) {
 	var reply []byte
 	deadline := time.Now().Add(g.opts.ReplyTimeout)
 	var one [1]byte
@@ -154,7 +155,7 @@ func (g *Glove) readReply(p Port, what string, size int) ([]byte, error) {
 }
 
 // query sends ?X and returns the one-byte payload of '?' 'X' payload 0x00.
-func (g *Glove) query(p Port, x byte) (byte, error) {
+func (g *Glove) query(p serialport.Conn, x byte) (byte, error) {
 	what := "?" + string(x)
 	if _, err := p.Write([]byte{'?', x}); err != nil {
 		return 0, fmt.Errorf("%s: %w", what, err)
@@ -174,7 +175,7 @@ func (g *Glove) query(p Port, x byte) (byte, error) {
 
 // command sends an ASCII setting and checks its acknowledgement: the
 // command letter, optionally followed by an error tail.
-func (g *Glove) command(p Port, letter byte, cmd string) error {
+func (g *Glove) command(p serialport.Conn, letter byte, cmd string) error {
 	what := strconv.Quote(cmd)
 	if _, err := p.Write([]byte(cmd)); err != nil {
 		return fmt.Errorf("%s: %w", what, err)

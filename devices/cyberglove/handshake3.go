@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
@@ -11,7 +13,7 @@ import (
 // The rate is the unit's (90 Hz at frame multiplier 3): the III has no t
 // to set, no status byte and no polled form of these records. The unit
 // echoes 1S before its first stamp; Parser3 skips the echo.
-func (g *Glove) start3(p Port, sensors int) error {
+func (g *Glove) start3(p serialport.Conn, sensors int) error {
 	if err := g.enableUSB(p); err != nil {
 		return err
 	}
@@ -33,7 +35,7 @@ func (g *Glove) start3(p Port, sensors int) error {
 // as consent (a unit that acknowledges otherwise still streams, and the
 // stream is what Parser3 checks). An error tail fails the open, naming
 // the code.
-func (g *Glove) enableUSB(p Port) error {
+func (g *Glove) enableUSB(p serialport.Conn) error {
 	const cmd = "1eu"
 	if _, err := p.Write([]byte(cmd)); err != nil {
 		return fmt.Errorf("%q: %w", cmd, err)

@@ -1,17 +1,18 @@
 package cyberglove
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // ErrNoReply is a query the port left unanswered within the reply
 // timeout: nothing that speaks the protocol is there, or not at this baud
-// rate.
-var ErrNoReply = errors.New("no reply")
+// rate. It is serialport's, which a probe reports as no answer.
+var ErrNoReply = serialport.ErrNoReply
 
 // Unit is what a CyberGlove interface unit says of itself when asked.
 type Unit struct {
@@ -39,7 +40,7 @@ func (u Unit) String() string {
 // the unit and starts nothing, so the port can be handed back as it was
 // (bar a stream stopped). Open runs the same sequence before it sets the
 // unit up.
-func Identify(p Port, replyTimeout time.Duration) (Unit, error) {
+func Identify(p serialport.Conn, replyTimeout time.Duration) (Unit, error) {
 	if replyTimeout <= 0 {
 		return Unit{}, fmt.Errorf("cyberglove: reply timeout %v: want > 0", replyTimeout)
 	}
@@ -51,8 +52,20 @@ func Identify(p Port, replyTimeout time.Duration) (Unit, error) {
 	return u, nil
 }
 
+// Probe is the driver's serialport.Identify, for `gloved ports --probe`:
+// Identify, said as Unit.String says it.
+func Probe(c serialport.Conn, replyTimeout time.Duration) (string, error) {
+	u, err := Identify(c, replyTimeout)
+	if err != nil {
+		return "", err
+	}
+	return u.String(), nil
+}
+
+var _ serialport.Identify = Probe
+
 // identify is Identify on the driver's own buffers and fault counters.
-func (g *Glove) identify(p Port) (Unit, error) {
+func (g *Glove) identify(p serialport.Conn) (Unit, error) {
 	if _, err := p.Write([]byte{0x03}); err != nil {
 		return Unit{}, fmt.Errorf("stop stream: %w", err)
 	}
@@ -64,7 +77,7 @@ func (g *Glove) identify(p Port) (Unit, error) {
 		return Unit{}, err
 	}
 	sensors := int(n)
-	if err := devices.CheckSensors(sensors); err != nil {
+	if err := layout.Check(sensors); err != nil {
 		return Unit{}, fmt.Errorf("?S: %w", err)
 	}
 	st, err := g.query(p, 'G')

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/serialtest"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/serialport/serialtest"
 )
 
 // Identify sends exactly the open sequence's queries and nothing after
@@ -48,7 +49,7 @@ func TestIdentifyFailuresSayWhatWasHeard(t *testing.T) {
 	}{
 		{"nothing answers", []serialtest.Step{{"\x03", ""}}, true, "?S: no reply within 50ms"},
 		{"another device", []serialtest.Step{{"\x03", ""}, {"?S", "OK\r\n\x00"}}, false, "?S: reply 4f 4b 0d 0a not terminated by 0x00"},
-		{"not a glove's sensor count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x05\x00"}}, false, "?S: devices: 5 sensors"},
+		{"not a glove's sensor count", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x05\x00"}}, false, "?S: 5 sensors: CyberGlove units have 18 or 22"},
 		{"answers ?S only", []serialtest.Step{{"\x03", ""}, {"?S", "?S\x16\x00"}}, true, "?G: no reply"},
 	}
 	for _, tc := range tests {
@@ -74,7 +75,7 @@ func FuzzIdentify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stale, s, g, r []byte) {
 		port := serialtest.New(t, []serialtest.Step{{"\x03", string(stale)}, {"?S", string(s)}, {"?G", string(g)}, {"?R", string(r)}}...)
 		u, err := Identify(port, 20*time.Millisecond)
-		if err == nil && (u.Model != "cyberglove" || devices.CheckSensors(u.Sensors) != nil) {
+		if err == nil && (u.Model != "cyberglove" || layout.Check(u.Sensors) != nil) {
 			t.Fatalf("reported %+v", u)
 		}
 		wellFormed := func(b []byte, x byte) bool { return len(b) == 4 && b[0] == '?' && b[1] == x && b[3] == 0 }

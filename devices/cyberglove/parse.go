@@ -2,38 +2,9 @@ package cyberglove
 
 import "github.com/gloved/gloved/devices"
 
-// RecordParser splits a unit's byte stream into records: Parser for the
-// CyberGlove I/II's 8-bit records, Parser3 for the CyberGlove III's 16-bit
-// stream. The driver and a replay feed it what the port gave and take
-// samples out.
-type RecordParser interface {
-	// Feed appends bytes read from the port.
-	Feed(b []byte)
-	// Next decodes the next record into s (fields N, Raw, Bits, GloveTime,
-	// Status; the caller sets Time and Seq). On GotError the error is a
-	// *devices.GloveError valid until the next call.
-	Next(s *devices.Sample) (Event, error)
-	// Reset forgets buffered bytes and the lock, as after reopening a port.
-	Reset()
-	// Buffered returns how many unparsed bytes are held.
-	Buffered() int
-}
-
 var (
-	_ RecordParser = (*Parser)(nil)
-	_ RecordParser = (*Parser3)(nil)
-)
-
-// Event is what a parser's Next found.
-type Event uint8
-
-const (
-	// NeedMore: no complete record is buffered yet.
-	NeedMore Event = iota
-	// GotSample: a record was decoded into the sample.
-	GotSample
-	// GotError: the unit sent an error tail; Next returns it as *GloveError.
-	GotError
+	_ devices.Parser = (*Parser)(nil)
+	_ devices.Parser = (*Parser3)(nil)
 )
 
 // parserCap bounds a parser's buffer: a few hundred records.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Opts configures a glove emulator.
@@ -82,8 +83,8 @@ type Emulator struct {
 
 // New returns an emulator; its clock starts now.
 func New(o Opts) (*Emulator, error) {
-	if err := devices.CheckSensors(o.Sensors); err != nil {
-		return nil, err
+	if err := layout.Check(o.Sensors); err != nil {
+		return nil, fmt.Errorf("emulator: %w", err)
 	}
 	switch o.Model {
 	case "":
@@ -127,21 +128,65 @@ func (e *Emulator) silent(t time.Duration) bool {
 // Serve answers commands read from conn and streams records to it until
 // ctx is done or conn fails. It returns nil when ctx ends.
 func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
-	in := make(chan []byte)
-	rerr := make(chan error, 1)
+	in, rerr := readCommands(ctx, conn)
+	var next time.Time
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		streaming, period := e.pace()
+		if streaming {
+			if next.IsZero() {
+				next = time.Now()
+			}
+			timer.Reset(time.Until(next))
+		} else {
+			next = time.Time{}
+			timer.Reset(time.Hour)
+		}
+		var out []byte
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-rerr:
+			return err
+		case b := <-in:
+			if !e.silent(e.now()) {
+				out = e.handle(b)
+			}
+		case <-timer.C:
+			if !streaming {
+				continue
+			}
+			next = next.Add(period)
+			if !e.silent(e.now()) {
+				out = e.streamed()
+			}
+		}
+		if len(out) > 0 {
+			if _, err := conn.Write(out); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// readCommands reads conn from a goroutine of its own until ctx ends or
+// conn fails: each read's bytes on in, the failure on rerr.
+func readCommands(ctx context.Context, conn io.Reader) (in <-chan []byte, rerr <-chan error) {
+	got, fail := make(chan []byte), make(chan error, 1)
 	go func() {
 		buf := make([]byte, 256)
 		for {
 			n, err := conn.Read(buf)
 			if n > 0 {
 				select {
-				case in <- append([]byte(nil), buf[:n]...):
+				case got <- append([]byte(nil), buf[:n]...):
 				case <-ctx.Done():
 					return
 				}
 			}
 			if err != nil && err != io.EOF {
-				rerr <- err
+				fail <- err
 				return
 			}
 			if n == 0 {
@@ -153,64 +198,33 @@ func (e *Emulator) Serve(ctx context.Context, conn io.ReadWriter) error {
 			}
 		}
 	}()
-	var next time.Time
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for {
-		e.mu.Lock()
-		streaming, period := e.streaming, e.period
-		if e.wide {
-			period = e.opts.Period3
-		}
-		e.mu.Unlock()
-		if streaming {
-			if next.IsZero() {
-				next = time.Now()
-			}
-			timer.Reset(time.Until(next))
-		} else {
-			next = time.Time{}
-			timer.Reset(time.Hour)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case err := <-rerr:
-			return err
-		case b := <-in:
-			if e.silent(e.now()) {
-				continue
-			}
-			out := e.handle(b)
-			if len(out) > 0 {
-				if _, err := conn.Write(out); err != nil {
-					return err
-				}
-			}
-		case <-timer.C:
-			if !streaming {
-				continue
-			}
-			next = next.Add(period)
-			if e.silent(e.now()) {
-				continue
-			}
-			e.mu.Lock()
-			var rec []byte
-			if e.wide {
-				rec = e.record3()
-			} else {
-				rec = e.record(cyberglove.HeadStream)
-			}
-			e.mu.Unlock()
-			if e.opts.OnWrite != nil {
-				e.opts.OnWrite(time.Now())
-			}
-			if _, err := conn.Write(rec); err != nil {
-				return err
-			}
-		}
+	return got, fail
+}
+
+// pace says whether the unit streams, and at what period.
+func (e *Emulator) pace() (streaming bool, period time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.wide {
+		return e.streaming, e.opts.Period3
 	}
+	return e.streaming, e.period
+}
+
+// streamed is the stream's next record, its write time told to OnWrite.
+func (e *Emulator) streamed() []byte {
+	e.mu.Lock()
+	var rec []byte
+	if e.wide {
+		rec = e.record3()
+	} else {
+		rec = e.record(cyberglove.HeadStream)
+	}
+	e.mu.Unlock()
+	if e.opts.OnWrite != nil {
+		e.opts.OnWrite(time.Now())
+	}
+	return rec
 }
 
 // handle consumes command bytes and returns the replies.
@@ -363,11 +377,11 @@ func (e *Emulator) record(head byte) []byte {
 		e.stats.ErrorTails++
 		return []byte{head, 'e', 'g', 0}
 	}
-	var slots [devices.MaxSensors]uint16
+	var slots [layout.Slots]uint16
 	e.opts.Source(t, &slots)
 	var s devices.Sample
-	devices.FromSlots(&slots, e.opts.Sensors, &s)
-	var raw [devices.MaxSensors]byte
+	layout.FromSlots(&slots, e.opts.Sensors, &s)
+	var raw [layout.Slots]byte
 	for i := range s.N {
 		s.Raw[i] = min(max(s.Raw[i], 1), 254)
 		raw[i] = byte(s.Raw[i])

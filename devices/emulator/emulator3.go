@@ -5,6 +5,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // unitCommand answers a CyberGlove III's unit-addressed commands at the
@@ -46,20 +47,14 @@ func (e *Emulator) record3() []byte {
 		e.stats.ErrorTails++
 		return cyberglove.AppendError3(nil, st, 'g')
 	}
-	var slots, v [devices.MaxSensors]uint16
+	var slots, v [layout.Slots]uint16
 	e.opts.Source(t, &slots)
 	for k, x := range slots {
 		v[k] = e.widen(x)
 	}
 	var s devices.Sample
-	devices.FromSlots(&v, e.opts.Sensors, &s)
-	if e.opts.Sensors != devices.MaxSensors {
-		// The DIP slots an 18-sensor glove lacks read 0 (Parser3's doc).
-		v = [devices.MaxSensors]uint16{}
-		for i, k := range devices.Sensors18 {
-			v[k] = s.Raw[i]
-		}
-	}
+	layout.FromSlots(&v, e.opts.Sensors, &s)
+	layout.ToSlots(&s, &v) // the DIP slots an 18-sensor glove lacks read 0 (Parser3's doc)
 	rec := cyberglove.AppendRecord3(make([]byte, 0, cyberglove.Record3Len+20), st, &v)
 	e.stats.Records++
 	if e.opts.OnRecord != nil {

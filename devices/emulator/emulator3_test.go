@@ -6,6 +6,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // TestEmulatedIIIAnswersItsCommands: 1S is refused until 1eu enables USB
@@ -15,7 +16,7 @@ import (
 func TestEmulatedIIIAnswersItsCommands(t *testing.T) {
 	var reported [][]uint16
 	e, err := New(Opts{Model: cyberglove.ModelIII, Sensors: 18, Right: true, Seed: 2,
-		Source: func(_ time.Duration, s *[devices.MaxSensors]uint16) {
+		Source: func(_ time.Duration, s *[layout.Slots]uint16) {
 			for k := range s {
 				s[k] = uint16(10 * (k + 1))
 			}
@@ -38,17 +39,17 @@ func TestEmulatedIIIAnswersItsCommands(t *testing.T) {
 	}
 	var s devices.Sample
 	for i := range 2 {
-		if ev, _ := p.Next(&s); ev != cyberglove.GotSample || len(s.Sensors()) != len(reported[i]) {
+		if ev, _ := p.Next(&s); ev != devices.GotSample || len(s.Sensors()) != len(reported[i]) {
 			t.Fatalf("record %d: event %v, sample %+v", i, ev, s)
 		}
 		for k, v := range s.Sensors() {
-			source := 10 * (devices.Sensors18[k] + 1)
+			source := 10 * (layout.Sensors18[k] + 1)
 			if d := int(v) - 16*source; v != reported[i][k] || d < -8 || d > 7 {
 				t.Fatalf("record %d sensor %d: parsed %d, reported %d, want the 8-bit %d at 12 bits", i, k, v, reported[i][k], source)
 			}
 		}
 	}
-	two, _ := New(Opts{Sensors: 22, Source: func(time.Duration, *[devices.MaxSensors]uint16) {}})
+	two, _ := New(Opts{Sensors: 22, Source: func(time.Duration, *[layout.Slots]uint16) {}})
 	if got := string(two.handle([]byte("1eu"))); got != "e?\x00" {
 		t.Errorf("an I/II answered 1eu with %q", got)
 	}

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Step is one pose of a script: its name and how long it is held; 0
@@ -30,7 +30,7 @@ type Step struct {
 // queued from any goroutine (a reader of the emulator's stdin) while the
 // emulator plays.
 type Script struct {
-	poses map[string][devices.MaxSensors]float64
+	poses map[string][layout.Slots]float64
 	noise float64
 	// OnChange, if set, is called with the time and the name of each pose
 	// as it starts to play (from the emulator's goroutine).
@@ -50,7 +50,7 @@ type queued struct {
 // NewScript returns a script of poses that starts by holding first;
 // noise is the standard deviation, in counts, added to every reading
 // before it is rounded.
-func NewScript(poses map[string][devices.MaxSensors]float64, first string, noise float64, seed uint64) (*Script, error) {
+func NewScript(poses map[string][layout.Slots]float64, first string, noise float64, seed uint64) (*Script, error) {
 	if !(noise >= 0 && noise <= 50) {
 		return nil, fmt.Errorf("emulator: noise %v counts: want 0..50", noise)
 	}
@@ -142,7 +142,7 @@ func (s *Script) Load(name string, r io.Reader) error {
 
 // Source fills slots with the pose playing at t, with noise, rounded and
 // kept in the 8-bit range 1..254. It is the emulator's Opts.Source.
-func (s *Script) Source(t time.Duration, slots *[devices.MaxSensors]uint16) {
+func (s *Script) Source(t time.Duration, slots *[layout.Slots]uint16) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.now = t

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // level is a pose that reads v on every slot.
-func level(v float64) [devices.MaxSensors]float64 {
-	var p [devices.MaxSensors]float64
+func level(v float64) [layout.Slots]float64 {
+	var p [layout.Slots]float64
 	for k := range p {
 		p[k] = v
 	}
@@ -20,7 +20,7 @@ func level(v float64) [devices.MaxSensors]float64 {
 
 func testScript(t *testing.T, noise float64) *Script {
 	t.Helper()
-	s, err := NewScript(map[string][devices.MaxSensors]float64{"low": level(20), "mid": level(100.4), "high": level(300)}, "low", noise, 1)
+	s, err := NewScript(map[string][layout.Slots]float64{"low": level(20), "mid": level(100.4), "high": level(300)}, "low", noise, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func testScript(t *testing.T, noise float64) *Script {
 
 // playing returns the reading of slot 0 at t.
 func playing(s *Script, t time.Duration) uint16 {
-	var slots [devices.MaxSensors]uint16
+	var slots [layout.Slots]uint16
 	s.Source(t, &slots)
 	return slots[0]
 }
@@ -79,7 +79,7 @@ func TestScriptNoiseHasTheStatedSpread(t *testing.T) {
 	var sum, ss float64
 	n := 0
 	for i := range 2000 {
-		var slots [devices.MaxSensors]uint16
+		var slots [layout.Slots]uint16
 		s.Source(time.Duration(i)*ms, &slots)
 		for _, v := range slots {
 			d := float64(v) - 100.4
@@ -113,10 +113,10 @@ func TestScriptFilesAndLines(t *testing.T) {
 			t.Errorf("%q: got %v, want %q", tc.text, err, tc.says)
 		}
 	}
-	if _, err := NewScript(map[string][devices.MaxSensors]float64{}, "flat", 0, 1); err == nil {
+	if _, err := NewScript(map[string][layout.Slots]float64{}, "flat", 0, 1); err == nil {
 		t.Error("a first pose that is not a pose was accepted")
 	}
-	if _, err := NewScript(map[string][devices.MaxSensors]float64{"flat": {}}, "flat", -1, 1); err == nil {
+	if _, err := NewScript(map[string][layout.Slots]float64{"flat": {}}, "flat", -1, 1); err == nil {
 		t.Error("negative noise was accepted")
 	}
 }

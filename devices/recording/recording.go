@@ -12,12 +12,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -32,10 +30,16 @@ import (
 // Kinds: 'R' the raw bytes as read from the serial port in one read (parsed
 // on replay by the same Parser the live driver uses); 'X' the driver
 // reopened the port and reset its parser (empty payload); 'S' one sample
-// from a device without a byte stream: u8(sensors) u16(raw)... u8(status);
-// 'W' a wrist pose: 7 float64 (qw qx qy qz tx ty tz). CRC-32 is IEEE. A reader
-// stops at the first record that is cut short or fails its checksum and
-// reports where; everything before it replays.
+// from a device without a byte stream: u8(sensors) u16(raw)... u8(status),
+// then, for a sample of other than 8 bits or with joint angles,
+// u8(bits) u8(angles) float64(angle)...; 'W' a wrist pose: 7 float64 (qw
+// qx qy qz tx ty tz). CRC-32 is IEEE. A reader stops at the first record
+// that is cut short or fails its checksum and reports where; everything
+// before it replays.
+//
+// The header's model is the name of the glove's driver, which says how
+// its raw bytes are read (driver.Driver's Parser); mode, status_byte and
+// timestamp are a CyberGlove I/II's record settings.
 
 const (
 	recMagic   = "GLOVEREC"
@@ -55,7 +59,7 @@ const (
 // Header describes a recording.
 type Header struct {
 	Format      string `json:"format"` // "gloved-recording"
-	Model       string `json:"model"`  // "cyberglove", "cyberglove3" (raw bytes parsed by Parser3), "sim"
+	Model       string `json:"model"`  // the glove's driver: "cyberglove", "cyberglove3", "sim", ...
 	Sensors     int    `json:"sensors"`
 	Hand        string `json:"hand"` // "right" or "left"
 	Mode        string `json:"mode"` // "stream" or "poll" (how raw bytes were asked for)
@@ -66,23 +70,17 @@ type Header struct {
 	Calibration string `json:"calibration"` // the calibration TOML in force
 }
 
-// models are the gloves a recording may come from: how its raw bytes are
-// read depends on it.
-var models = []string{string(cyberglove.ModelII), string(cyberglove.ModelIII), "sim"}
-
-// checkModel refuses a model this gloved cannot read the raw bytes of (a
-// later gloved's glove, or a damaged header), rather than reading them as
-// an I/II's.
-func checkModel(m string) error {
-	if !slices.Contains(models, m) {
-		return fmt.Errorf("header: glove model %q: this gloved reads recordings of %s", m, strings.Join(models, ", "))
+// check reports a header no glove writes: no model, or a sensor count
+// no sample holds. (Whether a driver of that model is there to read it is
+// the replay's to say.)
+func (h *Header) check() error {
+	if h.Model == "" {
+		return errors.New("header: no glove model")
+	}
+	if h.Sensors < 0 || h.Sensors > devices.MaxReadings {
+		return fmt.Errorf("header: %d sensors: a sample holds 0 to %d", h.Sensors, devices.MaxReadings)
 	}
 	return nil
-}
-
-// RecordFormat returns the record framing an I/II's raw bytes use.
-func (h Header) RecordFormat() cyberglove.Format {
-	return cyberglove.Format{Sensors: h.Sensors, Status: h.StatusByte, Timestamp: h.Timestamp}
 }
 
 // ErrCorrupt marks a recording that ends in a damaged or cut-short record.
@@ -91,9 +89,10 @@ var ErrCorrupt = errors.New("recording: recording damaged")
 // Recorder writes a recording. Every record is flushed as it is written,
 // so a crash loses at most the record being written.
 type Recorder struct {
-	f   *os.File
-	w   *bufio.Writer
-	buf []byte
+	f      *os.File
+	w      *bufio.Writer
+	buf    []byte
+	sample []byte // WriteSample's payload, reused
 }
 
 // Create creates path and writes the header. A recording already at path
@@ -103,10 +102,7 @@ func Create(path string, h Header) (*Recorder, error) {
 	if h.Created == "" {
 		h.Created = time.Now().UTC().Format(time.RFC3339)
 	}
-	if err := devices.CheckSensors(h.Sensors); err != nil {
-		return nil, err
-	}
-	if err := checkModel(h.Model); err != nil {
+	if err := h.check(); err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
 	js, err := json.Marshal(h)
@@ -204,13 +200,21 @@ func (r *Recorder) WriteRaw(t time.Duration, b []byte) error {
 }
 
 // WriteSample records a sample of a device that has no byte stream (the
-// simulation's: 8-bit readings).
+// simulation's); a sample of 8-bit readings and no angles in the form
+// gloved has always written.
 func (r *Recorder) WriteSample(s *devices.Sample) error {
-	p := []byte{byte(s.N)}
+	p := append(r.sample[:0], byte(s.N))
 	for _, v := range s.Sensors() {
 		p = binary.LittleEndian.AppendUint16(p, v)
 	}
 	p = append(p, byte(s.Status))
+	if (s.Bits != 0 && s.Bits != devices.Bits8) || s.NAngles > 0 {
+		p = append(p, s.Bits, byte(s.NAngles))
+		for _, a := range s.JointAngles() {
+			p = binary.LittleEndian.AppendUint64(p, math.Float64bits(a))
+		}
+	}
+	r.sample = p
 	return r.write(KindSample, s.Time, p)
 }
 
@@ -295,10 +299,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err := json.Unmarshal(js[:n], &rr.Header); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrCorrupt, err)
 	}
-	if err := devices.CheckSensors(rr.Header.Sensors); err != nil {
-		return nil, fmt.Errorf("header: %w", err)
-	}
-	if err := checkModel(rr.Header.Model); err != nil {
+	if err := rr.Header.check(); err != nil {
 		return nil, err
 	}
 	rr.off = int64(14 + n + 4)
@@ -355,15 +356,35 @@ func DecodeSample(p []byte, s *devices.Sample) error {
 		return fmt.Errorf("%w: sample record of %d bytes", ErrCorrupt, len(p))
 	}
 	n := int(p[0])
-	if (n != 18 && n != 22) || len(p) != 2+2*n {
+	end := 2 + 2*n // the readings and the status byte
+	if n > devices.MaxReadings || len(p) < end {
 		return fmt.Errorf("%w: sample record with %d sensors in %d bytes", ErrCorrupt, n, len(p))
 	}
-	s.N, s.Bits = n, devices.Bits8
-	s.Raw = [devices.MaxSensors]uint16{}
+	s.N, s.Bits, s.NAngles = n, devices.Bits8, 0
+	s.Raw, s.Angles = [devices.MaxReadings]uint16{}, [devices.MaxAngles]float64{}
 	for i := range n {
 		s.Raw[i] = binary.LittleEndian.Uint16(p[1+2*i:])
 	}
-	s.Status = devices.Status(p[1+2*n])
+	s.Status = devices.Status(p[end-1])
+	if len(p) == end {
+		return nil
+	}
+	return decodeSampleTail(p[end:], s)
+}
+
+// decodeSampleTail decodes what follows a sample's status byte: its
+// resolution and its joint angles.
+func decodeSampleTail(p []byte, s *devices.Sample) error {
+	if len(p) < 2 || p[0] < 1 || p[0] > 16 || int(p[1]) > devices.MaxAngles || len(p) != 2+8*int(p[1]) {
+		return fmt.Errorf("%w: sample record with %d bytes after its readings", ErrCorrupt, len(p))
+	}
+	s.Bits, s.NAngles = p[0], int(p[1])
+	for i := range s.NAngles {
+		s.Angles[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[2+8*i:]))
+		if !geom.Finite(s.Angles[i]) {
+			return fmt.Errorf("%w: sample angle %d is %v", ErrCorrupt, i, s.Angles[i])
+		}
+	}
 	return nil
 }
 

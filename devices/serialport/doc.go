@@ -1,12 +1,25 @@
-// Package serialport finds the machine's serial ports and says what is on
-// them. For each port it gives its kind, USB vendor and product ids, serial
-// number and product name (read from sysfs), the udev rule line that names
-// it /dev/cyberglove, whether this user may open it, and, when asked,
-// whether a CyberGlove answers on it (cyberglove.Identify, with the line's
-// settings put back afterwards). `gloved ports` prints it.
+// Package serialport is gloved's serial line and the machine's serial
+// ports. Open is the one place a driver's port is opened
+// (github.com/tarm/serial: 8N1, raw mode, no flow control, always a read
+// timeout), returning the Conn a driver reads (serialtest fakes it, and
+// an Opener hands a driver either). For each port it gives its kind, USB
+// vendor and product ids, serial number and product name (read from
+// sysfs), the udev rule line that names it /dev/cyberglove, whether this
+// user may open it, and, when asked, what answers on it (Probe, with a
+// driver's Identify, the line's settings put back afterwards). `gloved
+// ports` prints it.
+//
+// tarm/serial stays, though its last release is a 2018 snapshot: the
+// project's design names it, and the drivers need no more than it does,
+// 8N1 raw mode at a baud rate with a read timeout. Its known limits are
+// guarded here: without a read timeout Close does not unblock a Read, so
+// Open refuses none; a timed-out read returns (0, io.EOF), which Conn
+// documents as "no data yet"; and it has no exclusive open, so nothing
+// but the udev rule's group keeps a second process off the line (an
+// exclusive open, when it comes, goes in Open).
 //
 // Sources: the CyberGlove serial protocol as package cyberglove cites it
-// (the queries a probe sends, through the driver's own Identify); the
+// (the queries its probe sends, through the driver's own Identify); the
 // kernel's sysfs ABI for ttys (Documentation/ABI: the
 // /sys/class/tty/NAME/device link, its subsystem, a serial_core port's
 // "type" attribute, 0 for a placeholder with no UART behind it; the USB

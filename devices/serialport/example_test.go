@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/devices/sim"
@@ -14,7 +15,7 @@ import (
 // Probe asks what is on a port: here an emulated right-hand glove on a
 // pseudo-terminal, as `gloved emulate` serves one.
 func ExampleProbe() {
-	e, err := emulator.New(emulator.Opts{Sensors: 22, Right: true, Source: func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }})
+	e, err := emulator.New(emulator.Opts{Sensors: 22, Right: true, Source: func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t, s) }})
 	if err != nil {
 		panic(err)
 	}
@@ -28,7 +29,7 @@ func ExampleProbe() {
 	if err != nil {
 		panic(err)
 	}
-	unit, err := serialport.Probe(path, serialport.DefaultProbeOpts)
+	unit, err := serialport.Probe(path, serialport.DefaultProbeOpts, cyberglove.Probe)
 	fmt.Println(port.Description()+":", unit, err)
 	stop()
 	<-done

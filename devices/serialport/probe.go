@@ -7,13 +7,18 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/gloved/gloved/devices/cyberglove"
 )
 
 // ErrHung is a probe that did not end within its limit: a write or a read
 // on the port blocked (a line held by flow control, a stuck driver).
 var ErrHung = errors.New("the port did not answer the driver in time (it hung)")
+
+// Identify asks what is on an open line, answering within reply per
+// query, and says it in a few words ("CyberGlove (22 sensors, right)"); an
+// error wrapping ErrNoReply means nothing answered. It must change no
+// setting of the device and start nothing. A driver that can be probed
+// gives one (the CyberGlove's sends ^C, then ?S ?G ?R).
+type Identify func(c Conn, reply time.Duration) (string, error)
 
 // ProbeOpts bound a probe.
 type ProbeOpts struct {
@@ -25,27 +30,26 @@ type ProbeOpts struct {
 // timeout well above a unit's turnaround.
 var DefaultProbeOpts = ProbeOpts{Baud: 115200, Reply: 300 * time.Millisecond}
 
-// Limit is the longest a probe takes: the driver's drain (at most a
-// second of data after ^C), three queries, and a second to open and
-// close the line.
+// Limit is the longest a probe takes: an identify that drains the line
+// (at most a second of data) and asks three queries, and a second to open
+// and close the line.
 func (o ProbeOpts) Limit() time.Duration { return 2*time.Second + 3*o.Reply }
 
-// Probe asks whatever is on the port at path whether it is a CyberGlove
-// unit (cyberglove.Identify at o.Baud: ^C, then ?S ?G ?R) and returns what
-// it said; an error wrapping cyberglove.ErrNoReply means nothing answered.
-// The line's settings (baud rate, raw mode, timeouts) are put back as they
-// were before it returns, and it returns within o.Limit() even if the port
-// hangs (ErrHung; the stuck call is abandoned, and puts the settings back
+// Probe opens the port at path at o.Baud, asks identify what is on it
+// and returns what it said; an error wrapping ErrNoReply means nothing
+// answered. The line's settings (baud rate, raw mode, timeouts) are put
+// back as they were before it returns, and it returns within o.Limit()
+// even if the port hangs (ErrHung; the stuck call is abandoned, and puts the settings back
 // only if it ever returns).
-func Probe(path string, o ProbeOpts) (cyberglove.Unit, error) {
-	return within(o.Limit(), path, func() (cyberglove.Unit, error) { return probe(path, o) })
+func Probe(path string, o ProbeOpts, identify Identify) (string, error) {
+	return within(o.Limit(), path, func() (string, error) { return probe(path, o, identify) })
 }
 
 // within returns f's result, or ErrHung once limit has passed without
 // one (leaving f to finish, or not, on its own).
-func within(limit time.Duration, path string, f func() (cyberglove.Unit, error)) (cyberglove.Unit, error) {
+func within(limit time.Duration, path string, f func() (string, error)) (string, error) {
 	type result struct {
-		u   cyberglove.Unit
+		u   string
 		err error
 	}
 	done := make(chan result, 1)
@@ -59,35 +63,35 @@ func within(limit time.Duration, path string, f func() (cyberglove.Unit, error))
 	case r := <-done:
 		return r.u, r.err
 	case <-t.C:
-		return cyberglove.Unit{}, fmt.Errorf("serialport: %s: %w", path, ErrHung)
+		return "", fmt.Errorf("serialport: %s: %w", path, ErrHung)
 	}
 }
 
-func probe(path string, o ProbeOpts) (cyberglove.Unit, error) {
+func probe(path string, o ProbeOpts, identify Identify) (string, error) {
 	// Hold the line open while the driver uses it, to read its settings
 	// before and put them back after; O_NONBLOCK so that a port with no
 	// carrier does not block the open.
 	keep, err := os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
 	if err != nil {
-		return cyberglove.Unit{}, fmt.Errorf("serialport: %w", err)
+		return "", fmt.Errorf("serialport: %w", err)
 	}
 	defer keep.Close()
 	fd := int(keep.Fd())
 	saved, err := unix.IoctlGetTermios(fd, unix.TCGETS2)
 	if err != nil {
-		return cyberglove.Unit{}, fmt.Errorf("serialport: %s is not a terminal: %w", path, err)
+		return "", fmt.Errorf("serialport: %s is not a terminal: %w", path, err)
 	}
-	port, err := cyberglove.OpenSerial(path, o.Baud, 100*time.Millisecond)
+	port, err := Open(path, o.Baud, 100*time.Millisecond)
 	if err != nil {
-		return cyberglove.Unit{}, err
+		return "", err
 	}
-	u, err := cyberglove.Identify(port, o.Reply)
+	u, err := identify(port, o.Reply)
 	port.Close()
 	if rerr := unix.IoctlSetTermios(fd, unix.TCSETS2, saved); rerr != nil && err == nil {
 		err = fmt.Errorf("serialport: %s: restoring the line's settings: %w", path, rerr)
 	}
 	if err != nil {
-		return cyberglove.Unit{}, fmt.Errorf("serialport: %s: %w", path, err)
+		return "", fmt.Errorf("serialport: %s: %w", path, err)
 	}
 	return u, nil
 }

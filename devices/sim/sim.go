@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Motion is a deterministic glove motion, for the demo and the emulator.
@@ -54,10 +55,10 @@ func (m Motion) Valid() bool { return slices.Contains(Motions, m) }
 // about 40 with the hand flat, abduction and wrist sensors sit mid-scale.
 func restRaw(slot int) float64 {
 	switch slot {
-	case devices.SensorThumbRoll, devices.SensorThumbAbduction, devices.SensorMiddleIndexAbduction, devices.SensorRingMiddleAbduction,
-		devices.SensorLittleRingAbduction, devices.SensorWristPitch, devices.SensorWristYaw:
+	case layout.ThumbRoll, layout.ThumbAbduction, layout.MiddleIndexAbduction, layout.RingMiddleAbduction,
+		layout.LittleRingAbduction, layout.WristPitch, layout.WristYaw:
 		return 128
-	case devices.SensorPalmArch:
+	case layout.PalmArch:
 		return 60
 	}
 	return 40
@@ -65,61 +66,61 @@ func restRaw(slot int) float64 {
 
 // Raw fills raw (22-sensor slot order) with the motion's 8-bit sensor
 // values at time t. It is a pure function of (motion, t).
-func Raw(m Motion, t time.Duration, raw *[devices.MaxSensors]uint16) error {
+func Raw(m Motion, t time.Duration, raw *[layout.Slots]uint16) error {
 	s := t.Seconds()
-	var amount [devices.MaxSensors]float64 // 0 rest .. 1 fully bent
+	var amount [layout.Slots]float64 // 0 rest .. 1 fully bent
 	switch m {
 	case Grasp:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
-		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+		for _, k := range []int{layout.IndexMCP, layout.MiddleMCP, layout.RingMCP, layout.LittleMCP} {
 			amount[k] = 0.55 * c
 			amount[k+1] = 0.75 * c
 			amount[k+2] = 0.5 * c
 		}
-		amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP], amount[devices.SensorThumbRoll] = 0.4*c, 0.5*c, 0.35*c
-		amount[devices.SensorPalmArch] = 0.3 * c
+		amount[layout.ThumbMCP], amount[layout.ThumbIP], amount[layout.ThumbRoll] = 0.4*c, 0.5*c, 0.35*c
+		amount[layout.PalmArch] = 0.3 * c
 	case Tap:
 		c := math.Max(0, math.Sin(2*math.Pi*2*s))
-		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.45*c, 0.25*c, 0.15*c
+		amount[layout.IndexMCP], amount[layout.IndexPIP], amount[layout.IndexDIP] = 0.45*c, 0.25*c, 0.15*c
 	case Pinch:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
-		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP], amount[devices.SensorIndexDIP] = 0.4*c, 0.5*c, 0.3*c
-		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.7*c, 0.35*c, 0.4*c
-		amount[devices.SensorThumbAbduction] = -0.2 * c
+		amount[layout.IndexMCP], amount[layout.IndexPIP], amount[layout.IndexDIP] = 0.4*c, 0.5*c, 0.3*c
+		amount[layout.ThumbRoll], amount[layout.ThumbMCP], amount[layout.ThumbIP] = 0.7*c, 0.35*c, 0.4*c
+		amount[layout.ThumbAbduction] = -0.2 * c
 	case Fist:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
-		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+		for _, k := range []int{layout.IndexMCP, layout.MiddleMCP, layout.RingMCP, layout.LittleMCP} {
 			amount[k], amount[k+1], amount[k+2] = c, c, 0.8*c
 		}
-		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.5*c, 0.4*c, 0.5*c
-		amount[devices.SensorPalmArch] = 0.4 * c
+		amount[layout.ThumbRoll], amount[layout.ThumbMCP], amount[layout.ThumbIP] = 0.5*c, 0.4*c, 0.5*c
+		amount[layout.PalmArch] = 0.4 * c
 	case Cross:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
-		amount[devices.SensorMiddleIndexAbduction] = -0.6 * c
-		amount[devices.SensorIndexMCP], amount[devices.SensorIndexPIP] = 0.25*c, 0.1*c
+		amount[layout.MiddleIndexAbduction] = -0.6 * c
+		amount[layout.IndexMCP], amount[layout.IndexPIP] = 0.25*c, 0.1*c
 	case Spread:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/2)
-		amount[devices.SensorMiddleIndexAbduction] = 0.4 * c
-		amount[devices.SensorRingMiddleAbduction] = 0.35 * c
-		amount[devices.SensorLittleRingAbduction] = 0.45 * c
-		amount[devices.SensorThumbAbduction] = 0.4 * c
+		amount[layout.MiddleIndexAbduction] = 0.4 * c
+		amount[layout.RingMiddleAbduction] = 0.35 * c
+		amount[layout.LittleRingAbduction] = 0.45 * c
+		amount[layout.ThumbAbduction] = 0.4 * c
 	case Handshake:
 		c := 0.5 - 0.5*math.Cos(2*math.Pi*s/3)
-		for _, k := range []int{devices.SensorIndexMCP, devices.SensorMiddleMCP, devices.SensorRingMCP, devices.SensorLittleMCP} {
+		for _, k := range []int{layout.IndexMCP, layout.MiddleMCP, layout.RingMCP, layout.LittleMCP} {
 			amount[k], amount[k+1], amount[k+2] = 0.45*c, 0.55*c, 0.35*c
 		}
-		amount[devices.SensorThumbRoll], amount[devices.SensorThumbMCP], amount[devices.SensorThumbIP] = 0.2*c, 0.25*c, 0.2*c
-		amount[devices.SensorThumbAbduction] = 0.3
-		amount[devices.SensorPalmArch] = 0.2 * c
+		amount[layout.ThumbRoll], amount[layout.ThumbMCP], amount[layout.ThumbIP] = 0.2*c, 0.25*c, 0.2*c
+		amount[layout.ThumbAbduction] = 0.3
+		amount[layout.PalmArch] = 0.2 * c
 	default:
 		return fmt.Errorf("sim: unknown motion %q (have %s)", m, MotionNames())
 	}
-	for k := range devices.MaxSensors {
+	for k := range layout.Slots {
 		v := restRaw(k) + amount[k]*200
 		raw[k] = uint16(math.Round(math.Min(254, math.Max(1, v))))
 	}
 	// A slow wrist sway so the hand moves as a whole too.
-	raw[devices.SensorWristPitch] = uint16(128 + math.Round(20*math.Sin(2*math.Pi*s/5)))
+	raw[layout.WristPitch] = uint16(128 + math.Round(20*math.Sin(2*math.Pi*s/5)))
 	return nil
 }
 
@@ -143,10 +144,10 @@ var (
 
 // New returns a simulated glove.
 func New(m Motion, sensors int, period time.Duration, fast bool) (*Glove, error) {
-	if err := devices.CheckSensors(sensors); err != nil {
-		return nil, err
+	if err := layout.Check(sensors); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
 	}
-	var probe [devices.MaxSensors]uint16
+	var probe [layout.Slots]uint16
 	if err := Raw(m, 0, &probe); err != nil {
 		return nil, err
 	}
@@ -175,9 +176,9 @@ func (g *Glove) Read(s *devices.Sample) error {
 			time.Sleep(wait)
 		}
 	}
-	var raw [devices.MaxSensors]uint16
+	var raw [layout.Slots]uint16
 	Raw(g.Motion, t, &raw) // the motion was checked at construction
-	devices.FromSlots(&raw, g.Sensors, s)
+	layout.FromSlots(&raw, g.Sensors, s)
 	s.Bits = devices.Bits8
 	s.Time, s.Seq = t, g.seq
 	s.Status = devices.StatusValid | devices.StatusGloveIn

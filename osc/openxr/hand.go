@@ -83,7 +83,12 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 // streaming, a replay playing) and 0 otherwise.
 func Status(w *osc.Writer, prefix, name string, tracked bool, now time.Time) {
 	w.Begin(osc.Timetag(now))
-	w.Message(Address(prefix, name, "active"))
+	active(w, Address(prefix, name, "active"), tracked)
+}
+
+// active writes the message at addr saying whether the hand is tracked.
+func active(w *osc.Writer, addr string, tracked bool) {
+	w.Message(addr)
 	w.Int(flag(tracked))
 	w.End()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/openxr"
 	"github.com/gloved/gloved/osc/osctest"
+	"github.com/gloved/gloved/osc/profile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -246,37 +247,18 @@ func TestStatusSaysWhetherTheHandIsTracked(t *testing.T) {
 	}
 }
 
-// encoder is the profile encoding the recording's grasp half-way, grown
-// once.
+// encoder is the profile encoding the recording's grasp half-way, in
+// Unity's coordinates.
 func encoder(tb testing.TB) func() {
-	var f osctest.Frame
-	var held osc.Frame
-	osctest.Run(tb, osctest.Recording(), 100, func(fr osctest.Frame) {
-		f = fr
-		held = *fr.Frame
-		held.Links = append([]osc.Pose(nil), fr.Links...)
+	return osctest.Repeat(tb, func(f osctest.Frame) profile.Encoder {
+		return openxr.NewHand(f.Pipeline.Hand(), "/gloved", "right", geom.Unity)
 	})
-	e := openxr.NewHand(f.Pipeline.Hand(), "/gloved", "right", geom.Unity)
-	var w osc.Writer
-	encode := func() { e.Frame(&w, &held, f.At) }
-	encode()
-	return encode
 }
 
 // TestFrameAllocatesNothing: encoding a frame allocates nothing once the
 // writer has grown.
-func TestFrameAllocatesNothing(t *testing.T) {
-	if n := testing.AllocsPerRun(100, encoder(t)); n != 0 {
-		t.Fatalf("%v allocations per frame", n)
-	}
-}
+func TestFrameAllocatesNothing(t *testing.T) { osctest.AllocatesNothing(t, encoder(t)) }
 
 // BenchmarkFrame: one frame of the 26 joints (poses, radii, continuity,
 // carried into Unity's coordinates) into its bundles.
-func BenchmarkFrame(b *testing.B) {
-	encode := encoder(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		encode()
-	}
-}
+func BenchmarkFrame(b *testing.B) { osctest.Benchmark(b, encoder(b)) }

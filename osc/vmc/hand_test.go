@@ -13,6 +13,7 @@ import (
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/osctest"
+	"github.com/gloved/gloved/osc/profile"
 	"github.com/gloved/gloved/osc/vmc"
 	"github.com/gloved/gloved/session"
 )
@@ -284,38 +285,18 @@ func TestPerformerIsTrackedWhileAnyHandIs(t *testing.T) {
 	}
 }
 
-// encoder is the profile encoding the recording's grasp half-way, grown
-// once.
+// encoder is the profile encoding the recording's grasp half-way.
 func encoder(tb testing.TB) func() {
-	var at time.Time
-	var held osc.Frame
-	var hand *handmodel.Hand
-	osctest.Run(tb, osctest.Recording(), 100, func(fr osctest.Frame) {
-		at, hand, held = fr.At, fr.Pipeline.Hand(), *fr.Frame
-		held.Links = append([]osc.Pose(nil), fr.Links...)
+	return osctest.Repeat(tb, func(f osctest.Frame) profile.Encoder {
+		return vmc.NewHand(f.Pipeline.Hand(), vmc.NewPerformer(osctest.Epoch, 1), 0)
 	})
-	e := vmc.NewHand(hand, vmc.NewPerformer(osctest.Epoch, 1), 0)
-	var w osc.Writer
-	encode := func() { e.Frame(&w, &held, at) }
-	encode()
-	return encode
 }
 
 // TestFrameAllocatesNothing: encoding a frame allocates nothing once the
 // writer has grown.
-func TestFrameAllocatesNothing(t *testing.T) {
-	if n := testing.AllocsPerRun(100, encoder(t)); n != 0 {
-		t.Fatalf("%v allocations per frame", n)
-	}
-}
+func TestFrameAllocatesNothing(t *testing.T) { osctest.AllocatesNothing(t, encoder(t)) }
 
 // BenchmarkFrame: one frame's 15 finger bones (turns from rest, local to
 // their parents, in the T-pose and Unity's axes, continuous) into its
 // bundles.
-func BenchmarkFrame(b *testing.B) {
-	encode := encoder(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		encode()
-	}
-}
+func BenchmarkFrame(b *testing.B) { osctest.Benchmark(b, encoder(b)) }

@@ -13,6 +13,7 @@ import (
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/osctest"
+	"github.com/gloved/gloved/osc/profile"
 	"github.com/gloved/gloved/osc/vrchat"
 )
 
@@ -419,43 +420,17 @@ func TestNamesCheckSaysWhatIsWrong(t *testing.T) {
 }
 
 // encoder is the profile at a tick of the recording's grasp half-way,
-// every parameter due (a refresh), grown once.
+// every parameter due (a refresh).
 func encoder(tb testing.TB) func() {
-	var at time.Time
-	var held osc.Frame
-	var hand *handmodel.Hand
-	osctest.Run(tb, osctest.Recording(), 100, func(fr osctest.Frame) {
-		at, hand, held = fr.At, fr.Pipeline.Hand(), *fr.Frame
-		held.Links = append([]osc.Pose(nil), fr.Links...)
-		held.Contacts = append([]osc.Contact(nil), fr.Contacts...)
-		held.Near = append([]osc.Near(nil), fr.Near...)
+	return osctest.Repeat(tb, func(f osctest.Frame) profile.Encoder {
+		return vrchat.NewHand(f.Pipeline.Hand(), "right", vrchat.Options{Names: vrchat.DefaultNames, Band: osctest.Proximity})
 	})
-	e := vrchat.NewHand(hand, "right", vrchat.Options{Names: vrchat.DefaultNames, Band: osctest.Proximity})
-	var w osc.Writer
-	step := 0
-	encode := func() {
-		step++
-		held.Sample = uint64(step)
-		e.Frame(&w, &held, at.Add(time.Duration(step)*time.Second))
-	}
-	encode()
-	return encode
 }
 
 // TestFrameAllocatesNothing: a tick allocates nothing once the writer has
 // grown.
-func TestFrameAllocatesNothing(t *testing.T) {
-	if n := testing.AllocsPerRun(100, encoder(t)); n != 0 {
-		t.Fatalf("%v allocations per frame", n)
-	}
-}
+func TestFrameAllocatesNothing(t *testing.T) { osctest.AllocatesNothing(t, encoder(t)) }
 
 // BenchmarkFrame: a tick sending all 25 parameters of a hand grasping
 // (the frame's contacts and near links read, curls, velocities).
-func BenchmarkFrame(b *testing.B) {
-	encode := encoder(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		encode()
-	}
-}
+func BenchmarkFrame(b *testing.B) { osctest.Benchmark(b, encoder(b)) }

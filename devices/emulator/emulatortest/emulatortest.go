@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/sim"
 )
@@ -39,7 +39,7 @@ func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emul
 		}
 	}
 	if o.Source == nil {
-		o.Source = func(t time.Duration, s *[devices.MaxSensors]uint16) { sim.Raw(sim.Grasp, t, s) }
+		o.Source = func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t, s) }
 	}
 	e, err := emulator.New(o)
 	if err != nil {

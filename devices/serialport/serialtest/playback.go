@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/devices/serialport"
 )
 
 // Step is one exchange: Step[0] is what the driver must write, Step[1] the
@@ -71,6 +73,12 @@ func (p *Playback) Close() error {
 	defer p.mu.Unlock()
 	p.closed = true
 	return nil
+}
+
+// Opener returns an opener that hands a driver p, whatever it asks to
+// open.
+func (p *Playback) Opener() serialport.Opener {
+	return func(string, int, time.Duration) (serialport.Conn, error) { return p, nil }
 }
 
 // Remaining returns the steps not yet played.

@@ -1,0 +1,7 @@
+package all
+
+import (
+	// Every shipped glove driver: a new one is one more line here.
+	_ "github.com/gloved/gloved/devices/cyberglove"
+	_ "github.com/gloved/gloved/devices/sim"
+)

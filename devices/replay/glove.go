@@ -1,0 +1,259 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/driver"
+	"github.com/gloved/gloved/devices/recording"
+)
+
+// Glove is a device that plays a recording through its glove's driver:
+// raw serial bytes go through the parser the live driver read them with
+// (a CyberGlove III's Parser3, an I/II's Parser), recorded samples are
+// taken as they are, so a replay yields the samples the live driver
+// yielded, with the times they arrived.
+type Glove struct {
+	rr       *recording.Reader
+	glove    *driver.Driver // the recorded glove's
+	parser   devices.Parser // nil for a glove that records its samples
+	realTime bool
+	start    time.Time
+	seq      uint64
+	chunkT   time.Duration
+	faults   devices.FaultLog
+	wrist    [7]float64
+	hasWrist bool
+	warning  error
+	done     bool
+	closed   atomic.Bool // set by Close, possibly from another goroutine
+	reading  sync.Mutex  // held by Read
+}
+
+var (
+	_ devices.Device       = (*Glove)(nil)
+	_ devices.Info         = (*Glove)(nil)
+	_ devices.FaultCounter = (*Glove)(nil)
+)
+
+// Open opens a recording. With realTime, Read paces samples at their
+// recorded times; otherwise it returns them as fast as they are read.
+func Open(path string, realTime bool) (*Glove, error) {
+	rr, err := recording.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := newGlove(rr, realTime)
+	if err != nil {
+		rr.Close()
+		return nil, fmt.Errorf("replay: %s: %w", path, err)
+	}
+	return g, nil
+}
+
+// New plays a recording read from r.
+func New(r io.Reader, realTime bool) (*Glove, error) {
+	rr, err := recording.NewReader(r)
+	if err == nil {
+		var g *Glove
+		if g, err = newGlove(rr, realTime); err == nil {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("replay: %w", err)
+}
+
+func newGlove(rr *recording.Reader, realTime bool) (*Glove, error) {
+	g := &Glove{rr: rr, realTime: realTime, start: time.Now()}
+	h := rr.Header
+	d, err := driver.Lookup(h.Model)
+	if err != nil || !d.Records() {
+		return nil, fmt.Errorf("header: glove model %q: this gloved reads recordings of %s", h.Model, strings.Join(driver.Select((*driver.Driver).Records), ", "))
+	}
+	if _, err := d.Layout(h.Sensors); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	g.glove = d
+	if d.Parser != nil {
+		if g.parser, err = d.Parser(h, &g.faults.Counts); err != nil {
+			return nil, fmt.Errorf("header: %w", err)
+		}
+	}
+	return g, nil
+}
+
+// Header returns the recording's header.
+func (g *Glove) Header() recording.Header { return g.rr.Header }
+
+// GloveInfo describes the recorded glove.
+func (g *Glove) GloveInfo() devices.GloveInfo {
+	h := g.rr.Header
+	return devices.GloveInfo{Model: Name, Sensors: h.Sensors, Right: h.Hand != "left"}
+}
+
+// Faults returns the parser's counters over the replayed bytes, as of the
+// last Read; any goroutine may call it.
+func (g *Glove) Faults() devices.Faults { return g.faults.Load() }
+
+// Wrist returns the latest wrist pose recorded at or before the last
+// sample returned.
+func (g *Glove) Wrist() ([7]float64, bool) { return g.wrist, g.hasWrist }
+
+// Warning returns why the replay ended early (an error wrapping
+// recording.ErrCorrupt that names the damaged record's byte offset), or
+// nil for a clean end.
+func (g *Glove) Warning() error { return g.warning }
+
+// Read returns the next recorded sample, ErrEnd after the last good one,
+// or a glove error tail that was recorded (as the live driver would).
+func (g *Glove) Read(s *devices.Sample) error {
+	g.reading.Lock()
+	defer g.reading.Unlock()
+	defer g.faults.Publish()
+	for {
+		if g.closed.Load() {
+			g.finish()
+			return devices.ErrClosed
+		}
+		if g.done {
+			return devices.ErrEnd
+		}
+		if g.parser != nil {
+			switch ev, err := g.parser.Next(s); ev {
+			case devices.GotSample:
+				s.Time = g.chunkT
+				return g.deliver(s)
+			case devices.GotError:
+				return gloveError(err)
+			}
+		}
+		rec, err := g.rr.Next()
+		if err != nil {
+			if err != io.EOF {
+				g.warning = err
+			}
+			g.finish()
+			return devices.ErrEnd
+		}
+		if got, err := g.take(rec, s); err != nil {
+			g.done, g.warning = true, fmt.Errorf("record at byte %d: %w", rec.Offset, err)
+			return devices.ErrEnd
+		} else if got {
+			return g.deliver(s)
+		}
+	}
+}
+
+// gloveError is what Read returns for an error tail the glove sent, as
+// the live driver does.
+func gloveError(err error) error {
+	var ge *devices.GloveError
+	if errors.As(err, &ge) && len(ge.Codes) > 0 && ge.Codes[0] == 'g' {
+		return fmt.Errorf("%w (%v)", devices.ErrNoGlove, err)
+	}
+	return err
+}
+
+// take plays one record: bytes to the parser, a wrist pose kept, a
+// recorded sample decoded into s (got).
+func (g *Glove) take(rec recording.Record, s *devices.Sample) (got bool, err error) {
+	switch rec.Kind {
+	case recording.KindRaw, recording.KindReset:
+		if g.parser == nil {
+			return false, fmt.Errorf("%w: port bytes in a recording of a %s, which records samples", recording.ErrCorrupt, g.glove.Name)
+		}
+		if rec.Kind == recording.KindReset {
+			g.parser.Reset()
+			return false, nil
+		}
+		g.chunkT = rec.Time
+		g.parser.Feed(rec.Payload)
+	case recording.KindWrist:
+		pose, err := recording.DecodeWrist(rec.Payload)
+		if err != nil {
+			return false, err
+		}
+		g.wrist, g.hasWrist = pose, true
+	case recording.KindSample:
+		if err := recording.DecodeSample(rec.Payload, s); err != nil {
+			return false, err
+		}
+		if err := g.fits(s); err != nil {
+			return false, err
+		}
+		s.Time, s.GloveTime = rec.Time, 0
+		return true, nil
+	}
+	return false, nil
+}
+
+// fits reports a recorded sample that is not of the recorded glove's
+// layout.
+func (g *Glove) fits(s *devices.Sample) error {
+	l, _ := g.glove.Layout(g.rr.Header.Sensors) // checked when opened
+	if s.N != len(l.Sensors) || s.NAngles != len(l.Angles) {
+		return fmt.Errorf("%w: a sample of %d sensors and %d angles in a recording of a %s's %s (%d and %d)",
+			recording.ErrCorrupt, s.N, s.NAngles, g.glove.Name, l.Name, len(l.Sensors), len(l.Angles))
+	}
+	return nil
+}
+
+func (g *Glove) deliver(s *devices.Sample) error {
+	s.Seq = g.seq
+	g.seq++
+	if g.realTime {
+		if wait := time.Until(g.start.Add(s.Time)); wait > 0 {
+			time.Sleep(wait)
+		}
+	}
+	return nil
+}
+
+// Close stops the replay: Read then returns ErrClosed. It may be called
+// from another goroutine than Read's: the file is closed here if no Read
+// is running, else by that Read as it returns.
+func (g *Glove) Close() error {
+	g.closed.Store(true)
+	if g.reading.TryLock() {
+		g.finish()
+		g.reading.Unlock()
+	}
+	return nil
+}
+
+// finish closes the file once (called with reading held).
+func (g *Glove) finish() {
+	if !g.done {
+		g.done = true
+		g.rr.Close()
+	}
+}
+
+// ReadSamples reads every sample of the recording at path, in order. A
+// damaged recording gives the samples before the damage and, as warning,
+// what was wrong.
+func ReadSamples(path string) (samples []devices.Sample, warning error, err error) {
+	g, err := Open(path, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer g.Close()
+	var s devices.Sample
+	for {
+		err := g.Read(&s)
+		switch {
+		case err == nil:
+			samples = append(samples, s)
+		case errors.Is(err, devices.ErrEnd):
+			return samples, g.Warning(), nil
+		case !devices.Transient(err):
+			return samples, g.Warning(), err
+		}
+	}
+}
