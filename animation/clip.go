@@ -21,7 +21,7 @@ type TRS struct {
 // Transform returns the rigid part of x: its rotation, then its
 // translation.
 func (x TRS) Transform() geom.Transform {
-	return geom.Transform{R: x.Rotation.Normalize().Mat4().Mat3(), T: x.Translation}
+	return geom.Transform{R: x.Rotation.Normalize().Mat4().Mat3(), T: geom.FromMgl(x.Translation)}
 }
 
 // Clip is one animation of a document, read to be sampled at any time.

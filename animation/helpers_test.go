@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 
 	"github.com/gloved/gloved/animation"
@@ -46,7 +45,7 @@ type frameLog struct {
 	time     time.Duration
 	poses    []geom.Transform
 	contacts []contact.Contact
-	skin     []mgl64.Vec3 // the posed skin (a skinned hand)
+	skin     []geom.Vec3 // the posed skin (a skinned hand)
 }
 
 // recorded is a session run through the pipeline and recorded.

@@ -60,7 +60,7 @@ func (m *markers) add(frame int, cs []contact.Contact) {
 	}
 	for i, c := range cs {
 		k := &m.tracks[slot[i]]
-		k.add(c.Point, fromY(c.Normal), mgl64.Vec3{1, max(c.Depth, 0) / MarkerLength, 1})
+		k.add(c.Point.Mgl(), fromY(c.Normal.Mgl()), mgl64.Vec3{1, max(c.Depth, 0) / MarkerLength, 1})
 	}
 	for s := range m.tracks {
 		if m.now[s] == none {

@@ -49,10 +49,10 @@ func material(doc *gltf.Document, m int) int {
 // addMesh adds a triangle mesh of material mat (an index into materials)
 // to doc, its positions with the bounds the specification requires
 // (section 3.6.2.5), and returns its index.
-func addMesh[V ~[3]float64](doc *gltf.Document, name string, verts []V, tris [][3]int32, mat int) int {
+func addMesh(doc *gltf.Document, name string, verts []geom.Vec3, tris [][3]int32, mat int) int {
 	pos := make([][3]float32, len(verts))
 	for i, v := range verts {
-		pos[i] = vec32(v)
+		pos[i] = vec32(v.Mgl())
 	}
 	p := &gltf.Primitive{
 		Indices:    gltf.Index(modeler.WriteIndices(doc, indices(tris, len(verts)))),
@@ -108,12 +108,12 @@ const (
 
 // cone is a marker's mesh: a closed cone along +Y, its base centred on
 // the origin.
-func cone() ([]mgl64.Vec3, [][3]int32) {
-	verts := []mgl64.Vec3{{0, MarkerLength, 0}, {0, 0, 0}} // tip, base centre
+func cone() ([]geom.Vec3, [][3]int32) {
+	verts := []geom.Vec3{{Y: MarkerLength}, {}} // tip, base centre
 	var tris [][3]int32
 	for k := range coneSegments {
 		a := 2 * math.Pi * float64(k) / coneSegments
-		verts = append(verts, mgl64.Vec3{MarkerRadius * math.Cos(a), 0, MarkerRadius * math.Sin(a)})
+		verts = append(verts, geom.Vec3{X: MarkerRadius * math.Cos(a), Z: MarkerRadius * math.Sin(a)})
 		i, j := int32(2+k), int32(2+(k+1)%coneSegments)
 		tris = append(tris, [3]int32{0, j, i}, [3]int32{1, i, j})
 	}

@@ -32,14 +32,14 @@ func WritePose(w io.Writer, h *handmodel.Hand, poses []geom.Transform, skin *han
 		g := h.Geometry(l)
 		mesh := addMesh(doc, l.String(), g.Verts, g.Tris, matLink)
 		x := poses[l]
-		if !geom.Finite3(x.T) {
+		if !x.T.Finite() {
 			return fmt.Errorf("animation: glTF: link %s is not posed", l)
 		}
 		q := x.Quat()
 		doc.Nodes = append(doc.Nodes, &gltf.Node{
 			Name:        l.String(),
 			Mesh:        gltf.Index(mesh),
-			Translation: [3]float64{x.T[0], x.T[1], x.T[2]},
+			Translation: [3]float64{x.T.X, x.T.Y, x.T.Z},
 			Rotation:    [4]float64{q.V[0], q.V[1], q.V[2], q.W},
 		})
 		scene.Nodes = append(scene.Nodes, len(doc.Nodes)-1)

@@ -23,7 +23,7 @@ const float32Tol = 2e-7
 func exportedGLB(t *testing.T, h *handmodel.Hand, q handmodel.Angles) (*env.Mesh, []geom.Transform, *handmodel.SkinPose) {
 	t.Helper()
 	poses := make([]geom.Transform, h.NumLinks())
-	h.Pose(&q, geom.Transform{R: mgl64.Rotate3DZ(0.4).Mul3(mgl64.Rotate3DX(-1.1)), T: mgl64.Vec3{0.1, 0.9, -0.2}}, poses)
+	h.Pose(&q, geom.Transform{R: mgl64.Rotate3DZ(0.4).Mul3(mgl64.Rotate3DX(-1.1)), T: geom.Vec3{X: 0.1, Y: 0.9, Z: -0.2}}, poses)
 	var skin *handmodel.Skin
 	var posed *handmodel.SkinPose
 	if r := h.Rig(); r != nil {
@@ -52,16 +52,16 @@ func exportedGLB(t *testing.T, h *handmodel.Hand, q handmodel.Angles) (*env.Mesh
 }
 
 // objectTris returns object name's triangles as corner positions.
-func objectTris(t *testing.T, m *env.Mesh, name string) [][3]mgl64.Vec3 {
+func objectTris(t *testing.T, m *env.Mesh, name string) [][3]geom.Vec3 {
 	t.Helper()
 	o := slices.Index(m.Objects, name)
 	if o < 0 {
 		t.Fatalf("no object %q in %v", name, m.Objects)
 	}
-	var out [][3]mgl64.Vec3
+	var out [][3]geom.Vec3
 	for i, tri := range m.Tris {
 		if int(m.Object[i]) == o {
-			out = append(out, [3]mgl64.Vec3{m.Verts[tri[0]], m.Verts[tri[1]], m.Verts[tri[2]]})
+			out = append(out, [3]geom.Vec3{m.Verts[tri[0]], m.Verts[tri[1]], m.Verts[tri[2]]})
 		}
 	}
 	return out
@@ -69,7 +69,7 @@ func objectTris(t *testing.T, m *env.Mesh, name string) [][3]mgl64.Vec3 {
 
 // sameTris checks that got holds want's triangles, corner for corner, in
 // order.
-func sameTris(t *testing.T, what string, got, want [][3]mgl64.Vec3) {
+func sameTris(t *testing.T, what string, got, want [][3]geom.Vec3) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d triangles, want %d", what, len(got), len(want))
@@ -95,9 +95,9 @@ func TestGLBHoldsEachLinkPosed(t *testing.T) {
 	}
 	for l := range handmodel.Link(h.NumLinks()) {
 		g := h.Geometry(l)
-		var want [][3]mgl64.Vec3
+		var want [][3]geom.Vec3
 		for _, tri := range g.Tris {
-			want = append(want, [3]mgl64.Vec3{poses[l].Apply(g.Verts[tri[0]]), poses[l].Apply(g.Verts[tri[1]]), poses[l].Apply(g.Verts[tri[2]])})
+			want = append(want, [3]geom.Vec3{poses[l].Apply(g.Verts[tri[0]]), poses[l].Apply(g.Verts[tri[1]]), poses[l].Apply(g.Verts[tri[2]])})
 		}
 		sameTris(t, l.String(), objectTris(t, m, l.String()), want)
 	}
@@ -110,9 +110,9 @@ func TestGLBHoldsThePosedSkin(t *testing.T) {
 	q, _ := handmodel.NamedPose("spread")
 	m, _, posed := exportedGLB(t, h, q)
 	skin := h.Rig().Skin
-	var want [][3]mgl64.Vec3
+	var want [][3]geom.Vec3
 	for _, tri := range skin.Tris {
-		want = append(want, [3]mgl64.Vec3{posed.Verts[tri[0]], posed.Verts[tri[1]], posed.Verts[tri[2]]})
+		want = append(want, [3]geom.Vec3{posed.Verts[tri[0]], posed.Verts[tri[1]], posed.Verts[tri[2]]})
 	}
 	sameTris(t, "skin", objectTris(t, m, "skin"), want)
 	if len(m.Objects) != h.NumLinks()+1 {

@@ -75,7 +75,7 @@ func (r *Recorder) Add(f Frame) error {
 	}
 	r.times = append(r.times, f.Time)
 	for l, x := range f.Links {
-		r.links[l].add(x.T, x.Quat(), mgl64.Vec3{})
+		r.links[l].add(x.T.Mgl(), x.Quat(), mgl64.Vec3{})
 	}
 	if r.rig != nil {
 		r.addJoints(f.Angles, f.Links)
@@ -115,5 +115,5 @@ func finite(x geom.Transform) bool {
 			return false
 		}
 	}
-	return geom.Finite3(x.T)
+	return x.T.Finite()
 }

@@ -39,7 +39,7 @@ func TestRecorderRefusesWhatIsNotAFrame(t *testing.T) {
 		t.Errorf("3 links: error %v", err)
 	}
 	bad := still(h)
-	bad[5].T[1] = math.NaN()
+	bad[5].T.Y = math.NaN()
 	if err := r.Add(animation.Frame{Links: bad}); err == nil || !strings.Contains(err.Error(), "index2 is not posed") {
 		t.Errorf("a NaN link: error %v", err)
 	}
@@ -74,7 +74,7 @@ func TestRecorderTakesStampsThatRepeatOrStepBack(t *testing.T) {
 	stamps := []time.Duration{time.Second, time.Second, time.Second, 1030 * time.Millisecond, 1010 * time.Millisecond, 1040 * time.Millisecond, 1040 * time.Millisecond}
 	for k, s := range stamps {
 		x := still(h)
-		x[0].T[0] = float64(k) * 0.01 // the palm moves, so there is a channel
+		x[0].T.X = float64(k) * 0.01 // the palm moves, so there is a channel
 		if err := r.Add(animation.Frame{Time: s, Links: x}); err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestAContactKeepsItsMarker(t *testing.T) {
 	h := mustHand(t, handmodel.DefaultParams)
 	r := animation.NewRecorder(h, env.GraspScene(1))
 	touch := func(link int, x float64) contact.Contact {
-		return contact.Contact{Link: link, Object: 1, Depth: 0.002, Normal: mgl64.Vec3{0, 1, 0}, Point: mgl64.Vec3{x, 0.8, 0}}
+		return contact.Contact{Link: link, Object: 1, Depth: 0.002, Normal: geom.Vec3{Y: 1}, Point: geom.Vec3{X: x, Y: 0.8}}
 	}
 	frames := [][]contact.Contact{
 		{touch(6, 0.01)},
@@ -181,7 +181,7 @@ func TestAContactKeepsItsMarker(t *testing.T) {
 	for k, cs := range frames {
 		for i, c := range cs {
 			x := clip.Sample(node(t, doc, animation.MarkerName(want[k][i])), float64(k)*0.01)
-			if x.Translation.Sub(c.Point).Len() > 1e-7 || x.Scale[0] != 1 {
+			if x.Translation.Sub(c.Point.Mgl()).Len() > 1e-7 || x.Scale[0] != 1 {
 				t.Errorf("frame %d: %s is at %v scaled %v, want link %d's contact at %v", k, animation.MarkerName(want[k][i]), x.Translation, x.Scale, c.Link, c.Point)
 			}
 		}

@@ -120,7 +120,7 @@ func markersAt(t *testing.T, doc *gltf.Document, clip *animation.Clip, pool int,
 		if x.Scale[0] != 1 || x.Scale[2] != 1 {
 			t.Fatalf("marker %d at %v s: scale %v, want 1 across", i, at, x.Scale)
 		}
-		out = append(out, marker{x.Translation, x.Transform().Rotate(mgl64.Vec3{0, 1, 0}), x.Scale[1] * animation.MarkerLength})
+		out = append(out, marker{x.Translation, x.Transform().Rotate(geom.Vec3{Y: 1}).Mgl(), x.Scale[1] * animation.MarkerLength})
 	}
 	return out
 }
@@ -135,7 +135,7 @@ func sameMarkers(t *testing.T, what string, got []marker, want []contact.Contact
 	for _, c := range want {
 		found := false
 		for i, m := range got {
-			if !used[i] && m.point.Sub(c.Point).Len() <= poseTol && m.normal.Sub(c.Normal).Len() <= poseTol && math.Abs(m.depth-c.Depth) <= depthTol {
+			if !used[i] && m.point.Sub(c.Point.Mgl()).Len() <= poseTol && m.normal.Sub(c.Normal.Mgl()).Len() <= poseTol && math.Abs(m.depth-c.Depth) <= depthTol {
 				used[i], found = true, true
 				break
 			}
@@ -187,19 +187,19 @@ func TestReloadedMeshesAreTheScenesAndTheLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for o, name := range r.scene.Objects {
-		var want [][3]mgl64.Vec3
+		var want [][3]geom.Vec3
 		for i, tri := range r.scene.Tris {
 			if int(r.scene.Object[i]) == o {
-				want = append(want, [3]mgl64.Vec3{r.scene.Verts[tri[0]], r.scene.Verts[tri[1]], r.scene.Verts[tri[2]]})
+				want = append(want, [3]geom.Vec3{r.scene.Verts[tri[0]], r.scene.Verts[tri[1]], r.scene.Verts[tri[2]]})
 			}
 		}
 		sameTris(t, name, objectTris(t, m, name), want)
 	}
 	for l := range handmodel.Link(r.hand.NumLinks()) {
 		g, x := r.hand.Geometry(l), r.frames[0].poses[l]
-		var want [][3]mgl64.Vec3
+		var want [][3]geom.Vec3
 		for _, tri := range g.Tris {
-			want = append(want, [3]mgl64.Vec3{x.Apply(g.Verts[tri[0]]), x.Apply(g.Verts[tri[1]]), x.Apply(g.Verts[tri[2]])})
+			want = append(want, [3]geom.Vec3{x.Apply(g.Verts[tri[0]]), x.Apply(g.Verts[tri[1]]), x.Apply(g.Verts[tri[2]])})
 		}
 		sameTris(t, l.String(), objectTris(t, m, l.String()), want)
 	}

@@ -3,9 +3,9 @@ package animation
 import (
 	"io"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -78,7 +78,7 @@ func (r *Recorder) addScene(doc *gltf.Document) {
 	local := make(map[int32]int32)
 	for o, name := range m.Objects {
 		clear(local)
-		var verts []mgl64.Vec3
+		var verts []geom.Vec3
 		var tris [][3]int32
 		for _, i := range order[first[o]:first[o+1]] {
 			var t [3]int32

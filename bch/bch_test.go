@@ -5,26 +5,24 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
 // blob is n small random triangles (edges up to size) around centre
 // within spread: a stand-in for a posed mesh's patch of surface.
-func blob(r *rand.Rand, n int, centre mgl64.Vec3, spread, size float64) []geom.Triangle {
+func blob(r *rand.Rand, n int, centre geom.Vec3, spread, size float64) []geom.Triangle {
 	out := make([]geom.Triangle, n)
 	for i := range out {
-		c := centre.Add(mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(spread))
+		c := centre.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(spread))
 		for k := range 3 {
-			out[i][k] = c.Add(mgl64.Vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5}.Mul(size))
+			out[i][k] = c.Add(geom.Vec3{X: r.Float64() - 0.5, Y: r.Float64() - 0.5, Z: r.Float64() - 0.5}.Mul(size))
 		}
 	}
 	return out
 }
 
-func randomAxis(r *rand.Rand) mgl64.Vec3 {
-	return mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+func randomAxis(r *rand.Rand) geom.Vec3 {
+	return geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}
 }
 
 // TestEveryCylinderHoldsItsTriangles: in trees of random triangle sets
@@ -35,7 +33,7 @@ func TestEveryCylinderHoldsItsTriangles(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 1))
 	var tr Tree
 	for trial := range 200 {
-		tris := blob(r, 1+r.IntN(300), mgl64.Vec3{}, 0.05, 0.02)
+		tris := blob(r, 1+r.IntN(300), geom.Vec3{}, 0.05, 0.02)
 		o := Options{Variant: Variant(trial % 3), Threshold: []float64{0, 0.005, 0.01, 0.03}[trial%4]}
 		if o.Variant == Contour && o.Threshold == 0 {
 			o.Threshold = 0.002
@@ -112,8 +110,8 @@ func TestNeverMissesAnExactCollision(t *testing.T) {
 	var stack [][2]int32
 	meets, hits := 0, 0
 	for trial := range 400 {
-		a := blob(r, 20+r.IntN(120), mgl64.Vec3{}, 0.03, 0.02)
-		b := blob(r, 20+r.IntN(120), mgl64.Vec3{r.Float64() * 0.12, 0, 0}, 0.03, 0.02)
+		a := blob(r, 20+r.IntN(120), geom.Vec3{}, 0.03, 0.02)
+		b := blob(r, 20+r.IntN(120), geom.Vec3{X: r.Float64() * 0.12}, 0.03, 0.02)
 		axis := randomAxis(r)
 		o := []Options{{Triangles, 0}, {Triangles, 0.01}, {Contour, 0.003}}[trial%3]
 		if err := ta.Build(a, axis, o); err != nil {
@@ -196,18 +194,18 @@ func TestCylindersOverlap(t *testing.T) {
 // is rebuilt for a new pose, and queried, with no allocation.
 func TestRebuildAndQueryAllocateNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 3))
-	a, b := blob(r, 500, mgl64.Vec3{}, 0.04, 0.02), blob(r, 500, mgl64.Vec3{0.05, 0, 0}, 0.04, 0.02)
+	a, b := blob(r, 500, geom.Vec3{}, 0.04, 0.02), blob(r, 500, geom.Vec3{X: 0.05}, 0.04, 0.02)
 	for _, o := range []Options{DefaultOptions, {Variant: Contour, Threshold: 0.01}} {
 		var ta, tb Tree
 		var stack [][2]int32
-		axis := mgl64.Vec3{0, 0, 1}
+		axis := geom.Vec3{Z: 1}
 		ta.Build(a, axis, o)
 		tb.Build(b, axis, o)
 		Query(&ta, &tb, -1, &stack)
 		if n := testing.AllocsPerRun(20, func() {
 			for i := range a { // a new pose: the set moved
 				for k := range 3 {
-					a[i][k] = a[i][k].Add(mgl64.Vec3{1e-4, 0, 0})
+					a[i][k] = a[i][k].Add(geom.Vec3{X: 1e-4})
 				}
 			}
 			ta.Build(a, axis, o)
@@ -222,21 +220,21 @@ func TestRebuildAndQueryAllocateNothing(t *testing.T) {
 // TestBuildRefusesWhatCannotWork: no triangles, no axis, a negative or
 // infinite threshold; the tree is then empty, not its last pose.
 func TestBuildRefusesWhatCannotWork(t *testing.T) {
-	tri := []geom.Triangle{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}
+	tri := []geom.Triangle{{{}, {X: 1}, {Y: 1}}}
 	var tr Tree
 	for _, tc := range []struct {
 		name string
 		tris []geom.Triangle
-		axis mgl64.Vec3
+		axis geom.Vec3
 		o    Options
 	}{
-		{"no triangles", nil, mgl64.Vec3{0, 0, 1}, DefaultOptions},
-		{"zero axis", tri, mgl64.Vec3{}, DefaultOptions},
-		{"NaN axis", tri, mgl64.Vec3{math.NaN(), 0, 1}, DefaultOptions},
-		{"negative threshold", tri, mgl64.Vec3{0, 0, 1}, Options{Threshold: -1}},
-		{"infinite threshold", tri, mgl64.Vec3{0, 0, 1}, Options{Threshold: math.Inf(1)}},
+		{"no triangles", nil, geom.Vec3{Z: 1}, DefaultOptions},
+		{"zero axis", tri, geom.Vec3{}, DefaultOptions},
+		{"NaN axis", tri, geom.Vec3{X: math.NaN(), Z: 1}, DefaultOptions},
+		{"negative threshold", tri, geom.Vec3{Z: 1}, Options{Threshold: -1}},
+		{"infinite threshold", tri, geom.Vec3{Z: 1}, Options{Threshold: math.Inf(1)}},
 	} {
-		if err := tr.Build(tri, mgl64.Vec3{0, 0, 1}, DefaultOptions); err != nil {
+		if err := tr.Build(tri, geom.Vec3{Z: 1}, DefaultOptions); err != nil {
 			t.Fatal(err)
 		}
 		if err := tr.Build(tc.tris, tc.axis, tc.o); err == nil {
@@ -254,11 +252,11 @@ func BenchmarkBuild(b *testing.B) {
 	for _, o := range []Options{DefaultOptions, {Variant: Contour, Threshold: 0.01}, {Variant: Single}} {
 		b.Run(o.Variant.String(), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(16, 4))
-			tris := blob(r, 2300, mgl64.Vec3{}, 0.05, 0.01)
+			tris := blob(r, 2300, geom.Vec3{}, 0.05, 0.01)
 			var tr Tree
 			b.ReportAllocs()
 			for b.Loop() {
-				tr.Build(tris, mgl64.Vec3{0, 0, 1}, o)
+				tr.Build(tris, geom.Vec3{Z: 1}, o)
 			}
 			b.ReportMetric(float64(len(tr.Nodes)), "nodes")
 		})
@@ -268,8 +266,8 @@ func BenchmarkBuild(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	r := rand.New(rand.NewPCG(17, 5))
 	var ta, tb Tree
-	ta.Build(blob(r, 2300, mgl64.Vec3{}, 0.05, 0.01), mgl64.Vec3{0, 0, 1}, DefaultOptions)
-	tb.Build(blob(r, 2300, mgl64.Vec3{0.12, 0, 0}, 0.05, 0.01), mgl64.Vec3{0, 0, 1}, DefaultOptions)
+	ta.Build(blob(r, 2300, geom.Vec3{}, 0.05, 0.01), geom.Vec3{Z: 1}, DefaultOptions)
+	tb.Build(blob(r, 2300, geom.Vec3{X: 0.12}, 0.05, 0.01), geom.Vec3{Z: 1}, DefaultOptions)
 	var stack [][2]int32
 	b.ReportAllocs()
 	tests := 0

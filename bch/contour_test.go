@@ -31,7 +31,7 @@ func onBoundary(t *Tree, u, v, du, dv float64) bool {
 
 // outlineOf builds a contour tree of tris about axis and returns it with
 // the triangles' projection (the outline replaces the tree's items).
-func outlineOf(t *testing.T, tris []geom.Triangle, axis mgl64.Vec3) (*Tree, *Tree) {
+func outlineOf(t *testing.T, tris []geom.Triangle, axis geom.Vec3) (*Tree, *Tree) {
 	var tr, proj Tree
 	if err := tr.Build(tris, axis, Options{Variant: Contour, Threshold: 0.004}); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestOutlineIsTheUnionsBoundary(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 6))
 	boundary := 0
 	for trial := range 60 {
-		tris := blob(r, 5+r.IntN(80), mgl64.Vec3{}, 0.03, 0.03)
+		tris := blob(r, 5+r.IntN(80), geom.Vec3{}, 0.03, 0.03)
 		tr, proj := outlineOf(t, tris, randomAxis(r))
 		segs := tr.outline.segs
 		for i, s := range segs {
@@ -107,11 +107,11 @@ func nearestPiece(segs []segment, u, v float64) float64 {
 func TestOutlineOfABoxIsItsShadow(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 7))
 	for trial := range 100 {
-		x := geom.Transform{R: mgl64.QuatRotate(r.Float64()*6, randomAxis(r).Normalize()).Mat4().Mat3(), T: mgl64.Vec3{0.1, 0.2, 0.3}}
-		tris := boxTris(x, mgl64.Vec3{0.02 + 0.05*r.Float64(), 0.02 + 0.05*r.Float64(), 0.02 + 0.05*r.Float64()})
+		x := geom.Transform{R: mgl64.QuatRotate(r.Float64()*6, randomAxis(r).Normalize().Mgl()).Mat4().Mat3(), T: geom.Vec3{X: 0.1, Y: 0.2, Z: 0.3}}
+		tris := boxTris(x, geom.Vec3{X: 0.02 + 0.05*r.Float64(), Y: 0.02 + 0.05*r.Float64(), Z: 0.02 + 0.05*r.Float64()})
 		axis := randomAxis(r)
 		if trial%5 == 0 {
-			axis = x.Rotate(mgl64.Vec3{0, 0, 1}) // along an edge: faces project to nothing
+			axis = x.Rotate(geom.Vec3{Z: 1}) // along an edge: faces project to nothing
 		}
 		var tr Tree
 		if err := tr.Build(tris, axis, Options{Variant: Contour, Threshold: 0.003}); err != nil {
@@ -134,9 +134,9 @@ func TestOutlineOfABoxIsItsShadow(t *testing.T) {
 }
 
 // boxTris is a closed box of half-extents h placed by x: 12 triangles.
-func boxTris(x geom.Transform, h mgl64.Vec3) []geom.Triangle {
-	c := func(i int) mgl64.Vec3 {
-		return x.Apply(mgl64.Vec3{h[0] * float64(2*(i&1)-1), h[1] * float64((i&2)-1), h[2] * float64((i&4)/2-1)})
+func boxTris(x geom.Transform, h geom.Vec3) []geom.Triangle {
+	c := func(i int) geom.Vec3 {
+		return x.Apply(geom.Vec3{X: h.X * float64(2*(i&1)-1), Y: h.Y * float64((i&2)-1), Z: h.Z * float64((i&4)/2-1)})
 	}
 	quads := [6][4]int{{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}}
 	var out []geom.Triangle

@@ -3,8 +3,6 @@ package bch_test
 import (
 	"fmt"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/geom"
 )
@@ -16,12 +14,12 @@ func Example() {
 		var out []geom.Triangle
 		for i := range 20 {
 			x := 0.01 * float64(i)
-			out = append(out, geom.Triangle{{x, y, 0}, {x + 0.01, y, 0}, {x, y + 0.01, 0.05}})
+			out = append(out, geom.Triangle{{X: x, Y: y}, {X: x + 0.01, Y: y}, {X: x, Y: y + 0.01, Z: 0.05}})
 		}
 		return out
 	}
 	var a, b bch.Tree
-	up := mgl64.Vec3{0, 0, 1}
+	up := geom.Vec3{Z: 1}
 	a.Build(strip(0), up, bch.DefaultOptions)
 	b.Build(strip(0.03), up, bch.DefaultOptions) // beside a, 2 cm apart
 	full := bch.Query(&a, &b, -1, nil)

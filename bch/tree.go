@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -67,7 +65,7 @@ func (n *Node) Leaf() bool { return n.Child[0] < 0 }
 type Tree struct {
 	// Axis is the cylinders' axis (unit); U and V span the plane the
 	// triangles are projected onto.
-	Axis, U, V mgl64.Vec3
+	Axis, U, V geom.Vec3
 	Nodes      []Node
 	// Items index the triangles (or, for a contour tree, the outline's
 	// pieces: Piece), each node's a contiguous run.
@@ -92,7 +90,7 @@ func (t *Tree) Piece(i int32) (a, b [2]float64) {
 
 // Build makes t the tree of tris about axis (any non-zero direction),
 // reusing t's storage.
-func (t *Tree) Build(tris []geom.Triangle, axis mgl64.Vec3, o Options) error {
+func (t *Tree) Build(tris []geom.Triangle, axis geom.Vec3, o Options) error {
 	// A tree that fails to build is empty: it collides with nothing
 	// rather than with its last pose.
 	t.Nodes, t.Items = t.Nodes[:0], t.Items[:0]
@@ -153,15 +151,14 @@ func (t *Tree) Build(tris []geom.Triangle, axis mgl64.Vec3, o Options) error {
 }
 
 // plane returns two unit directions spanning the plane normal to a (unit).
-func plane(a mgl64.Vec3) (u, v mgl64.Vec3) {
+func plane(a geom.Vec3) (u, v geom.Vec3) {
 	k := 0
 	for i := 1; i < 3; i++ {
-		if math.Abs(a[i]) < math.Abs(a[k]) {
+		if math.Abs(a.At(i)) < math.Abs(a.At(k)) {
 			k = i
 		}
 	}
-	var e mgl64.Vec3
-	e[k] = 1
+	e := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}[k]
 	u = a.Cross(e).Normalize()
 	return u, a.Cross(u)
 }

@@ -3,8 +3,6 @@ package cab
 import (
 	"fmt"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -14,16 +12,16 @@ import (
 type Link struct {
 	Name   string
 	Parent int // -1 for a root
-	Verts  []mgl64.Vec3
+	Verts  []geom.Vec3
 	Tris   [][3]int32
 	Box    geom.OBB // rest OBB in the link frame (the leaf box)
 	Convex bool     // the mesh is its own convex hull
 	// corners are Box's 8 corners (AABB*); moments are the surface
 	// integrals of the mesh (the OBB strategy).
-	corners [8]mgl64.Vec3
+	corners [8]geom.Vec3
 	moments geom.SurfaceMoments
-	mc      mgl64.Vec3 // moments' area-weighted centroid sum (link frame)
-	mq      geom.Sym3  // moments' second-moment sum (link frame)
+	mc      geom.Vec3 // moments' area-weighted centroid sum (link frame)
+	mq      geom.Sym3 // moments' second-moment sum (link frame)
 }
 
 // Body is an articulated body: links in an order where parents come first.
@@ -40,7 +38,7 @@ func (b *Body) Adjacent(x, y int32) bool {
 
 // NewLink makes a link from a mesh, fitting its rest box by the hull
 // covariance.
-func NewLink(name string, parent int, verts []mgl64.Vec3, tris [][3]int32, convex bool) (Link, error) {
+func NewLink(name string, parent int, verts []geom.Vec3, tris [][3]int32, convex bool) (Link, error) {
 	if len(verts) < 4 || len(tris) < 4 {
 		return Link{}, fmt.Errorf("cab: link %s: a link needs a solid mesh, got %d vertices and %d triangles", name, len(verts), len(tris))
 	}

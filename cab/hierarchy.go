@@ -3,8 +3,6 @@ package cab
 import (
 	"fmt"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -172,8 +170,8 @@ func (h *Hierarchy) span(ref int32) (int32, int32) {
 }
 
 // junctionPoint returns the world point where node n's children meet.
-func (h *Hierarchy) junctionPoint(n *Node, poses []geom.Transform) mgl64.Vec3 {
-	var p mgl64.Vec3
+func (h *Hierarchy) junctionPoint(n *Node, poses []geom.Transform) geom.Vec3 {
+	var p geom.Vec3
 	for _, l := range h.junction[n.J0:n.J1] {
 		p = p.Add(poses[l].T)
 	}

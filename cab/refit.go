@@ -60,7 +60,7 @@ func refitLeaves(h *Hierarchy, poses []geom.Transform) {
 	for l := range h.Leaves {
 		b, x, out := &h.Body.Links[l].Box, &poses[l], &h.Leaves[l]
 		out.Center = x.Apply(b.Center)
-		out.Axes = x.R.Mul3(b.Axes)
+		out.Axes = geom.MulMat(&x.R, &b.Axes)
 		out.Half = b.Half
 	}
 }
@@ -94,7 +94,7 @@ const ParallelTolerance = 1 - 1e-5
 // vanishes too) the parent takes all the axes of the child with the longest
 // axis. Extents and center come from projecting both child boxes on the
 // axes (eq. 4).
-func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
+func MergeCAB(out, b1, b2 *geom.OBB, j geom.Vec3) {
 	a1, e1 := majorAxis(b1, j)
 	a2, e2 := majorAxis(b2, j)
 	if !(e1 > 0) || !(e2 > 0) || math.Abs(a1.Dot(a2)) > ParallelTolerance*e1*e2 {
@@ -117,16 +117,16 @@ func MergeCAB(out, b1, b2 *geom.OBB, j mgl64.Vec3) {
 	A2 := a1.Cross(a2)
 	A2 = A2.Mul(1 / A2.Len())
 	A3 := A1.Cross(A2)
-	axes := mgl64.Mat3{A1[0], A1[1], A1[2], A2[0], A2[1], A2[2], A3[0], A3[1], A3[2]}
+	axes := geom.FromCols(A1, A2, A3)
 	Enclose(out, b1, b2, &axes)
 }
 
 // majorAxis returns a box's longest axis scaled by its full length,
 // pointing from j toward the box center, and that length.
-func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
+func majorAxis(b *geom.OBB, j geom.Vec3) (geom.Vec3, float64) {
 	a, l := b.MajorAxis()
 	if a.Dot(b.Center.Sub(j)) < 0 {
-		a = mgl64.Vec3{-a[0], -a[1], -a[2]}
+		a = a.Neg()
 	}
 	return a, l
 }
@@ -135,23 +135,27 @@ func majorAxis(b *geom.OBB, j mgl64.Vec3) (mgl64.Vec3, float64) {
 // boxes: each child projects on axis A as its center's projection
 // ± Σ h_k |A·b_k|.
 func Enclose(out, b1, b2 *geom.OBB, axes *mgl64.Mat3) {
-	var mid, half mgl64.Vec3
-	for i := range 3 {
-		a := mgl64.Vec3{axes[3*i], axes[3*i+1], axes[3*i+2]}
-		c1, r1 := a.Dot(b1.Center), b1.ProjectedRadius(a)
-		c2, r2 := a.Dot(b2.Center), b2.ProjectedRadius(a)
-		lo, hi := c1-r1, c1+r1
-		if v := c2 - r2; v < lo {
-			lo = v
-		}
-		if v := c2 + r2; v > hi {
-			hi = v
-		}
-		mid[i], half[i] = 0.5*(lo+hi), 0.5*(hi-lo)
-	}
+	m0, h0 := shadow(b1, b2, geom.Col(axes, 0))
+	m1, h1 := shadow(b1, b2, geom.Col(axes, 1))
+	m2, h2 := shadow(b1, b2, geom.Col(axes, 2))
 	out.Axes = *axes
-	out.Center = axes.Mul3x1(mid)
-	out.Half = half
+	out.Center = geom.MulVec(axes, geom.Vec3{X: m0, Y: m1, Z: m2})
+	out.Half = geom.Vec3{X: h0, Y: h1, Z: h2}
+}
+
+// shadow returns the midpoint and half-length of the interval the two
+// boxes project to on axis a.
+func shadow(b1, b2 *geom.OBB, a geom.Vec3) (mid, half float64) {
+	c1, r1 := a.Dot(b1.Center), b1.ProjectedRadius(a)
+	c2, r2 := a.Dot(b2.Center), b2.ProjectedRadius(a)
+	lo, hi := c1-r1, c1+r1
+	if v := c2 - r2; v < lo {
+		lo = v
+	}
+	if v := c2 + r2; v > hi {
+		hi = v
+	}
+	return 0.5 * (lo + hi), 0.5 * (hi - lo)
 }
 
 // covRefit is the OBB strategy: each node's axes are the eigenvectors of
@@ -203,7 +207,7 @@ func (r *covRefit) sum(ref int32) *geom.SurfaceMoments {
 // cornerRefit fits each parent to its children's 16 corners.
 type cornerRefit struct {
 	h   *Hierarchy
-	pts [16]mgl64.Vec3
+	pts [16]geom.Vec3
 }
 
 func (r *cornerRefit) Strategy() Strategy { return OBBCorners }
@@ -214,8 +218,8 @@ func (r *cornerRefit) Refit(poses []geom.Transform) {
 	for i := range h.Nodes {
 		n := &h.Nodes[i]
 		b1, b2 := h.Box(n.Child[0]), h.Box(n.Child[1])
-		b1.Corners((*[8]mgl64.Vec3)(r.pts[:8]))
-		b2.Corners((*[8]mgl64.Vec3)(r.pts[8:]))
+		b1.Corners((*[8]geom.Vec3)(r.pts[:8]))
+		b2.Corners((*[8]geom.Vec3)(r.pts[8:]))
 		_, cov := geom.PointCovariance(r.pts[:])
 		_, axes := cov.Eigen()
 		Enclose(&h.Boxes[i], b1, b2, &axes)

@@ -37,7 +37,7 @@ func randomHandPose(r *rand.Rand, hand *handmodel.Hand, out []geom.Transform) {
 		q[j] = lim.Min + r.Float64()*(lim.Max-lim.Min)
 	}
 	quat := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	w, _ := geom.FromQuat(quat, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()})
+	w, _ := geom.FromQuat(quat, geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()})
 	hand.Pose(&q, w, out)
 }
 
@@ -156,34 +156,34 @@ func finiteBox(b *geom.OBB) bool {
 			return false
 		}
 	}
-	return geom.Finite3(b.Center) && geom.Finite3(b.Half)
+	return b.Center.Finite() && b.Half.Finite()
 }
 
-func rod(center, dir mgl64.Vec3, length, thick float64) geom.OBB {
+func rod(center, dir geom.Vec3, length, thick float64) geom.OBB {
 	d := dir.Normalize()
-	ref := mgl64.Vec3{0, 0, 1}
-	if math.Abs(d[2]) > 0.9 {
-		ref = mgl64.Vec3{1, 0, 0}
+	ref := geom.Vec3{Z: 1}
+	if math.Abs(d.Z) > 0.9 {
+		ref = geom.Vec3{X: 1}
 	}
 	y := d.Cross(ref).Normalize()
-	return geom.OBB{Center: center, Axes: mgl64.Mat3FromCols(d, y, d.Cross(y)), Half: mgl64.Vec3{length / 2, thick / 2, thick / 2}}
+	return geom.OBB{Center: center, Axes: geom.FromCols(d, y, d.Cross(y)), Half: geom.Vec3{X: length / 2, Y: thick / 2, Z: thick / 2}}
 }
 
 func TestMergeCABSpecialCases(t *testing.T) {
-	j := mgl64.Vec3{}
+	j := geom.Vec3{}
 	tests := []struct {
 		name   string
 		b1, b2 geom.OBB
-		major  mgl64.Vec3 // expected first axis (up to sign), or zero to skip
-		volume float64    // expected volume, or 0 to skip
+		major  geom.Vec3 // expected first axis (up to sign), or zero to skip
+		volume float64   // expected volume, or 0 to skip
 	}{
-		{"straight chain (antiparallel major axes)", rod(mgl64.Vec3{0, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), rod(mgl64.Vec3{0, -1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), mgl64.Vec3{0, 1, 0}, 6},
-		{"fully folded (parallel, same side)", rod(mgl64.Vec3{0.5, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), rod(mgl64.Vec3{-0.5, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), mgl64.Vec3{0, 1, 0}, 6},
-		{"right angle: endpoint vector wins", rod(mgl64.Vec3{0, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), rod(mgl64.Vec3{1.5, 0, 0}, mgl64.Vec3{1, 0, 0}, 3, 1), mgl64.Vec3{1, -1, 0}.Normalize(), 0},
-		{"nearly folded: a child's axis wins", rod(mgl64.Vec3{0, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), rod(mgl64.Vec3{0.05, 0.5, 0}, mgl64.Vec3{0.1, 1, 0}, 1, 1), mgl64.Vec3{0, 1, 0}, 0},
-		{"nearly straight: the endpoint vector wins", rod(mgl64.Vec3{0, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), rod(mgl64.Vec3{0.05, -0.5, 0}, mgl64.Vec3{0.1, -1, 0}, 1, 1), mgl64.Vec3{-0.0995037, 3.9950372, 0}.Normalize(), 0},
-		{"zero-length child (a point)", rod(mgl64.Vec3{0, 1.5, 0}, mgl64.Vec3{0, 1, 0}, 3, 1), geom.OBB{Center: j, Axes: mgl64.Ident3()}, mgl64.Vec3{0, 1, 0}, 0},
-		{"both points at the junction", geom.OBB{Axes: mgl64.Ident3()}, geom.OBB{Axes: mgl64.Ident3()}, mgl64.Vec3{}, 0},
+		{"straight chain (antiparallel major axes)", rod(geom.Vec3{Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), rod(geom.Vec3{Y: -1.5}, geom.Vec3{Y: 1}, 3, 1), geom.Vec3{Y: 1}, 6},
+		{"fully folded (parallel, same side)", rod(geom.Vec3{X: 0.5, Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), rod(geom.Vec3{X: -0.5, Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), geom.Vec3{Y: 1}, 6},
+		{"right angle: endpoint vector wins", rod(geom.Vec3{Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), rod(geom.Vec3{X: 1.5}, geom.Vec3{X: 1}, 3, 1), geom.Vec3{X: 1, Y: -1}.Normalize(), 0},
+		{"nearly folded: a child's axis wins", rod(geom.Vec3{Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), rod(geom.Vec3{X: 0.05, Y: 0.5}, geom.Vec3{X: 0.1, Y: 1}, 1, 1), geom.Vec3{Y: 1}, 0},
+		{"nearly straight: the endpoint vector wins", rod(geom.Vec3{Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), rod(geom.Vec3{X: 0.05, Y: -0.5}, geom.Vec3{X: 0.1, Y: -1}, 1, 1), geom.Vec3{X: -0.0995037, Y: 3.9950372}.Normalize(), 0},
+		{"zero-length child (a point)", rod(geom.Vec3{Y: 1.5}, geom.Vec3{Y: 1}, 3, 1), geom.OBB{Center: j, Axes: mgl64.Ident3()}, geom.Vec3{Y: 1}, 0},
+		{"both points at the junction", geom.OBB{Axes: mgl64.Ident3()}, geom.OBB{Axes: mgl64.Ident3()}, geom.Vec3{}, 0},
 	}
 	for _, tc := range tests {
 		var p geom.OBB
@@ -192,7 +192,7 @@ func TestMergeCABSpecialCases(t *testing.T) {
 			t.Errorf("%s: bad parent %+v", tc.name, p)
 			continue
 		}
-		var c [8]mgl64.Vec3
+		var c [8]geom.Vec3
 		for _, b := range []geom.OBB{tc.b1, tc.b2} {
 			b.Corners(&c)
 			for _, v := range c {
@@ -201,7 +201,7 @@ func TestMergeCABSpecialCases(t *testing.T) {
 				}
 			}
 		}
-		if tc.major != (mgl64.Vec3{}) {
+		if tc.major != (geom.Vec3{}) {
 			if d := math.Abs(p.Axis(0).Dot(tc.major)); d < 1-1e-9 {
 				t.Errorf("%s: first axis %v, want ±%v", tc.name, p.Axis(0), tc.major)
 			}

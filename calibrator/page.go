@@ -90,7 +90,7 @@ func sideOn(right bool) geom.Transform {
 		thumb = -1 // a right hand's thumb is on its -x side
 	}
 	q := mgl64.QuatBetweenVectors(mgl64.Vec3{thumb, 0, -0.5}.Normalize(), mgl64.Vec3{0.6, 0, 1}.Normalize())
-	x, _ := geom.FromQuat(q, mgl64.Vec3{})
+	x, _ := geom.FromQuat(q, geom.Vec3{})
 	return x
 }
 

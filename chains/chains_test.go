@@ -21,7 +21,7 @@ func tube(rx, ry, length, step float64, seg int) *Mesh {
 		z := length * float64(i) / float64(rings-1)
 		for k := range seg {
 			s, c := math.Sincos(2 * math.Pi * float64(k) / float64(seg))
-			m.Verts = append(m.Verts, mgl64.Vec3{rx * c, ry * s, z})
+			m.Verts = append(m.Verts, geom.Vec3{X: rx * c, Y: ry * s, Z: z})
 		}
 	}
 	for i := range rings - 1 {
@@ -31,7 +31,7 @@ func tube(rx, ry, length, step float64, seg int) *Mesh {
 		}
 	}
 	bottom, top := int32(len(m.Verts)), int32(len(m.Verts)+1)
-	m.Verts = append(m.Verts, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 0, length})
+	m.Verts = append(m.Verts, geom.Vec3{}, geom.Vec3{Z: length})
 	last := int32((rings - 1) * seg)
 	for k := range int32(seg) {
 		m.Tris = append(m.Tris, [3]int32{bottom, (k + 1) % int32(seg), k}, [3]int32{top, last + k, last + (k+1)%int32(seg)})
@@ -49,9 +49,9 @@ func allTris(m *Mesh) []int32 {
 }
 
 // fingerSet is a 8 cm finger of radius 9 mm in three links along Z.
-func fingerSet(t *testing.T, m *Mesh) *Set {
+func fingerSet(t testing.TB, m *Mesh) *Set {
 	t.Helper()
-	reg := Region{Name: "finger", Tris: allTris(m), Axis: []mgl64.Vec3{{0, 0, 0}, {0, 0, 0.04}, {0, 0, 0.065}, {0, 0, 0.08}}, Links: []int32{1, 2, 3}}
+	reg := Region{Name: "finger", Tris: allTris(m), Axis: []geom.Vec3{{}, {Z: 0.04}, {Z: 0.065}, {Z: 0.08}}, Links: []int32{1, 2, 3}}
 	s, err := Build(m, []Region{reg}, []int32{-1, 0, 1, 2}, DefaultParams)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func fingerSet(t *testing.T, m *Mesh) *Set {
 }
 
 // distToMesh is the distance from p to m's surface, by brute force.
-func distToMesh(m *Mesh, p mgl64.Vec3) float64 {
+func distToMesh(m *Mesh, p geom.Vec3) float64 {
 	d := math.Inf(1)
 	for _, tr := range m.Tris {
 		q, _ := geom.ClosestOnTriangle(geom.Triangle{m.Verts[tr[0]], m.Verts[tr[1]], m.Verts[tr[2]]}, p)
@@ -84,7 +84,7 @@ func TestTubeSpheresFillTheTube(t *testing.T) {
 	sagitta := R * (1 - math.Cos(math.Pi/48))
 	for i, f := range s.Fits {
 		sp := f.Sphere[J1]
-		if xy := math.Hypot(sp.C[0], sp.C[1]); xy > 1e-9 {
+		if xy := math.Hypot(sp.C.X, sp.C.Y); xy > 1e-9 {
 			t.Errorf("sphere %d is %g m off the axis", i, xy)
 		}
 		if d := distToMesh(m, sp.C); sp.R > d+1e-6 || sp.R < d-sagitta-1e-12 {
@@ -100,12 +100,12 @@ func TestTubeSpheresFillTheTube(t *testing.T) {
 		}
 	}
 	first, last := s.Fits[0].Sphere[J1], s.Fits[len(s.Fits)-1].Sphere[J1]
-	if first.C[2]-first.R > 0.002 || last.C[2]+last.R < 0.078 {
-		t.Errorf("the spheres span z %v..%v, want the tube's 0..0.08", first.C[2]-first.R, last.C[2]+last.R)
+	if first.C.Z-first.R > 0.002 || last.C.Z+last.R < 0.078 {
+		t.Errorf("the spheres span z %v..%v, want the tube's 0..0.08", first.C.Z-first.R, last.C.Z+last.R)
 	}
 	// The links follow the axis's segments.
 	for _, f := range s.Fits {
-		z := f.Origin[2]
+		z := f.Origin.Z
 		if want := map[bool]int32{true: 1, false: 0}[z < 0.04] + map[bool]int32{true: 1, false: 0}[z < 0.065] + 1; f.Link != 4-want {
 			t.Errorf("a sphere at z %v is on link %d, want %d", z, f.Link, 4-want)
 		}
@@ -118,7 +118,7 @@ func TestTubeSpheresFillTheTube(t *testing.T) {
 // a level stand on either side of its Across direction.
 func TestFitsRankAsThePaperSays(t *testing.T) {
 	m := tube(0.04, 0.012, 0.08, 0.002, 64)
-	reg := Region{Name: "palm", Tris: allTris(m), Axis: []mgl64.Vec3{{0, 0, 0}, {0, 0, 0.08}}, Links: []int32{0}, Wide: true, Across: mgl64.Vec3{1, 0, 0}}
+	reg := Region{Name: "palm", Tris: allTris(m), Axis: []geom.Vec3{{}, {Z: 0.08}}, Links: []int32{0}, Wide: true, Across: geom.Vec3{X: 1}}
 	s, err := Build(m, []Region{reg}, []int32{-1}, DefaultParams)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestFitsRankAsThePaperSays(t *testing.T) {
 	sides := [2]int{}
 	for i, f := range s.Fits {
 		sides[f.Side]++
-		if c := f.Sphere[J1].C[0]; (c > 0) != (f.Side == 0) {
+		if c := f.Sphere[J1].C.X; (c > 0) != (f.Side == 0) {
 			t.Errorf("sphere %d of side %d is at x %v", i, f.Side, c)
 		}
 		b := f.Sphere[J2]
@@ -160,7 +160,7 @@ type rigidPoser struct {
 	x geom.Transform
 }
 
-func (p *rigidPoser) Centroid(t int32) mgl64.Vec3 {
+func (p *rigidPoser) Centroid(t int32) geom.Vec3 {
 	tri := p.m.Tris[t]
 	return p.x.Apply(p.m.Verts[tri[0]].Add(p.m.Verts[tri[1]]).Add(p.m.Verts[tri[2]]).Mul(1.0 / 3))
 }
@@ -176,7 +176,7 @@ func TestSpheresFollowTheirPivots(t *testing.T) {
 			t.Fatalf("sphere %d at bind is %v, want its j1' %v", i, s.Spheres[i], f.Sphere[J1Adjusted])
 		}
 	}
-	x, _ := geom.FromQuat(mgl64.Quat{W: 0.4, V: mgl64.Vec3{0.3, -0.7, 0.2}}, mgl64.Vec3{0.3, -1.2, 0.8})
+	x, _ := geom.FromQuat(mgl64.Quat{W: 0.4, V: mgl64.Vec3{0.3, -0.7, 0.2}}, geom.Vec3{X: 0.3, Y: -1.2, Z: 0.8})
 	moved := &rigidPoser{m, x}
 	s.Update(moved)
 	for i, f := range s.Fits {
@@ -199,7 +199,7 @@ type linkPoser struct {
 
 func (p *linkPoser) TriLink(t int32) int32       { return p.link(t) }
 func (p *linkPoser) Motion(int32) geom.Transform { return p.x }
-func (p *linkPoser) Centroid(t int32) mgl64.Vec3 { return p.rigidPoser.Centroid(t) }
+func (p *linkPoser) Centroid(t int32) geom.Vec3  { return p.rigidPoser.Centroid(t) }
 func sameSpheres(a, b []Sphere, tol float64) bool {
 	for i := range a {
 		if a[i].C.Sub(b[i].C).Len() > tol || math.Abs(a[i].R-b[i].R) > tol {
@@ -214,7 +214,7 @@ func sameSpheres(a, b []Sphere, tol float64) bool {
 // by the link all of a sphere's pivots ride on.
 func TestUpdateLinkIsUpdate(t *testing.T) {
 	m := tube(0.009, 0.009, 0.08, 0.002, 48)
-	x, _ := geom.FromQuat(mgl64.Quat{W: 0.9, V: mgl64.Vec3{-0.3, 0.1, 0.4}}, mgl64.Vec3{-0.2, 0.5, 0.1})
+	x, _ := geom.FromQuat(mgl64.Quat{W: 0.9, V: mgl64.Vec3{-0.3, 0.1, 0.4}}, geom.Vec3{X: -0.2, Y: 0.5, Z: 0.1})
 	for name, link := range map[string]func(int32) int32{
 		"one link":          func(int32) int32 { return 0 },
 		"alternating links": func(t int32) int32 { return t % 2 },
@@ -245,7 +245,7 @@ func TestUpdateLinkIsUpdate(t *testing.T) {
 func randomSet(r *rand.Rand, n int) *Set {
 	s := &Set{Spheres: make([]Sphere, n), Fits: make([]Fit, n)}
 	for i := range n {
-		s.Spheres[i] = Sphere{C: mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()}, R: 0.05 + 0.1*r.Float64()}
+		s.Spheres[i] = Sphere{C: geom.Vec3{X: r.Float64(), Y: r.Float64(), Z: r.Float64()}, R: 0.05 + 0.1*r.Float64()}
 		s.Fits[i].Link = int32(r.IntN(6))
 	}
 	s.exclude([]int32{-1, 0, 1, 2, 0, 4})
@@ -274,9 +274,9 @@ func TestOverlapsAreBruteForce(t *testing.T) {
 		if i%2 == 1 {
 			// Each link's spheres in a cluster of their own, so that the
 			// balls bounding links are apart as often as not.
-			var centre [6]mgl64.Vec3
+			var centre [6]geom.Vec3
 			for l := range centre {
-				centre[l] = mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()}.Mul(0.7)
+				centre[l] = geom.Vec3{X: r.Float64(), Y: r.Float64(), Z: r.Float64()}.Mul(0.7)
 			}
 			for k := range s.Spheres {
 				s.Spheres[k].C = centre[s.Fits[k].Link].Add(s.Spheres[k].C.Mul(0.3))
@@ -366,9 +366,9 @@ func TestOverlapsAllocateNothing(t *testing.T) {
 // are not there are errors.
 func TestBuildRefusesWhatCannotWork(t *testing.T) {
 	m := tube(0.009, 0.009, 0.08, 0.002, 48)
-	good := Region{Name: "f", Tris: allTris(m), Axis: []mgl64.Vec3{{0, 0, 0}, {0, 0, 0.08}}, Links: []int32{0}}
+	good := Region{Name: "f", Tris: allTris(m), Axis: []geom.Vec3{{}, {Z: 0.08}}, Links: []int32{0}}
 	outside := good
-	outside.Axis = []mgl64.Vec3{{1, 0, 0}, {1, 0, 0.08}}
+	outside.Axis = []geom.Vec3{{X: 1}, {X: 1, Z: 0.08}}
 	badLink := good
 	badLink.Links = []int32{3}
 	for name, c := range map[string]struct {

@@ -14,8 +14,8 @@ import (
 type Fit struct {
 	Region, Side int
 	Link         int32
-	Origin       mgl64.Vec3 // the disk's centre at the sphere's level
-	Normal       mgl64.Vec3 // the region's axis there
+	Origin       geom.Vec3 // the disk's centre at the sphere's level
+	Normal       geom.Vec3 // the region's axis there
 	Sphere       [NumMethods]Sphere
 	F            [NumMethods]FStats
 	Verts        []int32  // the surrounding region's vertices
@@ -38,7 +38,7 @@ const minHitShare = 0.9
 // centre along the axis (where the region ends in a cap or a fingertip).
 func j1(m *Mesh, tris []int32, l *level, rays []int, cyclic bool) Sphere {
 	s := j1InPlane(l, rays, cyclic)
-	for _, d := range []mgl64.Vec3{l.n, l.n.Mul(-1)} {
+	for _, d := range []geom.Vec3{l.n, l.n.Mul(-1)} {
 		if p, t := castRay(m, tris, s.C, d); t >= 0 {
 			s.R = min(s.R, p.Sub(s.C).Len())
 		}
@@ -49,7 +49,7 @@ func j1(m *Mesh, tris []int32, l *level, rays []int, cyclic bool) Sphere {
 // j1InPlane is j1 sized by the level's hits alone.
 func j1InPlane(l *level, rays []int, cyclic bool) Sphere {
 	var area float64
-	var sum mgl64.Vec3
+	var sum geom.Vec3
 	for i := range rays {
 		j := i + 1
 		if j == len(rays) {
@@ -81,7 +81,7 @@ func j1InPlane(l *level, rays []int, cyclic bool) Sphere {
 
 // j2 is the minimum enclosing ball of the surrounding region's vertices.
 func j2(m *Mesh, verts []int32) Sphere {
-	pts := make([]mgl64.Vec3, len(verts))
+	pts := make([]geom.Vec3, len(verts))
 	for i, v := range verts {
 		pts[i] = m.Verts[v]
 	}
@@ -98,10 +98,10 @@ const adjustIters = 20
 // Gauss-Newton. The paper moves the two spheres of a level toward the
 // disk's centre and scales them down until F is smallest; the least
 // squares fit is that step made exact.
-func adjust(m *Mesh, verts []int32, s Sphere, u, v mgl64.Vec3) Sphere {
+func adjust(m *Mesh, verts []int32, s Sphere, u, v geom.Vec3) Sphere {
 	for range adjustIters {
 		var a mgl64.Mat3
-		var g mgl64.Vec3
+		var g mgl64.Vec3 // over the step (du, dv, dr)
 		for _, i := range verts {
 			d := s.C.Sub(m.Verts[i])
 			dist := d.Len()
@@ -122,7 +122,7 @@ func adjust(m *Mesh, verts []int32, s Sphere, u, v mgl64.Vec3) Sphere {
 		}
 		step := a.Inv().Mul3x1(g).Mul(-1)
 		next := Sphere{C: s.C.Add(u.Mul(step[0])).Add(v.Mul(step[1])), R: s.R + step[2]}
-		if !(next.R > 0) || !geom.Finite3(next.C) {
+		if !(next.R > 0) || !next.C.Finite() {
 			break
 		}
 		s = next

@@ -1,12 +1,10 @@
 package chains
 
-import (
-	"github.com/go-gl/mathgl/mgl64"
-)
+import "github.com/gloved/gloved/geom"
 
 // Mesh is the surface the spheres are built in, at its bind pose.
 type Mesh struct {
-	Verts []mgl64.Vec3
+	Verts []geom.Vec3
 	Tris  [][3]int32
 	// Union says the mesh is overlapping closed convex pieces (the
 	// procedural hand's link hulls): a ray leaves the body at its last
@@ -21,12 +19,12 @@ type Region struct {
 	Tris []int32 // its triangles: the only ones its rays meet
 	// Axis is the polyline the disk's centre follows (bind pose), and
 	// Links the link each of its segments lies in.
-	Axis  []mgl64.Vec3
+	Axis  []geom.Vec3
 	Links []int32
 	// Wide regions (the palm, the paper's torso) take two spheres per
 	// level, one each side of Across.
 	Wide   bool
-	Across mgl64.Vec3
+	Across geom.Vec3
 }
 
 // Params tune the sphere approximation (the paper's section 6 names).
@@ -63,14 +61,13 @@ func (m Method) String() string {
 
 // Sphere is a ball: centre and radius.
 type Sphere struct {
-	C mgl64.Vec3
+	C geom.Vec3
 	R float64
 }
 
 // Overlaps reports whether a and b, each grown by slack, share a point:
 // the paper's squared-distance test, 11 operations.
 func (a Sphere) Overlaps(b Sphere, slack float64) bool {
-	dx, dy, dz := a.C[0]-b.C[0], a.C[1]-b.C[1], a.C[2]-b.C[2]
 	r := a.R + b.R + 2*slack
-	return dx*dx+dy*dy+dz*dz <= r*r
+	return a.C.Sub(b.C).LenSqr() <= r*r
 }

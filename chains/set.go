@@ -35,9 +35,9 @@ type Set struct {
 	// pivots' frame and its radius over their mean distance.
 	pivotTris []int32
 	slots     [][4]int32
-	offset    []mgl64.Vec3
+	offset    []geom.Vec3
 	scale     []float64
-	pos       []mgl64.Vec3 // the pivots' centroids, as last placed
+	pos       []geom.Vec3 // the pivots' centroids, as last placed
 	// rigid[i] is the link all of sphere i's pivots ride on for a
 	// LinkPoser, or -1; nil until the first update by one.
 	rigid []int32
@@ -48,7 +48,7 @@ type Set struct {
 // asks it for the pivot triangles' only (PivotTris), so a poser may
 // ready those in advance.
 type Poser interface {
-	Centroid(tri int32) mgl64.Vec3
+	Centroid(tri int32) geom.Vec3
 }
 
 // LinkPoser is a Poser whose triangles ride rigid links (a procedural
@@ -97,7 +97,7 @@ func (s *Set) ready(m *Mesh) error {
 	slot := map[int32]int32{}
 	n := len(s.Fits)
 	s.Spheres, s.slots = make([]Sphere, n), make([][4]int32, n)
-	s.offset, s.scale = make([]mgl64.Vec3, n), make([]float64, n)
+	s.offset, s.scale = make([]geom.Vec3, n), make([]float64, n)
 	for i, f := range s.Fits {
 		for k, t := range f.Pivots {
 			if _, ok := slot[t]; !ok {
@@ -113,19 +113,19 @@ func (s *Set) ready(m *Mesh) error {
 		}
 		s.linkSpheres[f.Link] = append(s.linkSpheres[f.Link], int32(i))
 	}
-	s.pos = make([]mgl64.Vec3, len(s.pivotTris))
+	s.pos = make([]geom.Vec3, len(s.pivotTris))
 	for j, t := range s.pivotTris {
 		tri := m.Tris[t]
 		s.pos[j] = m.Verts[tri[0]].Add(m.Verts[tri[1]]).Add(m.Verts[tri[2]]).Mul(1.0 / 3)
 	}
 	for i, f := range s.Fits {
 		sp := f.Sphere[s.use]
-		c, basis, spread := s.pivotFrame(i)
+		c, a, b, n, spread := s.pivotFrame(i)
 		if !(spread > 0) {
 			return fmt.Errorf("chains: sphere %d's pivots coincide", i)
 		}
-		if basis != (mgl64.Mat3{}) {
-			s.offset[i] = basis.Inv().Mul3x1(sp.C.Sub(c))
+		if basis := geom.FromCols(a, b, n); basis != (mgl64.Mat3{}) {
+			s.offset[i] = geom.FromMgl(basis.Inv().Mul3x1(sp.C.Sub(c).Mgl()))
 		}
 		s.scale[i] = sp.R / spread
 		s.Spheres[i] = sp
@@ -133,35 +133,24 @@ func (s *Set) ready(m *Mesh) error {
 	return nil
 }
 
-// pivotFrame returns the mean of sphere i's pivot centroids, a basis the
-// pivots carry (the diagonals p0-p2 and p1-p3 and their cross product;
-// not orthonormal, so no square root, and under a rigid motion it turns
-// exactly as the pivots do; the zero matrix when the diagonals are
+// pivotFrame returns the mean c of sphere i's pivot centroids, a basis
+// the pivots carry (the diagonals a = p0-p2 and b = p1-p3 and their cross
+// product n; not orthonormal, so no square root, and under a rigid motion
+// it turns exactly as the pivots do; all zero when the diagonals are
 // parallel), and the root mean square of the pivots' distances from that
 // mean (the paper's mean distance, with one square root instead of four;
 // the same when the pivots are equidistant, as they are around a tube).
-func (s *Set) pivotFrame(i int) (mgl64.Vec3, mgl64.Mat3, float64) {
-	// Written out: the compiler keeps arrays such as mgl64's vectors in
-	// memory, and this runs per sphere per frame.
+func (s *Set) pivotFrame(i int) (c, a, b, n geom.Vec3, spread float64) {
 	sl := &s.slots[i]
-	p0, p1, p2, p3 := &s.pos[sl[0]], &s.pos[sl[1]], &s.pos[sl[2]], &s.pos[sl[3]]
-	var c mgl64.Vec3
-	ss := 0.0
-	for k := range 3 {
-		c[k] = (p0[k] + p1[k] + p2[k] + p3[k]) * 0.25
+	p0, p1, p2, p3 := s.pos[sl[0]], s.pos[sl[1]], s.pos[sl[2]], s.pos[sl[3]]
+	c = p0.Add(p1).Add(p2).Add(p3).Mul(0.25)
+	spread = math.Sqrt((p0.Sub(c).LenSqr() + p1.Sub(c).LenSqr() + p2.Sub(c).LenSqr() + p3.Sub(c).LenSqr()) / 4)
+	a, b = p0.Sub(p2), p1.Sub(p3)
+	n = a.Cross(b)
+	if n.LenSqr() <= 1e-18*a.LenSqr()*b.LenSqr() {
+		return c, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, spread
 	}
-	for _, p := range [4]*mgl64.Vec3{p0, p1, p2, p3} {
-		dx, dy, dz := p[0]-c[0], p[1]-c[1], p[2]-c[2]
-		ss += dx*dx + dy*dy + dz*dz
-	}
-	spread := math.Sqrt(ss / 4)
-	ax, ay, az := p0[0]-p2[0], p0[1]-p2[1], p0[2]-p2[2]
-	bx, by, bz := p1[0]-p3[0], p1[1]-p3[1], p1[2]-p3[2]
-	nx, ny, nz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
-	if nx*nx+ny*ny+nz*nz <= 1e-18*(ax*ax+ay*ay+az*az)*(bx*bx+by*by+bz*bz) {
-		return c, mgl64.Mat3{}, spread
-	}
-	return c, mgl64.Mat3{ax, ay, az, bx, by, bz, nx, ny, nz}, spread
+	return c, a, b, n, spread
 }
 
 // Update moves every sphere with its pivot polygons (section 5.1): its
@@ -218,13 +207,10 @@ func (s *Set) rideOn(p LinkPoser) {
 	}
 }
 
-// place sets sphere i from its pivots' placed centroids.
+// place sets sphere i from its pivots' placed centroids: the mean of
+// the pivots plus the offset in their basis.
 func (s *Set) place(i int) {
-	c, m, spread := s.pivotFrame(i)
-	o := &s.offset[i]
-	s.Spheres[i] = Sphere{C: mgl64.Vec3{
-		c[0] + (m[0]*o[0] + m[3]*o[1] + m[6]*o[2]),
-		c[1] + (m[1]*o[0] + m[4]*o[1] + m[7]*o[2]),
-		c[2] + (m[2]*o[0] + m[5]*o[1] + m[8]*o[2]),
-	}, R: s.scale[i] * spread}
+	c, a, b, n, spread := s.pivotFrame(i)
+	o := s.offset[i]
+	s.Spheres[i] = Sphere{C: c.Add(a.Mul(o.X).Add(b.Mul(o.Y)).Add(n.Mul(o.Z))), R: s.scale[i] * spread}
 }

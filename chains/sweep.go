@@ -3,8 +3,6 @@ package chains
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -12,15 +10,15 @@ import (
 // met: hit[k] is ray k's point on the surface, tri[k] its triangle (-1:
 // the ray met nothing).
 type level struct {
-	o, n, u, v mgl64.Vec3 // centre, axis, and the disk's in-plane basis
-	s          float64    // arc length along the axis
+	o, n, u, v geom.Vec3 // centre, axis, and the disk's in-plane basis
+	s          float64   // arc length along the axis
 	link       int32
-	hit        []mgl64.Vec3
+	hit        []geom.Vec3
 	tri        []int32
 }
 
 // ray returns ray k's direction in the disk.
-func (l *level) ray(k, n int) mgl64.Vec3 {
+func (l *level) ray(k, n int) geom.Vec3 {
 	s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
 	return l.u.Mul(c).Add(l.v.Mul(s))
 }
@@ -46,7 +44,7 @@ func sweep(m *Mesh, reg *Region, p Params) []level {
 			}
 			l := level{o: a.Add(n.Mul(s - s0)), n: n, u: u, v: n.Cross(u), s: s, link: reg.Links[seg]}
 			cross = crossing(m, reg.Tris, l.o, n, cross[:0])
-			l.hit, l.tri = make([]mgl64.Vec3, p.Rays), make([]int32, p.Rays)
+			l.hit, l.tri = make([]geom.Vec3, p.Rays), make([]int32, p.Rays)
 			for k := range p.Rays {
 				l.hit[k], l.tri[k] = castRay(m, cross, l.o, l.ray(k, p.Rays))
 			}
@@ -59,12 +57,12 @@ func sweep(m *Mesh, reg *Region, p Params) []level {
 
 // diskBasis returns a unit vector across axis n: along across where it is
 // not parallel to n, else any.
-func diskBasis(n, across mgl64.Vec3) mgl64.Vec3 {
+func diskBasis(n, across geom.Vec3) geom.Vec3 {
 	u := across.Sub(n.Mul(across.Dot(n)))
 	if u.Len() > 1e-6 {
 		return u.Normalize()
 	}
-	for _, e := range []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
+	for _, e := range []geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
 		if u = e.Sub(n.Mul(e.Dot(n))); u.Len() > 0.5 {
 			return u.Normalize()
 		}
@@ -74,7 +72,7 @@ func diskBasis(n, across mgl64.Vec3) mgl64.Vec3 {
 
 // crossing appends the triangles of tris that the plane through o with
 // normal n cuts: the only ones a ray in the disk can meet.
-func crossing(m *Mesh, tris []int32, o, n mgl64.Vec3, out []int32) []int32 {
+func crossing(m *Mesh, tris []int32, o, n geom.Vec3, out []int32) []int32 {
 	for _, t := range tris {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, v := range m.Tris[t] {
@@ -90,7 +88,7 @@ func crossing(m *Mesh, tris []int32, o, n mgl64.Vec3, out []int32) []int32 {
 
 // castRay returns where the ray from o along d leaves the body through
 // tris: the first hit on one surface, the last on a union of pieces.
-func castRay(m *Mesh, tris []int32, o, d mgl64.Vec3) (mgl64.Vec3, int32) {
+func castRay(m *Mesh, tris []int32, o, d geom.Vec3) (geom.Vec3, int32) {
 	best, bt := math.Inf(1), int32(-1)
 	if m.Union {
 		best = math.Inf(-1)
@@ -103,7 +101,7 @@ func castRay(m *Mesh, tris []int32, o, d mgl64.Vec3) (mgl64.Vec3, int32) {
 		}
 	}
 	if bt < 0 {
-		return mgl64.Vec3{}, -1
+		return geom.Vec3{}, -1
 	}
 	return o.Add(d.Mul(best)), bt
 }

@@ -1,6 +1,6 @@
 package contact
 
-import "github.com/go-gl/mathgl/mgl64"
+import "github.com/gloved/gloved/geom"
 
 // Contact is a link touching a scene object.
 type Contact struct {
@@ -9,8 +9,8 @@ type Contact struct {
 	// push the link out, from the object toward the link; Point is on the
 	// object's surface.
 	Depth  float64
-	Normal mgl64.Vec3
-	Point  mgl64.Vec3
+	Normal geom.Vec3
+	Point  geom.Vec3
 	// Tris counts the object's triangles the link touches (0 when the
 	// scene does not count them).
 	Tris int
@@ -23,8 +23,8 @@ type Contact struct {
 type Near struct {
 	Link, Object int
 	Distance     float64
-	Point        mgl64.Vec3 // closest point on the object
-	LinkPoint    mgl64.Vec3 // closest point on the link
+	Point        geom.Vec3 // closest point on the object
+	LinkPoint    geom.Vec3 // closest point on the link
 }
 
 // Results are a frame's answers, each list ordered by link, then object.

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/narrow"
@@ -48,7 +46,7 @@ type Counter struct {
 	bits    uint64  // a mask of all of them
 	stack   []countEntry
 	tri     narrow.Polytope
-	triVert [3]mgl64.Vec3
+	triVert [3]geom.Vec3
 }
 
 // Count counts the triangles under the references front of tree (a
@@ -110,7 +108,7 @@ func (c *Counter) place(link *Link, x geom.Transform) {
 	c.planes = c.planes[:0]
 	c.bits = ^uint64(0) >> max(0, maskPlanes-len(link.Planes))
 	for _, p := range link.Planes {
-		n := x.R.Mul3x1(p.N)
+		n := x.Rotate(p.N)
 		c.planes = append(c.planes, Plane{N: n, D: p.D + n.Dot(x.T)})
 	}
 }
@@ -119,10 +117,9 @@ func (c *Counter) place(link *Link, x geom.Transform) {
 // returns those the box is not wholly inside, or out when it is wholly
 // outside one.
 func (c *Counter) boxSide(b *geom.OBB, mask uint64) (left uint64, out bool) {
-	a0, a1, a2 := b.Axis(0), b.Axis(1), b.Axis(2)
 	for m := mask & c.bits; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(m)
-		switch planeSide(&c.planes[i], b, &a0, &a1, &a2) {
+		switch planeSide(&c.planes[i], b) {
 		case boxOutside:
 			return 0, true
 		case boxAcross:
@@ -130,7 +127,7 @@ func (c *Counter) boxSide(b *geom.OBB, mask uint64) (left uint64, out bool) {
 		}
 	}
 	for i := maskPlanes; i < len(c.planes); i++ {
-		if planeSide(&c.planes[i], b, &a0, &a1, &a2) == boxOutside {
+		if planeSide(&c.planes[i], b) == boxOutside {
 			return 0, true
 		}
 	}
@@ -144,13 +141,9 @@ const (
 	boxOutside
 )
 
-// planeSide tells which side of plane p box b (axes a0, a1, a2) is on.
-func planeSide(p *Plane, b *geom.OBB, a0, a1, a2 *mgl64.Vec3) int {
-	n := p.N
-	d := n[0]*b.Center[0] + n[1]*b.Center[1] + n[2]*b.Center[2] - p.D
-	r := math.Abs(n[0]*a0[0]+n[1]*a0[1]+n[2]*a0[2])*b.Half[0] +
-		math.Abs(n[0]*a1[0]+n[1]*a1[1]+n[2]*a1[2])*b.Half[1] +
-		math.Abs(n[0]*a2[0]+n[1]*a2[1]+n[2]*a2[2])*b.Half[2]
+// planeSide tells which side of plane p box b is on.
+func planeSide(p *Plane, b *geom.OBB) int {
+	d, r := p.N.Dot(b.Center)-p.D, b.ProjectedRadius(p.N)
 	switch {
 	case d-r > 0:
 		return boxOutside
@@ -190,7 +183,7 @@ func (c *Counter) meetsTriangle(link *Link, inv geom.Transform, t geom.Triangle,
 // TouchesTriangle reports whether polytope p, at its own frame's origin,
 // meets triangle t (in p's frame), by GJK; tri and corners are the
 // caller's scratch.
-func TouchesTriangle(p *narrow.Polytope, t geom.Triangle, tri *narrow.Polytope, corners *[3]mgl64.Vec3) bool {
+func TouchesTriangle(p *narrow.Polytope, t geom.Triangle, tri *narrow.Polytope, corners *[3]geom.Vec3) bool {
 	*corners = t
 	tri.Verts = corners[:]
 	tri.Measure()

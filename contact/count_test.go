@@ -22,8 +22,8 @@ import (
 // triangles) raised and grown so that the simulated grasp's fingers sink
 // into it.
 func sinkScene(level int) *env.Mesh {
-	scene := env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
-	scene.Append(env.Sphere("ball", mgl64.Vec3{0, 0.82, 0.02}, 0.09, level))
+	scene := env.Box("table", geom.Vec3{Y: 0.70}, geom.Vec3{X: 0.60, Y: 0.02, Z: 0.40})
+	scene.Append(env.Sphere("ball", geom.Vec3{Y: 0.82, Z: 0.02}, 0.09, level))
 	scene.DetectConvex()
 	return scene
 }
@@ -83,8 +83,8 @@ func TestCountTrisEqualsBruteForce(t *testing.T) {
 		p := make([]geom.Transform, hand.NumLinks())
 		for l := range p {
 			q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
-			d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(0.08 * r.Float64())
-			p[l], _ = geom.FromQuat(q, mgl64.Vec3{0, 0.79, 0.02}.Add(d))
+			d := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(0.08 * r.Float64())
+			p[l], _ = geom.FromQuat(q, geom.Vec3{Y: 0.79, Z: 0.02}.Add(d))
 		}
 		frames = append(frames, p)
 	}
@@ -106,7 +106,7 @@ func TestCountTrisEqualsBruteForce(t *testing.T) {
 // holds count exactly the brute force's triangles too.
 func TestCountTrisManyPlanes(t *testing.T) {
 	scene := sinkScene(4)
-	ball := env.Sphere("link", mgl64.Vec3{}, 0.012, 2) // 128 faces
+	ball := env.Sphere("link", geom.Vec3{}, 0.012, 2) // 128 faces
 	rig := contacttest.NewRig(t, []contacttest.Body{{Verts: ball.Verts, Tris: ball.Tris}}, scene, contact.Options{CountTris: true})
 	if n := len(rig.Scene.Links[0].Planes); n <= 64 {
 		t.Fatalf("the link has %d planes, want more than a mask's 64", n)
@@ -114,8 +114,8 @@ func TestCountTrisManyPlanes(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	counted := 0
 	for f := range 300 {
-		d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(0.09 + 0.02*(r.Float64()-0.5))
-		p := []geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0, 0.82, 0.02}.Add(d)}}
+		d := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(0.09 + 0.02*(r.Float64()-0.5))
+		p := []geom.Transform{{R: mgl64.Ident3(), T: geom.Vec3{Y: 0.82, Z: 0.02}.Add(d)}}
 		for _, c := range rig.Frame(p).Contacts {
 			if want := bruteCount(rig.Scene.Links[0].Poly, p[0], scene, c.Object); c.Tris != want {
 				t.Fatalf("pose %d object %d: %d triangles, brute force %d", f, c.Object, c.Tris, want)
@@ -204,7 +204,7 @@ func BenchmarkCountTris(b *testing.B) {
 
 var visitStack []int32
 var tri narrow.Polytope
-var triCorners [3]mgl64.Vec3
+var triCorners [3]geom.Vec3
 
 func BenchmarkCountTrisVisit(b *testing.B) {
 	benchCount(b, func(rig *contacttest.Rig, j *countJob) int {

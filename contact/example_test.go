@@ -18,12 +18,12 @@ import (
 // and Solve answers them. Here the body is one 2 cm cube pressed 5 mm
 // into a convex crate and 3 mm from an open sheet, with a 1 cm band.
 func ExampleNewScene() {
-	scene := env.Box("crate", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.1, 0.1, 0.1})
-	scene.Append(&env.Mesh{Objects: []string{"sheet"}, Verts: []mgl64.Vec3{{0.118, -1, -1}, {0.118, -1, 1}, {0.118, 1, 1}, {0.118, 1, -1}},
+	scene := env.Box("crate", geom.Vec3{}, geom.Vec3{X: 0.1, Y: 0.1, Z: 0.1})
+	scene.Append(&env.Mesh{Objects: []string{"sheet"}, Verts: []geom.Vec3{{X: 0.118, Y: -1, Z: -1}, {X: 0.118, Y: -1, Z: 1}, {X: 0.118, Y: 1, Z: 1}, {X: 0.118, Y: 1, Z: -1}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}})
 	scene.DetectConvex()
 
-	link := env.Box("finger", mgl64.Vec3{}, mgl64.Vec3{0.01, 0.01, 0.01})
+	link := env.Box("finger", geom.Vec3{}, geom.Vec3{X: 0.01, Y: 0.01, Z: 0.01})
 	poly, _ := narrow.NewPolytope(link.Verts, link.Tris)
 	links, _ := contact.NewLinks([]*narrow.Polytope{poly})
 	s, err := contact.NewScene(scene, links, contact.Options{Proximity: 0.01, CountTris: true})
@@ -35,7 +35,7 @@ func ExampleNewScene() {
 	bl, _ := cab.NewLink("finger", -1, link.Verts, link.Tris, true)
 	body, _ := cab.Build(&cab.Body{Name: "finger", Links: []cab.Link{bl}})
 	refit, _ := cab.NewRefitter(cab.CAB, body)
-	poses := []geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0.105, 0, 0}}}
+	poses := []geom.Transform{{R: mgl64.Ident3(), T: geom.Vec3{X: 0.105}}}
 	refit.Refit(poses)
 	s.Traverse(body, poses)
 	s.Solve(poses)

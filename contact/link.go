@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/narrow"
 )
@@ -13,7 +11,7 @@ import (
 // Plane is a face plane of a link's hull in the link's frame: the points
 // x with N·x <= D are on the inner side; N is unit and outward.
 type Plane struct {
-	N mgl64.Vec3
+	N geom.Vec3
 	D float64
 }
 
@@ -32,7 +30,7 @@ type Link struct {
 	// A capsule around it, segment A-B swept by radius R, whose distance
 	// to a triangle is a tight lower bound on the link's for the finger
 	// links, which are capsules themselves.
-	A, B mgl64.Vec3
+	A, B geom.Vec3
 	R    float64
 }
 
@@ -106,8 +104,8 @@ func distinctPlanes(all []Plane) []Plane {
 // DepthIn returns how deep link-frame point x is inside the link (the
 // distance to its nearest face) and that face's normal, or, as soon as it
 // is known to be no deeper than floor, a depth <= floor.
-func (l *Link) DepthIn(x mgl64.Vec3, floor float64) (float64, mgl64.Vec3) {
-	depth, n := math.Inf(1), mgl64.Vec3{}
+func (l *Link) DepthIn(x geom.Vec3, floor float64) (float64, geom.Vec3) {
+	depth, n := math.Inf(1), geom.Vec3{}
 	for _, p := range l.Faces {
 		if d := p.D - p.N.Dot(x); d < depth {
 			depth, n = d, p.N

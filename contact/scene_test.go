@@ -15,8 +15,8 @@ import (
 // mixedScene has an object of each kind: a convex box, a closed torus and
 // an open quad.
 func mixedScene() *env.Mesh {
-	scene := env.Box("crate", mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.1, 0.1, 0.1})
-	scene.Append(env.Torus("ring", mgl64.Vec3{0.5, 0, 0}, 0.1, 0.03, 24, 12))
+	scene := env.Box("crate", geom.Vec3{}, geom.Vec3{X: 0.1, Y: 0.1, Z: 0.1})
+	scene.Append(env.Torus("ring", geom.Vec3{X: 0.5}, 0.1, 0.03, 24, 12))
 	scene.Append(quad("sheet", 0))
 	scene.DetectConvex()
 	return scene
@@ -24,13 +24,13 @@ func mixedScene() *env.Mesh {
 
 // quad is an open 2 m square in the plane z = z, named name.
 func quad(name string, z float64) *env.Mesh {
-	return &env.Mesh{Objects: []string{name}, Verts: []mgl64.Vec3{{-1, -1, z}, {1, -1, z}, {1, 1, z}, {-1, 1, z}},
+	return &env.Mesh{Objects: []string{name}, Verts: []geom.Vec3{{X: -1, Y: -1, Z: z}, {X: 1, Y: -1, Z: z}, {X: 1, Y: 1, Z: z}, {X: -1, Y: 1, Z: z}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
 }
 
 // cube is a link: a 2 cm cube.
 func cube() contacttest.Body {
-	b := env.Box("link", mgl64.Vec3{}, mgl64.Vec3{0.01, 0.01, 0.01})
+	b := env.Box("link", geom.Vec3{}, geom.Vec3{X: 0.01, Y: 0.01, Z: 0.01})
 	return contacttest.Body{Verts: b.Verts, Tris: b.Tris}
 }
 
@@ -57,14 +57,14 @@ func TestANamedMethodReplacesTheChoice(t *testing.T) {
 		t.Fatalf("methods %s, want testbox surface surface", got)
 	}
 	// Inside the crate: the box method answers with a contact.
-	res := rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0.02, 0.03, 0.04}}})
+	res := rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: geom.Vec3{X: 0.02, Y: 0.03, Z: 0.04}}})
 	box := rig.Scene.Objects[0].(*contacttest.Box)
 	if box.Calls != 1 || len(res.Contacts) != 1 || res.Contacts[0].Object != 0 {
 		t.Fatalf("calls %d, contacts %+v: want the box's one contact", box.Calls, res.Contacts)
 	}
 	// Wholly inside the ring's tube: a solid would be in contact, a
 	// surface touches nothing.
-	res = rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: mgl64.Vec3{0.6, 0, 0}}})
+	res = rig.Frame([]geom.Transform{{R: mgl64.Ident3(), T: geom.Vec3{X: 0.6}}})
 	for _, c := range res.Contacts {
 		if c.Object == 1 {
 			t.Fatalf("the ring as a surface: contact %+v inside its tube", c)

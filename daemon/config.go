@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
@@ -102,7 +100,7 @@ func (o *OSCConfig) defaults() {
 	}
 	if o.WristBox == nil {
 		b := osc.DefaultWristBox
-		o.WristBox = []float64{b.Min[0], b.Min[1], b.Min[2], b.Max[0], b.Max[1], b.Max[2]}
+		o.WristBox = []float64{b.Min.X, b.Min.Y, b.Min.Z, b.Max.X, b.Max.Y, b.Max.Z}
 	}
 	for i := range o.Profiles {
 		o.Profiles[i].defaults()
@@ -151,7 +149,7 @@ func (o *OSCConfig) Policy() (osc.Policy, error) {
 			return p, fmt.Errorf("osc.wrist_box = %v: want finite numbers with each minimum below its maximum", b)
 		}
 	}
-	p.WristBox = geom.AABB{Min: mgl64.Vec3{b[0], b[1], b[2]}, Max: mgl64.Vec3{b[3], b[4], b[5]}}
+	p.WristBox = geom.AABB{Min: geom.Vec3{X: b[0], Y: b[1], Z: b[2]}, Max: geom.Vec3{X: b[3], Y: b[4], Z: b[5]}}
 	return p, nil
 }
 

@@ -155,7 +155,7 @@ func (h *handRuntime) session() *session.Session {
 
 // setWrist is the OSC wrist input.
 func (h *handRuntime) setWrist(p mgl64.Vec3, q mgl64.Quat) {
-	x, err := geom.FromQuat(q, p)
+	x, err := geom.FromQuat(q, geom.FromMgl(p))
 	if err != nil {
 		return
 	}

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
 	goosc "github.com/hypebeast/go-osc/osc"
 	"github.com/rs/zerolog"
 
@@ -83,7 +82,7 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	p := d.hub.Policy()
 	wantAllow := []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("10.1.2.3/32")}
 	if fmt.Sprint(p.Allow) != fmt.Sprint(wantAllow) || p.Lease != 4*time.Second || p.PerSource != 2 ||
-		p.WristBox != (geom.AABB{Min: mgl64.Vec3{-1, 0, -1}, Max: mgl64.Vec3{1, 2, 1}}) {
+		p.WristBox != (geom.AABB{Min: geom.Vec3{X: -1, Z: -1}, Max: geom.Vec3{X: 1, Y: 2, Z: 1}}) {
 		t.Fatalf("policy %+v", p)
 	}
 	if d.hands[0].writer.NonFinite != &d.hub.Stats.NonFinite {
@@ -119,7 +118,7 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	send(goosc.NewMessage("/gloved/right/wrist", float32(0.5), float32(1.5), float32(0), float32(0), float32(0), float32(0), float32(1)))
 	waitUntil(t, "the wrist pose", func() bool {
 		w, _, _ := d.hands[0].peekStatus()
-		return w.T == mgl64.Vec3{0.5, 1.5, 0}
+		return w.T == geom.Vec3{X: 0.5, Y: 1.5}
 	})
 	if n := d.hub.Stats.BadPoses.Load(); n != 1 {
 		t.Fatalf("%d bad poses counted, want 1", n)

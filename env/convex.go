@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -26,14 +24,14 @@ func (m *Mesh) ObjectHull(o int) (Hull, bool) {
 			own = append(own, int32(i))
 		}
 	}
-	var pts []mgl64.Vec3
+	var pts []geom.Vec3
 	return m.hull(own, make([]int32, len(m.Verts)), int32(o)+1, &pts)
 }
 
 // hull returns the convex hull of the vertices of triangles own. stamp,
 // one per vertex, marks those taken with mark, and pts is scratch, so
 // that a caller hulling object after object can reuse both.
-func (m *Mesh) hull(own []int32, stamp []int32, mark int32, pts *[]mgl64.Vec3) (Hull, bool) {
+func (m *Mesh) hull(own []int32, stamp []int32, mark int32, pts *[]geom.Vec3) (Hull, bool) {
 	*pts = (*pts)[:0]
 	for _, i := range own {
 		for _, v := range m.Tris[i] {
@@ -49,7 +47,7 @@ func (m *Mesh) hull(own []int32, stamp []int32, mark int32, pts *[]mgl64.Vec3) (
 
 // areaVolume returns the total area and the absolute enclosed volume
 // (divergence theorem) of triangles tris, or of those of them own lists.
-func areaVolume(verts []mgl64.Vec3, tris [][3]int32, own []int32) (area, vol float64) {
+func areaVolume(verts []geom.Vec3, tris [][3]int32, own []int32) (area, vol float64) {
 	add := func(t [3]int32) {
 		a, b, c := verts[t[0]], verts[t[1]], verts[t[2]]
 		area += 0.5 * b.Sub(a).Cross(c.Sub(a)).Len()
@@ -88,7 +86,7 @@ func (m *Mesh) detectConvex() {
 		next[o]++
 	}
 	stamp := make([]int32, len(m.Verts))
-	var pts []mgl64.Vec3
+	var pts []geom.Vec3
 	for o := range m.Objects {
 		own := byObject[start[o]:start[o+1]]
 		h, ok := m.hull(own, stamp, int32(o)+1, &pts)

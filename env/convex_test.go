@@ -3,16 +3,16 @@ package env
 import (
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 func TestConvexDetection(t *testing.T) {
-	scene := Box("box", mgl64.Vec3{}, mgl64.Vec3{1, 2, 3})
-	scene.Append(Sphere("ball", mgl64.Vec3{5, 0, 0}, 1, 3))
-	dented := Sphere("dented", mgl64.Vec3{-5, 0, 0}, 1, 3)
+	scene := Box("box", geom.Vec3{}, geom.Vec3{X: 1, Y: 2, Z: 3})
+	scene.Append(Sphere("ball", geom.Vec3{X: 5}, 1, 3))
+	dented := Sphere("dented", geom.Vec3{X: -5}, 1, 3)
 	dented.Verts[0] = dented.Verts[0].Mul(0.8) // push one vertex in
 	scene.Append(dented)
-	open := Box("open", mgl64.Vec3{0, 9, 0}, mgl64.Vec3{1, 1, 1})
+	open := Box("open", geom.Vec3{Y: 9}, geom.Vec3{X: 1, Y: 1, Z: 1})
 	open.Tris, open.Object = open.Tris[:10], open.Object[:10] // a lid missing
 	scene.Append(open)
 	scene.DetectConvex()

@@ -3,9 +3,8 @@ package env_test
 import (
 	"fmt"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 // Load reads OBJ, STL and glTF files. Polygons become triangle fans, every
@@ -42,7 +41,7 @@ func ExampleLoad_options() {
 // Build makes the OBBTree over a mesh: n triangles give n-1 nodes in one
 // flat array, each triangle its own leaf.
 func ExampleBuild() {
-	ball := env.Sphere("ball", mgl64.Vec3{}, 1, 2) // 8·4² triangles
+	ball := env.Sphere("ball", geom.Vec3{}, 1, 2) // 8·4² triangles
 	tree, err := env.Build(ball, env.BuildOptions{})
 	if err != nil {
 		fmt.Println(err)

@@ -6,8 +6,7 @@ import (
 	"io/fs"
 	"iter"
 
-	"github.com/go-gl/mathgl/mgl64"
-
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/gltfdoc"
 	"github.com/gloved/gloved/internal/bytesize"
 )
@@ -38,7 +37,7 @@ func readGLTF(b []byte, fsys fs.FS) (*Mesh, error) {
 		return nil, err
 	}
 	m := &Mesh{
-		Verts:   make([]mgl64.Vec3, 0, s.verts),
+		Verts:   make([]geom.Vec3, 0, s.verts),
 		Tris:    make([][3]int32, 0, s.tris),
 		Object:  make([]int32, 0, s.tris),
 		Objects: make([]string, 0, s.objects),

@@ -6,6 +6,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // oracleGLTF is the loader as it was built on qmuntal/gltf v0.28.0 and its
@@ -92,7 +94,7 @@ func (m *Mesh) oraclePrimitive(doc *gltf.Document, p *gltf.Primitive, world mgl6
 	base := int32(len(m.Verts))
 	for _, v := range pos {
 		w := world.Mul4x1(mgl64.Vec4{float64(v[0]), float64(v[1]), float64(v[2]), 1})
-		m.Verts = append(m.Verts, w.Vec3())
+		m.Verts = append(m.Verts, geom.FromMgl(w.Vec3()))
 	}
 	var idx []uint32
 	if p.Indices != nil {

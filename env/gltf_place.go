@@ -90,10 +90,10 @@ func (m *Mesh) placePrimitive(d gltfScene, p gltfdoc.Primitive, world mgl64.Mat4
 
 // placePositions writes a POSITION accessor's elements, placed by world,
 // to out, len pos.Count(); each must land on finite coordinates.
-func placePositions(pos *gltfdoc.Accessor, world mgl64.Mat4, out []mgl64.Vec3) error {
+func placePositions(pos *gltfdoc.Accessor, world mgl64.Mat4, out []geom.Vec3) error {
 	return pos.EachVec3(func(k int, p [3]float32) error {
-		w := world.Mul4x1(mgl64.Vec4{float64(p[0]), float64(p[1]), float64(p[2]), 1}).Vec3()
-		if !geom.Finite3(w) {
+		w := geom.FromMgl(world.Mul4x1(mgl64.Vec4{float64(p[0]), float64(p[1]), float64(p[2]), 1}).Vec3())
+		if !w.Finite() {
 			return fmt.Errorf("POSITION %d %v: %w", k, p, ErrNonFinite)
 		}
 		out[k] = w

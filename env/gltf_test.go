@@ -107,8 +107,8 @@ func TestLoadGLTFChainPlacesTheLeaf(t *testing.T) {
 	}
 	// 299999 parents each move the leaf 1 mm in x.
 	b := bounds(m)
-	if want := 299.999; math.Abs(b.Min[0]-want) > 1e-6 || math.Abs(b.Max[0]-want-1) > 1e-6 {
-		t.Fatalf("leaf spans x %v..%v, want %v..%v", b.Min[0], b.Max[0], want, want+1)
+	if want := 299.999; math.Abs(b.Min.X-want) > 1e-6 || math.Abs(b.Max.X-want-1) > 1e-6 {
+		t.Fatalf("leaf spans x %v..%v, want %v..%v", b.Min.X, b.Max.X, want, want+1)
 	}
 }
 

@@ -12,14 +12,14 @@ import (
 // GraspScene is the table with a 6 cm ball on it (objects "table" and
 // "ball"); the ball has 8·4^level triangles.
 func GraspScene(ballLevel int) *Mesh {
-	scene := Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
-	scene.Append(Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, ballLevel))
+	scene := Box("table", geom.Vec3{Y: 0.70}, geom.Vec3{X: 0.60, Y: 0.02, Z: 0.40})
+	scene.Append(Sphere("ball", geom.Vec3{Y: 0.78, Z: 0.01}, 0.06, ballLevel))
 	return scene
 }
 
 // GraspWrist places the default hand palm down over GraspScene's ball, so
 // that the simulated grasp closes the fingers around it.
 func GraspWrist() geom.Transform {
-	w, _ := geom.FromQuat(mgl64.QuatRotate(-mgl64.DegToRad(90), mgl64.Vec3{1, 0, 0}), mgl64.Vec3{0, 0.91, 0.10})
+	w, _ := geom.FromQuat(mgl64.QuatRotate(-mgl64.DegToRad(90), mgl64.Vec3{1, 0, 0}), geom.Vec3{Y: 0.91, Z: 0.10})
 	return w
 }

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gloved/gloved/geom"
 )
 
 // Hostile and edge-case files are built here rather than committed: each
@@ -246,7 +244,7 @@ func writeFile(t *testing.T, path string, b []byte) {
 func checkMesh(t *testing.T, m *Mesh) {
 	t.Helper()
 	for _, v := range m.Verts {
-		if !geom.Finite3(v) {
+		if !v.Finite() {
 			t.Fatalf("non-finite vertex %v", v)
 		}
 	}

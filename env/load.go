@@ -117,8 +117,8 @@ func (m *Mesh) Place(opt LoadOptions) error {
 		x = *opt.Transform
 	}
 	for i, v := range m.Verts {
-		w := x.Apply(up.Mul3x1(v).Mul(s))
-		if !geom.Finite3(w) {
+		w := x.Apply(geom.MulVec(&up, v).Mul(s))
+		if !w.Finite() {
 			return fmt.Errorf("vertex %d %v: %w after scale and transform", i+1, v, ErrNonFinite)
 		}
 		m.Verts[i] = w

@@ -26,22 +26,22 @@ func bounds(m *Mesh) geom.AABB {
 	return b
 }
 
-func near(a, b mgl64.Vec3) bool { return a.Sub(b).Len() < 1e-6 }
+func near(a, b geom.Vec3) bool { return a.Sub(b).Len() < 1e-6 }
 
 func TestLoadFormats(t *testing.T) {
 	tests := []struct {
 		file    string
 		tris    int
 		objects []string
-		min     mgl64.Vec3
-		max     mgl64.Vec3
+		min     geom.Vec3
+		max     geom.Vec3
 	}{
-		{"two_objects.obj", 12 + 4, []string{"cube", "table top"}, mgl64.Vec3{0, -math.Sqrt(3) / 2, 0}, mgl64.Vec3{4, 1, 2}},
-		{"cube_ascii.stl", 12, []string{"cube"}, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}},
-		{"cube_binary.stl", 12, []string{"cube_binary"}, mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}},
+		{"two_objects.obj", 12 + 4, []string{"cube", "table top"}, geom.Vec3{Y: -math.Sqrt(3) / 2}, geom.Vec3{X: 4, Y: 1, Z: 2}},
+		{"cube_ascii.stl", 12, []string{"cube"}, geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}},
+		{"cube_binary.stl", 12, []string{"cube_binary"}, geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}},
 		// crate at x=10; lid its child at +2 in y, scaled 2: spans y 2..4.
-		{"crate.gltf", 24, []string{"crate", "lid"}, mgl64.Vec3{10, 0, 0}, mgl64.Vec3{12, 4, 2}},
-		{"crate.glb", 24, []string{"crate", "lid"}, mgl64.Vec3{10, 0, 0}, mgl64.Vec3{12, 4, 2}},
+		{"crate.gltf", 24, []string{"crate", "lid"}, geom.Vec3{X: 10}, geom.Vec3{X: 12, Y: 4, Z: 2}},
+		{"crate.glb", 24, []string{"crate", "lid"}, geom.Vec3{X: 10}, geom.Vec3{X: 12, Y: 4, Z: 2}},
 	}
 	for _, tc := range tests {
 		m, err := Load(scenes+tc.file, LoadOptions{})
@@ -75,7 +75,7 @@ func TestLoadOBJObjectsOwnTheirTriangles(t *testing.T) {
 }
 
 func TestLoadOptionsPlaceTheFile(t *testing.T) {
-	x, err := geom.FromQuat(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), mgl64.Vec3{0, 0, 5})
+	x, err := geom.FromQuat(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), geom.Vec3{Z: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestLoadOptionsPlaceTheFile(t *testing.T) {
 	// Z-up (x,y,z) -> (x,z,-y): cube spans x 0..1, y 0..1, z -1..0; scaled
 	// by 2; then +90° about y maps (x,y,z) -> (z,y,-x), plus 5 in z.
 	b := bounds(m)
-	if !near(b.Min, mgl64.Vec3{-2, 0, 3}) || !near(b.Max, mgl64.Vec3{0, 2, 5}) {
+	if !near(b.Min, geom.Vec3{X: -2, Z: 3}) || !near(b.Max, geom.Vec3{Y: 2, Z: 5}) {
 		t.Fatalf("bounds %v..%v", b.Min, b.Max)
 	}
 }
@@ -155,7 +155,7 @@ func TestReadOBJPolygonsAndNegativeIndices(t *testing.T) {
 	if !slices.Equal(m.Tris, want) || m.Objects[0] != "pentagon" {
 		t.Fatalf("got %v %v, want fan %v", m.Tris, m.Objects, want)
 	}
-	if m.Verts[4] != (mgl64.Vec3{0.25, 0.75, 0}) {
+	if m.Verts[4] != (geom.Vec3{X: 0.25, Y: 0.75}) {
 		t.Fatalf("w=2 vertex read as %v", m.Verts[4])
 	}
 }

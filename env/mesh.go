@@ -1,8 +1,6 @@
 package env
 
 import (
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -10,7 +8,7 @@ import (
 // order of the file they came from; Object[i] is the index in Objects of the
 // object triangle i belongs to.
 type Mesh struct {
-	Verts   []mgl64.Vec3
+	Verts   []geom.Vec3
 	Tris    [][3]int32
 	Object  []int32
 	Objects []string

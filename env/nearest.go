@@ -1,8 +1,6 @@
 package env
 
 import (
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -10,12 +8,12 @@ import (
 // side p is on.
 type Nearest struct {
 	Tri   int32 // the tree's triangle (Surface.Tris maps it to the mesh's)
-	Point mgl64.Vec3
+	Point geom.Vec3
 	Dist  float64
 	// Out is the unit direction out of the surface at Point: from p toward
 	// Point when p is inside, from Point toward p when outside (the
 	// feature's pseudonormal when p is on the surface, within onSurfaceTol).
-	Out mgl64.Vec3
+	Out geom.Vec3
 	// Inside reports that p is inside a closed surface, or behind an open
 	// one where it is not on the boundary.
 	Inside bool
@@ -32,7 +30,7 @@ const onSurfaceTol = 1e-9
 
 // Classify fills n's side from the feature f of triangle n.Tri that its
 // point lies on, for query point p.
-func (s *Surface) Classify(n *Nearest, f geom.Feature, p mgl64.Vec3) {
+func (s *Surface) Classify(n *Nearest, f geom.Feature, p geom.Vec3) {
 	side, ok := s.side(n.Tri, f)
 	if !ok {
 		n.Boundary = true

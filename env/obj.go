@@ -8,8 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/bytesize"
 )
@@ -48,7 +46,7 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 func readOBJ(b []byte, defaultName string) (*Mesh, error) {
 	nv, nt, no, corners := countOBJ(b)
 	m := &Mesh{
-		Verts:   make([]mgl64.Vec3, 0, nv),
+		Verts:   make([]geom.Vec3, 0, nv),
 		Tris:    make([][3]int32, 0, nt),
 		Object:  make([]int32, 0, nt),
 		Objects: make([]string, 0, no),
@@ -174,30 +172,30 @@ func parseOBJFace(face []int32, args []byte, n int) ([]int32, error) {
 }
 
 // parseOBJVertex reads a vertex's x y z and optional w.
-func parseOBJVertex(args []byte) (mgl64.Vec3, error) {
+func parseOBJVertex(args []byte) (geom.Vec3, error) {
 	n := countFields(args)
 	if n < 3 || n > 4 {
-		return mgl64.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", n)
+		return geom.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", n)
 	}
 	c := [4]float64{3: 1}
 	i := 0
 	for s, r := field(args); len(s) > 0; s, r = field(r) {
 		x, err := strconv.ParseFloat(string(s), 64)
 		if err != nil {
-			return mgl64.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
+			return geom.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
 		}
 		if !geom.Finite(x) {
-			return mgl64.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
+			return geom.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
 		}
 		c[i] = x
 		i++
 	}
 	if c[3] == 0 {
-		return mgl64.Vec3{}, fmt.Errorf("weight w is 0")
+		return geom.Vec3{}, fmt.Errorf("weight w is 0")
 	}
-	v := mgl64.Vec3{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
-	if !geom.Finite3(v) {
-		return mgl64.Vec3{}, fmt.Errorf("%v divided by w %v: %w", c[:3], c[3], ErrNonFinite)
+	v := geom.Vec3{X: c[0] / c[3], Y: c[1] / c[3], Z: c[2] / c[3]}
+	if !v.Finite() {
+		return geom.Vec3{}, fmt.Errorf("%v divided by w %v: %w", c[:3], c[3], ErrNonFinite)
 	}
 	return v, nil
 }

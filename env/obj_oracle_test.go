@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -66,28 +64,28 @@ func oracleOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 	}
 	return m, nil
 }
-func oracleOBJVertex(f []string) (mgl64.Vec3, error) {
+func oracleOBJVertex(f []string) (geom.Vec3, error) {
 	if len(f) < 3 || len(f) > 4 {
-		return mgl64.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", len(f))
+		return geom.Vec3{}, fmt.Errorf("want 3 or 4 coordinates, got %d", len(f))
 	}
 	var c [4]float64
 	c[3] = 1
 	for i, s := range f {
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return mgl64.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
+			return geom.Vec3{}, fmt.Errorf("coordinate %q is not a number", s)
 		}
 		if !geom.Finite(x) {
-			return mgl64.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
+			return geom.Vec3{}, fmt.Errorf("coordinate %q: %w", s, ErrNonFinite)
 		}
 		c[i] = x
 	}
 	if c[3] == 0 {
-		return mgl64.Vec3{}, fmt.Errorf("weight w is 0")
+		return geom.Vec3{}, fmt.Errorf("weight w is 0")
 	}
-	v := mgl64.Vec3{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
-	if !geom.Finite3(v) {
-		return mgl64.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
+	v := geom.Vec3{X: c[0] / c[3], Y: c[1] / c[3], Z: c[2] / c[3]}
+	if !v.Finite() {
+		return geom.Vec3{}, fmt.Errorf("%v divided by w: %w", f, ErrNonFinite)
 	}
 	return v, nil
 }

@@ -4,24 +4,24 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // Sphere returns a geodesic sphere: an octahedron whose faces are each cut
 // into 4^level triangles, projected onto the sphere, 8·4^level triangles in
 // all (level 6: 32768, the size of the paper's section 6 spheres). The
 // object is named name.
-func Sphere(name string, center mgl64.Vec3, radius float64, level int) *Mesh {
+func Sphere(name string, center geom.Vec3, radius float64, level int) *Mesh {
 	m := &Mesh{}
 	obj := m.addObject(name)
 	n := 1 << level
-	octa := [6]mgl64.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}
+	octa := [6]geom.Vec3{{X: 1}, {X: -1}, {Y: 1}, {Y: -1}, {Z: 1}, {Z: -1}}
 	faces := [8][3]int{{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}}
 	index := map[[3]int64]int32{}
-	vert := func(p mgl64.Vec3) int32 {
+	vert := func(p geom.Vec3) int32 {
 		// Weld shared edge vertices by their exact grid position.
 		s := float64(2 * n)
-		key := [3]int64{int64(math.Round(p[0] * s)), int64(math.Round(p[1] * s)), int64(math.Round(p[2] * s))}
+		key := [3]int64{int64(math.Round(p.X * s)), int64(math.Round(p.Y * s)), int64(math.Round(p.Z * s))}
 		if i, ok := index[key]; ok {
 			return i
 		}
@@ -55,8 +55,8 @@ func Sphere(name string, center mgl64.Vec3, radius float64, level int) *Mesh {
 func Soup(name string, r *rand.Rand, n int, size, maxEdge float64) *Mesh {
 	m := &Mesh{}
 	obj := m.addObject(name)
-	rv := func(s float64) mgl64.Vec3 {
-		return mgl64.Vec3{(2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s}
+	rv := func(s float64) geom.Vec3 {
+		return geom.Vec3{X: (2*r.Float64() - 1) * s, Y: (2*r.Float64() - 1) * s, Z: (2*r.Float64() - 1) * s}
 	}
 	for range n {
 		c := rv(size)
@@ -72,17 +72,17 @@ func Soup(name string, r *rand.Rand, n int, size, maxEdge float64) *Mesh {
 
 // Box returns the 12 triangles of an axis-aligned box with the given center
 // and half-extents, as one object.
-func Box(name string, center, half mgl64.Vec3) *Mesh {
+func Box(name string, center, half geom.Vec3) *Mesh {
 	m := &Mesh{}
 	obj := m.addObject(name)
 	for i := range 8 {
-		s := mgl64.Vec3{-1, -1, -1}
+		s := [3]float64{-1, -1, -1}
 		for k := range 3 {
 			if i&(1<<k) != 0 {
 				s[k] = 1
 			}
 		}
-		m.Verts = append(m.Verts, center.Add(mgl64.Vec3{s[0] * half[0], s[1] * half[1], s[2] * half[2]}))
+		m.Verts = append(m.Verts, center.Add(geom.Vec3{X: s[0] * half.X, Y: s[1] * half.Y, Z: s[2] * half.Z}))
 	}
 	// Corner i has bit k set when it is on the + side of axis k; faces wind
 	// outward.
@@ -98,7 +98,7 @@ func Box(name string, center, half mgl64.Vec3) *Mesh {
 // of radius r swept around a circle of radius big, nu segments around the
 // axis and nv around the tube, 2·nu·nv triangles wound outward. It is the
 // simplest closed object that is not convex.
-func Torus(name string, center mgl64.Vec3, big, r float64, nu, nv int) *Mesh {
+func Torus(name string, center geom.Vec3, big, r float64, nu, nv int) *Mesh {
 	m := &Mesh{}
 	obj := m.addObject(name)
 	for i := range nu {
@@ -106,7 +106,7 @@ func Torus(name string, center mgl64.Vec3, big, r float64, nu, nv int) *Mesh {
 		for j := range nv {
 			v := 2 * math.Pi * float64(j) / float64(nv)
 			rho := big + r*math.Cos(v)
-			m.Verts = append(m.Verts, center.Add(mgl64.Vec3{rho * math.Cos(u), r * math.Sin(v), -rho * math.Sin(u)}))
+			m.Verts = append(m.Verts, center.Add(geom.Vec3{X: rho * math.Cos(u), Y: r * math.Sin(v), Z: -rho * math.Sin(u)}))
 		}
 	}
 	at := func(i, j int) int32 { return int32((i%nu)*nv + j%nv) }

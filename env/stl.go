@@ -8,8 +8,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -35,7 +33,7 @@ const (
 // ASCII file's solid name or else by name. STL repeats every corner, so
 // identical corners are welded into shared vertices.
 func readSTL(b []byte, name string) (*Mesh, error) {
-	var corners []mgl64.Vec3
+	var corners []geom.Vec3
 	var err error
 	if stlIsBinary(b) {
 		// A binary STL's 80-byte header is free text, often an exporter's
@@ -85,7 +83,7 @@ func stlIsBinary(b []byte) bool {
 
 // readBinarySTL returns the corners of a binary STL's triangles, three
 // per triangle. Bytes after the declared triangles are ignored.
-func readBinarySTL(b []byte) ([]mgl64.Vec3, error) {
+func readBinarySTL(b []byte) ([]geom.Vec3, error) {
 	if len(b) < stlHeader {
 		return nil, fmt.Errorf("truncated binary STL: %d bytes, the header alone takes %d", len(b), stlHeader)
 	}
@@ -93,15 +91,15 @@ func readBinarySTL(b []byte) ([]mgl64.Vec3, error) {
 	if room := int64(len(b)-stlHeader) / stlTriangle; n > room {
 		return nil, fmt.Errorf("truncated binary STL: %d triangles declared, room for %d", n, room)
 	}
-	corners := make([]mgl64.Vec3, 3*n)
+	corners := make([]geom.Vec3, 3*n)
 	for i := range corners {
 		off := stlHeader + stlTriangle*(i/3) + 12*(i%3+1)
 		var f [3]float32
 		for k := range f {
 			f[k] = math.Float32frombits(binary.LittleEndian.Uint32(b[off+4*k:]))
 		}
-		corners[i] = mgl64.Vec3{float64(f[0]), float64(f[1]), float64(f[2])}
-		if !geom.Finite3(corners[i]) {
+		corners[i] = geom.Vec3{X: float64(f[0]), Y: float64(f[1]), Z: float64(f[2])}
+		if !corners[i].Finite() {
 			return nil, fmt.Errorf("facet %d corner %d %v: %w", i/3+1, i%3+1, f, ErrNonFinite)
 		}
 	}
@@ -112,11 +110,11 @@ func readBinarySTL(b []byte) ([]mgl64.Vec3, error) {
 // "solid name", then facets of "facet normal x y z outer loop", three
 // "vertex x y z", "endloop endfacet", then "endsolid". What follows
 // endsolid is ignored.
-func readASCIISTL(b []byte) (string, []mgl64.Vec3, error) {
+func readASCIISTL(b []byte) (string, []geom.Vec3, error) {
 	line, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
 	name := string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("solid"))))
 	tok := stlTokens{b: rest, line: 1 + bytes.Count(b[:len(b)-len(rest)], []byte("\n"))}
-	corners := make([]mgl64.Vec3, 0, 3*(len(b)/stlMinFacet+1))
+	corners := make([]geom.Vec3, 0, 3*(len(b)/stlMinFacet+1))
 	for facet := 1; ; facet++ {
 		switch t := tok.next(); string(t) {
 		case "endsolid":
@@ -168,7 +166,7 @@ func (s *stlTokens) next() []byte {
 
 // facet reads the rest of a facet after its "facet" and appends its
 // corners.
-func (s *stlTokens) facet(corners []mgl64.Vec3) ([]mgl64.Vec3, error) {
+func (s *stlTokens) facet(corners []geom.Vec3) ([]geom.Vec3, error) {
 	if err := s.expect("normal"); err != nil {
 		return nil, err
 	}
@@ -186,7 +184,7 @@ func (s *stlTokens) facet(corners []mgl64.Vec3) ([]mgl64.Vec3, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !geom.Finite3(v) {
+		if !v.Finite() {
 			return nil, fmt.Errorf("corner %d %v: %w", k, v, ErrNonFinite)
 		}
 		corners = append(corners, v)
@@ -206,15 +204,15 @@ func (s *stlTokens) expect(want ...string) error {
 
 // vec reads three numbers. One too large for a float64 reads as an
 // infinity, for the caller to refuse.
-func (s *stlTokens) vec() (mgl64.Vec3, error) {
-	var v mgl64.Vec3
-	for i := range v {
+func (s *stlTokens) vec() (geom.Vec3, error) {
+	var c [3]float64
+	for i := range c {
 		t := s.next()
 		x, err := strconv.ParseFloat(string(t), 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return v, fmt.Errorf("%.40q is not a number", t)
+			return geom.Vec3{}, fmt.Errorf("%.40q is not a number", t)
 		}
-		v[i] = x
+		c[i] = x
 	}
-	return v, nil
+	return geom.Vec3{X: c[0], Y: c[1], Z: c[2]}, nil
 }

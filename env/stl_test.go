@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/hschendel/stl"
+
+	"github.com/gloved/gloved/geom"
 )
 
 func TestLoadSTLHostile(t *testing.T) {
@@ -129,7 +131,7 @@ func TestReadSTLMatchesLibrary(t *testing.T) {
 			g := got.Triangle(i)
 			for k, v := range tri.Vertices {
 				// The library parses ASCII to float32; this reader to float64.
-				if float32(g[k][0]) != v[0] || float32(g[k][1]) != v[1] || float32(g[k][2]) != v[2] {
+				if float32(g[k].X) != v[0] || float32(g[k].Y) != v[1] || float32(g[k].Z) != v[2] {
 					t.Fatalf("%s: triangle %d corner %d: got %v, want %v", name, i, k, g[k], v)
 				}
 			}
@@ -142,7 +144,7 @@ func TestReadSTLMatchesLibrary(t *testing.T) {
 
 // welded reports that no two vertices are equal.
 func welded(m *Mesh) bool {
-	seen := map[[3]float64]bool{}
+	seen := map[geom.Vec3]bool{}
 	for _, v := range m.Verts {
 		if seen[v] {
 			return false

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -29,11 +27,11 @@ type Surface struct {
 	// triangle i is Tris[i].
 	Tris []int32
 
-	faceN []mgl64.Vec3 // per tree triangle: unit outward normal (zero when degenerate)
-	nb    [][3]int32   // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
-	corn  [][3]int32   // per tree triangle corner: its welded vertex
-	vertN []mgl64.Vec3 // per welded vertex: pseudonormal, zero on a boundary
-	flip  float64      // -1 when a closed surface is wound inward
+	faceN []geom.Vec3 // per tree triangle: unit outward normal (zero when degenerate)
+	nb    [][3]int32  // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
+	corn  [][3]int32  // per tree triangle corner: its welded vertex
+	vertN []geom.Vec3 // per welded vertex: pseudonormal, zero on a boundary
+	flip  float64     // -1 when a closed surface is wound inward
 }
 
 // NewSurface prepares object o of m.
@@ -64,7 +62,7 @@ func NewSurface(m *Mesh, o int) (*Surface, error) {
 // memory follow the object's size, not the scene's.
 func (s *Surface) weld(m *Mesh) {
 	local := make(map[int32]int32) // scene vertex -> index in pos
-	var pos []mgl64.Vec3
+	var pos []geom.Vec3
 	for _, t := range m.Tris {
 		for _, v := range t {
 			if _, ok := local[v]; !ok {
@@ -80,7 +78,7 @@ func (s *Surface) weld(m *Mesh) {
 			s.corn[i][k] = ids[local[v]]
 		}
 	}
-	s.vertN = make([]mgl64.Vec3, len(welded))
+	s.vertN = make([]geom.Vec3, len(welded))
 }
 
 // halfEdge is corner k of triangle tri's edge to corner k+1, filed under
@@ -149,7 +147,7 @@ func (s *Surface) eachEdge(fn func(i, k int, a, b int32)) {
 // normals computes the face normals and the vertices' angle-weighted
 // pseudonormals; a vertex on a boundary edge gets none.
 func (s *Surface) normals(m *Mesh) {
-	s.faceN = make([]mgl64.Vec3, len(m.Tris))
+	s.faceN = make([]geom.Vec3, len(m.Tris))
 	boundary := make([]bool, len(s.vertN))
 	for i := range m.Tris {
 		t := m.Triangle(i)
@@ -157,7 +155,7 @@ func (s *Surface) normals(m *Mesh) {
 		if l := n.Len(); l > 0 && !t.Degenerate() {
 			n = n.Mul(1 / l)
 		} else {
-			n = mgl64.Vec3{}
+			n = geom.Vec3{}
 		}
 		s.faceN[i] = n
 		for k := range 3 {
@@ -169,7 +167,7 @@ func (s *Surface) normals(m *Mesh) {
 	}
 	for v, b := range boundary {
 		if b {
-			s.vertN[v] = mgl64.Vec3{}
+			s.vertN[v] = geom.Vec3{}
 		}
 	}
 }
@@ -198,8 +196,8 @@ func signedVolume(m *Mesh) float64 {
 // side returns the direction that points out of the surface at feature f
 // of tree triangle i, and false where the feature is on a boundary (or
 // has no direction: a degenerate face).
-func (s *Surface) side(i int32, f geom.Feature) (mgl64.Vec3, bool) {
-	var n mgl64.Vec3
+func (s *Surface) side(i int32, f geom.Feature) (geom.Vec3, bool) {
+	var n geom.Vec3
 	if k, ok := f.Edge(); ok {
 		o := s.nb[i][k]
 		if o < 0 {
@@ -211,13 +209,13 @@ func (s *Surface) side(i int32, f geom.Feature) (mgl64.Vec3, bool) {
 	} else {
 		n = s.faceN[i]
 	}
-	return n.Mul(s.flip), n != mgl64.Vec3{}
+	return n.Mul(s.flip), n != geom.Vec3{}
 }
 
 // Behind reports whether p, whose nearest point of the surface is q on
 // feature f of tree triangle i, is inside a closed surface or behind an
 // open one (false where q is on the boundary).
-func (s *Surface) Behind(i int32, f geom.Feature, p, q mgl64.Vec3) bool {
+func (s *Surface) Behind(i int32, f geom.Feature, p, q geom.Vec3) bool {
 	side, ok := s.side(i, f)
 	return ok && p.Sub(q).Dot(side) < 0
 }

@@ -4,9 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 // separateCorners gives every triangle its own three vertices, as a file
@@ -24,7 +23,7 @@ func separateCorners(m *env.Mesh) *env.Mesh {
 }
 
 func TestSurfaceClosedness(t *testing.T) {
-	box := func() *env.Mesh { return env.Box("b", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}) }
+	box := func() *env.Mesh { return env.Box("b", geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}) }
 	missing := box()
 	missing.Tris, missing.Object = missing.Tris[1:], missing.Object[1:]
 	turned := box()
@@ -34,7 +33,7 @@ func TestSurfaceClosedness(t *testing.T) {
 		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
 	}
 	doubled := box()
-	doubled.Append(env.Box("b2", mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}))
+	doubled.Append(env.Box("b2", geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}))
 	doubled.Object = make([]int32, len(doubled.Tris))
 	cases := []struct {
 		name   string
@@ -42,8 +41,8 @@ func TestSurfaceClosedness(t *testing.T) {
 		closed bool
 	}{
 		{"box", box(), true},
-		{"sphere", env.Sphere("s", mgl64.Vec3{}, 1, 3), true},
-		{"torus", env.Torus("t", mgl64.Vec3{}, 1, 0.3, 24, 12), true},
+		{"sphere", env.Sphere("s", geom.Vec3{}, 1, 3), true},
+		{"torus", env.Torus("t", geom.Vec3{}, 1, 0.3, 24, 12), true},
 		{"box with seams", separateCorners(box()), true},
 		{"box inward", inward, true},
 		{"box missing a triangle", missing, false},

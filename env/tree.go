@@ -65,7 +65,7 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 	}
 	t.Nodes = make([]Node, n-1)
 	t.Root = 0
-	b := builder{tree: t, centers: make([]mgl64.Vec3, n), order: make([]int32, n), fit: opt.Fit}
+	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), fit: opt.Fit}
 	for i := range n {
 		b.centers[i] = m.Triangle(i).Centroid()
 		b.order[i] = int32(i)
@@ -92,7 +92,7 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 
 type builder struct {
 	tree    *Tree
-	centers []mgl64.Vec3
+	centers []geom.Vec3
 	order   []int32
 	fit     geom.FitMode
 	spare   chan *worker // idle workers for extra goroutines (nil: not made yet)
@@ -106,7 +106,7 @@ type worker struct {
 	stamp []int32 // stamp[v] == gen: vertex v already gathered, as local[v]
 	local []int32
 	gen   int32
-	pts   []mgl64.Vec3
+	pts   []geom.Vec3
 	tris  [][3]int32
 	depth int // deepest leaf reached
 }
@@ -175,7 +175,7 @@ func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
 	}
 	if cap(w.tris) < hi-lo { // sized once, by the worker's first and largest group
 		w.tris = make([][3]int32, 0, hi-lo)
-		w.pts = make([]mgl64.Vec3, 0, min(len(m.Verts), 3*(hi-lo)))
+		w.pts = make([]geom.Vec3, 0, min(len(m.Verts), 3*(hi-lo)))
 	}
 	w.pts, w.tris = w.pts[:0], w.tris[:0]
 	for _, ti := range b.order[lo:hi] {
@@ -196,7 +196,7 @@ func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
 // split partitions order[lo:hi] and returns the first index of the right part.
 func (b *builder) split(box geom.OBB, lo, hi int) int {
 	axes := [3]int{0, 1, 2}
-	h := box.Half
+	h := [3]float64{box.Half.X, box.Half.Y, box.Half.Z}
 	if h[axes[1]] > h[axes[0]] {
 		axes[0], axes[1] = axes[1], axes[0]
 	}
@@ -245,7 +245,7 @@ func addStats(a, b geom.FitStats) geom.FitStats {
 func (t *Tree) Bytes() (tree, mesh int) {
 	m := t.Mesh
 	tree = len(t.Nodes) * int(unsafe.Sizeof(Node{}))
-	mesh = len(m.Verts)*int(unsafe.Sizeof(mgl64.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
+	mesh = len(m.Verts)*int(unsafe.Sizeof(geom.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
 	return tree, mesh
 }
 

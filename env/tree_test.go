@@ -27,7 +27,7 @@ func mustBuild(t testing.TB, m *Mesh, fit geom.FitMode) *Tree {
 
 func randPose(r *rand.Rand, reach float64) geom.Transform {
 	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	x, _ := geom.FromQuat(q, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(reach))
+	x, _ := geom.FromQuat(q, geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(reach))
 	return x
 }
 
@@ -46,7 +46,7 @@ func TestBuildValidates(t *testing.T) {
 		"one triangle": Soup("one", r, 1, 1, 1),
 		"two":          Soup("two", r, 2, 1, 1),
 		"soup 5000":    Soup("s", r, 5000, 10, 1),
-		"sphere":       Sphere("ball", mgl64.Vec3{1, 2, 3}, 2, 4),
+		"sphere":       Sphere("ball", geom.Vec3{X: 1, Y: 2, Z: 3}, 2, 4),
 		"degenerate":   degenerate,
 		"duplicates":   dup,
 	}
@@ -67,7 +67,7 @@ func TestBuildValidates(t *testing.T) {
 }
 
 func TestBuildIsDeterministicAcrossWorkers(t *testing.T) {
-	m := Sphere("ball", mgl64.Vec3{}, 1, 6)
+	m := Sphere("ball", geom.Vec3{}, 1, 6)
 	a, err := Build(m, BuildOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func benchBuild(b *testing.B, n int, fit geom.FitMode) {
 	for 8<<(2*level) < n {
 		level++
 	}
-	m := Sphere("ball", mgl64.Vec3{}, 1, level)
+	m := Sphere("ball", geom.Vec3{}, 1, level)
 	// Trim to n triangles so the figure is per requested size.
 	m.Tris, m.Object = m.Tris[:min(n, len(m.Tris))], m.Object[:min(n, len(m.Tris))]
 	b.ReportAllocs()

@@ -72,8 +72,8 @@ func (t *Tree) Validate() error {
 func checkBox(nd Node) error {
 	b := nd.Box
 	for i := range 3 {
-		if !(b.Half[i] >= 0) || math.IsInf(b.Half[i], 0) {
-			return fmt.Errorf("half-extent %d is %v", i, b.Half[i])
+		if h := b.Half.At(i); !(h >= 0) || math.IsInf(h, 0) {
+			return fmt.Errorf("half-extent %d is %v", i, h)
 		}
 		for j := range 3 {
 			d := b.Axis(i).Dot(b.Axis(j))

@@ -4,27 +4,27 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // weld merges equal corners (STL repeats every corner of every facet)
 // into shared vertices, numbered in order of first appearance, and returns
 // the vertices and each corner's vertex. It sorts instead of hashing so
 // that its memory is two int32 per corner, whatever the corners are.
-func weld(corners []mgl64.Vec3) ([]mgl64.Vec3, []int32) {
+func weld(corners []geom.Vec3) ([]geom.Vec3, []int32) {
 	order := make([]int32, len(corners))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		p, q := corners[a], corners[b]
-		if c := cmp.Compare(p[0], q[0]); c != 0 {
+		if c := cmp.Compare(p.X, q.X); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(p[1], q[1]); c != 0 {
+		if c := cmp.Compare(p.Y, q.Y); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(p[2], q[2]); c != 0 {
+		if c := cmp.Compare(p.Z, q.Z); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
@@ -45,7 +45,7 @@ func weld(corners []mgl64.Vec3) ([]mgl64.Vec3, []int32) {
 			n++
 		}
 	}
-	verts := make([]mgl64.Vec3, 0, n)
+	verts := make([]geom.Vec3, 0, n)
 	ids := order // reused: a corner's vertex
 	for c := range first {
 		if f := first[c]; f == int32(c) {

@@ -9,57 +9,70 @@ import (
 // AABB is an axis-aligned box [Min, Max]. EmptyAABB is the box that contains
 // nothing; extending it by a point gives that point.
 type AABB struct {
-	Min, Max mgl64.Vec3
+	Min, Max Vec3
 }
 
 // EmptyAABB returns the identity of Union: Min = +Inf, Max = -Inf.
 func EmptyAABB() AABB {
 	inf := math.Inf(1)
-	return AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
+	return AABB{Min: Vec3{inf, inf, inf}, Max: Vec3{-inf, -inf, -inf}}
 }
 
 // IsEmpty reports whether the box contains no point.
 func (a AABB) IsEmpty() bool {
-	return a.Min[0] > a.Max[0] || a.Min[1] > a.Max[1] || a.Min[2] > a.Max[2]
+	return a.Min.X > a.Max.X || a.Min.Y > a.Max.Y || a.Min.Z > a.Max.Z
 }
 
 // Extend returns the smallest box containing a and p. Coordinates are
 // compared plainly (math.Min's NaN and -0 rules cost more than the box):
 // callers pass finite points.
-func (a AABB) Extend(p mgl64.Vec3) AABB {
-	for i := range 3 {
-		if p[i] < a.Min[i] {
-			a.Min[i] = p[i]
-		}
-		if p[i] > a.Max[i] {
-			a.Max[i] = p[i]
-		}
-	}
-	return a
+func (a AABB) Extend(p Vec3) AABB {
+	return AABB{Min: minPlain(a.Min, p), Max: maxPlain(a.Max, p)}
 }
 
 // Union returns the smallest box containing a and b.
 func (a AABB) Union(b AABB) AABB {
-	for i := range 3 {
-		if b.Min[i] < a.Min[i] {
-			a.Min[i] = b.Min[i]
-		}
-		if b.Max[i] > a.Max[i] {
-			a.Max[i] = b.Max[i]
-		}
+	return AABB{Min: minPlain(a.Min, b.Min), Max: maxPlain(a.Max, b.Max)}
+}
+
+// minPlain returns the coordinates of p below m's, m's elsewhere: plain
+// comparisons, as Extend takes them.
+func minPlain(m, p Vec3) Vec3 {
+	if p.X < m.X {
+		m.X = p.X
 	}
-	return a
+	if p.Y < m.Y {
+		m.Y = p.Y
+	}
+	if p.Z < m.Z {
+		m.Z = p.Z
+	}
+	return m
+}
+
+// maxPlain returns the coordinates of p above m's, m's elsewhere.
+func maxPlain(m, p Vec3) Vec3 {
+	if p.X > m.X {
+		m.X = p.X
+	}
+	if p.Y > m.Y {
+		m.Y = p.Y
+	}
+	if p.Z > m.Z {
+		m.Z = p.Z
+	}
+	return m
 }
 
 // Overlaps reports whether the closed boxes share a point.
 func (a AABB) Overlaps(b AABB) bool {
-	return a.Min[0] <= b.Max[0] && b.Min[0] <= a.Max[0] &&
-		a.Min[1] <= b.Max[1] && b.Min[1] <= a.Max[1] &&
-		a.Min[2] <= b.Max[2] && b.Min[2] <= a.Max[2]
+	return a.Min.X <= b.Max.X && b.Min.X <= a.Max.X &&
+		a.Min.Y <= b.Max.Y && b.Min.Y <= a.Max.Y &&
+		a.Min.Z <= b.Max.Z && b.Min.Z <= a.Max.Z
 }
 
 // Center returns the box's midpoint.
-func (a AABB) Center() mgl64.Vec3 { return a.Min.Add(a.Max).Mul(0.5) }
+func (a AABB) Center() Vec3 { return a.Min.Add(a.Max).Mul(0.5) }
 
 // OBB returns a as an oriented box with identity axes.
 func (a AABB) OBB() OBB {

@@ -3,13 +3,11 @@ package geom
 import (
 	"math"
 	"math/rand/v2"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Ball is a solid sphere.
 type Ball struct {
-	Center mgl64.Vec3
+	Center Vec3
 	Radius float64
 }
 
@@ -18,7 +16,7 @@ type Ball struct {
 const ballTol = 1e-12
 
 // Contains reports whether p is in the ball, up to rounding.
-func (b Ball) Contains(p mgl64.Vec3) bool {
+func (b Ball) Contains(p Vec3) bool {
 	r := b.Radius * (1 + ballTol)
 	return b.Radius >= 0 && p.Sub(b.Center).LenSqr() <= r*r+1e-300
 }
@@ -26,17 +24,17 @@ func (b Ball) Contains(p mgl64.Vec3) bool {
 // MinBall returns the smallest ball holding every point (Welzl 1991, with
 // Gärtner's move-to-front: expected linear time). pts is reordered. An
 // empty set gives radius -1.
-func MinBall(pts []mgl64.Vec3) Ball {
+func MinBall(pts []Vec3) Ball {
 	r := rand.New(rand.NewPCG(uint64(len(pts)), 0x5bd1e995))
 	r.Shuffle(len(pts), func(i, j int) { pts[i], pts[j] = pts[j], pts[i] })
-	var support [4]mgl64.Vec3
+	var support [4]Vec3
 	return mtfBall(pts, len(pts), support[:0])
 }
 
 // mtfBall is the smallest ball holding pts[:end] with the points of
 // support on its boundary; a point found outside joins the support and
 // moves to the front, so that later passes meet it first.
-func mtfBall(pts []mgl64.Vec3, end int, support []mgl64.Vec3) Ball {
+func mtfBall(pts []Vec3, end int, support []Vec3) Ball {
 	b := boundaryBall(support)
 	if len(support) == 4 {
 		return b
@@ -57,7 +55,7 @@ func mtfBall(pts []mgl64.Vec3, end int, support []mgl64.Vec3) Ball {
 // on its boundary. Points that do not span their count's dimension (two
 // equal, three collinear, four coplanar) give the smallest ball of a
 // subset holding them all.
-func boundaryBall(s []mgl64.Vec3) Ball {
+func boundaryBall(s []Vec3) Ball {
 	switch len(s) {
 	case 0:
 		return Ball{Radius: -1}
@@ -87,10 +85,10 @@ func boundaryBall(s []mgl64.Vec3) Ball {
 
 // degenerateBall is the smallest ball holding points that do not span
 // their count's dimension: the best of the balls through subsets.
-func degenerateBall(s []mgl64.Vec3) Ball {
+func degenerateBall(s []Vec3) Ball {
 	best := Ball{Radius: math.Inf(1)}
 	n := len(s)
-	var sub [3]mgl64.Vec3
+	var sub [3]Vec3
 	for mask := 1; mask < 1<<n-1; mask++ {
 		k := 0
 		for i := range n {
@@ -115,7 +113,7 @@ func degenerateBall(s []mgl64.Vec3) Ball {
 }
 
 // maxDist is the largest distance from c to the points of s.
-func maxDist(c mgl64.Vec3, s []mgl64.Vec3) float64 {
+func maxDist(c Vec3, s []Vec3) float64 {
 	r := 0.0
 	for _, p := range s {
 		r = math.Max(r, c.Sub(p).Len())

@@ -5,17 +5,15 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // bruteMinBall is the smallest of the balls through at most four of the
 // points (a minimal enclosing ball is fixed by at most four) that hold
 // them all.
-func bruteMinBall(pts []mgl64.Vec3) Ball {
+func bruteMinBall(pts []Vec3) Ball {
 	best := Ball{Radius: math.Inf(1)}
 	n := len(pts)
-	try := func(s ...mgl64.Vec3) {
+	try := func(s ...Vec3) {
 		b := boundaryBall(s)
 		if b.Radius >= best.Radius {
 			return
@@ -49,20 +47,20 @@ func TestMinBallIsTheSmallest(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 4))
 	for trial := range 3000 {
 		n := 1 + r.IntN(11)
-		pts := make([]mgl64.Vec3, n)
+		pts := make([]Vec3, n)
 		for i := range pts {
 			switch trial % 5 {
 			case 0:
-				pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+				pts[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 			case 1: // coplanar
-				pts[i] = mgl64.Vec3{r.Float64(), r.Float64(), 0.5}
+				pts[i] = Vec3{r.Float64(), r.Float64(), 0.5}
 			case 2: // collinear
 				x := r.Float64()
-				pts[i] = mgl64.Vec3{x, 2 * x, -x}
+				pts[i] = Vec3{x, 2 * x, -x}
 			case 3: // a lattice: many cospherical and repeated points
-				pts[i] = mgl64.Vec3{float64(r.IntN(3)), float64(r.IntN(3)), float64(r.IntN(3))}
+				pts[i] = Vec3{float64(r.IntN(3)), float64(r.IntN(3)), float64(r.IntN(3))}
 			default: // on a sphere
-				pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Add(mgl64.Vec3{5, -3, 1})
+				pts[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Add(Vec3{5, -3, 1})
 			}
 		}
 		want := bruteMinBall(pts)
@@ -82,9 +80,9 @@ func TestMinBallIsTheSmallest(t *testing.T) {
 // the unit ball, to the spread of the points.
 func TestMinBallOfManyPointsOnASphere(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
-	pts := make([]mgl64.Vec3, 20000)
+	pts := make([]Vec3, 20000)
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		pts[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
 	}
 	b := MinBall(pts)
 	if b.Radius > 1+1e-12 || b.Radius < 0.999 || b.Center.Len() > 1e-3 {
@@ -102,9 +100,9 @@ func TestBoundaryBallPassesThroughItsPoints(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 8))
 	for range 2000 {
 		for _, n := range []int{2, 3, 4} {
-			s := make([]mgl64.Vec3, n)
+			s := make([]Vec3, n)
 			for i := range s {
-				s[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+				s[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 			}
 			b := boundaryBall(s)
 			for _, p := range s {

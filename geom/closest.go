@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Feature is the part of a triangle a closest point lies on: its face, one
@@ -34,7 +32,7 @@ func (f Feature) Corner() (int, bool) { return int(f - CornerA), f >= CornerA }
 // lies on, by Voronoi regions (C. Ericson, Real-Time Collision Detection,
 // 5.1.5). A degenerate triangle is handled as the segment or point it
 // spans: the answer is then on an edge or a corner.
-func ClosestOnTriangle(t Triangle, p mgl64.Vec3) (mgl64.Vec3, Feature) {
+func ClosestOnTriangle(t Triangle, p Vec3) (Vec3, Feature) {
 	a, b, c := t[0], t[1], t[2]
 	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
 	d1, d2 := ab.Dot(ap), ac.Dot(ap)
@@ -73,7 +71,7 @@ func ClosestOnTriangle(t Triangle, p mgl64.Vec3) (mgl64.Vec3, Feature) {
 
 // closestOnDegenerate is ClosestOnTriangle for a triangle of no area that
 // the regions did not settle: the nearest of its three edges.
-func closestOnDegenerate(t Triangle, p mgl64.Vec3) (mgl64.Vec3, Feature) {
+func closestOnDegenerate(t Triangle, p Vec3) (Vec3, Feature) {
 	best, bestF, bestD := t[0], CornerA, math.Inf(1)
 	for k := range 3 {
 		a, b := t[k], t[(k+1)%3]
@@ -86,7 +84,7 @@ func closestOnDegenerate(t Triangle, p mgl64.Vec3) (mgl64.Vec3, Feature) {
 }
 
 // ClosestOnSegment returns the point of segment ab closest to p.
-func ClosestOnSegment(a, b, p mgl64.Vec3) mgl64.Vec3 {
+func ClosestOnSegment(a, b, p Vec3) Vec3 {
 	ab := b.Sub(a)
 	l := ab.LenSqr()
 	if l == 0 {
@@ -97,12 +95,11 @@ func ClosestOnSegment(a, b, p mgl64.Vec3) mgl64.Vec3 {
 }
 
 // DistSqTo returns the squared distance from p to the box (0 inside).
-func (b *OBB) DistSqTo(p mgl64.Vec3) float64 {
+func (b *OBB) DistSqTo(p Vec3) float64 {
 	d := p.Sub(b.Center)
 	var s float64
-	for i := range 3 {
-		u := mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]}
-		if e := math.Abs(d.Dot(u)) - b.Half[i]; e > 0 {
+	for i, h := range [3]float64{b.Half.X, b.Half.Y, b.Half.Z} {
+		if e := math.Abs(d.Dot(b.Axis(i))) - h; e > 0 {
 			s += e * e
 		}
 	}
@@ -111,7 +108,7 @@ func (b *OBB) DistSqTo(p mgl64.Vec3) float64 {
 
 // SegmentSegmentDistSq returns the squared distance between segments pq
 // and rs (C. Ericson, Real-Time Collision Detection, 5.1.9).
-func SegmentSegmentDistSq(p, q, r, s mgl64.Vec3) float64 {
+func SegmentSegmentDistSq(p, q, r, s Vec3) float64 {
 	d1, d2, w := q.Sub(p), s.Sub(r), p.Sub(r)
 	a, e, f := d1.Dot(d1), d2.Dot(d2), d2.Dot(w)
 	var u, v float64
@@ -148,7 +145,7 @@ func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 // from the triangle's edges. Each is a distance between a point of the
 // segment and a point of the triangle, so rounding cannot make the answer
 // fall below the true distance by more than the rounding of one of them.
-func SegmentTriangleDist(a, b mgl64.Vec3, t Triangle) float64 {
+func SegmentTriangleDist(a, b Vec3, t Triangle) float64 {
 	qa, _ := ClosestOnTriangle(t, a)
 	qb, _ := ClosestOnTriangle(t, b)
 	best := math.Min(qa.Sub(a).LenSqr(), qb.Sub(b).LenSqr())

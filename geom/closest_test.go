@@ -4,13 +4,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // sampledDist is the least distance between sampled points of segment ab
 // and of triangle t: an upper bound that tends to the distance.
-func sampledDist(a, b mgl64.Vec3, t Triangle, n int) float64 {
+func sampledDist(a, b Vec3, t Triangle, n int) float64 {
 	best := math.Inf(1)
 	for i := 0; i <= n; i++ {
 		p := a.Add(b.Sub(a).Mul(float64(i) / float64(n)))
@@ -20,8 +18,8 @@ func sampledDist(a, b mgl64.Vec3, t Triangle, n int) float64 {
 	return best
 }
 
-func rv3(r *rand.Rand) mgl64.Vec3 {
-	return mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+func rv3(r *rand.Rand) Vec3 {
+	return Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 }
 
 func TestClosestOnTriangleIsNearestOfDenseSamples(t *testing.T) {

@@ -114,7 +114,7 @@ func TestConventionMapsAreConsistent(t *testing.T) {
 		for range 200 {
 			q, q2 := randomRotation(r), randomRotation(r)
 			p, a, b := randomVec(r), randomVec(r), randomVec(r)
-			x, err := FromQuat(q, randomVec(r))
+			x, err := FromQuat(q, FromMgl(randomVec(r)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestConventionMapsAreConsistent(t *testing.T) {
 			if got := c.Quat(q).Normalize().Mat4().Mat3(); !got.ApproxEqualThreshold(rm, 1e-12) {
 				t.Fatalf("%s: Quat gives %v, Rotation %v", c.Name(), got, rm)
 			}
-			if got, want := c.Transform(x).Apply(c.Point(p)), c.Point(x.Apply(p)); got.Sub(want).Len() > 1e-9 {
+			if got, want := c.Transform(x).Apply(FromMgl(c.Point(p))).Mgl(), c.Point(x.Apply(FromMgl(p)).Mgl()); got.Sub(want).Len() > 1e-9 {
 				t.Fatalf("%s: the pose moves the point to %v there, %v here", c.Name(), got, want)
 			}
 			if got, want := c.Point(a).Sub(c.Point(b)).Len(), c.Length(a.Sub(b).Len()); math.Abs(got-want) > 1e-9 {

@@ -25,5 +25,8 @@
 // and its OpenXR plugin's pose conversion, Unreal's (left-handed, Z up, X
 // forward, centimetres), and ROS REP 103, "Standard Units of Measure and
 // Coordinate Conventions" (X forward, Y left, Z up). All geometry is
-// float64 (mgl64 value types).
+// float64: points and directions are Vec3, a struct the compiler keeps in
+// registers, with mgl64's method names and formulas (results are
+// bit-for-bit mgl64's); rotations stay mgl64.Mat3 and quaternions
+// mgl64.Quat, and code at the edges converts with FromMgl and Vec3.Mgl.
 package geom

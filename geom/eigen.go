@@ -19,10 +19,10 @@ const maxJacobiSweeps = 32
 // cyclic Jacobi rotations, which keep the vectors orthonormal whatever the
 // multiplicities: a repeated eigenvalue yields some orthonormal basis of its
 // eigenspace, never NaN. Non-finite input yields the identity basis.
-func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
+func (m Sym3) Eigen() (vals Vec3, vecs mgl64.Mat3) {
 	for _, x := range m {
 		if !Finite(x) {
-			return mgl64.Vec3{}, mgl64.Ident3()
+			return Vec3{}, mgl64.Ident3()
 		}
 	}
 	// The upper triangle, rotated in place; v's columns are the vectors.
@@ -50,12 +50,12 @@ func (m Sym3) Eigen() (vals mgl64.Vec3, vecs mgl64.Mat3) {
 			}
 		}
 	}
-	col := func(k int) mgl64.Vec3 { return mgl64.Vec3{v[0][k], v[1][k], v[2][k]} }
+	col := func(k int) Vec3 { return Vec3{v[0][k], v[1][k], v[2][k]} }
 	e0 := col(idx[0]).Normalize()
 	e1 := col(idx[1])
 	e1 = e1.Sub(e0.Mul(e0.Dot(e1))).Normalize()
 	e2 := e0.Cross(e1)
-	return mgl64.Vec3{d[idx[0]], d[idx[1]], d[idx[2]]}, mgl64.Mat3FromCols(e0, e1, e2)
+	return Vec3{d[idx[0]], d[idx[1]], d[idx[2]]}, FromCols(e0, e1, e2)
 }
 
 // jacobi is a symmetric 3x3 matrix under Jacobi rotations (only its upper

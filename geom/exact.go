@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math/big"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The exact side of the triangle tests: every coordinate is taken as the
@@ -16,10 +14,10 @@ import (
 // ratVec is an exact 3-vector.
 type ratVec [3]big.Rat
 
-func ratOf(v mgl64.Vec3) (r ratVec) {
-	for i := range 3 {
-		r[i].SetFloat64(v[i])
-	}
+func ratOf(v Vec3) (r ratVec) {
+	r[0].SetFloat64(v.X)
+	r[1].SetFloat64(v.Y)
+	r[2].SetFloat64(v.Z)
 	return r
 }
 
@@ -181,7 +179,7 @@ func exactTriOBB(t Triangle, b OBB) bool {
 	var h [3]big.Rat
 	for k := range 3 {
 		u[k] = ratOf(b.Axis(k))
-		h[k].SetFloat64(b.Half[k])
+		h[k].SetFloat64(b.Half.At(k))
 	}
 	var corner [8]ratVec
 	for i := range 8 {

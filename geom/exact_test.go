@@ -18,8 +18,8 @@ import (
 
 type rq [3]*big.Rat
 
-func rqOf(v mgl64.Vec3) rq {
-	return rq{new(big.Rat).SetFloat64(v[0]), new(big.Rat).SetFloat64(v[1]), new(big.Rat).SetFloat64(v[2])}
+func rqOf(v Vec3) rq {
+	return rq{new(big.Rat).SetFloat64(v.X), new(big.Rat).SetFloat64(v.Y), new(big.Rat).SetFloat64(v.Z)}
 }
 
 func qsub(a, b rq) rq {
@@ -146,7 +146,7 @@ func refTriTri(p, q Triangle) bool {
 // coplanar and nearly coplanar, neighbours sharing an edge and shifted by
 // a hair (the bunny against itself), shared corners, zero-area triangles.
 func hardPair(r *rand.Rand, kind int) (Triangle, Triangle) {
-	v := func() mgl64.Vec3 { return mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()}.Mul(0.1) }
+	v := func() Vec3 { return Vec3{r.Float64(), r.Float64(), r.Float64()}.Mul(0.1) }
 	hair := func() float64 {
 		e := []float64{0, 0x1p-52, -0x1p-52, 1e-16, -1e-16, 1e-15, 3e-13, -3e-13, 3e-12, -3e-12, 1e-9}
 		return e[r.IntN(len(e))]
@@ -154,9 +154,7 @@ func hardPair(r *rand.Rand, kind int) (Triangle, Triangle) {
 	ulp := func(x float64) float64 { return x + float64(r.IntN(5)-2)*math.Abs(x)*0x1p-52 }
 	jiggle := func(t Triangle) Triangle {
 		for i := range 3 {
-			for k := range 3 {
-				t[i][k] = ulp(t[i][k])
-			}
+			t[i] = Vec3{ulp(t[i].X), ulp(t[i].Y), ulp(t[i].Z)}
 		}
 		return t
 	}
@@ -172,7 +170,7 @@ func hardPair(r *rand.Rand, kind int) (Triangle, Triangle) {
 		return jiggle(p), jiggle(q)
 	case 2: // neighbours across edge p0-p1, q shifted by a hair
 		far := p[0].Add(p[1]).Sub(p[2])
-		d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(hair())
+		d := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(hair())
 		q := Triangle{p[1].Add(d), p[0].Add(d), far.Add(n.Mul(0.01 * r.NormFloat64())).Add(d)}
 		return p, q
 	case 3: // edges crossing near each other
@@ -288,7 +286,7 @@ func refTriOBB(t Triangle, b OBB) bool {
 	var u [3]rq
 	var h [3]*big.Rat
 	for k := range 3 {
-		u[k], h[k] = rqOf(b.Axis(k)), new(big.Rat).SetFloat64(b.Half[k])
+		u[k], h[k] = rqOf(b.Axis(k)), new(big.Rat).SetFloat64(b.Half.At(k))
 	}
 	for i := range 3 {
 		if refSegBox(tri[i], tri[(i+1)%3], c, u, h) {
@@ -325,30 +323,33 @@ func refTriOBB(t Triangle, b OBB) bool {
 // cutting it; some boxes are flat or collapsed to a segment.
 func hardBoxPair(r *rand.Rand, kind int) (Triangle, OBB) {
 	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	x, _ := FromQuat(q, mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()})
-	b := OBB{Center: x.T, Axes: x.R, Half: mgl64.Vec3{0.01 + r.Float64()*0.05, 0.01 + r.Float64()*0.05, 0.01 + r.Float64()*0.05}}
+	x, _ := FromQuat(q, Vec3{r.Float64(), r.Float64(), r.Float64()})
+	b := OBB{Center: x.T, Axes: x.R, Half: Vec3{0.01 + r.Float64()*0.05, 0.01 + r.Float64()*0.05, 0.01 + r.Float64()*0.05}}
+	half := b.Half.Mgl()
 	switch kind % 7 {
 	case 5:
-		b.Half[r.IntN(3)] = 0
+		half[r.IntN(3)] = 0
 	case 6:
-		b.Half[0], b.Half[2] = 0, 0
+		half[0], half[2] = 0, 0
 	}
+	b.Half = FromMgl(half)
 	hair := []float64{0, 0x1p-52, -0x1p-52, 1e-16, -1e-16, 3e-13, -3e-13, 1e-9, -1e-9}[r.IntN(9)]
 	// A point on the box's surface: a corner, an edge or a face point.
-	var s mgl64.Vec3
+	var sk mgl64.Vec3
 	for k := range 3 {
-		s[k] = float64(2*r.IntN(2)-1) * b.Half[k]
+		sk[k] = float64(2*r.IntN(2)-1) * half[k]
 		if k < kind%3 {
-			s[k] = (2*r.Float64() - 1) * b.Half[k]
+			sk[k] = (2*r.Float64() - 1) * half[k]
 		}
 	}
+	s := FromMgl(sk)
 	out := s.Normalize()
 	if s.Len() == 0 {
-		out = mgl64.Vec3{1, 0, 0}
+		out = Vec3{1, 0, 0}
 	}
 	p := x.Apply(s.Add(out.Mul(hair)))
 	away := x.Rotate(out)
-	side := away.Cross(mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}).Normalize()
+	side := away.Cross(Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}).Normalize()
 	t := Triangle{p, p.Add(away.Mul(0.02)).Add(side.Mul(0.02)), p.Add(away.Mul(0.02)).Sub(side.Mul(0.02))}
 	if kind%4 == 3 { // an edge of the triangle along the surface instead
 		t[1] = p.Add(side.Mul(0.03))

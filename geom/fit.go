@@ -38,14 +38,14 @@ type Fitter struct {
 	own   hullBuilder
 	qh    quickhull.QuickHull
 	buf   []r3.Vector
-	rel   []mgl64.Vec3
+	rel   []Vec3
 }
 
 // Fit returns the box around pts, oriented per f.Mode, with extents from the
 // extremal projections of pts. tris index pts and carry the surface used when
 // the hull cannot be formed; they may be nil for a bare point set. The axes
 // are always finite and orthonormal; a flat set gives a zero-thickness box.
-func (f *Fitter) Fit(pts []mgl64.Vec3, tris [][3]int32) OBB {
+func (f *Fitter) Fit(pts []Vec3, tris [][3]int32) OBB {
 	if len(pts) == 0 {
 		return OBB{Axes: mgl64.Ident3()}
 	}
@@ -60,25 +60,25 @@ func (f *Fitter) Fit(pts []mgl64.Vec3, tris [][3]int32) OBB {
 }
 
 // Extents returns the box with the given axes that tightly encloses pts.
-func Extents(pts []mgl64.Vec3, axes mgl64.Mat3) OBB {
-	a0, a1, a2 := axes.Col(0), axes.Col(1), axes.Col(2)
+func Extents(pts []Vec3, axes mgl64.Mat3) OBB {
+	a0, a1, a2 := Col(&axes, 0), Col(&axes, 1), Col(&axes, 2)
 	o := pts[0]
-	lo, hi := mgl64.Vec3{}, mgl64.Vec3{}
+	lo, hi := Vec3{}, Vec3{}
 	for _, p := range pts[1:] {
 		d := p.Sub(o)
 		x, y, z := d.Dot(a0), d.Dot(a1), d.Dot(a2)
-		lo = mgl64.Vec3{math.Min(lo[0], x), math.Min(lo[1], y), math.Min(lo[2], z)}
-		hi = mgl64.Vec3{math.Max(hi[0], x), math.Max(hi[1], y), math.Max(hi[2], z)}
+		lo = Vec3{math.Min(lo.X, x), math.Min(lo.Y, y), math.Min(lo.Z, z)}
+		hi = Vec3{math.Max(hi.X, x), math.Max(hi.Y, y), math.Max(hi.Z, z)}
 	}
 	mid := lo.Add(hi).Mul(0.5)
 	return OBB{
-		Center: o.Add(axes.Mul3x1(mid)),
+		Center: o.Add(MulVec(&axes, mid)),
 		Axes:   axes,
 		Half:   hi.Sub(lo).Mul(0.5),
 	}
 }
 
-func (f *Fitter) orient(pts []mgl64.Vec3, tris [][3]int32, o mgl64.Vec3) mgl64.Mat3 {
+func (f *Fitter) orient(pts []Vec3, tris [][3]int32, o Vec3) mgl64.Mat3 {
 	if f.Mode == FitHull && len(pts) >= 4 {
 		if axes, ok := f.hullAxes(pts, o); ok {
 			f.Stats.Hull++
@@ -104,9 +104,9 @@ func (f *Fitter) orient(pts []mgl64.Vec3, tris [][3]int32, o mgl64.Vec3) mgl64.M
 // hullAxes orients by the hull surface's covariance. It declines (ok=false)
 // when the points are flat (thinner than flatThickness of their extent),
 // since a hull needs three dimensions, or when no hull could be made.
-func (f *Fitter) hullAxes(pts []mgl64.Vec3, o mgl64.Vec3) (mgl64.Mat3, bool) {
+func (f *Fitter) hullAxes(pts []Vec3, o Vec3) (mgl64.Mat3, bool) {
 	if cap(f.rel) < len(pts) {
-		f.rel = make([]mgl64.Vec3, 0, len(pts))
+		f.rel = make([]Vec3, 0, len(pts))
 	}
 	f.rel = f.rel[:0]
 	for _, p := range pts {
@@ -139,7 +139,7 @@ func (f *Fitter) libraryHull(m *SurfaceMoments) bool {
 	f.Stats.LibraryHulls++
 	f.buf = f.buf[:0]
 	for _, d := range f.rel {
-		f.buf = append(f.buf, r3.Vector{X: d[0], Y: d[1], Z: d[2]})
+		f.buf = append(f.buf, r3.Vector(d))
 	}
 	hull, err := quickHull(&f.qh, f.buf, true)
 	if err != nil {
@@ -148,7 +148,7 @@ func (f *Fitter) libraryHull(m *SurfaceMoments) bool {
 	v := hull.Vertices
 	for i := 0; i+2 < len(hull.Indices); i += 3 {
 		p, q, r := v[hull.Indices[i]], v[hull.Indices[i+1]], v[hull.Indices[i+2]]
-		m.Add(mgl64.Vec3{p.X, p.Y, p.Z}, mgl64.Vec3{q.X, q.Y, q.Z}, mgl64.Vec3{r.X, r.Y, r.Z})
+		m.Add(Vec3(p), Vec3(q), Vec3(r))
 	}
 	return true
 }

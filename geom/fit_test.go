@@ -14,7 +14,7 @@ func finiteBox(b OBB) bool {
 			return false
 		}
 	}
-	return Finite3(b.Center) && Finite3(b.Half)
+	return b.Center.Finite() && b.Half.Finite()
 }
 
 func orthonormal(m mgl64.Mat3) bool {
@@ -33,9 +33,9 @@ func TestFitContainsEveryPoint(t *testing.T) {
 		f := Fitter{Mode: mode}
 		for i := range 500 {
 			n := 1 + r.IntN(60)
-			pts := make([]mgl64.Vec3, n)
+			pts := make([]Vec3, n)
 			for k := range pts {
-				pts[k] = randVec(r, 3).Add(mgl64.Vec3{1e3, -2e3, 5})
+				pts[k] = randVec(r, 3).Add(Vec3{1e3, -2e3, 5})
 			}
 			var tris [][3]int32
 			for k := 0; k+2 < n; k += 3 {
@@ -59,10 +59,10 @@ func TestFitContainsEveryPoint(t *testing.T) {
 // does when orienting by the covariance of the vertices.
 func TestFitHullIgnoresInteriorDensity(t *testing.T) {
 	rot := mgl64.HomogRotate3D(0.9, mgl64.Vec3{1, -2, 0.5}.Normalize()).Mat3()
-	box := OBB{Center: mgl64.Vec3{3, 1, -2}, Axes: rot, Half: mgl64.Vec3{4, 2, 1}}
-	var corners [8]mgl64.Vec3
+	box := OBB{Center: Vec3{3, 1, -2}, Axes: rot, Half: Vec3{4, 2, 1}}
+	var corners [8]Vec3
 	box.Corners(&corners)
-	pts := append([]mgl64.Vec3(nil), corners[:]...)
+	pts := append([]Vec3(nil), corners[:]...)
 	// 2000 points packed along a diagonal-ish segment from one corner.
 	for i := range 2000 {
 		s := float64(i) / 2000
@@ -86,15 +86,15 @@ func TestFitHullIgnoresInteriorDensity(t *testing.T) {
 func TestFitRankDeficient(t *testing.T) {
 	tests := []struct {
 		name      string
-		pts       []mgl64.Vec3
+		pts       []Vec3
 		tris      [][3]int32
 		zeroHalfs int
 	}{
-		{"single point", []mgl64.Vec3{{1, 2, 3}}, nil, 3},
-		{"coincident points", []mgl64.Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, [][3]int32{{0, 1, 2}}, 3},
-		{"collinear points", []mgl64.Vec3{{0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {2, 2, 2}}, [][3]int32{{0, 1, 2}}, 2},
-		{"single triangle", []mgl64.Vec3{{0, 0, 1}, {4, 0, 1}, {0, 1, 2}}, [][3]int32{{0, 1, 2}}, 1},
-		{"flat fan", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}},
+		{"single point", []Vec3{{1, 2, 3}}, nil, 3},
+		{"coincident points", []Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}}, [][3]int32{{0, 1, 2}}, 3},
+		{"collinear points", []Vec3{{0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {2, 2, 2}}, [][3]int32{{0, 1, 2}}, 2},
+		{"single triangle", []Vec3{{0, 0, 1}, {4, 0, 1}, {0, 1, 2}}, [][3]int32{{0, 1, 2}}, 1},
+		{"flat fan", []Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}},
 			[][3]int32{{4, 0, 1}, {4, 1, 2}, {4, 2, 3}, {4, 3, 0}}, 1},
 	}
 	for _, tc := range tests {
@@ -105,7 +105,7 @@ func TestFitRankDeficient(t *testing.T) {
 				t.Fatalf("%s: bad box %+v", tc.name, b)
 			}
 			zeros := 0
-			for _, h := range b.Half {
+			for _, h := range b.Half.Mgl() {
 				if h < 1e-12 {
 					zeros++
 				}
@@ -124,9 +124,9 @@ func TestFitRankDeficient(t *testing.T) {
 
 func BenchmarkFitHull1k(b *testing.B) {
 	r := rand.New(rand.NewPCG(10, 10))
-	pts := make([]mgl64.Vec3, 1000)
+	pts := make([]Vec3, 1000)
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		pts[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
 	}
 	f := Fitter{Mode: FitHull}
 	b.ReportAllocs()

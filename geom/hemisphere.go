@@ -10,9 +10,7 @@ import "github.com/go-gl/mathgl/mgl64"
 // quaternion, between two of opposite signs. At a dot product of exactly 0
 // (rotations 180 degrees apart) neither sign is nearer; q is kept as it is.
 func Hemisphere(q, ref mgl64.Quat) mgl64.Quat {
-	// Written out, as Transform.Apply is: it runs for every link of every
-	// frame.
-	if q.W*ref.W+q.V[0]*ref.V[0]+q.V[1]*ref.V[1]+q.V[2]*ref.V[2] < 0 {
+	if q.Dot(ref) < 0 {
 		return mgl64.Quat{W: -q.W, V: mgl64.Vec3{-q.V[0], -q.V[1], -q.V[2]}}
 	}
 	return q

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
 	"github.com/golang/geo/r3"
 	quickhull "github.com/markus-wa/quickhull-go/v2"
 )
@@ -17,7 +16,7 @@ var ErrNoHull = errors.New("no solid convex hull")
 // Hull is a convex hull as a mesh: its vertices and its triangles, wound
 // counter-clockwise seen from outside.
 type Hull struct {
-	Verts []mgl64.Vec3
+	Verts []Vec3
 	Tris  [][3]int32
 }
 
@@ -28,12 +27,12 @@ type Hull struct {
 // four points, a non-finite point, and flat input (thinner than 1e-8 of
 // its extent). The hull is this package's quickhull; quickhull-go (the
 // test oracle) takes over on input whose rounding the own hull declines.
-func ConvexHull(pts []mgl64.Vec3) (Hull, error) {
+func ConvexHull(pts []Vec3) (Hull, error) {
 	if len(pts) < 4 {
 		return Hull{}, fmt.Errorf("geom: %w: %d points, want at least 4", ErrNoHull, len(pts))
 	}
 	for i, p := range pts {
-		if !Finite3(p) {
+		if !p.Finite() {
 			return Hull{}, fmt.Errorf("geom: %w: point %d %v is not finite", ErrNoHull, i, p)
 		}
 	}
@@ -50,10 +49,10 @@ func ConvexHull(pts []mgl64.Vec3) (Hull, error) {
 // libraryConvexHull is ConvexHull by quickhull-go, its faces turned to
 // point away from the vertices' centroid: the library's "ccw" winding is
 // clockwise seen from outside by this package's convention.
-func libraryConvexHull(pts []mgl64.Vec3) (Hull, error) {
+func libraryConvexHull(pts []Vec3) (Hull, error) {
 	in := make([]r3.Vector, len(pts))
 	for i, p := range pts {
-		in[i] = r3.Vector{X: p[0], Y: p[1], Z: p[2]}
+		in[i] = r3.Vector(p)
 	}
 	mesh, err := quickHull(new(quickhull.QuickHull), in, false)
 	if err != nil {
@@ -61,7 +60,7 @@ func libraryConvexHull(pts []mgl64.Vec3) (Hull, error) {
 	}
 	var h Hull
 	for _, v := range mesh.Vertices {
-		h.Verts = append(h.Verts, mgl64.Vec3{v.X, v.Y, v.Z})
+		h.Verts = append(h.Verts, Vec3(v))
 	}
 	c := mean(h.Verts)
 	for i := 0; i+2 < len(mesh.Indices); i += 3 {
@@ -111,8 +110,8 @@ func (h Hull) Solid() bool {
 }
 
 // mean returns the centroid of a non-empty point set.
-func mean(pts []mgl64.Vec3) mgl64.Vec3 {
-	var c mgl64.Vec3
+func mean(pts []Vec3) Vec3 {
+	var c Vec3
 	for _, p := range pts {
 		c = c.Add(p)
 	}

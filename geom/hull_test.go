@@ -5,20 +5,18 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // TestConvexHullOfACube: the unit cube's corners with points inside give
 // the 8 corners and 12 outward triangles enclosing volume 1.
 func TestConvexHullOfACube(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	var pts []mgl64.Vec3
+	var pts []Vec3
 	for i := range 8 {
-		pts = append(pts, mgl64.Vec3{float64(i & 1), float64(i >> 1 & 1), float64(i >> 2 & 1)})
+		pts = append(pts, Vec3{float64(i & 1), float64(i >> 1 & 1), float64(i >> 2 & 1)})
 	}
 	for range 50 {
-		pts = append(pts, mgl64.Vec3{0.1 + 0.8*r.Float64(), 0.1 + 0.8*r.Float64(), 0.1 + 0.8*r.Float64()})
+		pts = append(pts, Vec3{0.1 + 0.8*r.Float64(), 0.1 + 0.8*r.Float64(), 0.1 + 0.8*r.Float64()})
 	}
 	h, err := ConvexHull(pts)
 	if err != nil {
@@ -28,7 +26,7 @@ func TestConvexHullOfACube(t *testing.T) {
 		t.Fatalf("got %d vertices and %d triangles, want 8 and 12", len(h.Verts), len(h.Tris))
 	}
 	vol := 0.0
-	center := mgl64.Vec3{0.5, 0.5, 0.5}
+	center := Vec3{0.5, 0.5, 0.5}
 	for _, tr := range h.Tris {
 		a, b, c := h.Verts[tr[0]], h.Verts[tr[1]], h.Verts[tr[2]]
 		if n := b.Sub(a).Cross(c.Sub(a)); n.Dot(a.Sub(center)) <= 0 {
@@ -48,16 +46,16 @@ func TestConvexHullOfACube(t *testing.T) {
 // and coplanar points have no solid hull; the library's panics on such
 // input come back as errors.
 func TestConvexHullRefusesDegenerateInput(t *testing.T) {
-	square := []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}}
+	square := []Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}}
 	tests := []struct {
 		name string
-		pts  []mgl64.Vec3
+		pts  []Vec3
 	}{
-		{"three points", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}},
-		{"a NaN point", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.NaN()}}},
-		{"an infinite point", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.Inf(1)}}},
+		{"three points", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}},
+		{"a NaN point", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.NaN()}}},
+		{"an infinite point", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.Inf(1)}}},
 		{"coplanar", square},
-		{"one point repeated", []mgl64.Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}},
+		{"one point repeated", []Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}},
 	}
 	for _, tc := range tests {
 		h, err := ConvexHull(tc.pts)

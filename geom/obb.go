@@ -10,20 +10,20 @@ import (
 // The columns of Axes are orthonormal and right-handed. A zero half-extent is
 // a legal, degenerate (zero thickness) box.
 type OBB struct {
-	Center mgl64.Vec3
+	Center Vec3
 	Axes   mgl64.Mat3
-	Half   mgl64.Vec3
+	Half   Vec3
 }
 
 // Axis returns the i-th unit axis (column i of Axes).
-func (b OBB) Axis(i int) mgl64.Vec3 { return mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]} }
+func (b *OBB) Axis(i int) Vec3 { return Col(&b.Axes, i) }
 
 // Volume returns the box's volume.
-func (b OBB) Volume() float64 { return 8 * b.Half[0] * b.Half[1] * b.Half[2] }
+func (b OBB) Volume() float64 { return 8 * b.Half.X * b.Half.Y * b.Half.Z }
 
 // Size returns the largest half-extent, the measure traversals use to choose
 // which box to descend.
-func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.Half[2])) }
+func (b OBB) Size() float64 { return math.Max(b.Half.X, math.Max(b.Half.Y, b.Half.Z)) }
 
 // MajorAxis returns the box's longest axis (the first of equally long ones)
 // scaled to the box's full length along it, and that length, 2·Half_k: the
@@ -32,25 +32,23 @@ func (b OBB) Size() float64 { return math.Max(b.Half[0], math.Max(b.Half[1], b.H
 // MajorAxis and ProjectedRadius take a pointer: refits call them in their
 // inner loop, and a value receiver copies the box even when the call is
 // inlined, which made the CAB refit 12% slower.
-func (b *OBB) MajorAxis() (mgl64.Vec3, float64) {
-	k := 0
-	if b.Half[1] > b.Half[k] {
-		k = 1
+func (b *OBB) MajorAxis() (Vec3, float64) {
+	k, h := 0, b.Half.X
+	if b.Half.Y > h {
+		k, h = 1, b.Half.Y
 	}
-	if b.Half[2] > b.Half[k] {
-		k = 2
+	if b.Half.Z > h {
+		k, h = 2, b.Half.Z
 	}
-	l := 2 * b.Half[k]
-	return mgl64.Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}, l
+	l := 2 * h
+	return Vec3{b.Axes[3*k] * l, b.Axes[3*k+1] * l, b.Axes[3*k+2] * l}, l
 }
 
 // ProjectedRadius returns the half-length of the box's shadow on direction
 // a, Σ Half_k |a·Axis_k|, in units of |a| (a need not be normalised).
-func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
-	x := &b.Axes
-	return b.Half[0]*math.Abs(a[0]*x[0]+a[1]*x[1]+a[2]*x[2]) +
-		b.Half[1]*math.Abs(a[0]*x[3]+a[1]*x[4]+a[2]*x[5]) +
-		b.Half[2]*math.Abs(a[0]*x[6]+a[1]*x[7]+a[2]*x[8])
+func (b *OBB) ProjectedRadius(a Vec3) float64 {
+	p := MulVecTrans(&b.Axes, a)
+	return b.Half.X*math.Abs(p.X) + b.Half.Y*math.Abs(p.Y) + b.Half.Z*math.Abs(p.Z)
 }
 
 // SplitFirst is the rule of a descent of two box trees together: split the
@@ -60,10 +58,10 @@ func (b *OBB) ProjectedRadius(a mgl64.Vec3) float64 {
 func SplitFirst(a, b *OBB) bool { return a != nil && (b == nil || a.Size() >= b.Size()) }
 
 // Corners writes the eight corners of the box into c.
-func (b OBB) Corners(c *[8]mgl64.Vec3) {
-	e0 := b.Axis(0).Mul(b.Half[0])
-	e1 := b.Axis(1).Mul(b.Half[1])
-	e2 := b.Axis(2).Mul(b.Half[2])
+func (b OBB) Corners(c *[8]Vec3) {
+	e0 := b.Axis(0).Mul(b.Half.X)
+	e1 := b.Axis(1).Mul(b.Half.Y)
+	e2 := b.Axis(2).Mul(b.Half.Z)
 	for i := range 8 {
 		p := b.Center
 		p = addSigned(p, e0, i&1 != 0)
@@ -73,7 +71,7 @@ func (b OBB) Corners(c *[8]mgl64.Vec3) {
 	}
 }
 
-func addSigned(p, e mgl64.Vec3, neg bool) mgl64.Vec3 {
+func addSigned(p, e Vec3, neg bool) Vec3 {
 	if neg {
 		return p.Sub(e)
 	}
@@ -81,28 +79,23 @@ func addSigned(p, e mgl64.Vec3, neg bool) mgl64.Vec3 {
 }
 
 // Contains reports whether p lies in the box grown by tol in every direction.
-func (b OBB) Contains(p mgl64.Vec3, tol float64) bool {
-	d := p.Sub(b.Center)
-	for i := range 3 {
-		if math.Abs(d.Dot(b.Axis(i))) > b.Half[i]+tol {
-			return false
-		}
-	}
-	return true
+func (b OBB) Contains(p Vec3, tol float64) bool {
+	d := MulVecTrans(&b.Axes, p.Sub(b.Center))
+	return !(math.Abs(d.X) > b.Half.X+tol || math.Abs(d.Y) > b.Half.Y+tol || math.Abs(d.Z) > b.Half.Z+tol)
 }
 
 // Transformed returns the box moved by x.
 func (b OBB) Transformed(x Transform) OBB {
-	return OBB{Center: x.Apply(b.Center), Axes: x.R.Mul3(b.Axes), Half: b.Half}
+	return OBB{Center: x.Apply(b.Center), Axes: MulMat(&x.R, &b.Axes), Half: b.Half}
 }
 
 // AABB returns the tightest axis-aligned box around b.
 func (b OBB) AABB() AABB {
-	var r mgl64.Vec3
-	for row := range 3 {
-		for col := range 3 {
-			r[row] += math.Abs(b.Axes[3*col+row]) * b.Half[col]
-		}
+	x := &b.Axes
+	r := Vec3{
+		math.Abs(x[0])*b.Half.X + math.Abs(x[3])*b.Half.Y + math.Abs(x[6])*b.Half.Z,
+		math.Abs(x[1])*b.Half.X + math.Abs(x[4])*b.Half.Y + math.Abs(x[7])*b.Half.Z,
+		math.Abs(x[2])*b.Half.X + math.Abs(x[5])*b.Half.Y + math.Abs(x[8])*b.Half.Z,
 	}
 	return AABB{Min: b.Center.Sub(r), Max: b.Center.Add(r)}
 }

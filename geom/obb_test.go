@@ -11,16 +11,16 @@ import (
 func TestMajorAxis(t *testing.T) {
 	rot := mgl64.HomogRotate3DZ(0.3).Mat3()
 	tests := []struct {
-		half mgl64.Vec3
+		half Vec3
 		want int // the column of rot
 	}{
-		{mgl64.Vec3{3, 1, 2}, 0}, {mgl64.Vec3{1, 3, 2}, 1}, {mgl64.Vec3{1, 2, 3}, 2},
-		{mgl64.Vec3{2, 2, 1}, 0}, {mgl64.Vec3{1, 2, 2}, 1}, {mgl64.Vec3{}, 0},
+		{Vec3{3, 1, 2}, 0}, {Vec3{1, 3, 2}, 1}, {Vec3{1, 2, 3}, 2},
+		{Vec3{2, 2, 1}, 0}, {Vec3{1, 2, 2}, 1}, {Vec3{}, 0},
 	}
 	for _, tc := range tests {
 		b := OBB{Axes: rot, Half: tc.half}
-		l := 2 * tc.half[tc.want]
-		want := rot.Col(tc.want).Mul(l)
+		l := 2 * tc.half.At(tc.want)
+		want := Col(&rot, tc.want).Mul(l)
 		if a, got := b.MajorAxis(); a != want || got != l {
 			t.Errorf("half %v: got %v, %v; want axis %d scaled, %v, %v", tc.half, a, got, tc.want, want, l)
 		}
@@ -35,10 +35,12 @@ func TestProjectedRadiusMatchesCorners(t *testing.T) {
 	for i := range 10_000 {
 		b := randBox(r, randRotation(r))
 		if i%5 == 0 {
-			b.Half[i%3] = 0
+			half := b.Half.Mgl()
+			half[i%3] = 0
+			b.Half = FromMgl(half)
 		}
 		a := randVec(r, 3)
-		var c [8]mgl64.Vec3
+		var c [8]Vec3
 		b.Corners(&c)
 		want := 0.0
 		for _, p := range c {

@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // orient3dErr is the relative error bound of orient3d computed in float64
@@ -15,13 +13,13 @@ const orient3dErr = 16 * 0x1p-53
 // orient3d returns the determinant of (a-d, b-d, c-d), positive when d is
 // below the plane of a, b, c (seen from where a, b, c turn
 // counter-clockwise), and the bound on its rounding error.
-func orient3d(a, b, c, d mgl64.Vec3) (float64, float64) {
+func orient3d(a, b, c, d Vec3) (float64, float64) {
 	ad, bd, cd := a.Sub(d), b.Sub(d), c.Sub(d)
-	bc, ca, ab := bd[0]*cd[1]-cd[0]*bd[1], cd[0]*ad[1]-ad[0]*cd[1], ad[0]*bd[1]-bd[0]*ad[1]
-	det := ad[2]*bc + bd[2]*ca + cd[2]*ab
-	perm := math.Abs(ad[2])*(math.Abs(bd[0]*cd[1])+math.Abs(cd[0]*bd[1])) +
-		math.Abs(bd[2])*(math.Abs(cd[0]*ad[1])+math.Abs(ad[0]*cd[1])) +
-		math.Abs(cd[2])*(math.Abs(ad[0]*bd[1])+math.Abs(bd[0]*ad[1]))
+	bc, ca, ab := bd.X*cd.Y-cd.X*bd.Y, cd.X*ad.Y-ad.X*cd.Y, ad.X*bd.Y-bd.X*ad.Y
+	det := ad.Z*bc + bd.Z*ca + cd.Z*ab
+	perm := math.Abs(ad.Z)*(math.Abs(bd.X*cd.Y)+math.Abs(cd.X*bd.Y)) +
+		math.Abs(bd.Z)*(math.Abs(cd.X*ad.Y)+math.Abs(ad.X*cd.Y)) +
+		math.Abs(cd.Z)*(math.Abs(ad.X*bd.Y)+math.Abs(bd.X*ad.Y))
 	return det, orient3dErr * perm
 }
 
@@ -41,7 +39,7 @@ func sureSign(x, err float64) int {
 // passes inside all three edges, every sign beyond its error bound. It is
 // a witness that two triangles meet, for the pairs whose separating axes
 // are too ill-conditioned to prove it (edges nearly parallel).
-func edgePierces(p, q mgl64.Vec3, t Triangle) bool {
+func edgePierces(p, q Vec3, t Triangle) bool {
 	sp := sureSign(orient3d(t[0], t[1], t[2], p))
 	sq := sureSign(orient3d(t[0], t[1], t[2], q))
 	if sp == 0 || sq == 0 || sp == sq {

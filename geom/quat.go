@@ -2,9 +2,9 @@ package geom
 
 import "github.com/go-gl/mathgl/mgl64"
 
-// QuatMul returns a·b, as mgl64's Quat.Mul does, written out: the
-// output profiles compose a few per link of every frame, and the compiler
-// keeps mgl64's arrays in memory.
+// QuatMul returns a·b, the Hamilton product, each component summed term
+// by term from the product of the real parts (mgl64's Quat.Mul groups the
+// real part's sum differently).
 func QuatMul(a, b mgl64.Quat) mgl64.Quat {
 	return mgl64.Quat{
 		W: a.W*b.W - a.V[0]*b.V[0] - a.V[1]*b.V[1] - a.V[2]*b.V[2],

@@ -1,10 +1,7 @@
 package geom
 
 import (
-	"math"
 	"slices"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // hullEpsFactor scales the coordinate magnitude into the distance under
@@ -18,8 +15,8 @@ const hullEpsFactor = 3 * 0x1p-52
 type hullFace struct {
 	v       [3]int32
 	adj     [3]int32
-	n       mgl64.Vec3 // outward unit normal
-	d       float64    // plane offset: n·x = d on the face
+	n       Vec3    // outward unit normal
+	d       float64 // plane offset: n·x = d on the face
 	area    float64
 	outside int32 // first point of the outside list, -1 if none
 	far     int32 // farthest outside point
@@ -45,7 +42,7 @@ type horizonEdge struct {
 // input (hullFlat), and gives up (hullFailed) where rounding leaves a
 // horizon that is not one loop: the caller then asks quickhull-go.
 type hullBuilder struct {
-	pts     []mgl64.Vec3
+	pts     []Vec3
 	faces   []hullFace
 	free    []int32
 	next    []int32 // outside lists, threaded through the points
@@ -79,7 +76,7 @@ const nearPlane = 1e-6
 const flatThickness = 1e-8
 
 // Build hulls pts. The result is read with Moments.
-func (h *hullBuilder) Build(pts []mgl64.Vec3) hullResult {
+func (h *hullBuilder) Build(pts []Vec3) hullResult {
 	h.pts = pts
 	if need := 2*len(pts) + 64; cap(h.faces) < need { // at most 2n-4 live, freed ones reused
 		h.faces = make([]hullFace, 0, need)
@@ -147,14 +144,11 @@ func (h *hullBuilder) face(a, b, c int32) int32 {
 		i = int32(len(h.faces) - 1)
 	}
 	p, q, r := h.pts[a], h.pts[b], h.pts[c]
-	u0, u1, u2 := q[0]-p[0], q[1]-p[1], q[2]-p[2]
-	w0, w1, w2 := r[0]-p[0], r[1]-p[1], r[2]-p[2]
-	n0, n1, n2 := u1*w2-u2*w1, u2*w0-u0*w2, u0*w1-u1*w0
-	l := math.Sqrt(n0*n0 + n1*n1 + n2*n2)
-	inv := 1 / l
-	n0, n1, n2 = n0*inv, n1*inv, n2*inv
+	n := q.Sub(p).Cross(r.Sub(p))
+	l := n.Len()
+	n = n.Mul(1 / l)
 	f := &h.faces[i]
-	f.v, f.n, f.d, f.area = [3]int32{a, b, c}, mgl64.Vec3{n0, n1, n2}, n0*p[0]+n1*p[1]+n2*p[2], l/2
+	f.v, f.n, f.d, f.area = [3]int32{a, b, c}, n, n.Dot(p), l/2
 	f.outside, f.far, f.farDist, f.mark, f.dead = -1, -1, 0, 0, false
 	return i
 }
@@ -173,7 +167,7 @@ func (h *hullBuilder) assign(p int32, fs []int32) {
 	faces := h.faces
 	for _, f := range fs {
 		fc := &faces[f]
-		if d := fc.n[0]*x[0] + fc.n[1]*x[1] + fc.n[2]*x[2] - fc.d; d > bestD {
+		if d := fc.n.Dot(x) - fc.d; d > bestD {
 			best, bestD = f, d
 			break
 		}

@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The hull's start (Barber, Dobkin and Huhdanpaa, "The Quickhull
@@ -29,7 +27,7 @@ func (h *hullBuilder) simplex() bool {
 	// The third corner: the extreme point farthest from line (a, b), or,
 	// when the extremes are all near that line, the farthest of all.
 	i2, ok := farthest(pts, &ext,
-		func(p mgl64.Vec3) float64 { return ab.Cross(p.Sub(a)).LenSqr() },
+		func(p Vec3) float64 { return ab.Cross(p.Sub(a)).LenSqr() },
 		func(d float64) bool { return math.Sqrt(d) > thin })
 	if !ok {
 		return false
@@ -38,7 +36,7 @@ func (h *hullBuilder) simplex() bool {
 	// The fourth likewise, off the plane of the first three.
 	flat := max(h.eps, flatThickness*size)
 	i3, ok := farthest(pts, &ext,
-		func(p mgl64.Vec3) float64 { return math.Abs(n.Dot(p.Sub(a))) },
+		func(p Vec3) float64 { return math.Abs(n.Dot(p.Sub(a))) },
 		func(d float64) bool { return d > flat })
 	if !ok {
 		return false
@@ -53,23 +51,24 @@ func (h *hullBuilder) simplex() bool {
 // extremes returns the points of least and greatest x, y and z (ext[2k]
 // and ext[2k+1]), and the coordinates' largest magnitude (not finite if a
 // coordinate is not).
-func extremes(pts []mgl64.Vec3) (ext [6]int32, scale float64) {
+func extremes(pts []Vec3) (ext [6]int32, scale float64) {
 	for i, p := range pts {
 		for k := range 3 {
-			if p[k] < pts[ext[2*k]][k] {
+			x := p.At(k)
+			if x < pts[ext[2*k]].At(k) {
 				ext[2*k] = int32(i)
 			}
-			if p[k] > pts[ext[2*k+1]][k] {
+			if x > pts[ext[2*k+1]].At(k) {
 				ext[2*k+1] = int32(i)
 			}
-			scale = max(scale, math.Abs(p[k]))
+			scale = max(scale, math.Abs(x))
 		}
 	}
 	return ext, scale
 }
 
 // widestPair returns the pair of extremes farthest apart along one axis.
-func widestPair(pts []mgl64.Vec3, ext *[6]int32) (i0, i1 int32) {
+func widestPair(pts []Vec3, ext *[6]int32) (i0, i1 int32) {
 	best := -1.0
 	for k := range 3 {
 		if d := pts[ext[2*k+1]].Sub(pts[ext[2*k]]).LenSqr(); d > best {
@@ -82,7 +81,7 @@ func widestPair(pts []mgl64.Vec3, ext *[6]int32) (i0, i1 int32) {
 // farthest returns the extreme point of greatest positive dist, or, when
 // that is not enough, the point of all pts of greatest dist; false if
 // even that is not enough.
-func farthest(pts []mgl64.Vec3, ext *[6]int32, dist func(mgl64.Vec3) float64, enough func(float64) bool) (int32, bool) {
+func farthest(pts []Vec3, ext *[6]int32, dist func(Vec3) float64, enough func(float64) bool) (int32, bool) {
 	i, best := int32(-1), 0.0
 	for _, j := range ext {
 		if d := dist(pts[j]); d > best {

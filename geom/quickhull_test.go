@@ -16,59 +16,59 @@ import (
 // coplanar and cospherical), a thin slab, duplicates.
 type hullCloud struct {
 	name string
-	gen  func(r *rand.Rand, n int) []mgl64.Vec3
+	gen  func(r *rand.Rand, n int) []Vec3
 }
 
 var hullClouds = []hullCloud{
-	{"sphere surface", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		pts := make([]mgl64.Vec3, n)
+	{"sphere surface", func(r *rand.Rand, n int) []Vec3 {
+		pts := make([]Vec3, n)
 		for i := range pts {
-			pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+			pts[i] = Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
 		}
 		return pts
 	}},
-	{"cube volume", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		pts := make([]mgl64.Vec3, n)
+	{"cube volume", func(r *rand.Rand, n int) []Vec3 {
+		pts := make([]Vec3, n)
 		for i := range pts {
-			pts[i] = mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()}
+			pts[i] = Vec3{r.Float64(), r.Float64(), r.Float64()}
 		}
 		return pts
 	}},
-	{"lattice", func(r *rand.Rand, n int) []mgl64.Vec3 {
+	{"lattice", func(r *rand.Rand, n int) []Vec3 {
 		k := 2 + r.IntN(5)
-		pts := make([]mgl64.Vec3, n)
+		pts := make([]Vec3, n)
 		for i := range pts {
-			pts[i] = mgl64.Vec3{float64(r.IntN(k)), float64(r.IntN(k)), float64(r.IntN(k))}.Mul(0.1)
+			pts[i] = Vec3{float64(r.IntN(k)), float64(r.IntN(k)), float64(r.IntN(k))}.Mul(0.1)
 		}
 		return pts
 	}},
-	{"cylinder rings", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		pts := make([]mgl64.Vec3, n)
+	{"cylinder rings", func(r *rand.Rand, n int) []Vec3 {
+		pts := make([]Vec3, n)
 		rings := 2 + r.IntN(4)
 		for i := range pts {
 			a := 2 * math.Pi * float64(r.IntN(12)) / 12
-			pts[i] = mgl64.Vec3{math.Cos(a), math.Sin(a), float64(r.IntN(rings))}
+			pts[i] = Vec3{math.Cos(a), math.Sin(a), float64(r.IntN(rings))}
 		}
 		return pts
 	}},
-	{"thin slab", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		pts := make([]mgl64.Vec3, n)
+	{"thin slab", func(r *rand.Rand, n int) []Vec3 {
+		pts := make([]Vec3, n)
 		for i := range pts {
-			pts[i] = mgl64.Vec3{r.Float64(), r.Float64(), 1e-6 * r.Float64()}
+			pts[i] = Vec3{r.Float64(), r.Float64(), 1e-6 * r.Float64()}
 		}
 		return pts
 	}},
-	{"mesh patch, far from the origin", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		pts := make([]mgl64.Vec3, n)
+	{"mesh patch, far from the origin", func(r *rand.Rand, n int) []Vec3 {
+		pts := make([]Vec3, n)
 		for i := range pts {
 			x, y := r.Float64()*0.01, r.Float64()*0.01
-			pts[i] = mgl64.Vec3{3 + x, -2 + y, 1 + 0.002*math.Sin(300*x)*math.Cos(200*y)}
+			pts[i] = Vec3{3 + x, -2 + y, 1 + 0.002*math.Sin(300*x)*math.Cos(200*y)}
 		}
 		return pts
 	}},
-	{"duplicates", func(r *rand.Rand, n int) []mgl64.Vec3 {
-		base := []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.2, 0.2, 0.2}}
-		pts := make([]mgl64.Vec3, n)
+	{"duplicates", func(r *rand.Rand, n int) []Vec3 {
+		base := []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.2, 0.2, 0.2}}
+		pts := make([]Vec3, n)
 		for i := range pts {
 			pts[i] = base[r.IntN(len(base))]
 		}
@@ -80,7 +80,7 @@ var hullClouds = []hullCloud{
 // surface (each edge shared by exactly two faces, wound oppositely), every
 // point is inside every face's plane up to the tolerance, and no face
 // sees the hull's other vertices from outside.
-func checkHull(h *hullBuilder, pts []mgl64.Vec3) error {
+func checkHull(h *hullBuilder, pts []Vec3) error {
 	live := 0
 	verts := map[int32]bool{}
 	for i := range h.faces {
@@ -125,7 +125,7 @@ func checkHull(h *hullBuilder, pts []mgl64.Vec3) error {
 // (On thin slabs and small patches far from the origin it can leave points
 // outside by up to a few percent of the patch, and make zero-area faces;
 // there the own hull is checked by checkHull alone.)
-func libraryMoments(pts []mgl64.Vec3) (SurfaceMoments, bool) {
+func libraryMoments(pts []Vec3) (SurfaceMoments, bool) {
 	lib, err := libraryConvexHull(pts)
 	if err != nil || !lib.Solid() {
 		return SurfaceMoments{}, false
@@ -227,14 +227,14 @@ func sameMoments(a, b SurfaceMoments) error {
 func TestOwnHullDeclinesFlatInput(t *testing.T) {
 	tests := []struct {
 		name string
-		pts  []mgl64.Vec3
+		pts  []Vec3
 	}{
-		{"three points", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}},
-		{"a square with its centre", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}}},
-		{"collinear", []mgl64.Vec3{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}},
-		{"one point repeated", []mgl64.Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}},
-		{"thinner than 1e-8 of the size", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.3, 0.3, 1e-9}}},
-		{"a NaN point", []mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.NaN()}}},
+		{"three points", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}},
+		{"a square with its centre", []Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}}},
+		{"collinear", []Vec3{{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}},
+		{"one point repeated", []Vec3{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}},
+		{"thinner than 1e-8 of the size", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.3, 0.3, 1e-9}}},
+		{"a NaN point", []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, math.NaN()}}},
 	}
 	var h hullBuilder
 	for _, tc := range tests {
@@ -330,17 +330,15 @@ func TestOwnHullOnRoundedAndMovedClouds(t *testing.T) {
 		c := hullClouds[r.IntN(len(hullClouds))]
 		pts := c.gen(r, 4+r.IntN(maxPts))
 		if r.IntN(3) == 0 {
-			for i := range pts {
-				for k := range 3 {
-					pts[i][k] = float64(float32(pts[i][k]))
-				}
+			for i, p := range pts {
+				pts[i] = Vec3{float64(float32(p.X)), float64(float32(p.Y)), float64(float32(p.Z))}
 			}
 		}
 		if r.IntN(4) == 0 {
 			q := mgl64.QuatRotate(r.Float64()*6, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())
-			off := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(100)
+			off := Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(100)
 			for i := range pts {
-				pts[i] = q.Rotate(pts[i]).Add(off)
+				pts[i] = FromMgl(q.Rotate(pts[i].Mgl())).Add(off)
 			}
 		}
 		switch h.Build(pts) {

@@ -1,7 +1,5 @@
 package geom
 
-import "github.com/go-gl/mathgl/mgl64"
-
 // rayParallel is the smallest |det| (relative to the triangle's and the
 // direction's sizes) at which a ray is not taken as parallel to a
 // triangle's plane.
@@ -16,7 +14,7 @@ const rayEdgeTol = 1e-9
 // triangle (a, b, c), edges and corners included (widened by rayEdgeTol),
 // and whether it does (Möller and Trumbore 1997). A ray in the triangle's
 // plane misses it.
-func RayTriangle(o, d, a, b, c mgl64.Vec3) (float64, bool) {
+func RayTriangle(o, d, a, b, c Vec3) (float64, bool) {
 	e1, e2 := b.Sub(a), c.Sub(a)
 	p := d.Cross(e2)
 	det := e1.Dot(p)

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // TestRayTriangleMeetsWhereThePlaneSays: on random triangles and rays, a
@@ -14,7 +12,7 @@ import (
 // there, and one aimed outside it, or pointing away, misses.
 func TestRayTriangleMeetsWhereThePlaneSays(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	v := func() mgl64.Vec3 { return mgl64.Vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5} }
+	v := func() Vec3 { return Vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5} }
 	for range 20000 {
 		a, b, c, o := v(), v(), v(), v().Mul(4)
 		u, w := r.Float64(), r.Float64()
@@ -44,18 +42,18 @@ func TestRayTriangleMeetsWhereThePlaneSays(t *testing.T) {
 // ray in the triangle's plane misses; of two triangles sharing an edge,
 // rays crossing the edge at random meet at least one.
 func TestRayTriangleEdgesAndPlane(t *testing.T) {
-	a, b, c := mgl64.Vec3{0, 0, 0}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, 1, 0}
-	down := mgl64.Vec3{0, 0, -1}
-	for _, p := range []mgl64.Vec3{{0.5, 0, 1}, {0, 0.5, 1}, {0.5, 0.5, 1}, {0, 0, 1}, {1, 0, 1}} {
+	a, b, c := Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{0, 1, 0}
+	down := Vec3{0, 0, -1}
+	for _, p := range []Vec3{{0.5, 0, 1}, {0, 0.5, 1}, {0.5, 0.5, 1}, {0, 0, 1}, {1, 0, 1}} {
 		if tt, ok := RayTriangle(p, down, a, b, c); !ok || tt != 1 {
 			t.Errorf("ray down from %v: t=%v hit=%v, want t=1", p, tt, ok)
 		}
 	}
-	if _, ok := RayTriangle(mgl64.Vec3{-1, 0.2, 0}, mgl64.Vec3{1, 0, 0}, a, b, c); ok {
+	if _, ok := RayTriangle(Vec3{-1, 0.2, 0}, Vec3{1, 0, 0}, a, b, c); ok {
 		t.Error("a ray in the triangle's plane hit")
 	}
 	r := rand.New(rand.NewPCG(8, 8))
-	v := func() mgl64.Vec3 { return mgl64.Vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5} }
+	v := func() Vec3 { return Vec3{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5} }
 	for range 100000 {
 		p, q, x, y, o := v(), v(), v(), v(), v().Mul(3)
 		e := p.Add(q.Sub(p).Mul(r.Float64())) // on the shared edge pq

@@ -9,7 +9,7 @@ import (
 
 // halfspace is n·x <= d with |n| = 1.
 type halfspace struct {
-	n mgl64.Vec3
+	n Vec3
 	d float64
 }
 
@@ -21,12 +21,12 @@ func feasible(hs []halfspace, slack, tol float64) bool {
 	for i := range hs {
 		for j := i + 1; j < len(hs); j++ {
 			for k := j + 1; k < len(hs); k++ {
-				m := mgl64.Mat3FromRows(hs[i].n, hs[j].n, hs[k].n)
+				m := mgl64.Mat3FromRows(hs[i].n.Mgl(), hs[j].n.Mgl(), hs[k].n.Mgl())
 				det := m.Det()
 				if math.Abs(det) < 1e-9 {
 					continue
 				}
-				x := m.Inv().Mul3x1(mgl64.Vec3{hs[i].d + slack, hs[j].d + slack, hs[k].d + slack})
+				x := FromMgl(m.Inv().Mul3x1(mgl64.Vec3{hs[i].d + slack, hs[j].d + slack, hs[k].d + slack}))
 				ok := true
 				for _, h := range hs {
 					if h.n.Dot(x) > h.d+slack+tol {
@@ -47,7 +47,7 @@ func boxHalfspaces(b OBB, hs []halfspace) []halfspace {
 	for i := range 3 {
 		a := b.Axis(i)
 		c := a.Dot(b.Center)
-		hs = append(hs, halfspace{a, c + b.Half[i]}, halfspace{a.Mul(-1), -c + b.Half[i]})
+		hs = append(hs, halfspace{a, c + b.Half.At(i)}, halfspace{a.Mul(-1), -c + b.Half.At(i)})
 	}
 	return hs
 }
@@ -57,19 +57,21 @@ func randRotation(r *rand.Rand) mgl64.Mat3 {
 	return q.Mat4().Mat3()
 }
 
-func randVec(r *rand.Rand, s float64) mgl64.Vec3 {
-	return mgl64.Vec3{(2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s}
+func randVec(r *rand.Rand, s float64) Vec3 {
+	return Vec3{(2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s, (2*r.Float64() - 1) * s}
 }
 
 // randBox draws a box that is often degenerate (zero extents) and often
 // shares axes with other (returned by the caller) boxes.
 func randBox(r *rand.Rand, axes mgl64.Mat3) OBB {
 	b := OBB{Center: randVec(r, 1.5), Axes: axes}
+	var half mgl64.Vec3
 	for i := range 3 {
 		if r.IntN(6) == 0 {
 			continue // zero thickness along i
 		}
-		b.Half[i] = 0.05 + r.Float64()
+		half[i] = 0.05 + r.Float64()
 	}
+	b.Half = FromMgl(half)
 	return b
 }

@@ -14,23 +14,11 @@ const SATEpsilon = 1e-9
 
 // BoxesDisjoint reports whether two boxes given in one frame are apart
 // (touching counts as meeting). It forms B's placement in A's frame,
-// R = Aᵀ·B and T = Aᵀ·(c_B - c_A), unrolled, and runs disjoint on it. The
+// R = Aᵀ·B and T = Aᵀ·(c_B - c_A), and runs disjoint on it. The
 // boxes are passed by pointer: copying them costs a third of the test.
 func BoxesDisjoint(a, b *OBB) bool {
-	x, y := &a.Axes, &b.Axes
-	var r mgl64.Mat3
-	for j := range 3 {
-		b0, b1, b2 := y[3*j], y[3*j+1], y[3*j+2]
-		r[3*j] = x[0]*b0 + x[1]*b1 + x[2]*b2
-		r[3*j+1] = x[3]*b0 + x[4]*b1 + x[5]*b2
-		r[3*j+2] = x[6]*b0 + x[7]*b1 + x[8]*b2
-	}
-	d0, d1, d2 := b.Center[0]-a.Center[0], b.Center[1]-a.Center[1], b.Center[2]-a.Center[2]
-	t := mgl64.Vec3{
-		x[0]*d0 + x[1]*d1 + x[2]*d2,
-		x[3]*d0 + x[4]*d1 + x[5]*d2,
-		x[6]*d0 + x[7]*d1 + x[8]*d2,
-	}
+	r := MulMatTrans(&a.Axes, &b.Axes)
+	t := MulVecTrans(&a.Axes, b.Center.Sub(a.Center))
 	return disjoint(&r, &t, &a.Half, &b.Half)
 }
 
@@ -41,7 +29,7 @@ func BoxesDisjoint(a, b *OBB) bool {
 // three face axes, B's three, then the nine edge cross products, and
 // returning at the first separating axis. Zero half-extents (degenerate,
 // zero-thickness boxes) need no special case.
-func disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
+func disjoint(r *mgl64.Mat3, t, a, b *Vec3) bool {
 	// Row-major locals: R[i][j] = r[3*j+i].
 	r00, r10, r20 := r[0], r[1], r[2]
 	r01, r11, r21 := r[3], r[4], r[5]
@@ -49,9 +37,9 @@ func disjoint(r *mgl64.Mat3, t, a, b *mgl64.Vec3) bool {
 	f00, f10, f20 := math.Abs(r00)+SATEpsilon, math.Abs(r10)+SATEpsilon, math.Abs(r20)+SATEpsilon
 	f01, f11, f21 := math.Abs(r01)+SATEpsilon, math.Abs(r11)+SATEpsilon, math.Abs(r21)+SATEpsilon
 	f02, f12, f22 := math.Abs(r02)+SATEpsilon, math.Abs(r12)+SATEpsilon, math.Abs(r22)+SATEpsilon
-	a0, a1, a2 := a[0], a[1], a[2]
-	b0, b1, b2 := b[0], b[1], b[2]
-	t0, t1, t2 := t[0], t[1], t[2]
+	a0, a1, a2 := a.X, a.Y, a.Z
+	b0, b1, b2 := b.X, b.Y, b.Z
+	t0, t1, t2 := t.X, t.Y, t.Z
 
 	// A's face axes.
 	if math.Abs(t0) > a0+b0*f00+b1*f01+b2*f02 {

@@ -11,14 +11,14 @@ import (
 func overlap(a, b OBB) bool { return !BoxesDisjoint(&a, &b) }
 
 // relative places b in a's frame: the inputs of disjoint.
-func relative(a, b OBB) (mgl64.Mat3, mgl64.Vec3) {
+func relative(a, b OBB) (mgl64.Mat3, Vec3) {
 	at := a.Axes.Transpose()
-	return at.Mul3(b.Axes), at.Mul3x1(b.Center.Sub(a.Center))
+	return at.Mul3(b.Axes), FromMgl(at.Mul3x1(b.Center.Sub(a.Center).Mgl()))
 }
 
 func zeroExtents(b OBB) int {
 	n := 0
-	for _, h := range b.Half {
+	for _, h := range b.Half.Mgl() {
 		if h == 0 {
 			n++
 		}
@@ -45,10 +45,10 @@ func TestOverlapMatchesVertexEnumeration(t *testing.T) {
 		}
 		a, b := randBox(r, ra), randBox(r, rb)
 		if i%4 == 2 {
-			a.Center = mgl64.Vec3{float64(r.IntN(5)) * 0.5, float64(r.IntN(5)) * 0.5, 0}
-			b.Center = mgl64.Vec3{float64(r.IntN(5)) * 0.5, float64(r.IntN(5)) * 0.5, 0}
-			a.Half = mgl64.Vec3{0.5, 0.5, float64(r.IntN(2)) * 0.5}
-			b.Half = mgl64.Vec3{0.5, 0.25 * float64(r.IntN(3)), 0.5}
+			a.Center = Vec3{float64(r.IntN(5)) * 0.5, float64(r.IntN(5)) * 0.5, 0}
+			b.Center = Vec3{float64(r.IntN(5)) * 0.5, float64(r.IntN(5)) * 0.5, 0}
+			a.Half = Vec3{0.5, 0.5, float64(r.IntN(2)) * 0.5}
+			b.Half = Vec3{0.5, 0.25 * float64(r.IntN(3)), 0.5}
 		}
 		hs = boxHalfspaces(b, boxHalfspaces(a, hs[:0]))
 		got := overlap(a, b)
@@ -95,22 +95,22 @@ func TestOverlapSymmetricAndFrameInvariant(t *testing.T) {
 }
 
 func TestDisjointAnalytic(t *testing.T) {
-	unit := mgl64.Vec3{1, 1, 1}
+	unit := Vec3{1, 1, 1}
 	rot45 := mgl64.HomogRotate3DZ(mgl64.DegToRad(45)).Mat3()
 	tests := []struct {
 		name string
 		a, b OBB
 		want bool
 	}{
-		{"faces touching", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: mgl64.Vec3{2, 0, 0}, Axes: mgl64.Ident3(), Half: unit}, true},
-		{"gap along x", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: mgl64.Vec3{2.001, 0, 0}, Axes: mgl64.Ident3(), Half: unit}, false},
-		{"rotated corner reaches in", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: mgl64.Vec3{2.4, 0, 0}, Axes: rot45, Half: unit}, true},
-		{"rotated corner stops short", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: mgl64.Vec3{2.42, 0, 0}, Axes: rot45, Half: unit}, false},
+		{"faces touching", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: Vec3{2, 0, 0}, Axes: mgl64.Ident3(), Half: unit}, true},
+		{"gap along x", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: Vec3{2.001, 0, 0}, Axes: mgl64.Ident3(), Half: unit}, false},
+		{"rotated corner reaches in", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: Vec3{2.4, 0, 0}, Axes: rot45, Half: unit}, true},
+		{"rotated corner stops short", OBB{Axes: mgl64.Ident3(), Half: unit}, OBB{Center: Vec3{2.42, 0, 0}, Axes: rot45, Half: unit}, false},
 		{"two tilted boxes apart",
 			OBB{Axes: mgl64.HomogRotate3DX(mgl64.DegToRad(45)).Mat3(), Half: unit},
-			OBB{Center: mgl64.Vec3{0, 2.9, 2.9}, Axes: mgl64.HomogRotate3DY(mgl64.DegToRad(45)).Mat3(), Half: unit}, false},
-		{"rectangles crossing", OBB{Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 0}}, OBB{Axes: mgl64.HomogRotate3DX(1).Mat3(), Half: mgl64.Vec3{0.5, 2, 0}}, true},
-		{"parallel rectangles apart", OBB{Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 0}}, OBB{Center: mgl64.Vec3{0, 0, 1e-3}, Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 0}}, false},
+			OBB{Center: Vec3{0, 2.9, 2.9}, Axes: mgl64.HomogRotate3DY(mgl64.DegToRad(45)).Mat3(), Half: unit}, false},
+		{"rectangles crossing", OBB{Axes: mgl64.Ident3(), Half: Vec3{1, 1, 0}}, OBB{Axes: mgl64.HomogRotate3DX(1).Mat3(), Half: Vec3{0.5, 2, 0}}, true},
+		{"parallel rectangles apart", OBB{Axes: mgl64.Ident3(), Half: Vec3{1, 1, 0}}, OBB{Center: Vec3{0, 0, 1e-3}, Axes: mgl64.Ident3(), Half: Vec3{1, 1, 0}}, false},
 	}
 	for _, tc := range tests {
 		if got := overlap(tc.a, tc.b); got != tc.want {
@@ -119,10 +119,10 @@ func TestDisjointAnalytic(t *testing.T) {
 	}
 }
 
-func benchPairs(seed uint64, kind string) ([]mgl64.Mat3, []mgl64.Vec3, []mgl64.Vec3, []mgl64.Vec3) {
+func benchPairs(seed uint64, kind string) ([]mgl64.Mat3, []Vec3, []Vec3, []Vec3) {
 	r := rand.New(rand.NewPCG(seed, seed))
 	const n = 1024
-	rs, ts, as, bs := make([]mgl64.Mat3, 0, n), make([]mgl64.Vec3, 0, n), make([]mgl64.Vec3, 0, n), make([]mgl64.Vec3, 0, n)
+	rs, ts, as, bs := make([]mgl64.Mat3, 0, n), make([]Vec3, 0, n), make([]Vec3, 0, n), make([]Vec3, 0, n)
 	for len(rs) < n {
 		a, b := randBox(r, randRotation(r)), randBox(r, randRotation(r))
 		rr, tt := relative(a, b)

@@ -2,23 +2,21 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Triangle is three corners. Zero-area triangles (two or three coincident
 // or collinear corners) are legal everywhere in this package.
-type Triangle [3]mgl64.Vec3
+type Triangle [3]Vec3
 
 // Normal returns the unnormalised normal (p1-p0)×(p2-p0); its length is twice
 // the area.
-func (t Triangle) Normal() mgl64.Vec3 { return t[1].Sub(t[0]).Cross(t[2].Sub(t[0])) }
+func (t Triangle) Normal() Vec3 { return t[1].Sub(t[0]).Cross(t[2].Sub(t[0])) }
 
 // Area returns the triangle's area.
 func (t Triangle) Area() float64 { return 0.5 * t.Normal().Len() }
 
 // Centroid returns the mean of the corners.
-func (t Triangle) Centroid() mgl64.Vec3 { return t[0].Add(t[1]).Add(t[2]).Mul(1.0 / 3) }
+func (t Triangle) Centroid() Vec3 { return t[0].Add(t[1]).Add(t[2]).Mul(1.0 / 3) }
 
 // Transformed returns the triangle moved by x.
 func (t Triangle) Transformed(x Transform) Triangle {

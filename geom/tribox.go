@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The filter bounds of TriOBB, in units of s, s² and s³ (s the largest
@@ -45,26 +43,23 @@ func TriOBBMayMeet(t Triangle, b *OBB) bool { return triOBBFilter(t, b) != filte
 
 // triOBBFilter is TriOBB's fast path, in the box's frame.
 func triOBBFilter(t Triangle, b *OBB) filterAnswer {
-	var v [3]mgl64.Vec3
-	s := maxAbs(b.Half)
+	var v [3]Vec3
+	s := b.Half.MaxAbs()
 	for i := range 3 {
 		d := t[i].Sub(b.Center)
-		v[i] = mgl64.Vec3{d.Dot(b.Axis(0)), d.Dot(b.Axis(1)), d.Dot(b.Axis(2))}
-		s = math.Max(s, maxAbs(d))
+		v[i] = MulVecTrans(&b.Axes, d)
+		s = math.Max(s, d.MaxAbs())
 	}
 	h := b.Half
-	sure := h[0] > 0 && h[1] > 0 || h[1] > 0 && h[2] > 0 || h[0] > 0 && h[2] > 0
+	sure := h.X > 0 && h.Y > 0 || h.Y > 0 && h.Z > 0 || h.X > 0 && h.Z > 0
 	tol := boxAxisErr * s
-	for k := range 3 {
-		lo := math.Min(v[0][k], math.Min(v[1][k], v[2][k]))
-		hi := math.Max(v[0][k], math.Max(v[1][k], v[2][k]))
-		g := math.Max(lo-h[k], -h[k]-hi)
+	for _, g := range [3]float64{slabGap(v[0].X, v[1].X, v[2].X, h.X), slabGap(v[0].Y, v[1].Y, v[2].Y, h.Y), slabGap(v[0].Z, v[1].Z, v[2].Z, h.Z)} {
 		if g > tol {
 			return filterApart
 		}
 		sure = sure && g < -tol
 	}
-	e := [3]mgl64.Vec3{v[1].Sub(v[0]), v[2].Sub(v[1]), v[0].Sub(v[2])}
+	e := [3]Vec3{v[1].Sub(v[0]), v[2].Sub(v[1]), v[0].Sub(v[2])}
 	g := boxGap(e[0].Cross(e[1]), &v, h)
 	if tol = boxNormalErr * s * s * s; g > tol {
 		return filterApart
@@ -73,8 +68,8 @@ func triOBBFilter(t Triangle, b *OBB) filterAnswer {
 	tol = boxCrossErr * s * s
 	for i := range 3 {
 		// unit_k × e_i without multiplications by zero.
-		x, y, z := e[i][0], e[i][1], e[i][2]
-		for _, l := range [3]mgl64.Vec3{{0, -z, y}, {z, 0, -x}, {-y, x, 0}} {
+		x, y, z := e[i].X, e[i].Y, e[i].Z
+		for _, l := range [3]Vec3{{0, -z, y}, {z, 0, -x}, {-y, x, 0}} {
 			g := boxGap(l, &v, h)
 			if g > tol {
 				return filterApart
@@ -90,8 +85,16 @@ func triOBBFilter(t Triangle, b *OBB) filterAnswer {
 
 // boxGap returns how far apart the corners v and the centered box with
 // half-extents h project on axis l (negative: overlapping).
-func boxGap(l mgl64.Vec3, v *[3]mgl64.Vec3, h mgl64.Vec3) float64 {
-	r := h[0]*math.Abs(l[0]) + h[1]*math.Abs(l[1]) + h[2]*math.Abs(l[2])
+func boxGap(l Vec3, v *[3]Vec3, h Vec3) float64 {
+	r := h.X*math.Abs(l.X) + h.Y*math.Abs(l.Y) + h.Z*math.Abs(l.Z)
 	lo, hi := interval(l, v)
 	return math.Max(lo-r, -r-hi)
+}
+
+// slabGap returns how far apart the coordinates a, b, c along one box
+// axis and the box's slab [-h, h] are (negative: overlapping).
+func slabGap(a, b, c, h float64) float64 {
+	lo := math.Min(a, math.Min(b, c))
+	hi := math.Max(a, math.Max(b, c))
+	return math.Max(lo-h, -h-hi)
 }

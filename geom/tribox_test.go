@@ -26,9 +26,9 @@ func TestTriOBBMatchesVertexEnumeration(t *testing.T) {
 	var hs []halfspace
 	kinds := map[bool]int{}
 	for i := range 50_000 {
-		b := OBB{Center: randVec(r, 1), Axes: randRotation(r), Half: mgl64.Vec3{0.05 + r.Float64(), 0.05 + r.Float64(), 0.05 + r.Float64()}}
+		b := OBB{Center: randVec(r, 1), Axes: randRotation(r), Half: Vec3{0.05 + r.Float64(), 0.05 + r.Float64(), 0.05 + r.Float64()}}
 		if i%5 == 0 {
-			b.Half[2] = 0 // a rectangle
+			b.Half.Z = 0 // a rectangle
 		}
 		var tri Triangle
 		for k := range 3 {
@@ -53,7 +53,7 @@ func TestTriOBBMatchesVertexEnumeration(t *testing.T) {
 }
 
 func TestTriOBBDegenerateTriangles(t *testing.T) {
-	box := OBB{Axes: mgl64.Ident3(), Half: mgl64.Vec3{1, 1, 1}}
+	box := OBB{Axes: mgl64.Ident3(), Half: Vec3{1, 1, 1}}
 	tests := []struct {
 		name string
 		tri  Triangle
@@ -80,9 +80,9 @@ func BenchmarkTriOBBMixed(b *testing.B) {
 	var boxes []OBB
 	for range 1024 {
 		tris = append(tris, Triangle{randVec(r, 1), randVec(r, 1), randVec(r, 1)})
-		q := mgl64.Quat{W: r.NormFloat64(), V: randVec(r, 1)}
+		q := mgl64.Quat{W: r.NormFloat64(), V: randVec(r, 1).Mgl()}
 		x, _ := FromQuat(q, randVec(r, 0.5))
-		boxes = append(boxes, OBB{Center: x.T, Axes: x.R, Half: mgl64.Vec3{0.3, 0.2, 0.1}})
+		boxes = append(boxes, OBB{Center: x.T, Axes: x.R, Half: Vec3{0.3, 0.2, 0.1}})
 	}
 	b.ReportAllocs()
 	i := 0

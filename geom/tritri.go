@@ -2,8 +2,6 @@ package geom
 
 import (
 	"math"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // triFilterErr and crossFilterErr bound, in units of s³ and s⁴ (s the
@@ -53,24 +51,24 @@ const (
 // q) it could not prove overlapping: the only ones the exact test need try.
 func triTriFilter(p, q Triangle) (filterAnswer, uint16) {
 	o := p[0]
-	var a, b [3]mgl64.Vec3
+	var a, b [3]Vec3
 	s := 0.0
 	for i := range 3 {
 		a[i] = p[i].Sub(o)
 		b[i] = q[i].Sub(o)
-		s = math.Max(s, maxAbs(a[i]))
-		s = math.Max(s, maxAbs(b[i]))
+		s = math.Max(s, a[i].MaxAbs())
+		s = math.Max(s, b[i].MaxAbs())
 	}
 	if s == 0 {
 		return filterMeet, 0 // six copies of one point
 	}
 	tol := triFilterErr * s * s * s
-	ea := [3]mgl64.Vec3{a[1].Sub(a[0]), a[2].Sub(a[1]), a[0].Sub(a[2])}
-	eb := [3]mgl64.Vec3{b[1].Sub(b[0]), b[2].Sub(b[1]), b[0].Sub(b[2])}
+	ea := [3]Vec3{a[1].Sub(a[0]), a[2].Sub(a[1]), a[0].Sub(a[2])}
+	eb := [3]Vec3{b[1].Sub(b[0]), b[2].Sub(b[1]), b[0].Sub(b[2])}
 	na := ea[0].Cross(ea[1])
 	nb := eb[0].Cross(eb[1])
 	var unsure uint16
-	test := func(l mgl64.Vec3, bit uint) bool {
+	test := func(l Vec3, bit uint) bool {
 		g := gap(l, &a, &b)
 		if g > tol {
 			return true
@@ -91,7 +89,7 @@ func triTriFilter(p, q Triangle) (filterAnswer, uint16) {
 		}
 	}
 	c, ct := na.Cross(nb), crossFilterErr*s*s*s*s
-	if unsure == 0 && (math.Abs(c[0]) > ct || math.Abs(c[1]) > ct || math.Abs(c[2]) > ct) {
+	if unsure == 0 && (math.Abs(c.X) > ct || math.Abs(c.Y) > ct || math.Abs(c.Z) > ct) {
 		return filterMeet, 0
 	}
 	// The axes could not prove it (often an edge pair nearly parallel, as
@@ -107,7 +105,7 @@ func triTriFilter(p, q Triangle) (filterAnswer, uint16) {
 
 // gap returns how far apart the projections of corner sets a and b on l
 // are (negative: they overlap by that much).
-func gap(l mgl64.Vec3, a, b *[3]mgl64.Vec3) float64 {
+func gap(l Vec3, a, b *[3]Vec3) float64 {
 	amin, amax := interval(l, a)
 	bmin, bmax := interval(l, b)
 	g := bmin - amax
@@ -120,10 +118,8 @@ func gap(l mgl64.Vec3, a, b *[3]mgl64.Vec3) float64 {
 // interval projects three points on l. Plain comparisons: the corners are
 // finite, and math.Min/Max and the float built-ins pay for NaN and -0 rules
 // (measured: half the cost of the triangle test).
-func interval(l mgl64.Vec3, v *[3]mgl64.Vec3) (lo, hi float64) {
-	x := l[0]*v[0][0] + l[1]*v[0][1] + l[2]*v[0][2]
-	y := l[0]*v[1][0] + l[1]*v[1][1] + l[2]*v[1][2]
-	z := l[0]*v[2][0] + l[1]*v[2][1] + l[2]*v[2][2]
+func interval(l Vec3, v *[3]Vec3) (lo, hi float64) {
+	x, y, z := l.Dot(v[0]), l.Dot(v[1]), l.Dot(v[2])
 	lo, hi = x, x
 	if y < lo {
 		lo = y
@@ -137,8 +133,4 @@ func interval(l mgl64.Vec3, v *[3]mgl64.Vec3) (lo, hi float64) {
 		hi = z
 	}
 	return lo, hi
-}
-
-func maxAbs(v mgl64.Vec3) float64 {
-	return math.Max(math.Abs(v[0]), math.Max(math.Abs(v[1]), math.Abs(v[2])))
 }

@@ -3,8 +3,6 @@ package geom
 import (
 	"math/rand/v2"
 	"testing"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // The exact reference works on small integer coordinates, where every
@@ -125,7 +123,7 @@ func triTriExact(p, q [3]ip) bool {
 func toTri(t [3]ip, scale float64, x Transform) Triangle {
 	var r Triangle
 	for i := range 3 {
-		r[i] = x.Apply(mgl64.Vec3{float64(t[i][0]) * scale, float64(t[i][1]) * scale, float64(t[i][2]) * scale})
+		r[i] = x.Apply(Vec3{float64(t[i][0]) * scale, float64(t[i][1]) * scale, float64(t[i][2]) * scale})
 	}
 	return r
 }
@@ -253,7 +251,7 @@ func triPairs(kind string) (ps, qs [256]Triangle) {
 	for i := 0; i < len(ps); {
 		var p, q Triangle
 		for k := range 3 {
-			p[k], q[k] = randVec(r, 1), randVec(r, 1).Add(mgl64.Vec3{0.8, 0, 0})
+			p[k], q[k] = randVec(r, 1), randVec(r, 1).Add(Vec3{0.8, 0, 0})
 		}
 		meet := TriTri(p, q)
 		if (kind == "meet" && !meet) || (kind == "apart" && meet) {

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 	"github.com/gloved/gloved/traversal"
@@ -20,7 +19,7 @@ type Contact struct {
 	// (unit), which points from the other link toward this one. Point is
 	// on the other link's surface.
 	Depth         float64
-	Normal, Point mgl64.Vec3
+	Normal, Point geom.Vec3
 	// Exact is false when Depth is a conservative bound (see
 	// narrow.PenetrationResult).
 	Exact bool
@@ -33,7 +32,7 @@ type Near struct {
 	Distance    float64
 	// Point is the closest point on this hand's link, OtherPoint on the
 	// other's.
-	Point, OtherPoint mgl64.Vec3
+	Point, OtherPoint geom.Vec3
 }
 
 // Options tune a detector.

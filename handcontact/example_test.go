@@ -14,7 +14,7 @@ import (
 // A right and a left hand held flat, palm against palm and pressed 5 mm
 // into each other: where do they touch, and how deep?
 func Example() {
-	pose := func(right bool, q mgl64.Quat, at mgl64.Vec3) (handcontact.Hand, *handcontact.Pose) {
+	pose := func(right bool, q mgl64.Quat, at geom.Vec3) (handcontact.Hand, *handcontact.Pose) {
 		p := handmodel.DefaultParams
 		p.Right = right
 		model, _ := handmodel.New(p)
@@ -31,8 +31,8 @@ func Example() {
 	// Palms toward each other, fingers up: the right hand's palm faces
 	// -z, the left hand's (turned half about y) faces +z. A flat palm is
 	// 25.5 mm thick.
-	right, rp := pose(true, mgl64.QuatIdent(), mgl64.Vec3{0, 0, 0.0255 - 0.005})
-	left, lp := pose(false, mgl64.QuatRotate(mgl64.DegToRad(180), mgl64.Vec3{0, 1, 0}), mgl64.Vec3{0, 0, 0})
+	right, rp := pose(true, mgl64.QuatIdent(), geom.Vec3{Z: 0.0255 - 0.005})
+	left, lp := pose(false, mgl64.QuatRotate(mgl64.DegToRad(180), mgl64.Vec3{0, 1, 0}), geom.Vec3{})
 	d, err := handcontact.New(right, left, handcontact.Options{Proximity: 0.01})
 	if err != nil {
 		panic(err)
@@ -42,7 +42,7 @@ func Example() {
 	}
 	for _, c := range d.Contacts {
 		if c.Link == handmodel.Palm && c.Other == handmodel.Palm {
-			fmt.Printf("palm on palm: %.1f mm deep, pushed along +z by %.2f\n", c.Depth*1e3, c.Normal[2])
+			fmt.Printf("palm on palm: %.1f mm deep, pushed along +z by %.2f\n", c.Depth*1e3, c.Normal.Z)
 		}
 	}
 	// Output:

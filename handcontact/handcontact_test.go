@@ -21,11 +21,11 @@ import (
 // fingers along +x, thumb up, palm toward -z; the left hand's fingers
 // along -x, thumb down, palm toward +z, 5 cm below and 15 cm along.
 var (
-	rightWrist = wrist(mgl64.Quat{W: 0.70710678, V: mgl64.Vec3{0, 0, -0.70710678}}, mgl64.Vec3{0, 1, 0.025})
-	leftWrist  = wrist(mgl64.Quat{V: mgl64.Vec3{0.70710678, -0.70710678, 0}}, mgl64.Vec3{0.15, 1, -0.025})
+	rightWrist = wrist(mgl64.Quat{W: 0.70710678, V: mgl64.Vec3{0, 0, -0.70710678}}, geom.Vec3{Y: 1, Z: 0.025})
+	leftWrist  = wrist(mgl64.Quat{V: mgl64.Vec3{0.70710678, -0.70710678, 0}}, geom.Vec3{X: 0.15, Y: 1, Z: -0.025})
 )
 
-func wrist(q mgl64.Quat, p mgl64.Vec3) geom.Transform {
+func wrist(q mgl64.Quat, p geom.Vec3) geom.Transform {
 	x, err := geom.FromQuat(q, p)
 	if err != nil {
 		panic(err)
@@ -90,7 +90,7 @@ func randomPose(r *rand.Rand, s *side, out []geom.Transform) {
 		q[j] = lim.Min + r.Float64()*(lim.Max-lim.Min)
 	}
 	quat := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	w, _ := geom.FromQuat(quat, mgl64.Vec3{0.03 * r.NormFloat64(), 0.03 * r.NormFloat64(), 0.03 * r.NormFloat64()})
+	w, _ := geom.FromQuat(quat, geom.Vec3{X: 0.03 * r.NormFloat64(), Y: 0.03 * r.NormFloat64(), Z: 0.03 * r.NormFloat64()})
 	s.model.Pose(&q, w, out)
 }
 
@@ -215,7 +215,7 @@ func TestContactsArePhysical(t *testing.T) {
 		}
 		for _, c := range d.Contacts {
 			n++
-			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || !finite(c.Point) {
+			if !(c.Depth >= 0) || math.Abs(c.Normal.Len()-1) > 1e-9 || !c.Point.Finite() {
 				t.Fatalf("frame %d: %+v: want a finite point, depth >= 0 and a unit normal", f, c)
 			}
 			// The point is on the other link's surface.
@@ -240,17 +240,8 @@ func TestContactsArePhysical(t *testing.T) {
 	}
 }
 
-func finite(v mgl64.Vec3) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
-
 // surfaceGap is p's distance from the nearest face of link l posed at x.
-func surfaceGap(l cab.Link, x geom.Transform, p mgl64.Vec3) float64 {
+func surfaceGap(l cab.Link, x geom.Transform, p geom.Vec3) float64 {
 	best := math.Inf(1)
 	for _, tr := range l.Tris {
 		t := geom.Triangle{x.Apply(l.Verts[tr[0]]), x.Apply(l.Verts[tr[1]]), x.Apply(l.Verts[tr[2]])}
@@ -366,7 +357,7 @@ func TestNoCollisionWithinTheBandOnly(t *testing.T) {
 	seen := 0
 	for step := range 60 {
 		for l := range apart {
-			apart[l].T = pb[0][l].T.Add(mgl64.Vec3{0, 0, -0.002 * float64(step)})
+			apart[l].T = pb[0][l].T.Add(geom.Vec3{Z: -0.002 * float64(step)})
 		}
 		b.set(apart)
 		if geom.BoxesDisjoint(refBox(&a.pose, a.hand.Hier.Root), refBox(&b.pose, b.hand.Hier.Root)) {

@@ -3,7 +3,7 @@ package handcontact
 import (
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // The level of detail under a frame budget. The detector knows what each
@@ -94,7 +94,7 @@ func (d *Detector) Measure(a, b *Pose, reps int) error {
 }
 
 // Translate moves a pose by t.
-func (p *Pose) Translate(t mgl64.Vec3) {
+func (p *Pose) Translate(t geom.Vec3) {
 	for i := range p.Links {
 		p.Links[i].T = p.Links[i].T.Add(t)
 	}

@@ -83,6 +83,6 @@ func mirror(x geom.Transform) geom.Transform {
 	r[1], r[2] = -r[1], -r[2] // column 0, rows 1-2
 	r[3], r[6] = -r[3], -r[6] // row 0, columns 1-2
 	x.R = r
-	x.T[0] = -x.T[0]
+	x.T.X = -x.T.X
 	return x
 }

@@ -24,7 +24,7 @@ func mustHand(t testing.TB, p Params) *Hand {
 	return h
 }
 
-func near(a, b mgl64.Vec3) bool { return a.Sub(b).Len() < 1e-12 }
+func near(a, b geom.Vec3) bool { return a.Sub(b).Len() < 1e-12 }
 
 func pose(h *Hand, q Angles, wrist geom.Transform) []geom.Transform {
 	out := make([]geom.Transform, h.NumLinks())
@@ -52,10 +52,10 @@ func TestRightThumbIsOnTheLeft(t *testing.T) {
 		x := pose(h, Angles{}, geom.Identity())
 		thumb := x[ThumbDistal].Apply(h.Geometry(ThumbDistal).Box.Center)
 		index, little := x[IndexProximal].T, x[LittleProximal].T
-		if left := thumb[0] < 0 && index[0] < little[0]; left != right {
+		if left := thumb.X < 0 && index.X < little.X; left != right {
 			t.Errorf("right=%v: thumb tip at %v, index knuckle at %v, little knuckle at %v", right, thumb, index, little)
 		}
-		if thumb[2] >= 0 {
+		if thumb.Z >= 0 {
 			t.Errorf("right=%v: the thumb tip is at %v, behind the palm's plane: want it in front of the palm (-Z)", right, thumb)
 		}
 	}
@@ -65,12 +65,12 @@ func TestFlatHand(t *testing.T) {
 	h := tableHand(t)
 	L, B := h.Params.Length, h.Params.Breadth
 	x := pose(h, Angles{}, geom.Identity())
-	if x[Palm].R != mgl64.Ident3() || x[Palm].T != (mgl64.Vec3{}) {
+	if x[Palm].R != mgl64.Ident3() || x[Palm].T != (geom.Vec3{}) {
 		t.Fatalf("palm %+v", x[Palm])
 	}
 	// With every angle zero the fingers lie straight along +Y.
 	seg := segmentFractions[1]
-	want := mgl64.Vec3{0.30 * B, (seg[0] + seg[1] + seg[2]) * L, 0}
+	want := geom.Vec3{X: 0.30 * B, Y: (seg[0] + seg[1] + seg[2]) * L}
 	if !near(x[IndexDistal].T, want) || !x[IndexDistal].R.ApproxEqual(mgl64.Ident3()) {
 		t.Errorf("index3 at %v, want %v", x[IndexDistal].T, want)
 	}
@@ -80,35 +80,35 @@ func TestSingleJointAndFist(t *testing.T) {
 	h := tableHand(t)
 	L, B := h.Params.Length, h.Params.Breadth
 	seg := segmentFractions[1]
-	mcp := mgl64.Vec3{0.30 * B, seg[0] * L, 0}
+	mcp := geom.Vec3{X: 0.30 * B, Y: seg[0] * L}
 	var q Angles
 	q[IndexMCP] = math.Pi / 2
 	x := pose(h, q, geom.Identity())
 	// 90° at the MCP points the proximal phalanx into the palm (-Z).
-	if want := mcp.Add(mgl64.Vec3{0, 0, -seg[1] * L}); !near(x[IndexMiddle].T, want) {
+	if want := mcp.Add(geom.Vec3{Z: -seg[1] * L}); !near(x[IndexMiddle].T, want) {
 		t.Errorf("index2 at %v, want %v", x[IndexMiddle].T, want)
 	}
-	if !near(x[MiddleMiddle].T, mgl64.Vec3{0.10 * B, (segmentFractions[2][0] + segmentFractions[2][1]) * L, 0}) {
+	if !near(x[MiddleMiddle].T, geom.Vec3{X: 0.10 * B, Y: (segmentFractions[2][0] + segmentFractions[2][1]) * L}) {
 		t.Error("bending the index moved the middle finger")
 	}
 	// A fist: MCP and PIP at 90°: the middle phalanx comes back toward the wrist.
 	q[IndexPIP] = math.Pi / 2
 	x = pose(h, q, geom.Identity())
-	if want := mcp.Add(mgl64.Vec3{0, -seg[2] * L, -seg[1] * L}); !near(x[IndexDistal].T, want) {
+	if want := mcp.Add(geom.Vec3{Y: -seg[2] * L, Z: -seg[1] * L}); !near(x[IndexDistal].T, want) {
 		t.Errorf("fist: index3 at %v, want %v", x[IndexDistal].T, want)
 	}
 	// Positive abduction tilts the finger toward the thumb (+X).
 	q = Angles{}
 	q[IndexAbduction] = 0.2
 	x = pose(h, q, geom.Identity())
-	if y := x[IndexProximal].R.Col(1); math.Abs(y[0]-math.Sin(0.2)) > 1e-12 || y[1] <= 0 {
+	if y := geom.Col(&x[IndexProximal].R, 1); math.Abs(y.X-math.Sin(0.2)) > 1e-12 || y.Y <= 0 {
 		t.Errorf("abducted index points along %v", y)
 	}
 	// Wrist flexion turns the whole hand palmward.
 	q = Angles{}
 	q[WristPitch] = math.Pi / 2
 	x = pose(h, q, geom.Identity())
-	if !near(x[MiddleProximal].T, mgl64.Vec3{0.10 * B, 0, -segmentFractions[2][0] * L}) {
+	if !near(x[MiddleProximal].T, geom.Vec3{X: 0.10 * B, Z: -segmentFractions[2][0] * L}) {
 		t.Errorf("flexed wrist: middle1 at %v", x[MiddleProximal].T)
 	}
 }
@@ -120,7 +120,7 @@ func TestWristPoseMovesEverything(t *testing.T) {
 	for j := range q {
 		q[j] = r.Float64() - 0.5
 	}
-	w, _ := geom.FromQuat(mgl64.Quat{W: 0.3, V: mgl64.Vec3{0.1, -0.8, 0.2}}, mgl64.Vec3{1, 1.5, -2})
+	w, _ := geom.FromQuat(mgl64.Quat{W: 0.3, V: mgl64.Vec3{0.1, -0.8, 0.2}}, geom.Vec3{X: 1, Y: 1.5, Z: -2})
 	local := pose(h, q, geom.Identity())
 	world := pose(h, q, w)
 	for i := range local {
@@ -152,13 +152,13 @@ func TestLeftHandMirrorsRight(t *testing.T) {
 			// other vertices: a corner in the middle of a flat side is kept
 			// or left out by rounding).
 			lg, rg := left.Geometry(Link(i)), right.Geometry(Link(i))
-			var lw, rw []mgl64.Vec3
+			var lw, rw []geom.Vec3
 			for _, v := range lg.Verts {
 				lw = append(lw, xl[i].Apply(v))
 			}
 			for _, v := range rg.Verts {
 				p := xr[i].Apply(v)
-				rw = append(rw, mgl64.Vec3{-p[0], p[1], p[2]})
+				rw = append(rw, geom.Vec3{X: -p.X, Y: p.Y, Z: p.Z})
 			}
 			if k, d := farthestOutside(lw, lg.Tris, rw); d > 1e-12 {
 				t.Fatalf("link %v: the mirror of the right's vertex %d is %g outside the left's solid", Link(i), k, d)
@@ -173,8 +173,8 @@ func TestLeftHandMirrorsRight(t *testing.T) {
 // farthestOutside returns the point of pts farthest outside the convex
 // solid with vertices verts and outward triangles tris (which may be wound
 // either way: a mirror turns them), and that distance.
-func farthestOutside(verts []mgl64.Vec3, tris [][3]int32, pts []mgl64.Vec3) (int, float64) {
-	c := mgl64.Vec3{}
+func farthestOutside(verts []geom.Vec3, tris [][3]int32, pts []geom.Vec3) (int, float64) {
+	c := geom.Vec3{}
 	for _, v := range verts {
 		c = c.Add(v)
 	}
@@ -272,7 +272,7 @@ func BenchmarkPose16Links(b *testing.B) {
 	for j := range q {
 		q[j] = 0.3
 	}
-	w, _ := geom.FromQuat(mgl64.Quat{W: 1}, mgl64.Vec3{0, 1, 0})
+	w, _ := geom.FromQuat(mgl64.Quat{W: 1}, geom.Vec3{Y: 1})
 	b.ReportAllocs()
 	for b.Loop() {
 		h.Pose(&q, w, out)

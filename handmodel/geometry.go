@@ -5,15 +5,13 @@ import (
 	"io"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
 
 // LinkGeometry is a link's convex shape in its own frame.
 type LinkGeometry struct {
-	Verts []mgl64.Vec3
+	Verts []geom.Vec3
 	Tris  [][3]int32 // outward winding
 	Box   geom.OBB   // covariance fit of the hull (link frame)
 }
@@ -26,19 +24,19 @@ const rodRing = 10
 
 // rodPoints samples a finger link: rounded at both ends, slightly flatter
 // front to back than side to side, as phalanges are.
-func rodPoints(length, r0, r1 float64) []mgl64.Vec3 {
-	var pts []mgl64.Vec3
+func rodPoints(length, r0, r1 float64) []geom.Vec3 {
+	var pts []geom.Vec3
 	ring := func(y, r float64) {
 		for k := range rodRing {
 			a := 2 * math.Pi * float64(k) / rodRing
-			pts = append(pts, mgl64.Vec3{r * math.Cos(a), y, 0.85 * r * math.Sin(a)})
+			pts = append(pts, geom.Vec3{X: r * math.Cos(a), Y: y, Z: 0.85 * r * math.Sin(a)})
 		}
 	}
 	ring(-0.3*r0, 0.75*r0)
 	ring(0.15*r0, r0)
 	ring(length-0.15*r1, r1)
 	ring(length+0.35*r1, 0.7*r1)
-	pts = append(pts, mgl64.Vec3{0, length + 0.6*r1, 0})
+	pts = append(pts, geom.Vec3{Y: length + 0.6*r1})
 	return pts
 }
 
@@ -61,17 +59,17 @@ func (h *Hand) buildGeometry() error {
 	return nil
 }
 
-func mirrorPoints(pts []mgl64.Vec3) []mgl64.Vec3 {
-	out := make([]mgl64.Vec3, len(pts))
+func mirrorPoints(pts []geom.Vec3) []geom.Vec3 {
+	out := make([]geom.Vec3, len(pts))
 	for i, p := range pts {
-		out[i] = mgl64.Vec3{-p[0], p[1], p[2]}
+		out[i] = geom.Vec3{X: -p.X, Y: p.Y, Z: p.Z}
 	}
 	return out
 }
 
 // hullGeometry returns the convex hull of pts as a mesh with its OBB. The
 // hull must be solid: a flat link has no inside to collide with.
-func hullGeometry(pts []mgl64.Vec3) (LinkGeometry, error) {
+func hullGeometry(pts []geom.Vec3) (LinkGeometry, error) {
 	h, err := geom.ConvexHull(pts)
 	if err != nil {
 		return LinkGeometry{}, err
@@ -86,7 +84,7 @@ func hullGeometry(pts []mgl64.Vec3) (LinkGeometry, error) {
 // SetLinkMesh replaces link l's shape with the convex hull of verts (in the
 // link's frame), as for a scanned or designed hand. For a left hand give
 // the left hand's own mesh: it is not mirrored.
-func (h *Hand) SetLinkMesh(l Link, verts []mgl64.Vec3) error {
+func (h *Hand) SetLinkMesh(l Link, verts []geom.Vec3) error {
 	if l < 0 || int(l) >= len(h.geom) {
 		return fmt.Errorf("handmodel: no link %d in this hand", l)
 	}
@@ -111,7 +109,7 @@ func (h *Hand) LoadLinkMeshes(path string) error {
 	for l := range Link(len(h.links)) {
 		byName[l.String()] = l
 	}
-	pts := make([][]mgl64.Vec3, len(m.Objects))
+	pts := make([][]geom.Vec3, len(m.Objects))
 	for i, t := range m.Tris {
 		for _, v := range t {
 			pts[m.Object[i]] = append(pts[m.Object[i]], m.Verts[v])
@@ -140,12 +138,12 @@ func (h *Hand) WriteOBJ(w io.Writer, poses []geom.Transform) error {
 	for i := range h.links {
 		x := poses[i]
 		fmt.Fprintf(w, "# frame %s origin %.6f %.6f %.6f x %.6f %.6f %.6f y %.6f %.6f %.6f z %.6f %.6f %.6f\n",
-			Link(i), x.T[0], x.T[1], x.T[2], x.R[0], x.R[1], x.R[2], x.R[3], x.R[4], x.R[5], x.R[6], x.R[7], x.R[8])
+			Link(i), x.T.X, x.T.Y, x.T.Z, x.R[0], x.R[1], x.R[2], x.R[3], x.R[4], x.R[5], x.R[6], x.R[7], x.R[8])
 		fmt.Fprintf(w, "o %s\n", Link(i))
 		g := &h.geom[i]
 		for _, v := range g.Verts {
 			p := x.Apply(v)
-			fmt.Fprintf(w, "v %.6f %.6f %.6f\n", p[0], p[1], p[2])
+			fmt.Fprintf(w, "v %.6f %.6f %.6f\n", p.X, p.Y, p.Z)
 		}
 		for _, t := range g.Tris {
 			fmt.Fprintf(w, "f %d %d %d\n", base+int(t[0]), base+int(t[1]), base+int(t[2]))

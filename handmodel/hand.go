@@ -67,12 +67,12 @@ type rot struct {
 // post about the link's own axes after them.
 type linkDef struct {
 	parent Link
-	origin mgl64.Vec3
+	origin geom.Vec3
 	rots   []rot
 	// Geometry: a tapered rod of this length from radius r0 to r1, or for
 	// the palm and forearm a hull given in points.
 	length, r0, r1 float64
-	hull           []mgl64.Vec3
+	hull           []geom.Vec3
 	// A skinned hand's link: T = T_parent · pre · restT · rots, where pre
 	// is the skin's rest transform of the link in its parent's and restT
 	// undoes the rots' rest turn, so that only the joints' turn remains
@@ -185,11 +185,11 @@ func palmLink(L, B float64) linkDef {
 	palm := linkDef{parent: -1, rots: []rot{{joint: WristYaw, axis: 2, scale: -1}, {joint: WristPitch, axis: 0, scale: -1}}}
 	for _, z := range []float64{-thick / 2, thick / 2} {
 		palm.hull = append(palm.hull,
-			mgl64.Vec3{-0.32 * B, 0, z}, mgl64.Vec3{0.32 * B, 0, z},
-			mgl64.Vec3{0.45 * B, 0.16 * L, z}, mgl64.Vec3{-0.42 * B, 0.16 * L, z})
+			geom.Vec3{X: -0.32 * B, Z: z}, geom.Vec3{X: 0.32 * B, Z: z},
+			geom.Vec3{X: 0.45 * B, Y: 0.16 * L, Z: z}, geom.Vec3{X: -0.42 * B, Y: 0.16 * L, Z: z})
 		for f := 1; f < 5; f++ {
 			y := segmentFractions[f][0] * L
-			palm.hull = append(palm.hull, mgl64.Vec3{(knuckleX[f] + 0.09) * B, y, z}, mgl64.Vec3{(knuckleX[f] - 0.09) * B, y, z})
+			palm.hull = append(palm.hull, geom.Vec3{X: (knuckleX[f] + 0.09) * B, Y: y, Z: z}, geom.Vec3{X: (knuckleX[f] - 0.09) * B, Y: y, Z: z})
 		}
 	}
 	return palm
@@ -201,13 +201,13 @@ func palmLink(L, B float64) linkDef {
 // flexion curls it across the palm.
 func (h *Hand) setThumb(L, B float64) {
 	tw := fingerWidth[0] * B / 2
-	h.links[ThumbMetacarpal] = linkDef{parent: Palm, origin: mgl64.Vec3{0.26 * B, 0.07 * L, -0.10 * B},
+	h.links[ThumbMetacarpal] = linkDef{parent: Palm, origin: geom.Vec3{X: 0.26 * B, Y: 0.07 * L, Z: -0.10 * B},
 		rots: []rot{{joint: ThumbRoll, axis: 1, scale: 1}, {joint: ThumbAbduction, axis: 2, scale: -1},
 			{joint: -1, axis: 2, offset: deg(-40)}, {joint: -1, axis: 1, offset: deg(60)}},
 		length: segmentFractions[0][0] * L, r0: 1.25 * tw, r1: tw}
-	h.links[ThumbProximal] = linkDef{parent: ThumbMetacarpal, origin: mgl64.Vec3{0, segmentFractions[0][0] * L, 0},
+	h.links[ThumbProximal] = linkDef{parent: ThumbMetacarpal, origin: geom.Vec3{Y: segmentFractions[0][0] * L},
 		rots: []rot{{joint: ThumbMCP, axis: 0, scale: -1}}, length: segmentFractions[0][1] * L, r0: tw, r1: 0.9 * tw}
-	h.links[ThumbDistal] = linkDef{parent: ThumbProximal, origin: mgl64.Vec3{0, segmentFractions[0][1] * L, 0},
+	h.links[ThumbDistal] = linkDef{parent: ThumbProximal, origin: geom.Vec3{Y: segmentFractions[0][1] * L},
 		rots: []rot{{joint: ThumbIP, axis: 0, scale: -1}}, length: segmentFractions[0][2] * L, r0: 0.9 * tw, r1: 0.75 * tw}
 }
 
@@ -223,11 +223,11 @@ func (h *Hand) setFinger(f int, L, B float64) {
 	if archShare[f] > 0 {
 		rots = append([]rot{{joint: PalmArch, axis: 1, scale: -archShare[f]}}, rots...)
 	}
-	h.links[base] = linkDef{parent: Palm, origin: mgl64.Vec3{knuckleX[f] * B, seg[0] * L, 0},
+	h.links[base] = linkDef{parent: Palm, origin: geom.Vec3{X: knuckleX[f] * B, Y: seg[0] * L},
 		rots: rots, length: seg[1] * L, r0: r, r1: 0.88 * r}
-	h.links[base+1] = linkDef{parent: base, origin: mgl64.Vec3{0, seg[1] * L, 0},
+	h.links[base+1] = linkDef{parent: base, origin: geom.Vec3{Y: seg[1] * L},
 		rots: []rot{{joint: abd + 2, axis: 0, scale: -1}}, length: seg[2] * L, r0: 0.88 * r, r1: 0.78 * r}
-	h.links[base+2] = linkDef{parent: base + 1, origin: mgl64.Vec3{0, seg[2] * L, 0},
+	h.links[base+2] = linkDef{parent: base + 1, origin: geom.Vec3{Y: seg[2] * L},
 		rots: []rot{{joint: abd + 3, axis: 0, scale: -1}}, length: seg[3] * L, r0: 0.78 * r, r1: 0.65 * r}
 }
 
@@ -242,7 +242,7 @@ func forearmLink(L, B float64) linkDef {
 		}
 		for k := range 12 {
 			a := 2 * math.Pi * float64(k) / 12
-			fa.hull = append(fa.hull, mgl64.Vec3{w * math.Cos(a), y, 0.7 * w * math.Sin(a)})
+			fa.hull = append(fa.hull, geom.Vec3{X: w * math.Cos(a), Y: y, Z: 0.7 * w * math.Sin(a)})
 		}
 	}
 	return fa

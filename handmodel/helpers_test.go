@@ -14,5 +14,5 @@ func finiteTransform(x geom.Transform) bool {
 			return false
 		}
 	}
-	return geom.Finite3(x.T)
+	return x.T.Finite()
 }

@@ -7,13 +7,15 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // Skin is a skinned hand mesh, as VR apps render it (glTF 2.0 skin, linear
 // blend skinning): the bind-pose surface, the joints that move it, and for
 // each vertex up to four joints with weights summing to 1.
 type Skin struct {
-	Verts       []mgl64.Vec3 // bind pose, in the skin's world frame
+	Verts       []geom.Vec3 // bind pose, in the skin's world frame
 	Tris        [][3]int32
 	Joints      []string     // the joints' node names, in the skin's order
 	Rest        []mgl64.Mat4 // each joint's world transform in the file's scene
@@ -24,7 +26,7 @@ type Skin struct {
 
 // SkinPose is a posed skin: caller-owned, reused frame after frame.
 type SkinPose struct {
-	Verts []mgl64.Vec3
+	Verts []geom.Vec3
 	mats  []mgl64.Mat4
 }
 
@@ -58,26 +60,31 @@ func (s *Skin) SetJoints(world []mgl64.Mat4, p *SkinPose) error {
 }
 
 // Vertex returns vertex v placed by the joints p was last set to.
-func (s *Skin) Vertex(p *SkinPose, v int32) mgl64.Vec3 {
+func (s *Skin) Vertex(p *SkinPose, v int32) geom.Vec3 {
 	x := s.Verts[v]
-	var out mgl64.Vec3
+	var out geom.Vec3
 	for k, j := range s.Influence[v] {
 		if w := s.Weight[v][k]; w != 0 {
-			out = out.Add(affine(&p.mats[j], x, 1).Mul(w))
+			m := &p.mats[j]
+			out = out.Add(linear(m, x).Add(translation(m)).Mul(w))
 		}
 	}
 	return out
 }
 
-// affine applies the affine part of m (a joint's move: world·InverseBind)
-// to x taken with weight w: the linear part to x, the translation times w.
-func affine(m *mgl64.Mat4, x mgl64.Vec3, w float64) mgl64.Vec3 {
-	return mgl64.Vec3{
-		m[0]*x[0] + m[4]*x[1] + m[8]*x[2] + m[12]*w,
-		m[1]*x[0] + m[5]*x[1] + m[9]*x[2] + m[13]*w,
-		m[2]*x[0] + m[6]*x[1] + m[10]*x[2] + m[14]*w,
+// linear applies the linear part of the affine matrix m (a joint's move:
+// world·InverseBind) to x, summed as the first three terms of mgl64's
+// Mul4x1; translation is m's translation. Apart, each is small enough for
+// the compiler to inline into the blend loops.
+func linear(m *mgl64.Mat4, x geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: m[0]*x.X + m[4]*x.Y + m[8]*x.Z,
+		Y: m[1]*x.X + m[5]*x.Y + m[9]*x.Z,
+		Z: m[2]*x.X + m[6]*x.Y + m[10]*x.Z,
 	}
 }
+
+func translation(m *mgl64.Mat4) geom.Vec3 { return geom.Vec3{X: m[12], Y: m[13], Z: m[14]} }
 
 // Blend is a fixed affine combination of skin vertices, such as a
 // triangle's centroid, placed as its vertices are: since skinning is
@@ -90,7 +97,7 @@ type Blend struct{ terms []blendTerm }
 // its translation weighted by w.
 type blendTerm struct {
 	joint int32
-	p     mgl64.Vec3
+	p     geom.Vec3
 	w     float64
 }
 
@@ -117,18 +124,14 @@ func (s *Skin) Blend(verts []int32, coef []float64) Blend {
 }
 
 // Place returns blend b placed by the joints p was last set to.
-func (s *Skin) Place(p *SkinPose, b *Blend) mgl64.Vec3 {
-	// affine, summed and written out: the compiler keeps arrays such as
-	// mgl64's vectors in memory, and this runs per pivot per frame.
-	var ox, oy, oz float64
+func (s *Skin) Place(p *SkinPose, b *Blend) geom.Vec3 {
+	var out geom.Vec3
 	for i := range b.terms {
 		t := &b.terms[i]
-		m, x, w := &p.mats[t.joint], &t.p, t.w
-		ox += m[0]*x[0] + m[4]*x[1] + m[8]*x[2] + m[12]*w
-		oy += m[1]*x[0] + m[5]*x[1] + m[9]*x[2] + m[13]*w
-		oz += m[2]*x[0] + m[6]*x[1] + m[10]*x[2] + m[14]*w
+		m := &p.mats[t.joint]
+		out = out.Add(linear(m, t.p).Add(translation(m).Mul(t.w)))
 	}
-	return mgl64.Vec3{ox, oy, oz}
+	return out
 }
 
 // grow returns s with length n, reusing its storage when it can.
@@ -148,7 +151,7 @@ func (s *Skin) WriteOBJ(w io.Writer, p *SkinPose, name string, base int) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "o %s\n", name)
 	for _, v := range p.Verts {
-		fmt.Fprintf(bw, "v %.6f %.6f %.6f\n", v[0], v[1], v[2])
+		fmt.Fprintf(bw, "v %.6f %.6f %.6f\n", v.X, v.Y, v.Z)
 	}
 	for _, t := range s.Tris {
 		fmt.Fprintf(bw, "f %d %d %d\n", base+int(t[0]), base+int(t[1]), base+int(t[2]))

@@ -8,6 +8,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // oracleSkin is the skin reader as it was built on qmuntal/gltf v0.28.0
@@ -99,7 +101,7 @@ func (s *Skin) oraclePrimitive(doc *gltf.Document, p *gltf.Primitive) error {
 	}
 	base := int32(len(s.Verts))
 	for v, x := range pos {
-		s.Verts = append(s.Verts, mgl64.Vec3{float64(x[0]), float64(x[1]), float64(x[2])})
+		s.Verts = append(s.Verts, geom.Vec3{X: float64(x[0]), Y: float64(x[1]), Z: float64(x[2])})
 		var inf [4]int32
 		var w [4]float64
 		sum := 0.0

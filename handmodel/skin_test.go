@@ -14,6 +14,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // webxrHand is the WebXR generic hand (MIT, see its README and LICENSE
@@ -91,10 +93,10 @@ func TestSkinPoseFollowsItsJoints(t *testing.T) {
 	s := webxrHand(t, "right")
 	j := slices.Index(s.Joints, "index-finger-phalanx-distal")
 	world := slices.Clone(s.Rest)
-	origin := s.Rest[j].Col(3).Vec3()
-	turn := mgl64.Translate3D(origin[0], origin[1], origin[2]).
+	origin := geom.FromMgl(s.Rest[j].Col(3).Vec3())
+	turn := mgl64.Translate3D(origin.X, origin.Y, origin.Z).
 		Mul4(mgl64.HomogRotate3D(0.6, s.Rest[j].Col(0).Vec3().Normalize())).
-		Mul4(mgl64.Translate3D(-origin[0], -origin[1], -origin[2]))
+		Mul4(mgl64.Translate3D(-origin.X, -origin.Y, -origin.Z))
 	world[j] = turn.Mul4(s.Rest[j])
 	var p SkinPose
 	if err := s.Pose(world, &p); err != nil {
@@ -108,7 +110,7 @@ func TestSkinPoseFollowsItsJoints(t *testing.T) {
 				w += s.Weight[v][k]
 			}
 		}
-		want := x.Mul(1 - w).Add(mgl64.TransformCoordinate(x, turn).Mul(w))
+		want := x.Mul(1 - w).Add(geom.FromMgl(mgl64.TransformCoordinate(x.Mgl(), turn)).Mul(w))
 		if d := p.Verts[v].Sub(want).Len(); d > 1e-6 {
 			t.Fatalf("vertex %d (weight %v on the joint) is %g m from where the blend puts it", v, w, d)
 		}
@@ -350,8 +352,8 @@ func TestBlendIsTheCombinationOfItsVertices(t *testing.T) {
 	var p SkinPose
 	for range 50 {
 		for j := range world {
-			axis := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
-			world[j] = mgl64.Translate3D(0.1*r.NormFloat64(), 0.1*r.NormFloat64(), 0.1*r.NormFloat64()).Mul4(mgl64.HomogRotate3D(r.Float64()*6, axis)).Mul4(s.Rest[j])
+			axis := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
+			world[j] = mgl64.Translate3D(0.1*r.NormFloat64(), 0.1*r.NormFloat64(), 0.1*r.NormFloat64()).Mul4(mgl64.HomogRotate3D(r.Float64()*6, axis.Mgl())).Mul4(s.Rest[j])
 		}
 		if err := s.Pose(world, &p); err != nil {
 			t.Fatal(err)
@@ -360,7 +362,7 @@ func TestBlendIsTheCombinationOfItsVertices(t *testing.T) {
 		coef := []float64{r.Float64(), r.Float64(), 0}
 		coef[2] = 1 - coef[0] - coef[1]
 		b := s.Blend(tri[:], coef)
-		var want mgl64.Vec3
+		var want geom.Vec3
 		for k, v := range tri {
 			want = want.Add(p.Verts[v].Mul(coef[k]))
 		}

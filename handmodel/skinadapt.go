@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // mirrorX is the reflection through the YZ plane.
@@ -17,13 +19,13 @@ var mirrorX = mgl64.Scale3D(-1, 1, 1)
 // of a posed skin is the mirrored skin posed by the mirrored joints.
 func (s *Skin) Mirrored() *Skin {
 	m := &Skin{
-		Verts: make([]mgl64.Vec3, len(s.Verts)), Tris: make([][3]int32, len(s.Tris)),
+		Verts: make([]geom.Vec3, len(s.Verts)), Tris: make([][3]int32, len(s.Tris)),
 		Joints: slices.Clone(s.Joints), Rest: make([]mgl64.Mat4, len(s.Rest)),
 		InverseBind: make([]mgl64.Mat4, len(s.InverseBind)),
 		Influence:   slices.Clone(s.Influence), Weight: slices.Clone(s.Weight),
 	}
 	for i, v := range s.Verts {
-		m.Verts[i] = mgl64.Vec3{-v[0], v[1], v[2]}
+		m.Verts[i] = geom.Vec3{X: -v.X, Y: v.Y, Z: v.Z}
 	}
 	for i, t := range s.Tris {
 		m.Tris[i] = [3]int32{t[0], t[2], t[1]}

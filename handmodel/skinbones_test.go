@@ -15,7 +15,7 @@ import (
 // links alone lands where the rig's own Pose puts it.
 func TestLinkBonesSkinAsTheJointsDo(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 42))
-	wrist, _ := geom.FromQuat(mgl64.Quat{W: 0.3, V: mgl64.Vec3{-0.6, 0.2, 0.5}}.Normalize(), mgl64.Vec3{-0.2, 0.9, 0.3})
+	wrist, _ := geom.FromQuat(mgl64.Quat{W: 0.3, V: mgl64.Vec3{-0.6, 0.2, 0.5}}.Normalize(), geom.Vec3{X: -0.2, Y: 0.9, Z: 0.3})
 	for _, c := range []struct {
 		right bool
 		file  string
@@ -46,9 +46,9 @@ func TestLinkBonesSkinAsTheJointsDo(t *testing.T) {
 				t.Fatal(err)
 			}
 			for v := range rig.Skin.Verts {
-				var got mgl64.Vec3
+				var got geom.Vec3
 				for k, j := range rig.Skin.Influence[v] {
-					got = got.Add(mgl64.TransformCoordinate(rig.Skin.Verts[v], moves[j]).Mul(rig.Skin.Weight[v][k]))
+					got = got.Add(geom.FromMgl(mgl64.TransformCoordinate(rig.Skin.Verts[v].Mgl(), moves[j])).Mul(rig.Skin.Weight[v][k]))
 				}
 				if d := got.Sub(posed.Verts[v]).Len(); d > 1e-7 {
 					t.Fatalf("%s right=%v: vertex %d skinned by links is %g m from the rig's", c.file, c.right, v, d)

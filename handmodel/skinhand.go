@@ -50,7 +50,7 @@ func newSkinned(skin *Skin, p Params) (*Hand, error) {
 		}
 	}
 	thumb := rest(sk.wrist).Inverse().Apply(rest(jointIndex(skin, "thumb-tip")).T)
-	if right := thumb[0] < 0; right != p.Right {
+	if right := thumb.X < 0; right != p.Right {
 		skin = skin.Mirrored()
 	}
 	frame := make([]geom.Transform, FingerLinks)
@@ -75,7 +75,7 @@ func newSkinned(skin *Skin, p Params) (*Hand, error) {
 			d.pre = frame[d.parent].Inverse().Mul(frame[l])
 		}
 		d.restT = proc.local(l, &zero, false).R.Transpose()
-		d.origin = mgl64.Vec3{}
+		d.origin = geom.Vec3{}
 	}
 	if h.geom, err = skinHulls(skin, sk, frame); err != nil {
 		return nil, err
@@ -89,9 +89,9 @@ func newSkinned(skin *Skin, p Params) (*Hand, error) {
 // rotations only to about 1e-7, and the links' frames must be rigid).
 func linkFrame(m mgl64.Mat4) geom.Transform {
 	r := m.Mat3().Mul3(openXRFromLink)
-	x := r.Col(0).Normalize()
-	y := r.Col(1).Sub(x.Mul(x.Dot(r.Col(1)))).Normalize()
-	return geom.Transform{R: mgl64.Mat3FromCols(x, y, x.Cross(y)), T: m.Col(3).Vec3()}
+	x := geom.Col(&r, 0).Normalize()
+	y := geom.Col(&r, 1).Sub(x.Mul(x.Dot(geom.Col(&r, 1)))).Normalize()
+	return geom.Transform{R: geom.FromCols(x, y, x.Cross(y)), T: geom.FromMgl(m.Col(3).Vec3())}
 }
 
 // rigid reports whether r is a rotation to rigidTol.
@@ -124,7 +124,7 @@ func skinHulls(skin *Skin, sk skeleton, frame []geom.Transform) ([]LinkGeometry,
 		return nil, err
 	}
 	owner := jointOwners(sk)
-	pts := make([][]mgl64.Vec3, FingerLinks)
+	pts := make([][]geom.Vec3, FingerLinks)
 	for v, x := range restPose.Verts {
 		l := owner[skin.Influence[v][dominant(skin.Weight[v])]]
 		pts[l] = append(pts[l], frame[l].Inverse().Apply(x))

@@ -38,7 +38,7 @@ func randomAngles(r *rand.Rand, h *Hand) Angles {
 // orthonormal, the rig uses the file's as they are.
 func TestSkinnedHandLinksAreTheSkinsJoints(t *testing.T) {
 	r := rand.New(rand.NewPCG(40, 40))
-	wrist, _ := geom.FromQuat(mgl64.Quat{W: 0.7, V: mgl64.Vec3{0.2, -0.5, 0.1}}, mgl64.Vec3{0.3, 1.1, -0.4})
+	wrist, _ := geom.FromQuat(mgl64.Quat{W: 0.7, V: mgl64.Vec3{0.2, -0.5, 0.1}}, geom.Vec3{X: 0.3, Y: 1.1, Z: -0.4})
 	for _, c := range []struct {
 		right bool
 		file  string
@@ -110,7 +110,7 @@ func maxAbs(m mgl64.Mat3) float64 {
 }
 
 // outside is how far p is outside g's hull (<= 0 inside).
-func outside(g *LinkGeometry, p mgl64.Vec3) float64 {
+func outside(g *LinkGeometry, p geom.Vec3) float64 {
 	d := math.Inf(-1)
 	for _, tr := range g.Tris {
 		a, b, c := g.Verts[tr[0]], g.Verts[tr[1]], g.Verts[tr[2]]
@@ -152,7 +152,7 @@ func TestSkinnedHandOfTheOtherFileIsItsMirror(t *testing.T) {
 	}
 	var zero Angles
 	right.Pose(&zero, geom.Identity(), xr)
-	if tip := xr[ThumbDistal].T; tip[0] >= 0 {
+	if tip := xr[ThumbDistal].T; tip.X >= 0 {
 		t.Errorf("the right thumb is at %v, want -X", tip)
 	}
 }
@@ -177,7 +177,7 @@ func TestMirroredSkinPosesAsTheMirror(t *testing.T) {
 		t.Fatal(err)
 	}
 	for v := range p.Verts {
-		want := mgl64.Vec3{-p.Verts[v][0], p.Verts[v][1], p.Verts[v][2]}
+		want := geom.Vec3{X: -p.Verts[v].X, Y: p.Verts[v].Y, Z: p.Verts[v].Z}
 		if d := mp.Verts[v].Sub(want).Len(); d > 1e-12 {
 			t.Fatalf("vertex %d: %v, want %v", v, mp.Verts[v], want)
 		}
@@ -189,7 +189,7 @@ func TestMirroredSkinPosesAsTheMirror(t *testing.T) {
 }
 
 // volume is a closed mesh's signed volume (positive when it faces out).
-func volume(v []mgl64.Vec3, tris [][3]int32) float64 {
+func volume(v []geom.Vec3, tris [][3]int32) float64 {
 	sum := 0.0
 	for _, t := range tris {
 		sum += v[t[0]].Dot(v[t[1]].Cross(v[t[2]]))
@@ -286,7 +286,7 @@ func TestSkinnedHandPosesFromAGloveRecording(t *testing.T) {
 			t.Fatal(err)
 		}
 		for v, x := range p.Verts {
-			if !geom.Finite3(x) {
+			if !x.Finite() {
 				t.Fatalf("sample %d: vertex %d is %v", i, v, x)
 			}
 			k := dominant(rig.Skin.Weight[v])

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/gltfdoc"
 )
@@ -39,7 +37,7 @@ func (s *Skin) readPrimitive(f *gltfdoc.File, p gltfdoc.Primitive) error {
 
 // readPositions reads POSITION accessor i, at most room vertices, every
 // value finite.
-func readPositions(f *gltfdoc.File, i int32, room int) ([]mgl64.Vec3, error) {
+func readPositions(f *gltfdoc.File, i int32, room int) ([]geom.Vec3, error) {
 	acc, err := f.Positions(i)
 	if err != nil {
 		return nil, err
@@ -47,10 +45,10 @@ func readPositions(f *gltfdoc.File, i int32, room int) ([]mgl64.Vec3, error) {
 	if acc.Count() > room {
 		return nil, fmt.Errorf("accessor %d: more than %d vertices in the skinned mesh", i, maxSkinVerts)
 	}
-	out := make([]mgl64.Vec3, acc.Count())
+	out := make([]geom.Vec3, acc.Count())
 	return out, acc.EachVec3(func(k int, v [3]float32) error {
-		out[k] = mgl64.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}
-		if !geom.Finite3(out[k]) {
+		out[k] = geom.Vec3{X: float64(v[0]), Y: float64(v[1]), Z: float64(v[2])}
+		if !out[k].Finite() {
 			return fmt.Errorf("vertex %d is not finite", k)
 		}
 		return nil

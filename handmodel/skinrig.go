@@ -109,10 +109,10 @@ func (r *SkinRig) jointsInto(q *Angles, links []geom.Transform, world []mgl64.Ma
 		}
 		world[j] = mul4(&world[p], &r.local[j])
 		if l := r.link[j]; l >= 0 {
-			rt, lr := r.rest[j].Transpose(), r.localTurn(l, q, links, right)
-			turn := mul3(&rt, &lr)
-			turn = mul3(&fromLink, &turn)
-			turn = mul3(&turn, &toLink)
+			lr := r.localTurn(l, q, links, right)
+			turn := geom.MulMatTrans(&r.rest[j], &lr)
+			turn = geom.MulMat(&fromLink, &turn)
+			turn = geom.MulMat(&turn, &toLink)
 			world[j] = mulTurn(&world[j], &turn)
 		}
 	}
@@ -130,13 +130,13 @@ func (r *SkinRig) Parent(j int) int { return r.parent[j] }
 
 // JointAt returns where the skin's joint of that name stands in the
 // file's scene (its rest pose), and whether there is one.
-func (r *SkinRig) JointAt(name string) (mgl64.Vec3, bool) {
+func (r *SkinRig) JointAt(name string) (geom.Vec3, bool) {
 	for j, n := range r.Skin.Joints {
 		if n == name {
-			return r.Skin.Rest[j].Col(3).Vec3(), true
+			return geom.FromMgl(r.Skin.Rest[j].Col(3).Vec3()), true
 		}
 	}
-	return mgl64.Vec3{}, false
+	return geom.Vec3{}, false
 }
 
 // skeleton is a skin's joints read as the WebXR hand's.
@@ -194,28 +194,17 @@ func (r *SkinRig) localTurn(l Link, q *Angles, links []geom.Transform, right boo
 	if p < 0 {
 		return r.hand.local(l, q, right).R
 	}
-	pt := links[p].R.Transpose()
-	return mul3(&pt, &links[l].R)
+	return geom.MulMatTrans(&links[p].R, &links[l].R)
 }
 
-// mul4 and mul3 are mgl64's Mul4 and Mul3, in the same order, written
-// out over pointers: the compiler keeps arrays in memory, and a skinned
-// hand's joints take a few dozen of these per frame.
+// mul4 is mgl64's Mul4, in the same order, reading both matrices through
+// pointers (Mul4's value receiver copies them): a skinned hand's joints
+// take a few dozen of these per frame.
 func mul4(a, b *mgl64.Mat4) (m mgl64.Mat4) {
 	for c := 0; c < 16; c += 4 {
 		b0, b1, b2, b3 := b[c], b[c+1], b[c+2], b[c+3]
 		for r := range 4 {
 			m[c+r] = a[r]*b0 + a[4+r]*b1 + a[8+r]*b2 + a[12+r]*b3
-		}
-	}
-	return m
-}
-
-func mul3(a, b *mgl64.Mat3) (m mgl64.Mat3) {
-	for c := 0; c < 9; c += 3 {
-		b0, b1, b2 := b[c], b[c+1], b[c+2]
-		for r := range 3 {
-			m[c+r] = a[r]*b0 + a[3+r]*b1 + a[6+r]*b2
 		}
 	}
 	return m
@@ -237,6 +226,6 @@ func mulTurn(a *mgl64.Mat4, m *mgl64.Mat3) (out mgl64.Mat4) {
 // mat4 is x as a homogeneous matrix.
 func mat4(x geom.Transform) mgl64.Mat4 {
 	m := x.R.Mat4()
-	m[12], m[13], m[14] = x.T[0], x.T[1], x.T[2]
+	m[12], m[13], m[14] = x.T.X, x.T.Y, x.T.Z
 	return m
 }

@@ -37,8 +37,8 @@ func poseRig(t testing.TB, r *SkinRig, h *Hand, q Angles) ([]mgl64.Mat4, *SkinPo
 	return slices.Clone(r.Joints(&q, links)), &p
 }
 
-func jointAt(r *SkinRig, world []mgl64.Mat4, name string) mgl64.Vec3 {
-	return world[slices.Index(r.Skin.Joints, name)].Col(3).Vec3()
+func jointAt(r *SkinRig, world []mgl64.Mat4, name string) geom.Vec3 {
+	return geom.FromMgl(world[slices.Index(r.Skin.Joints, name)].Col(3).Vec3())
 }
 
 // TestSkinRigAtRestIsTheSkinOnThePalm: at zero angles the skin is the
@@ -52,7 +52,7 @@ func TestSkinRigAtRestIsTheSkinOnThePalm(t *testing.T) {
 		w := slices.Index(s.Joints, "wrist")
 		move := world[w].Mul4(s.Rest[w].Inv())
 		for v, x := range s.Verts {
-			if d := p.Verts[v].Sub(mgl64.TransformCoordinate(x, move)).Len(); d > 1e-6 {
+			if d := p.Verts[v].Sub(geom.FromMgl(mgl64.TransformCoordinate(x.Mgl(), move))).Len(); d > 1e-6 {
 				t.Fatalf("%s: vertex %d is %g m off the rigidly moved mesh", side, v, d)
 			}
 		}
@@ -60,14 +60,14 @@ func TestSkinRigAtRestIsTheSkinOnThePalm(t *testing.T) {
 			t.Errorf("%s: the wrist joint is at %v, want the origin", side, o)
 		}
 		tip := jointAt(r, world, "middle-finger-tip")
-		if tip[1] < 0.15 || math.Abs(tip[0]) > 0.03 || math.Abs(tip[2]) > 0.04 {
+		if tip.Y < 0.15 || math.Abs(tip.X) > 0.03 || math.Abs(tip.Z) > 0.04 {
 			t.Errorf("%s: the middle fingertip is at %v, want about 0.17 m along +Y", side, tip)
 		}
 		// The skin keeps its own layout: seen from the back of the hand
 		// (+Z) with the fingers up (+Y), a right hand's thumb is on the
 		// left (-X), as the model's is (TestRightThumbIsOnTheLeft).
 		thumb := jointAt(r, world, "thumb-tip")
-		if (thumb[0] < 0) != (side == "right") || thumb[2] > 0 {
+		if (thumb.X < 0) != (side == "right") || thumb.Z > 0 {
 			t.Errorf("%s: the thumb tip is at %v: want -X for a right hand, +X for a left, on the palm side (-Z)", side, thumb)
 		}
 	}
@@ -97,10 +97,10 @@ func TestSkinRigFlexesAboutTheJoint(t *testing.T) {
 		// knuckle joint's flexion axis, its X.
 		axis := rest[slices.Index(r.Skin.Joints, "index-finger-phalanx-proximal")].Col(0).Vec3().Normalize()
 		flex := mgl64.HomogRotate3D(-math.Pi/2, axis)
-		if want := mgl64.TransformNormal(a, flex); b.Sub(want).Len() > 1e-9 {
+		if want := geom.FromMgl(mgl64.TransformNormal(a.Mgl(), flex)); b.Sub(want).Len() > 1e-9 {
 			t.Errorf("%s: the fingertip is at %v from the knuckle, the joint chain says %v", side, b, want)
 		}
-		if b[2] > -0.5*b.Len() {
+		if b.Z > -0.5*b.Len() {
 			t.Errorf("%s: the bent finger points along %v: want toward the palm (-Z)", side, b.Normalize())
 		}
 		if d := jointAt(r, bent, "middle-finger-tip").Sub(jointAt(r, rest, "middle-finger-tip")).Len(); d > 1e-9 {
@@ -114,7 +114,7 @@ func TestSkinRigFlexesAboutTheJoint(t *testing.T) {
 		for v := range s.Verts {
 			if s.Weight[v][0] == 1 && int(s.Influence[v][0]) == j {
 				n++
-				if d := p.Verts[v].Sub(mgl64.TransformCoordinate(p0.Verts[v], move)).Len(); d > 1e-9 {
+				if d := p.Verts[v].Sub(geom.FromMgl(mgl64.TransformCoordinate(p0.Verts[v].Mgl(), move))).Len(); d > 1e-9 {
 					t.Fatalf("%s: distal vertex %d is %g m off its phalanx", side, v, d)
 				}
 			}

@@ -136,12 +136,12 @@ func (j XRJoint) knuckle() bool { return j >= XRIndexMetacarpal && (j-XRIndexMet
 
 // xrAcross are the directions, in its link's frame, along which joint
 // j's radius is measured: its ±Y and ±X, or ±Y alone within the palm.
-func xrAcross(j XRJoint, p *XRJointPlace) []mgl64.Vec3 {
-	x, y := p.Offset.R.Col(0), p.Offset.R.Col(1)
+func xrAcross(j XRJoint, p *XRJointPlace) []geom.Vec3 {
+	x, y := geom.Col(&p.Offset.R, 0), geom.Col(&p.Offset.R, 1)
 	if j.inPalm() {
-		return []mgl64.Vec3{y, y.Mul(-1)}
+		return []geom.Vec3{y, y.Mul(-1)}
 	}
-	return []mgl64.Vec3{y, y.Mul(-1), x, x.Mul(-1)}
+	return []geom.Vec3{y, y.Mul(-1), x, x.Mul(-1)}
 }
 
 // inPalm reports whether j lies within the palm: the wrist, the palm,
@@ -186,13 +186,13 @@ func (h *Hand) procXRPlaces(t *[NumXRJoints]XRJointPlace) {
 	}
 	for _, j := range xrTips {
 		// At the end of its distal phalanx's bone.
-		t[j].Offset.T = mgl64.Vec3{0, h.links[xrLinks[j]].length, 0}
+		t[j].Offset.T = geom.Vec3{Y: h.links[xrLinks[j]].length}
 	}
 	// The palm's joints, in the left hand's palm frame (+Y toward the
 	// fingers, +Z out of the back), mirrored for a right hand as its
 	// links are.
-	onPalm := func(at, toward mgl64.Vec3) geom.Transform {
-		x := geom.Transform{R: xrAxes(toward.Sub(at), mgl64.Vec3{0, 0, 1}), T: at}
+	onPalm := func(at, toward geom.Vec3) geom.Transform {
+		x := geom.Transform{R: xrAxes(toward.Sub(at), geom.Vec3{Z: 1}), T: at}
 		if h.Params.Right {
 			x = mirror(x)
 		}
@@ -200,7 +200,7 @@ func (h *Hand) procXRPlaces(t *[NumXRJoints]XRJointPlace) {
 	}
 	// A metacarpal runs from the wrist line to its knuckle: the origin of
 	// the finger's proximal phalanx, the next joint's link.
-	base := func(knuckle mgl64.Vec3) mgl64.Vec3 { return mgl64.Vec3{carpusShare * knuckle[0], 0, 0} }
+	base := func(knuckle geom.Vec3) geom.Vec3 { return geom.Vec3{X: carpusShare * knuckle.X} }
 	for _, j := range xrMetacarpals {
 		knuckle := h.links[xrLinks[j+1]].origin
 		t[j].Offset = onPalm(base(knuckle), knuckle)
@@ -215,10 +215,10 @@ const carpusShare = 0.7
 
 // xrAxes is the rotation whose -Z is along bone and whose +Y is back made
 // perpendicular to it.
-func xrAxes(bone, back mgl64.Vec3) mgl64.Mat3 {
+func xrAxes(bone, back geom.Vec3) mgl64.Mat3 {
 	z := bone.Normalize().Mul(-1)
 	y := back.Sub(z.Mul(z.Dot(back))).Normalize()
-	return mgl64.Mat3FromCols(y.Cross(z), y, z)
+	return geom.FromCols(y.Cross(z), y, z)
 }
 
 // xrPlaces places the joints on a skinned hand: each at its skin joint's
@@ -262,7 +262,7 @@ func (r *SkinRig) xrPlaces(t *[NumXRJoints]XRJointPlace) {
 
 // skinExit returns the distance from p along the unit direction d to the
 // nearest triangle of the posed skin, and whether the ray meets one.
-func skinExit(skin *SkinPose, tris [][3]int32, p, d mgl64.Vec3) (float64, bool) {
+func skinExit(skin *SkinPose, tris [][3]int32, p, d geom.Vec3) (float64, bool) {
 	best, hit := math.Inf(1), false
 	for _, tri := range tris {
 		if s, ok := geom.RayTriangle(p, d, skin.Verts[tri[0]], skin.Verts[tri[1]], skin.Verts[tri[2]]); ok && s > 0 && s < best {
@@ -278,7 +278,7 @@ const hullSkin = 1e-9
 
 // hullExit returns how far from p, along the unit direction d, the ray
 // leaves hull g (0 if p is outside it).
-func hullExit(g *LinkGeometry, p, d mgl64.Vec3) float64 {
+func hullExit(g *LinkGeometry, p, d geom.Vec3) float64 {
 	best := math.Inf(1)
 	for _, tri := range g.Tris {
 		a, b, c := g.Verts[tri[0]], g.Verts[tri[1]], g.Verts[tri[2]]

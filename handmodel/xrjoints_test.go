@@ -74,7 +74,7 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 			if trial == 0 {
 				q = Angles{}
 			}
-			wrist, err := geom.FromQuat(mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}, mgl64.Vec3{r.Float64(), r.Float64(), r.Float64()})
+			wrist, err := geom.FromQuat(mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}, geom.Vec3{X: r.Float64(), Y: r.Float64(), Z: r.Float64()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +91,7 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 				l := links[table[j].Link]
 				switch {
 				case j == XRWrist:
-					if !nearTo(x[j].T, links[Palm].T, 1e-9) || !nearTo(x[j].R.Col(2), links[Palm].R.Col(1).Mul(-1), 1e-9) || !nearTo(x[j].R.Col(1), links[Palm].R.Col(2), 1e-9) {
+					if !nearTo(x[j].T, links[Palm].T, 1e-9) || !nearTo(geom.Col(&x[j].R, 2), geom.Col(&links[Palm].R, 1).Mul(-1), 1e-9) || !nearTo(geom.Col(&x[j].R, 1), geom.Col(&links[Palm].R, 2), 1e-9) {
 						fail(j, "not at the palm's origin with -Z toward the fingers")
 					}
 				case j == XRPalm:
@@ -107,12 +107,12 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 					if h.Rig() != nil {
 						tol = 0.2
 					}
-					if !nearTo(x[j].R.Col(2).Mul(-1), bone, tol) {
-						fail(j, "-Z is %v, the knuckle is along %v", x[j].R.Col(2).Mul(-1), bone)
+					if !nearTo(geom.Col(&x[j].R, 2).Mul(-1), bone, tol) {
+						fail(j, "-Z is %v, the knuckle is along %v", geom.Col(&x[j].R, 2).Mul(-1), bone)
 					}
 				case slices.Contains(xrTips[:], j):
 					if h.Rig() == nil {
-						end := l.Apply(mgl64.Vec3{0, distalLength(h, slices.Index(xrTips[:], j)), 0})
+						end := l.Apply(geom.Vec3{Y: distalLength(h, slices.Index(xrTips[:], j))})
 						if !nearTo(x[j].T, end, 1e-9) {
 							fail(j, "at %v, the distal phalanx ends at %v", x[j].T, end)
 						}
@@ -128,7 +128,7 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 					if h.Rig() != nil && slices.Contains(xrTips[:], j) {
 						tol = 0.1
 					}
-					if !nearTo(x[j].R.Col(2), l.R.Col(1).Mul(-1), tol) || !nearTo(x[j].R.Col(1), l.R.Col(2), tol) {
+					if !nearTo(geom.Col(&x[j].R, 2), geom.Col(&l.R, 1).Mul(-1), tol) || !nearTo(geom.Col(&x[j].R, 1), geom.Col(&l.R, 2), tol) {
 						fail(j, "axes %v, the link's %v: want -Z along its +Y and +Y its +Z", x[j].R, l.R)
 					}
 				}
@@ -138,12 +138,12 @@ func TestXRJointsAreWhereTheirDefinitionsSay(t *testing.T) {
 				for j := XRWrist; j < NumXRJoints; j++ {
 					k := slices.Index(rig.Skin.Joints, j.String())
 					m := world[k]
-					if !nearTo(x[j].T, m.Col(3).Vec3(), 1e-7) {
+					if !nearTo(x[j].T, geom.FromMgl(m.Col(3).Vec3()), 1e-7) {
 						fail(j, "at %v, the skin's joint at %v", x[j].T, m.Col(3).Vec3())
 					}
 					for c := range 3 {
-						if !nearTo(x[j].R.Col(c), m.Col(c).Vec3().Normalize(), 1e-5) {
-							fail(j, "axis %d is %v, the skin's %v", c, x[j].R.Col(c), m.Col(c).Vec3())
+						if !nearTo(geom.Col(&x[j].R, c), geom.FromMgl(m.Col(c).Vec3()).Normalize(), 1e-5) {
+							fail(j, "axis %d is %v, the skin's %v", c, geom.Col(&x[j].R, c), m.Col(c).Vec3())
 						}
 					}
 				}
@@ -177,10 +177,10 @@ func TestXRTipsEndTheDistalPhalanges(t *testing.T) {
 		for f, j := range xrTips {
 			p := &table[j]
 			at := p.Offset.T
-			if want := (mgl64.Vec3{0, distalLength(h, f), 0}); !nearTo(at, want, 1e-12) {
+			if want := (geom.Vec3{Y: distalLength(h, f)}); !nearTo(at, want, 1e-12) {
 				t.Errorf("%s: %v at %v on its link, want %v", hc.name, j, at, want)
 			}
-			if beyond := exitByRays(h.Geometry(p.Link), at, mgl64.Vec3{0, 1, 0}); !(beyond > 0 && beyond <= p.Radius) {
+			if beyond := exitByRays(h.Geometry(p.Link), at, geom.Vec3{Y: 1}); !(beyond > 0 && beyond <= p.Radius) {
 				t.Errorf("%s: %v: the hull goes on %.4f m beyond it along the bone, want more than 0 and at most its radius %.4f m", hc.name, j, beyond, p.Radius)
 			}
 		}
@@ -196,7 +196,7 @@ func TestXRJointsFollowOpenXRsAxesAtRest(t *testing.T) {
 	for _, hc := range xrHands(t) {
 		links := pose(hc.h, Angles{}, geom.Identity())
 		x := xrPose(hc.h.XRJoints(), links)
-		back := links[Palm].R.Col(2)
+		back := geom.Col(&links[Palm].R, 2)
 		// The skin's bones bend a little at rest and its thumb is turned
 		// about its bone: looser there.
 		along, up := 1e-9, 0.9
@@ -211,16 +211,16 @@ func TestXRJointsFollowOpenXRsAxesAtRest(t *testing.T) {
 			for k := range n - 1 {
 				j := first + XRJoint(k)
 				bone := x[j+1].T.Sub(x[j].T).Normalize()
-				if !nearTo(x[j].R.Col(2).Mul(-1), bone, along) {
-					t.Errorf("%s: %v: -Z is %v, the next joint is along %v", hc.name, j, x[j].R.Col(2).Mul(-1), bone)
+				if !nearTo(geom.Col(&x[j].R, 2).Mul(-1), bone, along) {
+					t.Errorf("%s: %v: -Z is %v, the next joint is along %v", hc.name, j, geom.Col(&x[j].R, 2).Mul(-1), bone)
 				}
-				if f > 0 && x[j].R.Col(1).Dot(back) < up {
-					t.Errorf("%s: %v: +Y is %v, the back of the hand %v", hc.name, j, x[j].R.Col(1), back)
+				if f > 0 && geom.Col(&x[j].R, 1).Dot(back) < up {
+					t.Errorf("%s: %v: +Y is %v, the back of the hand %v", hc.name, j, geom.Col(&x[j].R, 1), back)
 				}
 			}
 		}
 		thumb := x[XRThumbTip].T.Sub(x[XRWrist].T)
-		if side := thumb.Dot(links[Palm].R.Col(0)); (side < 0) != hc.h.Params.Right {
+		if side := thumb.Dot(geom.Col(&links[Palm].R, 0)); (side < 0) != hc.h.Params.Right {
 			t.Errorf("%s: the thumb tip is on the %v side of the palm", hc.name, map[bool]string{true: "+X", false: "-X"}[side > 0])
 		}
 	}
@@ -229,7 +229,7 @@ func TestXRJointsFollowOpenXRsAxesAtRest(t *testing.T) {
 // exitByRays is how far from p along d the ray leaves a convex hull,
 // found by intersecting it with every triangle (the farthest hit): an
 // independent measure of hullExit.
-func exitByRays(g *LinkGeometry, p, d mgl64.Vec3) float64 {
+func exitByRays(g *LinkGeometry, p, d geom.Vec3) float64 {
 	far := 0.0
 	for _, tri := range g.Tris {
 		if s, ok := geom.RayTriangle(p, d, g.Verts[tri[0]], g.Verts[tri[1]], g.Verts[tri[2]]); ok {
@@ -304,4 +304,4 @@ func TestXRJointRadiiAreTheHandsHalfThickness(t *testing.T) {
 	}
 }
 
-func nearTo(a, b mgl64.Vec3, tol float64) bool { return a.Sub(b).Len() <= tol }
+func nearTo(a, b geom.Vec3, tol float64) bool { return a.Sub(b).Len() <= tol }

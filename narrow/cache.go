@@ -3,8 +3,6 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -16,7 +14,7 @@ type Cache struct {
 	ia, ib [4]int32
 	// Axis is the last separating direction (A to B, world), the Lander
 	// article's cached separating plane; zero when unknown.
-	Axis mgl64.Vec3
+	Axis geom.Vec3
 	// The last measurement: B's pose in A's frame when it was taken, and
 	// bounds then on the distance (lo, from a separating plane or the
 	// distance; hi, from two points of the shapes). Since then the
@@ -137,7 +135,7 @@ func (q *pair) startSimplex(cache *Cache) simplex {
 	if s.count == 0 {
 		d := q.centers()
 		if d.LenSqr() == 0 {
-			d = mgl64.Vec3{1, 0, 0}
+			d = geom.Vec3{X: 1}
 		}
 		s.v[0] = q.support(d.Mul(-1), 0, 0)
 		s.count = 1

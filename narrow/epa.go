@@ -3,7 +3,7 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // PenetrationResult is what Penetration found for overlapping shapes.
@@ -12,10 +12,10 @@ type PenetrationResult struct {
 	// the shapes (0 when they only touch), along Normal (unit): the
 	// direction to push A out of B.
 	Depth  float64
-	Normal mgl64.Vec3
+	Normal geom.Vec3
 	// PointA is the deepest point of A inside B, PointB the matching point
 	// on B's surface (PointB - PointA = Depth·Normal, up to rounding).
-	PointA, PointB mgl64.Vec3
+	PointA, PointB geom.Vec3
 	// Exact is false when the expansion ran out of room or iterations; the
 	// answer is then conservative: a real separating translation along
 	// Normal whose length is at least the true depth.
@@ -33,8 +33,8 @@ const (
 
 type epaFace struct {
 	v    [3]int8
-	n    mgl64.Vec3 // outward unit normal
-	d    float64    // signed distance of the plane from the origin (> 0: behind it)
+	n    geom.Vec3 // outward unit normal
+	d    float64   // signed distance of the plane from the origin (> 0: behind it)
 	live bool
 }
 
@@ -69,7 +69,7 @@ func Penetration(a, b *Shape, d *DistanceResult, cache *Cache) PenetrationResult
 		}
 		n := q.centers()
 		if n.LenSqr() == 0 {
-			n = mgl64.Vec3{0, 0, 1}
+			n = geom.Vec3{Z: 1}
 		}
 		p, _ := d.simplex.witnesses()
 		r := PenetrationResult{Normal: n.Normalize().Mul(-1), PointA: p, PointB: p, Exact: true}
@@ -111,7 +111,7 @@ func PenetrationCached(a, b *Shape, cache *Cache) (p PenetrationResult, ok bool)
 		return PenetrationResult{}, false
 	}
 	cache.measure(&q, 0, 0)
-	cache.Axis = mgl64.Vec3{}
+	cache.Axis = geom.Vec3{}
 	return q.worldResult(p), true
 }
 
@@ -190,7 +190,7 @@ func (e *epa) result(f, g *epaFace, upper float64, exact bool) PenetrationResult
 
 // barycentric returns p's weights in triangle (a, b, c), clamped to the
 // triangle and never NaN.
-func barycentric(p, a, b, c mgl64.Vec3) [3]float64 {
+func barycentric(p, a, b, c geom.Vec3) [3]float64 {
 	v, w, ok := weights(p, a, b, c)
 	if !ok {
 		return [3]float64{1, 0, 0}
@@ -204,7 +204,7 @@ func barycentric(p, a, b, c mgl64.Vec3) [3]float64 {
 
 // weights returns the weights of b and c for p in the plane of triangle
 // (a, b, c), unclamped; ok is false for a triangle with no area.
-func weights(p, a, b, c mgl64.Vec3) (v, w float64, ok bool) {
+func weights(p, a, b, c geom.Vec3) (v, w float64, ok bool) {
 	v0, v1, v2 := b.Sub(a), c.Sub(a), p.Sub(a)
 	d00, d01, d11 := v0.Dot(v0), v0.Dot(v1), v1.Dot(v1)
 	d20, d21 := v2.Dot(v0), v2.Dot(v1)
@@ -231,29 +231,25 @@ func (e *epa) closest() int {
 // counter-clockwise seen from outside gives the normal. The plane
 // distance is signed: negative while the origin is outside, or on the
 // face up to rounding (result clamps the depth at 0).
-func (e *epa) addFace(i, j, k int8, inner *mgl64.Vec3) bool {
+func (e *epa) addFace(i, j, k int8, inner *geom.Vec3) bool {
 	if e.nf == epaMaxFaces {
 		return false
 	}
-	a, b, c := &e.v[i].w, &e.v[j].w, &e.v[k].w
-	// (b - a) × (c - a), written out: the compiler keeps it in registers.
-	ux, uy, uz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-	vx, vy, vz := c[0]-a[0], c[1]-a[1], c[2]-a[2]
-	nx, ny, nz := uy*vz-uz*vy, uz*vx-ux*vz, ux*vy-uy*vx
-	l := math.Sqrt(nx*nx + ny*ny + nz*nz)
+	a := e.v[i].w
+	n := e.v[j].w.Sub(a).Cross(e.v[k].w.Sub(a))
+	l := n.Len()
 	if !(l > 0) {
 		return false
 	}
-	inv := 1 / l
-	nx, ny, nz = nx*inv, ny*inv, nz*inv
-	if inner != nil && nx*(inner[0]-a[0])+ny*(inner[1]-a[1])+nz*(inner[2]-a[2]) > 0 {
-		nx, ny, nz = -nx, -ny, -nz
+	n = n.Mul(1 / l)
+	if inner != nil && n.Dot(inner.Sub(a)) > 0 {
+		n = n.Neg()
 		j, k = k, j
 	}
 	f := &e.f[e.nf]
 	f.v = [3]int8{i, j, k}
-	f.n = mgl64.Vec3{nx, ny, nz}
-	f.d = nx*a[0] + ny*a[1] + nz*a[2]
+	f.n = n
+	f.d = n.Dot(a)
 	f.live = true
 	e.nf++
 	return true
@@ -269,10 +265,9 @@ func (e *epa) expand(w vertex) bool {
 	e.v[e.nv] = w
 	e.nv++
 	ne := 0
-	wx, wy, wz := w.w[0], w.w[1], w.w[2]
 	for i := range e.nf {
 		f := &e.f[i]
-		if !f.live || f.n[0]*wx+f.n[1]*wy+f.n[2]*wz <= f.d+e.see {
+		if !f.live || f.n.Dot(w.w) <= f.d+e.see {
 			continue
 		}
 		f.live = false

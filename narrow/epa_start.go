@@ -3,7 +3,7 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // start builds the initial tetrahedron around the origin from GJK's
@@ -59,9 +59,9 @@ func (e *epa) startKept(q *pair, c *Cache) bool {
 		if f.d <= tol {
 			return false
 		}
-		nx, ny, nz, lim := f.n[0], f.n[1], f.n[2], f.d+flat
+		lim := f.d + flat
 		for j := range e.nv {
-			if w := &e.v[j].w; nx*w[0]+ny*w[1]+nz*w[2] > lim {
+			if f.n.Dot(e.v[j].w) > lim {
 				return false
 			}
 		}
@@ -116,9 +116,9 @@ func (e *epa) sees(w vertex) bool {
 // for a new vertex: the axes around one vertex, normals of the segment
 // around two, the triangle's two normals around three. It reports false
 // for three collinear vertices, which have no normal.
-func (e *epa) growDirs() ([6]mgl64.Vec3, bool) {
-	axes := [3]mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	var dirs [6]mgl64.Vec3
+func (e *epa) growDirs() ([6]geom.Vec3, bool) {
+	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	var dirs [6]geom.Vec3
 	switch e.nv {
 	case 1:
 		for k, x := range axes {
@@ -128,7 +128,7 @@ func (e *epa) growDirs() ([6]mgl64.Vec3, bool) {
 		ab := e.v[1].w.Sub(e.v[0].w)
 		u := ab.Cross(axes[minAxis(ab)]).Normalize()
 		v := ab.Cross(u).Normalize()
-		dirs = [6]mgl64.Vec3{u, u.Mul(-1), v, v.Mul(-1), u.Add(v), u.Add(v).Mul(-1)}
+		dirs = [6]geom.Vec3{u, u.Mul(-1), v, v.Mul(-1), u.Add(v), u.Add(v).Mul(-1)}
 	case 3:
 		n := e.v[1].w.Sub(e.v[0].w).Cross(e.v[2].w.Sub(e.v[0].w))
 		if n.LenSqr() == 0 {
@@ -143,7 +143,7 @@ func (e *epa) growDirs() ([6]mgl64.Vec3, bool) {
 // grow adds the supports along dirs that are new vertices, stopping at
 // three (so that the fourth comes from the triangle's normals) or four.
 // It reports whether any was added.
-func (e *epa) grow(q *pair, dirs *[6]mgl64.Vec3) bool {
+func (e *epa) grow(q *pair, dirs *[6]geom.Vec3) bool {
 	grown := false
 	for _, d := range dirs {
 		if e.nv < 4 && d.LenSqr() > 0 && e.add(q, d) {
@@ -158,7 +158,7 @@ func (e *epa) grow(q *pair, dirs *[6]mgl64.Vec3) bool {
 
 // add appends the support of A - B along d unless it is within
 // distinctTol of a vertex already held.
-func (e *epa) add(q *pair, d mgl64.Vec3) bool {
+func (e *epa) add(q *pair, d geom.Vec3) bool {
 	w := q.support(d, 0, 0)
 	for k := range e.nv {
 		if e.v[k].w.Sub(w.w).LenSqr() <= sq(distinctTol*q.size) {
@@ -192,8 +192,8 @@ func (e *epa) seal(size float64) bool {
 }
 
 // centroid returns the mean of the polytope's vertices.
-func (e *epa) centroid() mgl64.Vec3 {
-	var c mgl64.Vec3
+func (e *epa) centroid() geom.Vec3 {
+	var c geom.Vec3
 	for k := range e.nv {
 		c = c.Add(e.v[k].w)
 	}
@@ -202,10 +202,10 @@ func (e *epa) centroid() mgl64.Vec3 {
 
 // minAxis returns the index of v's smallest coordinate: the axis furthest
 // from v's direction.
-func minAxis(v mgl64.Vec3) int {
+func minAxis(v geom.Vec3) int {
 	k := 0
 	for i := 1; i < 3; i++ {
-		if math.Abs(v[i]) < math.Abs(v[k]) {
+		if math.Abs(v.At(i)) < math.Abs(v.At(k)) {
 			k = i
 		}
 	}

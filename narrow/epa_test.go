@@ -44,11 +44,11 @@ func TestContactPointsFaceEachOther(t *testing.T) {
 		check("random pair", a, b, randTransform(r, 0.3), randTransform(r, 1.6))
 	}
 	// Crossed bars turned at random about the vertical: edge across edge.
-	bar := boxHull(mgl64.Vec3{5, 1, 1})
+	bar := boxHull(geom.Vec3{X: 5, Y: 1, Z: 1})
 	for range 200 {
 		turn := mgl64.HomogRotate3DZ(r.Float64() * math.Pi).Mat3()
-		xa := geom.Transform{R: mgl64.HomogRotate3DX(math.Pi / 4).Mat3(), T: mgl64.Vec3{r.Float64() - 0.5, r.Float64() - 0.5, math.Sqrt2 - 0.05}}
-		xb := geom.Transform{R: turn.Mul3(mgl64.HomogRotate3DX(math.Pi / 4).Mat3()), T: mgl64.Vec3{0, 0, -math.Sqrt2 + 0.05}}
+		xa := geom.Transform{R: mgl64.HomogRotate3DX(math.Pi / 4).Mat3(), T: geom.Vec3{X: r.Float64() - 0.5, Y: r.Float64() - 0.5, Z: math.Sqrt2 - 0.05}}
+		xb := geom.Transform{R: turn.Mul3(mgl64.HomogRotate3DX(math.Pi / 4).Mat3()), T: geom.Vec3{Z: -math.Sqrt2 + 0.05}}
 		check("crossed bars", bar, bar, xa, xb)
 	}
 	if cases < 500 {

@@ -12,15 +12,15 @@ import (
 // cube returns an axis-aligned cube of edge 1 centered on its frame's
 // origin.
 func cube() *narrow.Polytope {
-	var verts []mgl64.Vec3
+	var verts []geom.Vec3
 	for i := range 8 {
-		v := mgl64.Vec3{0.5, 0.5, 0.5}
-		for k := range 3 {
-			if i&(1<<k) != 0 {
-				v[k] = -v[k]
+		half := func(bit int) float64 { // corner i is on the - side where its bit is set
+			if i&bit != 0 {
+				return -0.5
 			}
+			return 0.5
 		}
-		verts = append(verts, v)
+		verts = append(verts, geom.Vec3{X: half(1), Y: half(2), Z: half(4)})
 	}
 	p, err := narrow.NewPolytope(verts, nil) // few vertices: no faces needed
 	if err != nil {
@@ -30,19 +30,19 @@ func cube() *narrow.Polytope {
 }
 
 // at returns the pose that moves a shape to p without turning it.
-func at(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
+func at(p geom.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
 
 // Two unit cubes 1 m apart along x: their facing faces are x = 0.5 and
 // x = 1.5. Faces facing faces make any facing pair of points closest, so
 // only the x coordinates of the closest points are fixed.
 func ExampleDistance() {
 	p := cube()
-	a := narrow.Shape{P: p, X: at(mgl64.Vec3{0, 0, 0})}
-	b := narrow.Shape{P: p, X: at(mgl64.Vec3{2, 0, 0})}
+	a := narrow.Shape{P: p, X: at(geom.Vec3{})}
+	b := narrow.Shape{P: p, X: at(geom.Vec3{X: 2})}
 	var cache narrow.Cache // kept per pair, it warm-starts the next frame
 	d := narrow.Distance(&a, &b, &cache)
 	fmt.Printf("overlap %v, distance %.3f\n", d.Overlap, d.Distance)
-	fmt.Printf("closest points at x = %.3f on A and x = %.3f on B\n", d.PointA.X(), d.PointB.X())
+	fmt.Printf("closest points at x = %.3f on A and x = %.3f on B\n", d.PointA.X, d.PointB.X)
 	// Output:
 	// overlap false, distance 1.000
 	// closest points at x = 0.500 on A and x = 1.500 on B
@@ -53,15 +53,15 @@ func ExampleDistance() {
 // is z = 0.5.
 func ExamplePenetration() {
 	p := cube()
-	a := narrow.Shape{P: p, X: at(mgl64.Vec3{0.2, -0.1, 0.9})}
-	b := narrow.Shape{P: p, X: at(mgl64.Vec3{0, 0, 0})}
+	a := narrow.Shape{P: p, X: at(geom.Vec3{X: 0.2, Y: -0.1, Z: 0.9})}
+	b := narrow.Shape{P: p, X: at(geom.Vec3{})}
 	d := narrow.Distance(&a, &b, nil)
 	if !d.Overlap {
 		return
 	}
 	pen := narrow.Penetration(&a, &b, &d, nil)
-	fmt.Printf("depth %.3f, normal (%.3f, %.3f, %.3f), exact %v\n", pen.Depth, pen.Normal.X(), pen.Normal.Y(), pen.Normal.Z(), pen.Exact)
-	fmt.Printf("deepest point of A at z = %.3f, on B's surface at z = %.3f\n", pen.PointA.Z(), pen.PointB.Z())
+	fmt.Printf("depth %.3f, normal (%.3f, %.3f, %.3f), exact %v\n", pen.Depth, pen.Normal.X, pen.Normal.Y, pen.Normal.Z, pen.Exact)
+	fmt.Printf("deepest point of A at z = %.3f, on B's surface at z = %.3f\n", pen.PointA.Z, pen.PointB.Z)
 	// Output:
 	// depth 0.100, normal (0.000, 0.000, 1.000), exact true
 	// deepest point of A at z = 0.400, on B's surface at z = 0.500
@@ -71,9 +71,9 @@ func ExamplePenetration() {
 // the first separating plane it finds.
 func ExampleIntersects() {
 	p := cube()
-	a := narrow.Shape{P: p, X: at(mgl64.Vec3{0, 0, 0})}
-	touching := narrow.Shape{P: p, X: at(mgl64.Vec3{1, 0, 0})}
-	apart := narrow.Shape{P: p, X: at(mgl64.Vec3{1.001, 0, 0})}
+	a := narrow.Shape{P: p, X: at(geom.Vec3{})}
+	touching := narrow.Shape{P: p, X: at(geom.Vec3{X: 1})}
+	apart := narrow.Shape{P: p, X: at(geom.Vec3{X: 1.001})}
 	fmt.Println(narrow.Intersects(&a, &touching), narrow.Intersects(&a, &apart))
 	// Output:
 	// true false

@@ -3,7 +3,7 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // DistanceResult is what Distance found.
@@ -14,8 +14,8 @@ type DistanceResult struct {
 	// Distance between the shapes and the closest points on A and on B
 	// (world).
 	Distance float64
-	PointA   mgl64.Vec3
-	PointB   mgl64.Vec3
+	PointA   geom.Vec3
+	PointB   geom.Vec3
 	// Iterations of GJK; Converged is false if the iteration cap was hit,
 	// in which case Distance is an upper bound (the answer is still a pair
 	// of real points of A and B).
@@ -88,7 +88,7 @@ type gjkEnd struct {
 	// normal from A toward B (query frame, not unit); gap is the shapes'
 	// gap along it and far the distance between the two points whose
 	// difference showed it (bounds on the distance).
-	sep      mgl64.Vec3
+	sep      geom.Vec3
 	gap, far float64
 }
 

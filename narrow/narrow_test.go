@@ -61,32 +61,32 @@ func TestRandomPairsAgainstReferences(t *testing.T) {
 }
 
 func TestAnalyticCases(t *testing.T) {
-	cube := boxHull(mgl64.Vec3{1, 1, 1})
-	plate := boxHull(mgl64.Vec3{10, 10, 0.5})
-	at := func(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
+	cube := boxHull(geom.Vec3{X: 1, Y: 1, Z: 1})
+	plate := boxHull(geom.Vec3{X: 10, Y: 10, Z: 0.5})
+	at := func(p geom.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
 	cornerDown := mgl64.QuatBetweenVectors(mgl64.Vec3{1, 1, 1}.Normalize(), mgl64.Vec3{0, 0, -1}).Mat4().Mat3()
 	tests := []struct {
 		name      string
 		a, b      hullShape
 		xa, xb    geom.Transform
 		depth     float64
-		normal    mgl64.Vec3
+		normal    geom.Vec3
 		deepestZ  float64 // z of PointA, NaN to skip
 		checkZOnB float64 // z of PointB, NaN to skip
 	}{
 		// A unit cube resting 0.3 into a plate whose top is z = 0.
-		{"box into a plane", cube, plate, at(mgl64.Vec3{0.2, -0.1, 0.7}), at(mgl64.Vec3{0, 0, -0.5}), 0.3, mgl64.Vec3{0, 0, 1}, -0.3, 0},
+		{"box into a plane", cube, plate, at(geom.Vec3{X: 0.2, Y: -0.1, Z: 0.7}), at(geom.Vec3{Z: -0.5}), 0.3, geom.Vec3{Z: 1}, -0.3, 0},
 		// A tetrahedron's tip 0.2 into the cube's top face.
-		{"vertex into a face", makeHull([]mgl64.Vec3{{0, 0, 0.8}, {1, 0, 2}, {-1, 1, 2}, {-1, -1, 2}}), cube, at(mgl64.Vec3{}), at(mgl64.Vec3{}), 0.2, mgl64.Vec3{0, 0, 1}, 0.8, 1},
+		{"vertex into a face", makeHull([]geom.Vec3{{Z: 0.8}, {X: 1, Z: 2}, {X: -1, Y: 1, Z: 2}, {X: -1, Y: -1, Z: 2}}), cube, at(geom.Vec3{}), at(geom.Vec3{}), 0.2, geom.Vec3{Z: 1}, 0.8, 1},
 		// Two bars with diamond sections crossing at right angles: their
 		// edges meet, 0.1 deep, and the way out is along x × y.
-		{"edge across edge", boxHull(mgl64.Vec3{5, 1, 1}), boxHull(mgl64.Vec3{1, 5, 1}),
-			geom.Transform{R: mgl64.HomogRotate3DX(math.Pi / 4).Mat3(), T: mgl64.Vec3{0, 0, math.Sqrt2 - 0.05}},
-			geom.Transform{R: mgl64.HomogRotate3DY(math.Pi / 4).Mat3(), T: mgl64.Vec3{0, 0, -math.Sqrt2 + 0.05}}, 0.1, mgl64.Vec3{0, 0, 1}, math.NaN(), math.NaN()},
+		{"edge across edge", boxHull(geom.Vec3{X: 5, Y: 1, Z: 1}), boxHull(geom.Vec3{X: 1, Y: 5, Z: 1}),
+			geom.Transform{R: mgl64.HomogRotate3DX(math.Pi / 4).Mat3(), T: geom.Vec3{Z: math.Sqrt2 - 0.05}},
+			geom.Transform{R: mgl64.HomogRotate3DY(math.Pi / 4).Mat3(), T: geom.Vec3{Z: -math.Sqrt2 + 0.05}}, 0.1, geom.Vec3{Z: 1}, math.NaN(), math.NaN()},
 		// A small cube wholly inside a big one, nearest the +x wall.
-		{"link inside a convex object", boxHull(mgl64.Vec3{0.5, 0.5, 0.5}), boxHull(mgl64.Vec3{5, 5, 5}), at(mgl64.Vec3{4, 0.3, -0.2}), at(mgl64.Vec3{}), 1.5, mgl64.Vec3{1, 0, 0}, math.NaN(), math.NaN()},
+		{"link inside a convex object", boxHull(geom.Vec3{X: 0.5, Y: 0.5, Z: 0.5}), boxHull(geom.Vec3{X: 5, Y: 5, Z: 5}), at(geom.Vec3{X: 4, Y: 0.3, Z: -0.2}), at(geom.Vec3{}), 1.5, geom.Vec3{X: 1}, math.NaN(), math.NaN()},
 		// A turned cube sunk corner-first 0.25 into the plate.
-		{"corner into a plane", cube, plate, geom.Transform{R: cornerDown, T: mgl64.Vec3{0, 0, 1.5}}, at(mgl64.Vec3{0, 0, -0.5}), 0, mgl64.Vec3{0, 0, 1}, math.NaN(), 0},
+		{"corner into a plane", cube, plate, geom.Transform{R: cornerDown, T: geom.Vec3{Z: 1.5}}, at(geom.Vec3{Z: -0.5}), 0, geom.Vec3{Z: 1}, math.NaN(), 0},
 	}
 	for _, tc := range tests {
 		d, p := query(tc.a, tc.b, tc.xa, tc.xb, nil)
@@ -105,10 +105,10 @@ func TestAnalyticCases(t *testing.T) {
 		if p.Normal.Sub(tc.normal).Len() > 1e-9 {
 			t.Errorf("%s: normal %v, want %v", tc.name, p.Normal, tc.normal)
 		}
-		if !math.IsNaN(tc.deepestZ) && math.Abs(p.PointA[2]-tc.deepestZ) > 1e-9 {
+		if !math.IsNaN(tc.deepestZ) && math.Abs(p.PointA.Z-tc.deepestZ) > 1e-9 {
 			t.Errorf("%s: deepest point %v, want z = %v", tc.name, p.PointA, tc.deepestZ)
 		}
-		if !math.IsNaN(tc.checkZOnB) && math.Abs(p.PointB[2]-tc.checkZOnB) > 1e-9 {
+		if !math.IsNaN(tc.checkZOnB) && math.Abs(p.PointB.Z-tc.checkZOnB) > 1e-9 {
 			t.Errorf("%s: point on B %v, want z = %v", tc.name, p.PointB, tc.checkZOnB)
 		}
 		if got := p.PointB.Sub(p.PointA); math.Abs(got.Len()-p.Depth) > 1e-9*math.Max(1, p.Depth) {
@@ -118,20 +118,20 @@ func TestAnalyticCases(t *testing.T) {
 }
 
 func TestDistanceAnalytic(t *testing.T) {
-	cube := boxHull(mgl64.Vec3{1, 1, 1})
-	d, _ := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2.5, 0.3, 0}}, nil)
-	if d.Overlap || math.Abs(d.Distance-0.5) > 1e-12 || math.Abs(d.PointA[0]-1) > 1e-12 || math.Abs(d.PointB[0]-1.5) > 1e-12 {
+	cube := boxHull(geom.Vec3{X: 1, Y: 1, Z: 1})
+	d, _ := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 2.5, Y: 0.3}}, nil)
+	if d.Overlap || math.Abs(d.Distance-0.5) > 1e-12 || math.Abs(d.PointA.X-1) > 1e-12 || math.Abs(d.PointB.X-1.5) > 1e-12 {
 		t.Fatalf("face to face 0.5 apart: %+v", d)
 	}
 	// Exactly touching faces: an overlap of depth 0.
-	d, p := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2, 0.3, 0}}, nil)
-	if !d.Overlap || p.Depth > 1e-12 || math.IsNaN(p.Normal[0]) {
+	d, p := query(cube, cube, geom.Transform{R: mgl64.Ident3()}, geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 2, Y: 0.3}}, nil)
+	if !d.Overlap || p.Depth > 1e-12 || math.IsNaN(p.Normal.X) {
 		t.Fatalf("touching faces: %+v %+v", d, p)
 	}
 }
 
-func finite3(v mgl64.Vec3) bool {
-	return !math.IsNaN(v[0]+v[1]+v[2]) && !math.IsInf(v[0]+v[1]+v[2], 0)
+func finite3(v geom.Vec3) bool {
+	return !math.IsNaN(v.X+v.Y+v.Z) && !math.IsInf(v.X+v.Y+v.Z, 0)
 }
 
 // TestNeverNaNAndSymmetric: random and degenerate inputs (flat shapes,
@@ -142,18 +142,18 @@ func TestNeverNaNAndSymmetric(t *testing.T) {
 	shapes := func(scale float64) hullShape {
 		switch r.IntN(5) {
 		case 0: // flat: a triangle
-			p := []mgl64.Vec3{{r.NormFloat64(), r.NormFloat64(), 0}, {r.NormFloat64(), r.NormFloat64(), 0}, {r.NormFloat64(), r.NormFloat64(), 0}}
+			p := []geom.Vec3{{X: r.NormFloat64(), Y: r.NormFloat64()}, {X: r.NormFloat64(), Y: r.NormFloat64()}, {X: r.NormFloat64(), Y: r.NormFloat64()}}
 			for i := range p {
 				p[i] = p[i].Mul(scale)
 			}
 			poly, _ := NewPolytope(p, nil)
 			return hullShape{verts: p, poly: poly}
 		case 1: // a point
-			p := []mgl64.Vec3{{r.NormFloat64() * scale, 0, 0}}
+			p := []geom.Vec3{{X: r.NormFloat64() * scale}}
 			poly, _ := NewPolytope(p, nil)
 			return hullShape{verts: p, poly: poly}
 		case 2: // a segment, with a repeated end
-			p := []mgl64.Vec3{{0, 0, 0}, {scale, 0, 0}, {scale, 0, 0}}
+			p := []geom.Vec3{{}, {X: scale}, {X: scale}}
 			poly, _ := NewPolytope(p, nil)
 			return hullShape{verts: p, poly: poly}
 		}
@@ -163,10 +163,10 @@ func TestNeverNaNAndSymmetric(t *testing.T) {
 		scale := math.Pow(10, float64(r.IntN(13)-6))
 		a, b := shapes(scale), shapes(scale)
 		xa, xb := randTransform(r, scale), randTransform(r, scale)
-		xa.T, xb.T = xa.T.Add(mgl64.Vec3{1e3 * scale * float64(r.IntN(2))}), xb.T.Add(mgl64.Vec3{1e3 * scale * float64(r.IntN(2))})
+		xa.T, xb.T = xa.T.Add(geom.Vec3{X: 1e3 * scale * float64(r.IntN(2))}), xb.T.Add(geom.Vec3{X: 1e3 * scale * float64(r.IntN(2))})
 		d1, p1 := query(a, b, xa, xb, nil)
 		d2, p2 := query(b, a, xb, xa, nil)
-		for _, v := range []mgl64.Vec3{d1.PointA, d1.PointB, p1.Normal, p1.PointA, p1.PointB, d2.PointA, p2.Normal} {
+		for _, v := range []geom.Vec3{d1.PointA, d1.PointB, p1.Normal, p1.PointA, p1.PointB, d2.PointA, p2.Normal} {
 			if !finite3(v) {
 				t.Fatalf("case %d: non-finite output %+v %+v", i, d1, p1)
 			}
@@ -193,7 +193,7 @@ func TestNeverNaNAndSymmetric(t *testing.T) {
 func TestQueriesAllocateNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(63, 63))
 	a, b := randomHull(r, 40, 1), randomHull(r, 40, 1)
-	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: b.poly, X: geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.5, 0, 0}}}
+	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: b.poly, X: geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 0.5}}}
 	var c Cache
 	n := testing.AllocsPerRun(100, func() {
 		if _, ok := PenetrationCached(&sa, &sb, &c); ok {
@@ -212,7 +212,7 @@ func TestQueriesAllocateNothing(t *testing.T) {
 func benchPair(b *testing.B, offset float64, warm bool) {
 	r := rand.New(rand.NewPCG(64, 64))
 	a, c := randomHull(r, 60, 1), randomHull(r, 60, 1)
-	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: c.poly, X: geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{offset, 0, 0}}}
+	sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: c.poly, X: geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: offset}}}
 	var cache Cache
 	b.ReportAllocs()
 	for b.Loop() {
@@ -220,9 +220,9 @@ func benchPair(b *testing.B, offset float64, warm bool) {
 			cache.Reset()
 		}
 		// Move B a little each frame, as a tracked hand does.
-		sb.X.T[1] += 1e-4
-		if sb.X.T[1] > 0.05 {
-			sb.X.T[1] = 0
+		sb.X.T.Y += 1e-4
+		if sb.X.T.Y > 0.05 {
+			sb.X.T.Y = 0
 		}
 		if _, ok := PenetrationCached(&sa, &sb, &cache); ok {
 			continue
@@ -261,7 +261,7 @@ func TestIntersectsAgreesWithDistance(t *testing.T) {
 func TestCapsuleTipIntoSphere(t *testing.T) {
 	sphere := makeHull(icosphere(2))
 	// The face nearest the +z pole direction tilted a little.
-	dir := mgl64.Vec3{0.2, 0.1, 1}.Normalize()
+	dir := geom.Vec3{X: 0.2, Y: 0.1, Z: 1}.Normalize()
 	best, bi := math.Inf(-1), 0
 	w := sphere.verts
 	for i, f := range sphere.tris {
@@ -279,15 +279,15 @@ func TestCapsuleTipIntoSphere(t *testing.T) {
 	centroid := a.Add(b).Add(c).Mul(1.0 / 3)
 	for _, depth := range []float64{1e-6, 1e-3, 0.01} {
 		// Rod along -n, radius 0.01, length 0.5, pointed tip.
-		var pts []mgl64.Vec3
-		u := n.Cross(mgl64.Vec3{1, 0, 0}).Normalize()
+		var pts []geom.Vec3
+		u := n.Cross(geom.Vec3{X: 1}).Normalize()
 		v := n.Cross(u)
 		for k := range 12 {
 			ang := 2 * math.Pi * float64(k) / 12
 			off := u.Mul(0.01 * math.Cos(ang)).Add(v.Mul(0.01 * math.Sin(ang)))
 			pts = append(pts, n.Mul(0.02).Add(off), n.Mul(0.5).Add(off))
 		}
-		pts = append(pts, mgl64.Vec3{}) // the tip
+		pts = append(pts, geom.Vec3{}) // the tip
 		rod := makeHull(pts)
 		tip := centroid.Sub(n.Mul(depth))
 		x := geom.Transform{R: mgl64.Ident3(), T: tip}
@@ -306,9 +306,9 @@ func TestCapsuleTipIntoSphere(t *testing.T) {
 
 // icosphere returns the vertices of a subdivided icosahedron on the unit
 // sphere.
-func icosphere(level int) []mgl64.Vec3 {
+func icosphere(level int) []geom.Vec3 {
 	g := (1 + math.Sqrt(5)) / 2
-	verts := []mgl64.Vec3{{-1, g, 0}, {1, g, 0}, {-1, -g, 0}, {1, -g, 0}, {0, -1, g}, {0, 1, g}, {0, -1, -g}, {0, 1, -g}, {g, 0, -1}, {g, 0, 1}, {-g, 0, -1}, {-g, 0, 1}}
+	verts := []geom.Vec3{{X: -1, Y: g}, {X: 1, Y: g}, {X: -1, Y: -g}, {X: 1, Y: -g}, {Y: -1, Z: g}, {Y: 1, Z: g}, {Y: -1, Z: -g}, {Y: 1, Z: -g}, {X: g, Z: -1}, {X: g, Z: 1}, {X: -g, Z: -1}, {X: -g, Z: 1}}
 	faces := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
 	for range level {
 		var next [][3]int

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // Polytope is a convex shape given by its vertices in its own frame. Large
@@ -18,7 +18,7 @@ import (
 // not change after NewPolytope. A Polytope written as a literal works too,
 // but measures its radius on every query.
 type Polytope struct {
-	Verts  []mgl64.Vec3
+	Verts  []geom.Vec3
 	adj    [][]int32 // nil: scan all vertices
 	radius float64   // largest |v|, for scale-relative tolerances
 }
@@ -29,7 +29,7 @@ const climbMin = 48
 // NewPolytope returns the polytope with the given vertices; tris, the
 // faces of their convex hull, give the adjacency used for hill climbing
 // (they may be nil for small vertex sets).
-func NewPolytope(verts []mgl64.Vec3, tris [][3]int32) (*Polytope, error) {
+func NewPolytope(verts []geom.Vec3, tris [][3]int32) (*Polytope, error) {
 	if len(verts) == 0 {
 		return nil, fmt.Errorf("narrow: polytope with no vertices")
 	}
@@ -58,15 +58,12 @@ func NewPolytope(verts []mgl64.Vec3, tris [][3]int32) (*Polytope, error) {
 
 // Support returns the index of a vertex furthest along d, starting the
 // climb at hint (any valid index; it is where the last query ended).
-func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
+func (p *Polytope) Support(d geom.Vec3, hint int32) int32 {
 	v := p.Verts
-	// The dot products are written out: the compiler keeps arrays such as
-	// mgl64's vectors in memory, and this is the narrow phase's inner loop.
-	dx, dy, dz := d[0], d[1], d[2]
 	if p.adj == nil {
-		best, bi := v[0][0]*dx+v[0][1]*dy+v[0][2]*dz, int32(0)
+		best, bi := v[0].Dot(d), int32(0)
 		for i := 1; i < len(v); i++ {
-			if s := v[i][0]*dx + v[i][1]*dy + v[i][2]*dz; s > best {
+			if s := v[i].Dot(d); s > best {
 				best, bi = s, int32(i)
 			}
 		}
@@ -75,13 +72,13 @@ func (p *Polytope) Support(d mgl64.Vec3, hint int32) int32 {
 	if hint < 0 || int(hint) >= len(v) {
 		hint = 0
 	}
-	cur, best := hint, v[hint][0]*dx+v[hint][1]*dy+v[hint][2]*dz
+	cur, best := hint, v[hint].Dot(d)
 	// On a convex polytope a vertex with no better neighbour is a maximum;
 	// the step bound only guards a malformed adjacency.
 	for range len(v) {
 		moved := false
 		for _, n := range p.adj[cur] {
-			if s := v[n][0]*dx + v[n][1]*dy + v[n][2]*dz; s > best {
+			if s := v[n].Dot(d); s > best {
 				best, cur, moved = s, n, true
 			}
 		}
@@ -109,7 +106,7 @@ func (p *Polytope) Size() float64 {
 }
 
 // radiusOf returns the largest |v|.
-func radiusOf(verts []mgl64.Vec3) float64 {
+func radiusOf(verts []geom.Vec3) float64 {
 	m := 0.0
 	for _, v := range verts {
 		m = max(m, v.LenSqr())

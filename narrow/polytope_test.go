@@ -5,8 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -52,11 +50,11 @@ func TestPolytopesSharedBetweenGoroutines(t *testing.T) {
 }
 
 func TestNewPolytopeMeasures(t *testing.T) {
-	p, err := NewPolytope([]mgl64.Vec3{{3, 4, 0}, {-1, 0, 0}}, nil)
+	p, err := NewPolytope([]geom.Vec3{{X: 3, Y: 4}, {X: -1}}, nil)
 	if err != nil || p.radius != 5 || p.Size() != 5 {
 		t.Fatalf("radius %v, size %v, error %v; want 5", p.radius, p.Size(), err)
 	}
-	lit := Polytope{Verts: []mgl64.Vec3{{0, 0, 2}}}
+	lit := Polytope{Verts: []geom.Vec3{{Z: 2}}}
 	if got := lit.Size(); got != 2 || lit.radius != 0 {
 		t.Fatalf("literal polytope: size %v (radius field %v), want 2 and 0", got, lit.radius)
 	}

@@ -13,20 +13,20 @@ import (
 
 // hullShape is a convex polytope with its hull faces, for the references.
 type hullShape struct {
-	verts []mgl64.Vec3
+	verts []geom.Vec3
 	tris  [][3]int32
 	poly  *Polytope
 }
 
-func makeHull(pts []mgl64.Vec3) hullShape {
+func makeHull(pts []geom.Vec3) hullShape {
 	in := make([]r3.Vector, len(pts))
 	for i, p := range pts {
-		in[i] = r3.Vector{X: p[0], Y: p[1], Z: p[2]}
+		in[i] = r3.Vector{X: p.X, Y: p.Y, Z: p.Z}
 	}
 	h := new(quickhull.QuickHull).ConvexHull(in, true, false, 0)
 	var hs hullShape
 	for _, v := range h.Vertices {
-		hs.verts = append(hs.verts, mgl64.Vec3{v.X, v.Y, v.Z})
+		hs.verts = append(hs.verts, geom.Vec3{X: v.X, Y: v.Y, Z: v.Z})
 	}
 	for i := 0; i+2 < len(h.Indices); i += 3 {
 		hs.tris = append(hs.tris, [3]int32{int32(h.Indices[i]), int32(h.Indices[i+1]), int32(h.Indices[i+2])})
@@ -35,31 +35,31 @@ func makeHull(pts []mgl64.Vec3) hullShape {
 	return hs
 }
 
-func boxHull(half mgl64.Vec3) hullShape {
-	var pts []mgl64.Vec3
+func boxHull(half geom.Vec3) hullShape {
+	var pts []geom.Vec3
 	for i := range 8 {
-		p := half
+		p := half.Mgl()
 		for k := range 3 {
 			if i&(1<<k) != 0 {
 				p[k] = -p[k]
 			}
 		}
-		pts = append(pts, p)
+		pts = append(pts, geom.FromMgl(p))
 	}
 	return makeHull(pts)
 }
 
 func randomHull(r *rand.Rand, n int, scale float64) hullShape {
-	pts := make([]mgl64.Vec3, n)
-	ax := mgl64.Vec3{0.3 + r.Float64(), 0.3 + r.Float64(), 0.3 + r.Float64()}
+	pts := make([]geom.Vec3, n)
+	ax := geom.Vec3{X: 0.3 + r.Float64(), Y: 0.3 + r.Float64(), Z: 0.3 + r.Float64()}
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64() * ax[0], r.NormFloat64() * ax[1], r.NormFloat64() * ax[2]}.Mul(scale)
+		pts[i] = geom.Vec3{X: r.NormFloat64() * ax.X, Y: r.NormFloat64() * ax.Y, Z: r.NormFloat64() * ax.Z}.Mul(scale)
 	}
 	return makeHull(pts)
 }
 
-func worldVerts(h hullShape, x geom.Transform) []mgl64.Vec3 {
-	out := make([]mgl64.Vec3, len(h.verts))
+func worldVerts(h hullShape, x geom.Transform) []geom.Vec3 {
+	out := make([]geom.Vec3, len(h.verts))
 	for i, v := range h.verts {
 		out[i] = x.Apply(v)
 	}
@@ -69,13 +69,13 @@ func worldVerts(h hullShape, x geom.Transform) []mgl64.Vec3 {
 // refAxes are the face normals of both hulls and the cross products of
 // their edges, in the world: a superset of the Minkowski difference's
 // facet normals.
-func refAxes(a, b hullShape, xa, xb geom.Transform) []mgl64.Vec3 {
-	var axes []mgl64.Vec3
-	var ea, eb []mgl64.Vec3
+func refAxes(a, b hullShape, xa, xb geom.Transform) []geom.Vec3 {
+	var axes []geom.Vec3
+	var ea, eb []geom.Vec3
 	for _, c := range []struct {
 		h  hullShape
 		x  geom.Transform
-		ed *[]mgl64.Vec3
+		ed *[]geom.Vec3
 	}{{a, xa, &ea}, {b, xb, &eb}} {
 		w := worldVerts(c.h, c.x)
 		for _, t := range c.h.tris {
@@ -96,7 +96,7 @@ func refAxes(a, b hullShape, xa, xb geom.Transform) []mgl64.Vec3 {
 	return axes
 }
 
-func supportOf(pts []mgl64.Vec3, d mgl64.Vec3) float64 {
+func supportOf(pts []geom.Vec3, d geom.Vec3) float64 {
 	m := math.Inf(-1)
 	for _, p := range pts {
 		m = math.Max(m, p.Dot(d))
@@ -106,9 +106,9 @@ func supportOf(pts []mgl64.Vec3, d mgl64.Vec3) float64 {
 
 // refPenetration is min over the axes of h_A(d) + h_B(-d): the depth, and
 // the direction d (push A along -d).
-func refPenetration(a, b hullShape, xa, xb geom.Transform) (float64, mgl64.Vec3) {
+func refPenetration(a, b hullShape, xa, xb geom.Transform) (float64, geom.Vec3) {
 	wa, wb := worldVerts(a, xa), worldVerts(b, xb)
-	best, bd := math.Inf(1), mgl64.Vec3{}
+	best, bd := math.Inf(1), geom.Vec3{}
 	for _, d := range refAxes(a, b, xa, xb) {
 		if v := supportOf(wa, d) + supportOf(wb, d.Mul(-1)); v < best {
 			best, bd = v, d
@@ -123,8 +123,8 @@ func refDistance(a, b hullShape, xa, xb geom.Transform) float64 {
 	wa, wb := worldVerts(a, xa), worldVerts(b, xb)
 	best := math.Inf(1)
 	for _, c := range []struct {
-		v  []mgl64.Vec3
-		w  []mgl64.Vec3
+		v  []geom.Vec3
+		w  []geom.Vec3
 		ts [][3]int32
 	}{{wa, wb, b.tris}, {wb, wa, a.tris}} {
 		for _, p := range c.v {
@@ -145,7 +145,7 @@ func refDistance(a, b hullShape, xa, xb geom.Transform) float64 {
 	return best
 }
 
-func pointTriangle(p, a, b, c mgl64.Vec3) float64 {
+func pointTriangle(p, a, b, c geom.Vec3) float64 {
 	var s simplex
 	s.v[0].w, s.v[1].w, s.v[2].w = a.Sub(p), b.Sub(p), c.Sub(p)
 	s.count = 3
@@ -153,7 +153,7 @@ func pointTriangle(p, a, b, c mgl64.Vec3) float64 {
 	return q.Len()
 }
 
-func segSeg(p1, q1, p2, q2 mgl64.Vec3) float64 {
+func segSeg(p1, q1, p2, q2 geom.Vec3) float64 {
 	// Sample-free: minimise over the segment parameters by the standard
 	// clamped solution (Ericson 5.1.9).
 	d1, d2, r := q1.Sub(p1), q2.Sub(p2), p1.Sub(p2)
@@ -188,6 +188,6 @@ func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
 
 func randTransform(r *rand.Rand, reach float64) geom.Transform {
 	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	x, _ := geom.FromQuat(q, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(reach))
+	x, _ := geom.FromQuat(q, geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(reach))
 	return x
 }

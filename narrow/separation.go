@@ -3,7 +3,7 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // IntersectsCached answers Intersects for a pair queried frame after
@@ -23,8 +23,8 @@ func IntersectsCached(a, b *Shape, cache *Cache) (overlap bool, gap float64) {
 			return false, lo
 		}
 	}
-	if cache.Axis != (mgl64.Vec3{}) {
-		n := a.X.R.Transpose().Mul3x1(cache.Axis) // the query's frame: A's
+	if cache.Axis != (geom.Vec3{}) {
+		n := geom.MulVecTrans(&a.X.R, cache.Axis) // the query's frame: A's
 		if gap, far, ok := q.gap(n, cache); ok && gap > tol {
 			cache.measure(&q, gap, far)
 			return false, gap
@@ -33,12 +33,12 @@ func IntersectsCached(a, b *Shape, cache *Cache) (overlap bool, gap float64) {
 	s := q.startSimplex(cache)
 	end := q.gjk(&s, nil, true)
 	cache.save(&s)
-	cache.Axis = mgl64.Vec3{}
+	cache.Axis = geom.Vec3{}
 	switch {
 	case end.overlap:
 		cache.measure(&q, 0, 0)
 		return true, 0
-	case end.sep != (mgl64.Vec3{}):
+	case end.sep != (geom.Vec3{}):
 		cache.Axis = q.worldDir(end.sep)
 		cache.measure(&q, end.gap, end.far)
 		return false, max(end.gap, 0)
@@ -64,7 +64,7 @@ func DistanceBounds(a, b *Shape, cache *Cache) (lo, hi float64) {
 // gap is how far apart A and B are along n (query frame, any length): B's
 // least extent along it less A's greatest; far is the distance between
 // the two points that give it. ok is false for a zero or non-finite n.
-func (q *pair) gap(n mgl64.Vec3, cache *Cache) (gap, far float64, ok bool) {
+func (q *pair) gap(n geom.Vec3, cache *Cache) (gap, far float64, ok bool) {
 	l := n.Len()
 	if !(l > 0) || math.IsInf(l, 0) {
 		return 0, 0, false

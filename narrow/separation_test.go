@@ -16,7 +16,7 @@ import (
 func approach(r *rand.Rand, steps int, fn func(a, b hullShape, xa, xb geom.Transform)) {
 	a, b := randomHull(r, 6+r.IntN(30), 1), randomHull(r, 6+r.IntN(30), 1)
 	xa := randTransform(r, 0.3)
-	from := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(3)
+	from := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(3)
 	q0 := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}.Normalize()
 	spin := mgl64.QuatRotate(0.02, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())
 	for i := range steps {
@@ -43,7 +43,7 @@ func TestIntersectsCachedIsIntersects(t *testing.T) {
 		approach(r, 120, func(a, b hullShape, xa, xb geom.Transform) {
 			sa, sb := Shape{P: a.poly, X: xa}, Shape{P: b.poly, X: xb}
 			cold := Distance(&sa, &sb, nil)
-			if c.Axis != (mgl64.Vec3{}) {
+			if c.Axis != (geom.Vec3{}) {
 				planes++
 			}
 			got, gap := IntersectsCached(&sa, &sb, &c)

@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
@@ -17,7 +15,7 @@ import (
 // the only difference left is where the world origin is.
 func TestOriginIndependence(t *testing.T) {
 	r := rand.New(rand.NewPCG(67, 67))
-	off := mgl64.Vec3{1e8, -3e8, 2e8}
+	off := geom.Vec3{X: 1e8, Y: -3e8, Z: 2e8}
 	for i := range 2000 {
 		a, b := randomHull(r, 6+r.IntN(20), 1), randomHull(r, 6+r.IntN(20), 1)
 		fa, fb := randTransform(r, 0.3), randTransform(r, 1.6)

@@ -3,7 +3,7 @@ package narrow
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // simplex holds up to four vertices of A - B (in the query's frame) and
@@ -27,8 +27,8 @@ func (s *simplex) has(ia, ib int32) bool {
 
 // witnesses returns the closest points on A and B (in the query's frame)
 // from the weights.
-func (s *simplex) witnesses() (mgl64.Vec3, mgl64.Vec3) {
-	var pa, pb mgl64.Vec3
+func (s *simplex) witnesses() (geom.Vec3, geom.Vec3) {
+	var pa, pb geom.Vec3
 	for k := range s.count {
 		pa = pa.Add(s.v[k].a.Mul(s.bc[k]))
 		pb = pb.Add(s.v[k].b.Mul(s.bc[k]))
@@ -39,7 +39,7 @@ func (s *simplex) witnesses() (mgl64.Vec3, mgl64.Vec3) {
 // solve reduces the simplex to the smallest face holding the point closest
 // to the origin, sets the weights, and returns that point; inside reports
 // a tetrahedron that contains the origin.
-func (s *simplex) solve() (mgl64.Vec3, bool) {
+func (s *simplex) solve() (geom.Vec3, bool) {
 	switch s.count {
 	case 1:
 		s.bc[0] = 1
@@ -65,7 +65,7 @@ func (s *simplex) keep(idx []int, w []float64) {
 	}
 }
 
-func (s *simplex) segment(i, j int) mgl64.Vec3 {
+func (s *simplex) segment(i, j int) geom.Vec3 {
 	a, b := s.v[i].w, s.v[j].w
 	ab := b.Sub(a)
 	den := ab.LenSqr()
@@ -88,7 +88,7 @@ func (s *simplex) segment(i, j int) mgl64.Vec3 {
 // triangle is Ericson's closest point on triangle (Real-Time Collision
 // Detection, 5.1.5) to the origin, reducing to the feature that holds it.
 // A degenerate triangle reduces to its best edge.
-func (s *simplex) triangle(i, j, k int) mgl64.Vec3 {
+func (s *simplex) triangle(i, j, k int) geom.Vec3 {
 	a, b, c := s.v[i].w, s.v[j].w, s.v[k].w
 	ab, ac := b.Sub(a), c.Sub(a)
 	n := ab.Cross(ac)
@@ -138,10 +138,10 @@ func (s *simplex) triangle(i, j, k int) mgl64.Vec3 {
 }
 
 // bestEdge reduces a degenerate triangle to the closest of its edges.
-func (s *simplex) bestEdge(i, j, k int) mgl64.Vec3 {
+func (s *simplex) bestEdge(i, j, k int) geom.Vec3 {
 	best := math.Inf(1)
 	var bs simplex
-	var bp mgl64.Vec3
+	var bp geom.Vec3
 	for _, e := range [3][2]int{{i, j}, {j, k}, {i, k}} {
 		t := *s
 		p := t.segment(e[0], e[1])
@@ -156,7 +156,7 @@ func (s *simplex) bestEdge(i, j, k int) mgl64.Vec3 {
 // tetra handles four vertices: the origin inside (on the inner side of
 // every face) is an overlap; otherwise the closest point over the faces
 // that see the origin.
-func (s *simplex) tetra() (mgl64.Vec3, bool) {
+func (s *simplex) tetra() (geom.Vec3, bool) {
 	faces := [4][4]int{{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}}
 	vol := s.v[1].w.Sub(s.v[0].w).Cross(s.v[2].w.Sub(s.v[0].w)).Dot(s.v[3].w.Sub(s.v[0].w))
 	scale := 0.0
@@ -166,7 +166,7 @@ func (s *simplex) tetra() (mgl64.Vec3, bool) {
 	flat := math.Abs(vol) <= flatTol*scale*math.Sqrt(scale)
 	best := math.Inf(1)
 	var bs simplex
-	var bp mgl64.Vec3
+	var bp geom.Vec3
 	outside := false
 	for _, f := range faces {
 		a, b, c, d := s.v[f[0]].w, s.v[f[1]].w, s.v[f[2]].w, s.v[f[3]].w
@@ -188,7 +188,7 @@ func (s *simplex) tetra() (mgl64.Vec3, bool) {
 		for k := range 4 {
 			s.bc[k] = 0.25
 		}
-		return mgl64.Vec3{}, true
+		return geom.Vec3{}, true
 	}
 	*s = bs
 	return bp, false

@@ -5,16 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 )
 
 // flatHull is a random hull of n points flattened to thickness flat.
 func flatHull(r *rand.Rand, n int, flat float64) hullShape {
-	pts := make([]mgl64.Vec3, n)
+	pts := make([]geom.Vec3, n)
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64() * flat}
+		pts[i] = geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64() * flat}
 	}
 	return makeHull(pts)
 }
@@ -22,9 +20,9 @@ func flatHull(r *rand.Rand, n int, flat float64) hullShape {
 // sphereHull is a hull of n random points on the unit sphere: many
 // vertices, so an expansion can run out of room.
 func sphereHull(r *rand.Rand, n int) hullShape {
-	pts := make([]mgl64.Vec3, n)
+	pts := make([]geom.Vec3, n)
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+		pts[i] = geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
 	}
 	return makeHull(pts)
 }
@@ -47,7 +45,7 @@ func TestPenetrationCachedNeverGuesses(t *testing.T) {
 		{"slivers", func(r *rand.Rand) (hullShape, hullShape) { return flatHull(r, 20, 1e-9), flatHull(r, 20, 1e-9) }},
 		{"sliver and hull", func(r *rand.Rand) (hullShape, hullShape) { return flatHull(r, 20, 1e-9), randomHull(r, 20, 1) }},
 		{"boxes", func(r *rand.Rand) (hullShape, hullShape) {
-			return boxHull(mgl64.Vec3{1, 0.5, 0.25}), boxHull(mgl64.Vec3{0.7, 0.7, 0.1})
+			return boxHull(geom.Vec3{X: 1, Y: 0.5, Z: 0.25}), boxHull(geom.Vec3{X: 0.7, Y: 0.7, Z: 0.1})
 		}},
 	}
 	for _, k := range kinds {
@@ -81,13 +79,13 @@ func TestPenetrationCachedNeverGuesses(t *testing.T) {
 				xa := randTransform(r, 0.3)
 				for range 80 {
 					xb := randTransform(r, 0.3)
-					xb.T = xb.T.Add(xa.T).Add(mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(0.8))
+					xb.T = xb.T.Add(xa.T).Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(0.8))
 					check(a, b, xa, xb, &c)
 				}
 			case 1: // axis-aligned jumps, faces parallel
 				for range 80 {
 					xb := geom.Identity()
-					xb.T = mgl64.Vec3{float64(r.IntN(9)-4) * 0.3, float64(r.IntN(9)-4) * 0.3, float64(r.IntN(9)-4) * 0.1}
+					xb.T = geom.Vec3{X: float64(r.IntN(9)-4) * 0.3, Y: float64(r.IntN(9)-4) * 0.3, Z: float64(r.IntN(9)-4) * 0.1}
 					check(a, b, geom.Identity(), xb, &c)
 				}
 			default: // smooth approaches

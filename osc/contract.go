@@ -31,7 +31,7 @@ type Pose struct {
 
 // PoseOf is x as a Pose (its quaternion in whichever hemisphere the
 // conversion gives: a stream keeps one with geom.QuatTrack).
-func PoseOf(x geom.Transform) Pose { return Pose{P: x.T, Q: x.Quat()} }
+func PoseOf(x geom.Transform) Pose { return Pose{P: x.T.Mgl(), Q: x.Quat()} }
 
 // Frame is what one hand publishes for one frame. The daemon fills it from
 // buffers it reuses.

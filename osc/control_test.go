@@ -105,7 +105,7 @@ func TestWristPosesOutsideTheBoxAreRejected(t *testing.T) {
 	if got.count() != 1 || h.Stats.BadPoses.Load() != uint64(len(bad)) {
 		t.Fatalf("%d poses taken, %d bad; want 1, %d", got.count(), h.Stats.BadPoses.Load(), len(bad))
 	}
-	h.SetPolicy(Policy{WristBox: geom.AABB{Min: mgl64.Vec3{-1, 0, -1}, Max: mgl64.Vec3{1, 2, 1}}})
+	h.SetPolicy(Policy{WristBox: geom.AABB{Min: geom.Vec3{X: -1, Z: -1}, Max: geom.Vec3{X: 1, Y: 2, Z: 1}}})
 	h.handle(wrist(t, 0, 1.5, 0), ap("127.0.0.1:5000"))
 	h.handle(wrist(t, 0, 2.5, 0), ap("127.0.0.1:5000"))
 	if got.count() != 2 {

@@ -21,7 +21,7 @@ const (
 )
 
 // DefaultWristBox bounds wrist positions: 5 m each way from the origin.
-var DefaultWristBox = geom.AABB{Min: mgl64.Vec3{-5, -5, -5}, Max: mgl64.Vec3{5, 5, 5}}
+var DefaultWristBox = geom.AABB{Min: geom.Vec3{X: -5, Y: -5, Z: -5}, Max: geom.Vec3{X: 5, Y: 5, Z: 5}}
 
 // limitedBroadcast is 255.255.255.255.
 var limitedBroadcast = netip.AddrFrom4([4]byte{255, 255, 255, 255})
@@ -252,8 +252,9 @@ func interfaceBroadcasts() []netip.Addr {
 
 // inBox reports whether p lies in b (false for NaN).
 func inBox(b geom.AABB, p mgl64.Vec3) bool {
+	lo, hi := b.Min.Mgl(), b.Max.Mgl()
 	for i := range 3 {
-		if !(p[i] >= b.Min[i] && p[i] <= b.Max[i]) {
+		if !(p[i] >= lo[i] && p[i] <= hi[i]) {
 			return false
 		}
 	}

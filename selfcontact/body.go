@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/chains"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -89,17 +87,17 @@ func rigidBody(h *handmodel.Hand) *body {
 	for f, fl := range fingerLinks {
 		tip := 0.0
 		for _, v := range h.Geometry(fl[2]).Verts {
-			tip = max(tip, v[1])
+			tip = max(tip, v.Y)
 		}
-		axis := []mgl64.Vec3{links[fl[0]].T, links[fl[1]].T, links[fl[2]].T, links[fl[2]].Apply(mgl64.Vec3{0, tip, 0})}
+		axis := []geom.Vec3{links[fl[0]].T, links[fl[1]].T, links[fl[2]].T, links[fl[2]].Apply(geom.Vec3{Y: tip})}
 		b.regions = append(b.regions, fingerRegion(f, triLink, axis))
 	}
-	b.regions = append(b.regions, palm(triLink, links[handmodel.Palm].T, links[handmodel.MiddleProximal].T, links[handmodel.Palm].R.Col(0)))
+	b.regions = append(b.regions, palm(triLink, links[handmodel.Palm].T, links[handmodel.MiddleProximal].T, geom.Col(&links[handmodel.Palm].R, 0)))
 	return b
 }
 
 // fingerRegion is finger f's triangles (by their links) and axis.
-func fingerRegion(f int, triLink []handmodel.Link, axis []mgl64.Vec3) chains.Region {
+func fingerRegion(f int, triLink []handmodel.Link, axis []geom.Vec3) chains.Region {
 	r := chains.Region{Name: fingerNames[f], Axis: axis}
 	for _, l := range fingerLinks[f] {
 		r.Links = append(r.Links, int32(l))
@@ -114,8 +112,8 @@ func fingerRegion(f int, triLink []handmodel.Link, axis []mgl64.Vec3) chains.Reg
 
 // palm is the palm's region: its triangles, swept from the wrist to the
 // middle knuckle, two spheres a level across the hand.
-func palm(triLink []handmodel.Link, wrist, knuckle, across mgl64.Vec3) chains.Region {
-	r := chains.Region{Name: "palm", Axis: []mgl64.Vec3{wrist, knuckle}, Links: []int32{int32(handmodel.Palm)}, Wide: true, Across: across}
+func palm(triLink []handmodel.Link, wrist, knuckle, across geom.Vec3) chains.Region {
+	r := chains.Region{Name: "palm", Axis: []geom.Vec3{wrist, knuckle}, Links: []int32{int32(handmodel.Palm)}, Wide: true, Across: across}
 	for t, l := range triLink {
 		if l == handmodel.Palm {
 			r.Tris = append(r.Tris, int32(t))
@@ -130,7 +128,7 @@ var fingerNames = [5]string{"thumb", "index", "middle", "ring", "little"}
 // triangle lies on one link, its centroid fixed in the link's frame.
 type rigidPoser struct {
 	link     []handmodel.Link // each triangle's
-	centroid []mgl64.Vec3     // each triangle's, in its link's frame
+	centroid []geom.Vec3      // each triangle's, in its link's frame
 	rest     []geom.Transform // each link's inverse pose at rest
 	links    []geom.Transform
 	motion   [handmodel.FingerLinks]geom.Transform
@@ -146,7 +144,7 @@ func (p *rigidPoser) set(_ *handmodel.Angles, links []geom.Transform) error {
 	return nil
 }
 
-func (p *rigidPoser) Centroid(t int32) mgl64.Vec3 { return p.links[p.link[t]].Apply(p.centroid[t]) }
+func (p *rigidPoser) Centroid(t int32) geom.Vec3 { return p.links[p.link[t]].Apply(p.centroid[t]) }
 
 func (p *rigidPoser) TriLink(t int32) int32 { return int32(p.link[t]) }
 
@@ -170,7 +168,7 @@ func skinBody(h *handmodel.Hand) (*body, error) {
 			triLink[t] = bb
 		}
 	}
-	at := func(name string) (mgl64.Vec3, error) {
+	at := func(name string) (geom.Vec3, error) {
 		p, ok := rig.JointAt(name)
 		if !ok {
 			return p, fmt.Errorf("selfcontact: the skin has no joint %q", name)
@@ -178,7 +176,7 @@ func skinBody(h *handmodel.Hand) (*body, error) {
 		return p, nil
 	}
 	for f := range fingerJoints {
-		var axis []mgl64.Vec3
+		var axis []geom.Vec3
 		for _, name := range fingerJoints[f] {
 			p, err := at(name)
 			if err != nil {
@@ -229,7 +227,7 @@ func (p *skinPoser) set(q *handmodel.Angles, links []geom.Transform) error {
 	return nil
 }
 
-func (p *skinPoser) Centroid(t int32) mgl64.Vec3 {
+func (p *skinPoser) Centroid(t int32) geom.Vec3 {
 	if !p.posed {
 		// The rig's joints and the skin agree in number (NewSkinRig):
 		// SetJoints cannot fail here.

@@ -3,8 +3,6 @@ package selfcontact
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
@@ -25,11 +23,11 @@ type coherence struct {
 	// bounds the hull, in the link's frame.
 	reach [handmodel.FingerLinks]float64
 	ball  [handmodel.FingerLinks]struct {
-		c mgl64.Vec3
+		c geom.Vec3
 		r float64
 	}
-	centre [handmodel.FingerLinks]mgl64.Vec3 // ball's centre in the world now
-	certs  []cert                            // by Set.LinkPairs
+	centre [handmodel.FingerLinks]geom.Vec3 // ball's centre in the world now
+	certs  []cert                           // by Set.LinkPairs
 }
 
 // cert says two links were at least gap apart when their motion sums
@@ -46,9 +44,8 @@ func (c *coherence) init(polys []*narrow.Polytope) {
 		lo, hi := v[0], v[0]
 		for _, p := range v {
 			c.reach[l] = max(c.reach[l], p.Len())
-			for k := range 3 {
-				lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
-			}
+			lo = geom.Vec3{X: min(lo.X, p.X), Y: min(lo.Y, p.Y), Z: min(lo.Z, p.Z)}
+			hi = geom.Vec3{X: max(hi.X, p.X), Y: max(hi.Y, p.Y), Z: max(hi.Z, p.Z)}
 		}
 		ctr := lo.Add(hi).Mul(0.5)
 		r := 0.0

@@ -3,8 +3,6 @@ package selfcontact
 import (
 	"fmt"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/chains"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -48,8 +46,8 @@ func (o Options) Check() error {
 type Contact struct {
 	A, B   handmodel.Link // A < B, never a link and its parent
 	Depth  float64        // the links' penetration depth (0: touching)
-	Point  mgl64.Vec3     // midway between the deepest points of each in the other (world)
-	Normal mgl64.Vec3     // unit: the direction pushing A out of B
+	Point  geom.Vec3      // midway between the deepest points of each in the other (world)
+	Normal geom.Vec3      // unit: the direction pushing A out of B
 }
 
 // Detector finds the hand's self-contacts and pinch and fist events each
@@ -140,7 +138,7 @@ func fingerPairChains(s *chains.Set, regions []chains.Region) [][]int32 {
 	pr := regions[palmRegion]
 	across := pr.Across
 	o := pr.Axis[0]
-	lateral := func(p mgl64.Vec3) float64 { return p.Sub(o).Dot(across) }
+	lateral := func(p geom.Vec3) float64 { return p.Sub(o).Dot(across) }
 	var out [][]int32
 	for a := range 5 {
 		for b := a + 1; b < 5; b++ {

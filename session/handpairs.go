@@ -218,7 +218,7 @@ func (hp *HandPairs) FillFrame(i int, f *osc.Frame) {
 	f.Hands, f.HandNear, f.LOD = f.Hands[:0], f.HandNear[:0], f.LOD[:0]
 	for _, c := range a.Contacts {
 		f.Hands = append(f.Hands, osc.HandContact{Other: hp.names[c.Hand], Link: c.Link.String(), OtherLink: c.Other.String(),
-			Depth: c.Depth, Point: c.Point, Normal: c.Normal})
+			Depth: c.Depth, Point: c.Point.Mgl(), Normal: c.Normal.Mgl()})
 	}
 	for _, n := range a.Near {
 		f.HandNear = append(f.HandNear, osc.HandNear{Other: hp.names[n.Hand], Link: n.Link.String(), OtherLink: n.Other.String(), Distance: n.Distance})

@@ -29,22 +29,22 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 		p.restart = false
 	}
 	for l, x := range p.poses {
-		f.Links[l] = osc.Pose{P: x.T, Q: p.quats[l].Next(x.Quat())}
+		f.Links[l] = osc.Pose{P: x.T.Mgl(), Q: p.quats[l].Next(x.Quat())}
 	}
 	objects := p.scene.Mesh.Objects
 	f.Contacts, f.Near = f.Contacts[:0], f.Near[:0]
 	for _, c := range p.scene.Contacts {
-		f.Contacts = append(f.Contacts, osc.Contact{Link: handmodel.Link(c.Link).String(), Object: objects[c.Object], Depth: c.Depth, Point: c.Point, Normal: c.Normal})
+		f.Contacts = append(f.Contacts, osc.Contact{Link: handmodel.Link(c.Link).String(), Object: objects[c.Object], Depth: c.Depth, Point: c.Point.Mgl(), Normal: c.Normal.Mgl()})
 	}
 	for _, n := range p.scene.Near {
-		f.Near = append(f.Near, osc.Near{Link: handmodel.Link(n.Link).String(), Object: objects[n.Object], Distance: n.Distance, Point: n.Point})
+		f.Near = append(f.Near, osc.Near{Link: handmodel.Link(n.Link).String(), Object: objects[n.Object], Distance: n.Distance, Point: n.Point.Mgl()})
 	}
 	f.Self, f.Pinches, f.Fists = f.Self[:0], f.Pinches[:0], f.Fists[:0]
 	if p.self == nil {
 		return
 	}
 	for _, c := range p.self.Contacts {
-		f.Self = append(f.Self, osc.SelfContact{A: c.A.String(), B: c.B.String(), Depth: c.Depth, Point: c.Point})
+		f.Self = append(f.Self, osc.SelfContact{A: c.A.String(), B: c.B.String(), Depth: c.Depth, Point: c.Point.Mgl()})
 	}
 	for _, e := range p.self.Events {
 		switch e.Kind {

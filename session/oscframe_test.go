@@ -99,7 +99,7 @@ func TestFillFrameRestartsWithTheSampleStream(t *testing.T) {
 	frame := func(seq uint64, turn float64) {
 		t.Helper()
 		s.Seq = seq
-		wrist, err := geom.FromQuat(mgl64.QuatRotate(turn, mgl64.Vec3{0, 1, 0}), mgl64.Vec3{0, 1, 0})
+		wrist, err := geom.FromQuat(mgl64.QuatRotate(turn, mgl64.Vec3{0, 1, 0}), geom.Vec3{Y: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

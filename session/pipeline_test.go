@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/contact/contacttest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -56,7 +55,7 @@ func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 	return out
 }
 
-func support(pts []mgl64.Vec3, d mgl64.Vec3) float64 {
+func support(pts []geom.Vec3, d geom.Vec3) float64 {
 	m := math.Inf(-1)
 	for _, p := range pts {
 		m = math.Max(m, p.Dot(d))
@@ -107,7 +106,7 @@ func TestGraspContacts(t *testing.T) {
 		glove.Read(&s)
 		p2.Frame(&s, env.GraspWrist())
 		for _, c := range p2.scene.Contacts {
-			var lv []mgl64.Vec3
+			var lv []geom.Vec3
 			for _, v := range p2.hier.Body.Links[c.Link].Verts {
 				lv = append(lv, p2.poses[c.Link].Apply(v))
 			}
@@ -116,7 +115,7 @@ func TestGraspContacts(t *testing.T) {
 				t.Fatalf("contact %+v: separating along its normal takes %v", c, along)
 			}
 			for range 200 {
-				d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize()
+				d := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize()
 				if other := support(lv, d.Mul(-1)) + support(ballHull.Verts, d); other < c.Depth-1e-9 {
 					t.Fatalf("contact %+v: direction %v separates with %v < depth", c, d, other)
 				}
@@ -243,7 +242,7 @@ func TestWarmStartsChangeNoAnswerOnANonConvexObject(t *testing.T) {
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
 	run := func(cold bool) []frameOut {
-		scene := env.Torus("torus", mgl64.Vec3{0, 0.81, 0.01}, 0.035, 0.03, 64, 32)
+		scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 64, 32)
 		p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01, NoWarmStart: cold})
 		if err != nil {
 			t.Fatal(err)

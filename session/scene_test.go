@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 func loadOne(f SceneFile) (*env.Mesh, error) { return LoadScene([]SceneFile{f}, "") }
@@ -16,13 +15,13 @@ func TestBuiltinSceneIsPlacedLikeAFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shift := mgl64.Vec3{0, 0, 2}
+	shift := geom.Vec3{Z: 2}
 	moved, err := loadOne(SceneFile{Path: BuiltinScene, Scale: 2, Transform: []float64{1, 0, 0, 0, 0, 0, 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, v := range plain.Verts {
-		if want := v.Mul(2).Add(shift); !moved.Verts[i].ApproxEqual(want) {
+		if want := v.Mul(2).Add(shift); !moved.Verts[i].Mgl().ApproxEqual(want.Mgl()) {
 			t.Fatalf("vertex %d at %v, want %v", i, moved.Verts[i], want)
 		}
 	}

@@ -7,11 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
+	"github.com/gloved/gloved/geom"
 )
 
 // recordSim records n samples of the simulated grasp with spec's
@@ -97,8 +96,8 @@ func TestWristComesFromTheSpecThenTheRecording(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		wrist []float64
-		want  mgl64.Vec3
-	}{{"recorded", nil, mgl64.Vec3{0.1, 0.9, -0.2}}, {"fixed", fixed, mgl64.Vec3{1, 2, 3}}} {
+		want  geom.Vec3
+	}{{"recorded", nil, geom.Vec3{X: 0.1, Y: 0.9, Z: -0.2}}, {"fixed", fixed, geom.Vec3{X: 1, Y: 2, Z: 3}}} {
 		g, err := OpenGlove(Spec{Device: DeviceReplay, Recording: rec, Wrist: tc.wrist})
 		if err != nil {
 			t.Fatal(err)
@@ -108,7 +107,7 @@ func TestWristComesFromTheSpecThenTheRecording(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Close()
-		if got := g.Wrist().T; !got.ApproxEqual(tc.want) {
+		if got := g.Wrist().T; !got.Mgl().ApproxEqual(tc.want.Mgl()) {
 			t.Errorf("%s: wrist at %v, want %v", tc.name, got, tc.want)
 		}
 	}

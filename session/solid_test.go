@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
@@ -27,7 +25,7 @@ func TestGraspOnATorusIsPhysical(t *testing.T) {
 		t.Fatal(err)
 	}
 	cal, _ := handmodel.DefaultCalibration(22)
-	scene := env.Torus("torus", mgl64.Vec3{0, 0.81, 0.01}, 0.035, 0.03, 96, 48)
+	scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 96, 48)
 	p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +77,7 @@ func TestGraspOnATorusIsPhysical(t *testing.T) {
 // touchesMesh reports whether the link (a convex hull, placed by x) meets
 // a triangle of closed mesh m or lies inside it (the winding number of
 // its first vertex), by brute force.
-func touchesMesh(verts []mgl64.Vec3, tris [][3]int32, x geom.Transform, m *env.Mesh) bool {
+func touchesMesh(verts []geom.Vec3, tris [][3]int32, x geom.Transform, m *env.Mesh) bool {
 	link, _ := narrow.NewPolytope(verts, tris)
 	a := narrow.Shape{P: link, X: x}
 	for i := range m.Tris {

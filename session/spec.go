@@ -217,7 +217,7 @@ func ParsePose(s string) ([]float64, error) {
 // PoseValues returns x as the 7 numbers PoseFrom reads.
 func PoseValues(x geom.Transform) []float64 {
 	q := x.Quat()
-	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T[0], x.T[1], x.T[2]}
+	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T.X, x.T.Y, x.T.Z}
 }
 
 // checkNoOptions refuses an options table for a driver that has no keys

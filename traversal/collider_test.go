@@ -28,7 +28,7 @@ func mustBuild(t testing.TB, m *env.Mesh, fit geom.FitMode) *env.Tree {
 
 func randPose(r *rand.Rand, reach float64) geom.Transform {
 	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	x, _ := geom.FromQuat(q, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Mul(reach))
+	x, _ := geom.FromQuat(q, geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(reach))
 	return x
 }
 
@@ -89,12 +89,12 @@ func TestCollideClosedMeshesInCloseProximity(t *testing.T) {
 		b    *env.Mesh
 		pose geom.Transform
 	}{
-		{"apart by 1e-4", env.Sphere("b", mgl64.Vec3{}, 1, 3), geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2.0001, 0, 0}}},
-		{"overlapping by 1e-3", env.Sphere("b", mgl64.Vec3{}, 1, 3), geom.Transform{R: randPose(r, 0).R, T: mgl64.Vec3{1.999, 0, 0}}},
-		{"concentric shell", env.Sphere("b", mgl64.Vec3{}, 1.002, 3), randPose(r, 0)},
-		{"face to face", env.Sphere("b", mgl64.Vec3{}, 1, 3), geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{2, 0, 0}}},
+		{"apart by 1e-4", env.Sphere("b", geom.Vec3{}, 1, 3), geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 2.0001}}},
+		{"overlapping by 1e-3", env.Sphere("b", geom.Vec3{}, 1, 3), geom.Transform{R: randPose(r, 0).R, T: geom.Vec3{X: 1.999}}},
+		{"concentric shell", env.Sphere("b", geom.Vec3{}, 1.002, 3), randPose(r, 0)},
+		{"face to face", env.Sphere("b", geom.Vec3{}, 1, 3), geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 2}}},
 	}
-	a := env.Sphere("a", mgl64.Vec3{}, 1, 3)
+	a := env.Sphere("a", geom.Vec3{}, 1, 3)
 	for _, tc := range cases {
 		want := traversal.BruteForce(a, tc.b, tc.pose)
 		for _, fit := range fitModes {
@@ -112,9 +112,9 @@ func TestCollideClosedMeshesInCloseProximity(t *testing.T) {
 // edge through edge as a mesh and its mirror image do, are decided in
 // rationals, which allocate; B is turned here so that none does.)
 func TestColliderReuseAllocatesNothing(t *testing.T) {
-	a := mustBuild(t, env.Sphere("a", mgl64.Vec3{}, 1, 4), geom.FitHull)
-	b := mustBuild(t, env.Sphere("b", mgl64.Vec3{}, 1, 4), geom.FitHull)
-	pose, _ := geom.FromQuat(mgl64.QuatRotate(0.3, mgl64.Vec3{1, 2, 3}.Normalize()), mgl64.Vec3{1.9, 0, 0})
+	a := mustBuild(t, env.Sphere("a", geom.Vec3{}, 1, 4), geom.FitHull)
+	b := mustBuild(t, env.Sphere("b", geom.Vec3{}, 1, 4), geom.FitHull)
+	pose, _ := geom.FromQuat(mgl64.QuatRotate(0.3, mgl64.Vec3{1, 2, 3}.Normalize()), geom.Vec3{X: 1.9})
 	var c traversal.Collider
 	c.Collide(a, b, pose)
 	if len(c.Pairs) == 0 {
@@ -126,10 +126,10 @@ func TestColliderReuseAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkCollideSpheresClose(b *testing.B) {
-	ta := mustBuild(b, env.Sphere("a", mgl64.Vec3{}, 1, 6), geom.FitHull)
-	tb := mustBuild(b, env.Sphere("b", mgl64.Vec3{}, 1.001, 6), geom.FitHull)
+	ta := mustBuild(b, env.Sphere("a", geom.Vec3{}, 1, 6), geom.FitHull)
+	tb := mustBuild(b, env.Sphere("b", geom.Vec3{}, 1.001, 6), geom.FitHull)
 	var c traversal.Collider
-	pose := geom.Transform{R: mgl64.HomogRotate3DZ(0.1).Mat3(), T: mgl64.Vec3{}}
+	pose := geom.Transform{R: mgl64.HomogRotate3DZ(0.1).Mat3(), T: geom.Vec3{}}
 	c.Collide(ta, tb, pose) // grow the stack and caches once
 	b.ReportAllocs()
 	for b.Loop() {
@@ -142,9 +142,9 @@ func BenchmarkCollideSpheresClose(b *testing.B) {
 // case where neighbours with parallel edges are apart by less than any
 // tolerance: the tree finds exactly the pairs the exact test finds.
 func TestSelfShiftedByAHair(t *testing.T) {
-	for _, m := range []*env.Mesh{env.Sphere("s", mgl64.Vec3{0.1, 0.2, 0.3}, 0.08, 3), env.Torus("t", mgl64.Vec3{0, 0.7, 0}, 0.1, 0.03, 24, 12)} {
+	for _, m := range []*env.Mesh{env.Sphere("s", geom.Vec3{X: 0.1, Y: 0.2, Z: 0.3}, 0.08, 3), env.Torus("t", geom.Vec3{Y: 0.7}, 0.1, 0.03, 24, 12)} {
 		tree := mustBuild(t, m, geom.FitHull)
-		for _, d := range []mgl64.Vec3{{3e-12, 0, 0}, {0, -3e-12, 0}, mgl64.Vec3{1, 2, -2}.Normalize().Mul(3e-12)} {
+		for _, d := range []geom.Vec3{{X: 3e-12}, {Y: -3e-12}, geom.Vec3{X: 1, Y: 2, Z: -2}.Normalize().Mul(3e-12)} {
 			pose := geom.Transform{R: mgl64.Ident3(), T: d}
 			want := traversal.BruteForce(m, m, pose)
 			var c traversal.Collider

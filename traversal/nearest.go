@@ -3,8 +3,6 @@ package traversal
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
@@ -29,7 +27,7 @@ type Pending struct {
 // last frame's answer for a point that moved little, whose distance
 // bounds the search from the first step. The search is depth first,
 // nearer box first, and prunes every box farther than the best so far.
-func (q *SurfaceQuery) Nearest(s *env.Surface, p mgl64.Vec3, maxDist float64, hint int32) (env.Nearest, bool) {
+func (q *SurfaceQuery) Nearest(s *env.Surface, p geom.Vec3, maxDist float64, hint int32) (env.Nearest, bool) {
 	t := s.Tree
 	bound := maxDist * maxDist
 	best, bestF, found := env.Nearest{Tri: -1}, geom.Face, false

@@ -5,23 +5,22 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/envtest"
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/traversal"
 )
 
 func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	inward := env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	inward := env.Torus("t", geom.Vec3{}, 0.1, 0.03, 40, 20)
 	for i, tri := range inward.Tris {
 		inward.Tris[i] = [3]int32{tri[0], tri[2], tri[1]}
 	}
 	meshes := map[string]*env.Mesh{
-		"torus":        env.Torus("t", mgl64.Vec3{0.01, 0, 0}, 0.1, 0.03, 40, 20),
-		"sphere":       env.Sphere("s", mgl64.Vec3{0, 0.02, 0}, 0.08, 4),
-		"box":          env.Box("b", mgl64.Vec3{}, mgl64.Vec3{0.1, 0.05, 0.02}),
+		"torus":        env.Torus("t", geom.Vec3{X: 0.01}, 0.1, 0.03, 40, 20),
+		"sphere":       env.Sphere("s", geom.Vec3{Y: 0.02}, 0.08, 4),
+		"box":          env.Box("b", geom.Vec3{}, geom.Vec3{X: 0.1, Y: 0.05, Z: 0.02}),
 		"torus inward": inward,
 	}
 	var q traversal.SurfaceQuery
@@ -32,7 +31,7 @@ func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 		}
 		hint := int32(-1)
 		for range 3000 {
-			p := mgl64.Vec3{r.Float64()*0.3 - 0.15, r.Float64()*0.16 - 0.08, r.Float64()*0.3 - 0.15}
+			p := geom.Vec3{X: r.Float64()*0.3 - 0.15, Y: r.Float64()*0.16 - 0.08, Z: r.Float64()*0.3 - 0.15}
 			want := envtest.SurfaceDistance(m, p)
 			n, ok := q.Nearest(s, p, math.Inf(1), hint)
 			if !ok || math.Abs(n.Dist-want) > 1e-12 {
@@ -60,23 +59,23 @@ func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 }
 
 func TestNearestWithinLimitOnly(t *testing.T) {
-	m := env.Sphere("s", mgl64.Vec3{}, 1, 2)
+	m := env.Sphere("s", geom.Vec3{}, 1, 2)
 	s, err := env.NewSurface(m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var q traversal.SurfaceQuery
-	if _, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 1.5, -1); ok {
+	if _, ok := q.Nearest(s, geom.Vec3{X: 3}, 1.5, -1); ok {
 		t.Error("a point 2 from the sphere was found within 1.5")
 	}
-	if n, ok := q.Nearest(s, mgl64.Vec3{3, 0, 0}, 2.5, 7); !ok || math.Abs(n.Dist-2) > 1e-12 {
+	if n, ok := q.Nearest(s, geom.Vec3{X: 3}, 2.5, 7); !ok || math.Abs(n.Dist-2) > 1e-12 {
 		t.Errorf("within 2.5: %v %v, want distance 2", n.Dist, ok)
 	}
 }
 
 func TestOpenSurfaceKeepsASide(t *testing.T) {
 	// A table top: one quad at y = 0 facing up.
-	m := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-1, 0, -1}, {-1, 0, 1}, {1, 0, 1}, {1, 0, -1}},
+	m := &env.Mesh{Objects: []string{"top"}, Verts: []geom.Vec3{{X: -1, Z: -1}, {X: -1, Z: 1}, {X: 1, Z: 1}, {X: 1, Z: -1}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
 	s, err := env.NewSurface(m, 0)
 	if err != nil {
@@ -86,15 +85,15 @@ func TestOpenSurfaceKeepsASide(t *testing.T) {
 		t.Fatal("a quad is closed")
 	}
 	cases := []struct {
-		p                mgl64.Vec3
+		p                geom.Vec3
 		inside, boundary bool
 		dist             float64
 	}{
-		{mgl64.Vec3{0.2, 0.1, 0.3}, false, false, 0.1},
-		{mgl64.Vec3{0.2, -0.1, 0.3}, true, false, 0.1},
-		{mgl64.Vec3{0, -0.05, 0}, true, false, 0.05}, // on the diagonal: an inner edge
-		{mgl64.Vec3{1.5, -0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
-		{mgl64.Vec3{1.5, 0.1, 0}, false, true, math.Hypot(0.5, 0.1)},
+		{geom.Vec3{X: 0.2, Y: 0.1, Z: 0.3}, false, false, 0.1},
+		{geom.Vec3{X: 0.2, Y: -0.1, Z: 0.3}, true, false, 0.1},
+		{geom.Vec3{Y: -0.05}, true, false, 0.05}, // on the diagonal: an inner edge
+		{geom.Vec3{X: 1.5, Y: -0.1}, false, true, math.Hypot(0.5, 0.1)},
+		{geom.Vec3{X: 1.5, Y: 0.1}, false, true, math.Hypot(0.5, 0.1)},
 	}
 	var q traversal.SurfaceQuery
 	for _, c := range cases {
@@ -106,12 +105,12 @@ func TestOpenSurfaceKeepsASide(t *testing.T) {
 }
 
 func TestNearestAllocatesNothing(t *testing.T) {
-	s, err := env.NewSurface(env.Torus("t", mgl64.Vec3{}, 0.1, 0.03, 40, 20), 0)
+	s, err := env.NewSurface(env.Torus("t", geom.Vec3{}, 0.1, 0.03, 40, 20), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var q traversal.SurfaceQuery
-	p := mgl64.Vec3{0.1, 0.01, 0.02}
+	p := geom.Vec3{X: 0.1, Y: 0.01, Z: 0.02}
 	q.Nearest(s, p, math.Inf(1), -1)
 	if n := testing.AllocsPerRun(100, func() { q.Nearest(s, p, math.Inf(1), -1) }); n != 0 {
 		t.Errorf("%v allocations per query", n)

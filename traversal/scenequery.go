@@ -3,8 +3,6 @@ package traversal
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -50,7 +48,7 @@ func grownBox(h *cab.Hierarchy, a int32, margin float64, scratch *geom.OBB) *geo
 		m *= math.Sqrt(3)
 	}
 	*scratch = *b
-	scratch.Half = scratch.Half.Add(mgl64.Vec3{m, m, m})
+	scratch.Half = scratch.Half.Add(geom.Vec3{X: m, Y: m, Z: m})
 	return scratch
 }
 
@@ -119,13 +117,10 @@ func (q *SceneQuery) appendUnder(scene *env.Tree, link, s int32) {
 // strict test: boxes touching a's faces from inside go on to the descent.
 func contains(a, b *geom.OBB) bool {
 	d := b.Center.Sub(a.Center)
-	for i := range 3 {
+	for i, h := range [3]float64{a.Half.X, a.Half.Y, a.Half.Z} {
 		u := a.Axis(i)
-		r := math.Abs(d.Dot(u))
-		for j := range 3 {
-			r += math.Abs(u.Dot(b.Axis(j))) * b.Half[j]
-		}
-		if !(r < a.Half[i]) {
+		r := math.Abs(d.Dot(u)) + math.Abs(u.Dot(b.Axis(0)))*b.Half.X + math.Abs(u.Dot(b.Axis(1)))*b.Half.Y + math.Abs(u.Dot(b.Axis(2)))*b.Half.Z
+		if !(r < h) {
 			return false
 		}
 	}

@@ -36,16 +36,16 @@ func graspPose(r *rand.Rand, hand *handmodel.Hand, out []geom.Transform) {
 		q[j] = lim.Min + r.Float64()*(lim.Max-lim.Min)
 	}
 	w := env.GraspWrist()
-	w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
+	w.T = w.T.Add(geom.Vec3{X: (r.Float64() - 0.5) * 0.06, Y: (r.Float64() - 0.5) * 0.06, Z: (r.Float64() - 0.5) * 0.06})
 	hand.Pose(&q, w, out)
 }
 
 // ballBox is the box of GraspScene's ball.
-var ballBox = geom.OBB{Center: mgl64.Vec3{0, 0.78, 0.01}, Axes: mgl64.Ident3(), Half: mgl64.Vec3{0.06, 0.06, 0.06}}
+var ballBox = geom.OBB{Center: geom.Vec3{Y: 0.78, Z: 0.01}, Axes: mgl64.Ident3(), Half: geom.Vec3{X: 0.06, Y: 0.06, Z: 0.06}}
 
 // grown returns b grown by m in every direction.
 func grown(b geom.OBB, m float64) geom.OBB {
-	b.Half = b.Half.Add(mgl64.Vec3{m, m, m})
+	b.Half = b.Half.Add(geom.Vec3{X: m, Y: m, Z: m})
 	return b
 }
 

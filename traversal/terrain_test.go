@@ -4,8 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
@@ -22,7 +20,7 @@ func heightField(n int, f func(x, z float64) float64) *env.Mesh {
 	for i := 0; i <= n; i++ {
 		for j := 0; j <= n; j++ {
 			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
-			m.Verts = append(m.Verts, mgl64.Vec3{x, f(x, z), z})
+			m.Verts = append(m.Verts, geom.Vec3{X: x, Y: f(x, z), Z: z})
 		}
 	}
 	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
@@ -120,7 +118,7 @@ func BenchmarkSceneQueryTerrainValleyBand(b *testing.B) {
 // BenchmarkSceneQueryTorusGrasp: the fingers close on a torus of 100,000
 // triangles (not convex: its triangles are the candidates).
 func BenchmarkSceneQueryTorusGrasp(b *testing.B) {
-	tree, err := env.Build(env.Torus("torus", mgl64.Vec3{0, 0.79, 0.02}, 0.05, 0.03, 500, 100), env.BuildOptions{})
+	tree, err := env.Build(env.Torus("torus", geom.Vec3{Y: 0.79, Z: 0.02}, 0.05, 0.03, 500, 100), env.BuildOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

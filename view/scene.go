@@ -60,7 +60,7 @@ func SceneObjects(m *env.Mesh) []Mesh {
 				if remap[v] < 0 {
 					remap[v] = int32(len(out[o].Positions) / 3)
 					p := m.Verts[v]
-					out[o].Positions = append(out[o].Positions, float32(p[0]), float32(p[1]), float32(p[2]))
+					out[o].Positions = append(out[o].Positions, float32(p.X), float32(p.Y), float32(p.Z))
 				}
 				out[o].Indices = append(out[o].Indices, remap[v])
 			}
@@ -78,7 +78,7 @@ func NewHand(name string, right bool, b *cab.Body, rig *handmodel.SkinRig) Hand 
 		m := &h.Links[l]
 		m.Name = link.Name
 		for _, v := range link.Verts {
-			m.Positions = append(m.Positions, float32(v[0]), float32(v[1]), float32(v[2]))
+			m.Positions = append(m.Positions, float32(v.X), float32(v.Y), float32(v.Z))
 		}
 		for _, t := range link.Tris {
 			m.Indices = append(m.Indices, t[0], t[1], t[2])

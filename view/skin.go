@@ -31,7 +31,7 @@ func newSkin(rig *handmodel.SkinRig) *Skin {
 		Bones: make([]int32, 0, 4*len(sk.Verts)), Weights: make([]float32, 0, 4*len(sk.Verts)), VertexLinks: make([]int32, len(sk.Verts)),
 	}
 	for v, p := range sk.Verts {
-		s.Positions = append(s.Positions, float32(p[0]), float32(p[1]), float32(p[2]))
+		s.Positions = append(s.Positions, float32(p.X), float32(p.Y), float32(p.Z))
 		for k := range 4 {
 			s.Bones = append(s.Bones, sk.Influence[v][k])
 			s.Weights = append(s.Weights, float32(sk.Weight[v][k]))

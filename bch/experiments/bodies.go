@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/sim"
@@ -23,7 +21,7 @@ type Body struct {
 	// Axis is the cylinders' axis: world up (z) for the humanoid, the
 	// wrist frame's +y (the hand's long axis, toward the fingers) for a
 	// hand.
-	Axis mgl64.Vec3
+	Axis geom.Vec3
 	// Threshold is the BCH's stopping radius: the paper's 1 cm for the
 	// humanoid; for a hand, 1 mm, the paper's ratio of threshold to body
 	// size (1 cm for 1.8 m) taken to a 19 cm hand and rounded up.
@@ -47,7 +45,7 @@ var HandMotions = []sim.Motion{sim.Grasp, sim.Tap, sim.Pinch, sim.Spread}
 // HumanoidBody is n poses of the humanoid at random joint angles.
 func HumanoidBody(n int, r *rand.Rand) *Body {
 	h := NewHumanoid()
-	b := &Body{Name: HumanoidName, Axis: mgl64.Vec3{0, 0, 1}, Threshold: 0.01}
+	b := &Body{Name: HumanoidName, Axis: geom.Vec3{Z: 1}, Threshold: 0.01}
 	angles := make([]float64, h.NumAngles())
 	for range n {
 		h.RandomAngles(r, angles)
@@ -66,7 +64,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 	if err != nil {
 		return nil, fmt.Errorf("experiments: %s: %w", name, err)
 	}
-	b := &Body{Name: name, Axis: mgl64.Vec3{0, 1, 0}, Threshold: 0.001}
+	b := &Body{Name: name, Axis: geom.Vec3{Y: 1}, Threshold: 0.001}
 	links := make([]geom.Transform, h.NumLinks())
 	var raw [layout.Slots]uint16
 	var s devices.Sample
@@ -106,7 +104,7 @@ func HandBody(name string, h *handmodel.Hand, n int, r *rand.Rand) (*Body, error
 }
 
 // Extent returns the lowest and highest point of tris along unit axis.
-func Extent(tris []geom.Triangle, axis mgl64.Vec3) (lo, hi float64) {
+func Extent(tris []geom.Triangle, axis geom.Vec3) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, t := range tris {
 		for _, p := range t {

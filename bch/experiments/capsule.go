@@ -3,14 +3,14 @@ package experiments
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // Capsule is a segment A-B swept by a sphere of Radius, meshed with
 // Around vertices on each ring, Rings rings on each hemisphere (the last
 // on its equator) and Bands bands along the segment between them.
 type Capsule struct {
-	A, B                 mgl64.Vec3
+	A, B                 geom.Vec3
 	Radius               float64
 	Around, Rings, Bands int
 }
@@ -22,7 +22,7 @@ func (c Capsule) Triangles() int { return 2 * c.Around * (2*c.Rings - 1 + max(c.
 // Mesh returns the capsule as a closed triangle mesh, wound outward:
 // each ring's vertices lie on the sphere about its end (a polygonal
 // capsule inscribed in the true one).
-func (c Capsule) Mesh() (verts []mgl64.Vec3, tris [][3]int32) {
+func (c Capsule) Mesh() (verts []geom.Vec3, tris [][3]int32) {
 	d := c.B.Sub(c.A).Normalize()
 	e1, e2 := perpendicular(d)
 	n, h := c.Around, c.Rings
@@ -33,7 +33,7 @@ func (c Capsule) Mesh() (verts []mgl64.Vec3, tris [][3]int32) {
 	// B's rings up.
 	rings := 2*h + nb - 1
 	for i := range rings {
-		var centre mgl64.Vec3
+		var centre geom.Vec3
 		var lat float64
 		switch {
 		case i < h:
@@ -69,10 +69,10 @@ func (c Capsule) Mesh() (verts []mgl64.Vec3, tris [][3]int32) {
 
 // perpendicular returns two unit directions completing unit d to a
 // right-handed frame (e1, e2, d).
-func perpendicular(d mgl64.Vec3) (e1, e2 mgl64.Vec3) {
-	ref := mgl64.Vec3{1, 0, 0}
-	if math.Abs(d[0]) > 0.9 {
-		ref = mgl64.Vec3{0, 1, 0}
+func perpendicular(d geom.Vec3) (e1, e2 geom.Vec3) {
+	ref := geom.Vec3{X: 1}
+	if math.Abs(d.X) > 0.9 {
+		ref = geom.Vec3{Y: 1}
 	}
 	e1 = ref.Sub(d.Mul(ref.Dot(d))).Normalize()
 	return e1, d.Cross(e1)

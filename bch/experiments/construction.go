@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -101,7 +99,7 @@ func Construct(ctx context.Context, b *Body) (*Trees, Construction, error) {
 
 // Mesh is tris as an env mesh of one object (three vertices a triangle).
 func Mesh(name string, tris []geom.Triangle) *env.Mesh {
-	m := &env.Mesh{Objects: []string{name}, Verts: make([]mgl64.Vec3, 0, 3*len(tris))}
+	m := &env.Mesh{Objects: []string{name}, Verts: make([]geom.Vec3, 0, 3*len(tris))}
 	for i, t := range tris {
 		m.Verts = append(m.Verts, t[0], t[1], t[2])
 		m.Tris = append(m.Tris, [3]int32{int32(3 * i), int32(3*i + 1), int32(3*i + 2)})

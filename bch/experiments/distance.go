@@ -3,8 +3,6 @@ package experiments
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/geom"
 )
@@ -55,7 +53,7 @@ type pending struct {
 // Distance returns the least distance between the triangles a, moved by
 // offA, and b, given ta, a triangles tree of a moved by offA, and tb, one
 // of b: 0 when they meet.
-func (d *Distancer) Distance(ta, tb *bch.Tree, a, b []geom.Triangle, offA mgl64.Vec3) float64 {
+func (d *Distancer) Distance(ta, tb *bch.Tree, a, b []geom.Triangle, offA geom.Vec3) float64 {
 	best := math.Inf(1)
 	d.stack = append(d.stack[:0], pending{0, 0, CylinderDistance(&ta.Nodes[0], &tb.Nodes[0])})
 	for len(d.stack) > 0 {

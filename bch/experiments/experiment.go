@@ -89,7 +89,7 @@ func Run(ctx context.Context, o Options, progress func(string)) (*Result, error)
 		if err != nil {
 			return nil, err
 		}
-		br := BodyResult{Body: name, Axis: b.Axis}
+		br := BodyResult{Body: name, Axis: [3]float64(b.Axis.Mgl())}
 		say("%s: building the trees", name)
 		tr, cons, err := Construct(ctx, b)
 		if err != nil {

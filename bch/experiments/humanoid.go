@@ -20,7 +20,7 @@ type limit struct{ lo, hi float64 }
 type bone struct {
 	name    string
 	parent  int
-	joint   mgl64.Vec3
+	joint   geom.Vec3
 	turn    [3]limit
 	capsule Capsule
 }
@@ -32,7 +32,7 @@ const humanoidEdge = 0.0515
 
 // part is the capsule from a to b of radius r, meshed with edges of
 // about humanoidEdge (at least 8 around and 2 rings a hemisphere).
-func part(a, b mgl64.Vec3, r float64) Capsule {
+func part(a, b geom.Vec3, r float64) Capsule {
 	e := humanoidEdge
 	return Capsule{A: a, B: b, Radius: r,
 		Around: max(8, int(math.Round(2*math.Pi*r/e))),
@@ -45,27 +45,27 @@ func part(a, b mgl64.Vec3, r float64) Capsule {
 // shins and feet. Left parts (x > 0) come first in each pair; the right
 // ones mirror them. Standing, it is 1.79 m tall.
 var humanoidBones = func() []bone {
-	z := func(v float64) mgl64.Vec3 { return mgl64.Vec3{0, 0, v} }
+	z := func(v float64) geom.Vec3 { return geom.Vec3{Z: v} }
 	bones := []bone{
-		{name: "pelvis", parent: -1, joint: z(0.95), capsule: part(mgl64.Vec3{-0.08, 0, 0}, mgl64.Vec3{0.08, 0, 0}, 0.11)},
+		{name: "pelvis", parent: -1, joint: z(0.95), capsule: part(geom.Vec3{X: -0.08}, geom.Vec3{X: 0.08}, 0.11)},
 		{name: "abdomen", parent: 0, joint: z(0.06), turn: [3]limit{{-0.25, 0.1}, {-0.15, 0.15}, {-0.3, 0.3}},
 			capsule: part(z(0.04), z(0.2), 0.12)},
 		{name: "chest", parent: 1, joint: z(0.22), turn: [3]limit{{-0.1, 0.05}, {-0.05, 0.05}, {-0.2, 0.2}},
-			capsule: part(mgl64.Vec3{-0.07, 0, 0.14}, mgl64.Vec3{0.07, 0, 0.14}, 0.14)},
+			capsule: part(geom.Vec3{X: -0.07, Z: 0.14}, geom.Vec3{X: 0.07, Z: 0.14}, 0.14)},
 		{name: "neck", parent: 2, joint: z(0.29), turn: [3]limit{{-0.3, 0.2}, {-0.2, 0.2}, {-0.6, 0.6}},
 			capsule: part(z(0), z(0.07), 0.05)},
 		{name: "head", parent: 3, joint: z(0.08), turn: [3]limit{{-0.3, 0.3}, {-0.2, 0.2}, {0, 0}},
-			capsule: part(mgl64.Vec3{0, 0.01, 0.08}, mgl64.Vec3{0, 0.01, 0.1}, 0.09)},
+			capsule: part(geom.Vec3{Y: 0.01, Z: 0.08}, geom.Vec3{Y: 0.01, Z: 0.1}, 0.09)},
 	}
 	for _, s := range []float64{1, -1} {
 		chest := 2
 		clav := len(bones)
-		bones = append(bones, bone{name: side(s, "collarbone"), parent: chest, joint: mgl64.Vec3{s * 0.04, 0, 0.22},
+		bones = append(bones, bone{name: side(s, "collarbone"), parent: chest, joint: geom.Vec3{X: s * 0.04, Z: 0.22},
 			turn:    [3]limit{{-0.1, 0.1}, {-0.1, 0.1}, {0, 0}},
-			capsule: part(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{s * 0.13, 0, 0.02}, 0.06)})
+			capsule: part(geom.Vec3{}, geom.Vec3{X: s * 0.13, Z: 0.02}, 0.06)})
 		upper := len(bones)
 		// Abduction lifts the arm sideways: a turn about y of -s·a.
-		bones = append(bones, bone{name: side(s, "upper arm"), parent: clav, joint: mgl64.Vec3{s * 0.16, 0, 0.02},
+		bones = append(bones, bone{name: side(s, "upper arm"), parent: clav, joint: geom.Vec3{X: s * 0.16, Z: 0.02},
 			turn:    [3]limit{{-0.5, 0.5}, mirrorLimit(s, limit{0.05, 0.3}), {-0.4, 0.4}},
 			capsule: part(z(0), z(-0.28), 0.05)})
 		fore := len(bones)
@@ -76,7 +76,7 @@ var humanoidBones = func() []bone {
 			turn:    [3]limit{{-0.5, 0.5}, {-0.2, 0.2}, {0, 0}},
 			capsule: part(z(-0.03), z(-0.12), 0.035)})
 		thigh := len(bones)
-		bones = append(bones, bone{name: side(s, "thigh"), parent: 0, joint: mgl64.Vec3{s * 0.09, 0, -0.04},
+		bones = append(bones, bone{name: side(s, "thigh"), parent: 0, joint: geom.Vec3{X: s * 0.09, Z: -0.04},
 			turn:    [3]limit{{-0.3, 0.5}, mirrorLimit(s, limit{-0.05, 0.2}), {-0.3, 0.3}},
 			capsule: part(z(0), z(-0.42), 0.075)})
 		shin := len(bones)
@@ -86,7 +86,7 @@ var humanoidBones = func() []bone {
 			capsule: part(z(0), z(-0.39), 0.05)})
 		bones = append(bones, bone{name: side(s, "foot"), parent: shin, joint: z(-0.42),
 			turn:    [3]limit{{-0.35, 0.35}, {0, 0}, {0, 0}},
-			capsule: part(mgl64.Vec3{0, -0.04, 0}, mgl64.Vec3{0, 0.14, 0}, 0.04)})
+			capsule: part(geom.Vec3{Y: -0.04}, geom.Vec3{Y: 0.14}, 0.04)})
 	}
 	return bones
 }()
@@ -116,7 +116,7 @@ func mirrorLimit(s float64, l limit) limit {
 // that random angles make poses of the kind its motion capture gave.
 type Humanoid struct {
 	bones []bone
-	verts [][]mgl64.Vec3 // per bone, its capsule's vertices in its frame
+	verts [][]geom.Vec3 // per bone, its capsule's vertices in its frame
 	tris  [][][3]int32
 }
 

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gloved/gloved/geom"
 )
 
 // TestHumanoidIsThePapersSize: the humanoid has about the paper's 2,850
@@ -16,7 +16,7 @@ func TestHumanoidIsThePapersSize(t *testing.T) {
 	if n := len(tris); n < 2850*95/100 || n > 2850*105/100 {
 		t.Errorf("got %d triangles, want 2,850 ± 5%%", n)
 	}
-	lo, hi := Extent(tris, mgl64.Vec3{0, 0, 1})
+	lo, hi := Extent(tris, geom.Vec3{Z: 1})
 	if lo < 0 || lo > 0.05 || hi < 1.7 || hi > 1.9 {
 		t.Errorf("standing, it spans %.3f..%.3f m in height, want the ground to about 1.8 m", lo, hi)
 	}
@@ -36,9 +36,9 @@ func TestHumanoidIsThePapersSize(t *testing.T) {
 // (the mesh is inscribed).
 func TestCapsuleMeshIsClosedAndOutward(t *testing.T) {
 	for _, c := range []Capsule{
-		{A: mgl64.Vec3{0, 0, 0}, B: mgl64.Vec3{0, 0, 0.4}, Radius: 0.07, Around: 9, Rings: 2, Bands: 8},
-		{A: mgl64.Vec3{0.1, 0.2, 0.3}, B: mgl64.Vec3{0.3, -0.1, 0.35}, Radius: 0.05, Around: 24, Rings: 6, Bands: 1},
-		{A: mgl64.Vec3{0, 0, 0}, B: mgl64.Vec3{1, 0, 0}, Radius: 0.1, Around: 8, Rings: 2},
+		{A: geom.Vec3{}, B: geom.Vec3{Z: 0.4}, Radius: 0.07, Around: 9, Rings: 2, Bands: 8},
+		{A: geom.Vec3{X: 0.1, Y: 0.2, Z: 0.3}, B: geom.Vec3{X: 0.3, Y: -0.1, Z: 0.35}, Radius: 0.05, Around: 24, Rings: 6, Bands: 1},
+		{A: geom.Vec3{}, B: geom.Vec3{X: 1}, Radius: 0.1, Around: 8, Rings: 2},
 	} {
 		v, tris := c.Mesh()
 		if len(tris) != c.Triangles() {

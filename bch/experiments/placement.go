@@ -3,8 +3,6 @@ package experiments
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/geom"
 )
@@ -20,7 +18,7 @@ type Placement struct {
 // Frame is a body's axis and the two plane directions of its trees
 // (bch.Tree's U and V): a right-handed frame (U, V, Axis).
 type Frame struct {
-	Axis, U, V mgl64.Vec3
+	Axis, U, V geom.Vec3
 }
 
 // FrameOf returns the frame of tree t.
@@ -31,13 +29,11 @@ func (f Frame) Transform(p Placement) geom.Transform {
 	s, c := math.Sincos(p.Theta)
 	ru := f.U.Mul(c).Add(f.V.Mul(s))  // where U turns to
 	rv := f.U.Mul(-s).Add(f.V.Mul(c)) // where V turns to
-	var r mgl64.Mat3
-	for col := range 3 {
-		// Column col of R is R e_col = U_col·ru + V_col·rv + A_col·A.
-		v := ru.Mul(f.U[col]).Add(rv.Mul(f.V[col])).Add(f.Axis.Mul(f.Axis[col]))
-		r[3*col], r[3*col+1], r[3*col+2] = v[0], v[1], v[2]
+	// Column k of R is R e_k = U_k·ru + V_k·rv + A_k·A.
+	col := func(k int) geom.Vec3 {
+		return ru.Mul(f.U.At(k)).Add(rv.Mul(f.V.At(k))).Add(f.Axis.Mul(f.Axis.At(k)))
 	}
-	return geom.Transform{R: r, T: f.U.Mul(p.U).Add(f.V.Mul(p.V))}
+	return geom.Transform{R: geom.FromCols(col(0), col(1), col(2)), T: f.U.Mul(p.U).Add(f.V.Mul(p.V))}
 }
 
 // Place makes dst tree src moved by p: every cylinder turned about the

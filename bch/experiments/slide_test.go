@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -59,7 +57,7 @@ func handTrees(t *testing.T, n int) (*Body, *Trees) {
 // than the best so far.
 func shadowDistance(f Frame, a, b []geom.Triangle) float64 {
 	type flat struct {
-		p      [3]mgl64.Vec3 // in the plane (z = 0)
+		p      [3]geom.Vec3 // in the plane (z = 0)
 		cx, cy float64
 		r      float64
 	}
@@ -68,21 +66,21 @@ func shadowDistance(f Frame, a, b []geom.Triangle) float64 {
 		for i, tr := range ts {
 			o := &out[i]
 			for k, p := range tr {
-				o.p[k] = mgl64.Vec3{p.Dot(f.U), p.Dot(f.V), 0}
-				o.cx, o.cy = o.cx+o.p[k][0]/3, o.cy+o.p[k][1]/3
+				o.p[k] = geom.Vec3{X: p.Dot(f.U), Y: p.Dot(f.V)}
+				o.cx, o.cy = o.cx+o.p[k].X/3, o.cy+o.p[k].Y/3
 			}
 			for _, p := range o.p {
-				o.r = math.Max(o.r, math.Hypot(p[0]-o.cx, p[1]-o.cy))
+				o.r = math.Max(o.r, math.Hypot(p.X-o.cx, p.Y-o.cy))
 			}
 		}
 		return out
 	}
 	// inside reports whether q lies in triangle t (in the plane).
-	inside := func(t [3]mgl64.Vec3, q mgl64.Vec3) bool {
+	inside := func(t [3]geom.Vec3, q geom.Vec3) bool {
 		s := 0
 		for k := range 3 {
 			a, b := t[k], t[(k+1)%3]
-			c := (b[0]-a[0])*(q[1]-a[1]) - (b[1]-a[1])*(q[0]-a[0])
+			c := (b.X-a.X)*(q.Y-a.Y) - (b.Y-a.Y)*(q.X-a.X)
 			switch {
 			case c > 0:
 				s |= 1

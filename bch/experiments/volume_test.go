@@ -4,16 +4,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/bch"
 	"github.com/gloved/gloved/geom"
 )
 
 // box is the closed, outward-wound box [lo, hi].
-func box(lo, hi mgl64.Vec3) []geom.Triangle {
-	c := func(i int) mgl64.Vec3 {
-		return mgl64.Vec3{[2]float64{lo[0], hi[0]}[i&1], [2]float64{lo[1], hi[1]}[i>>1&1], [2]float64{lo[2], hi[2]}[i>>2]}
+func box(lo, hi geom.Vec3) []geom.Triangle {
+	c := func(i int) geom.Vec3 {
+		return geom.Vec3{X: [2]float64{lo.X, hi.X}[i&1], Y: [2]float64{lo.Y, hi.Y}[i>>1&1], Z: [2]float64{lo.Z, hi.Z}[i>>2]}
 	}
 	faces := [6][4]int{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}
 	var out []geom.Triangle
@@ -26,11 +24,11 @@ func box(lo, hi mgl64.Vec3) []geom.Triangle {
 // prism is the closed n-gon prism of circumradius r from z = 0 to h.
 func prism(n int, r, h float64) []geom.Triangle {
 	var out []geom.Triangle
-	p := func(k int, z float64) mgl64.Vec3 {
+	p := func(k int, z float64) geom.Vec3 {
 		s, c := math.Sincos(2 * math.Pi * float64(k) / float64(n))
-		return mgl64.Vec3{r * c, r * s, z}
+		return geom.Vec3{X: r * c, Y: r * s, Z: z}
 	}
-	bottom, top := mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, 0, h}
+	bottom, top := geom.Vec3{}, geom.Vec3{Z: h}
 	for k := range n {
 		out = append(out,
 			geom.Triangle{bottom, p(k+1, 0), p(k, 0)}, geom.Triangle{top, p(k, h), p(k+1, h)},
@@ -47,7 +45,7 @@ func prism(n int, r, h float64) []geom.Triangle {
 // whose leaf disks cover the shadow, never measures less than the solid.
 func TestVolumesOfKnownSolids(t *testing.T) {
 	const n = 24
-	twoBoxes := append(box(mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.2, 0.1, 0.3}), box(mgl64.Vec3{0.1, 0.05, 0.1}, mgl64.Vec3{0.3, 0.2, 0.3})...)
+	twoBoxes := append(box(geom.Vec3{}, geom.Vec3{X: 0.2, Y: 0.1, Z: 0.3}), box(geom.Vec3{X: 0.1, Y: 0.05, Z: 0.1}, geom.Vec3{X: 0.3, Y: 0.2, Z: 0.3})...)
 	for _, tc := range []struct {
 		name            string
 		tris            []geom.Triangle
@@ -56,13 +54,13 @@ func TestVolumesOfKnownSolids(t *testing.T) {
 		cylinderTol     float64
 		bchAtLeastSolid bool
 	}{
-		{"unit cube", box(mgl64.Vec3{}, mgl64.Vec3{1, 1, 1}), 1, 1, math.Pi / 2, 0.01, true},
+		{"unit cube", box(geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}), 1, 1, math.Pi / 2, 0.01, true},
 		{"24-gon prism", prism(n, 0.1, 0.5), n / 2.0 * 0.01 * math.Sin(2*math.Pi/n) * 0.5, n / 2.0 * 0.01 * math.Sin(2*math.Pi/n) * 0.5,
 			math.Pi / (n / 2.0 * math.Sin(2*math.Pi/n)), 0.01, true},
 		{"two overlapping boxes", twoBoxes, 0.2*0.1*0.3 + 0.2*0.15*0.2 - 0.1*0.05*0.2, 0.2*0.1*0.3 + 0.2*0.15*0.2, 0, 0, false},
 	} {
 		var tri, single bch.Tree
-		axis := mgl64.Vec3{0, 0, 1}
+		axis := geom.Vec3{Z: 1}
 		if err := tri.Build(tc.tris, axis, bch.Options{Variant: bch.Triangles, Threshold: 0.001}); err != nil {
 			t.Fatal(err)
 		}

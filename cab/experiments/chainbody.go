@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/geom"
 )
 
 // LinkShape chooses the links of a generated chain.
@@ -39,14 +38,14 @@ func ChainBody(name string, n int, s LinkShape) (*cab.Body, error) {
 // rodMesh builds a closed rod along +Y from 0 to Length: rings of 12
 // points at 7 stations, capped. With Dented, the +Z side of the middle
 // stations is pushed in by 60% of the radius.
-func rodMesh(s LinkShape) ([]mgl64.Vec3, [][3]int32) {
+func rodMesh(s LinkShape) ([]geom.Vec3, [][3]int32) {
 	const ring = 12
 	r := s.Thickness / 2
 	stations := []struct{ y, r float64 }{
 		{0.05 * s.Length, 0.55 * r}, {0.15 * s.Length, 0.95 * r}, {0.3 * s.Length, r}, {0.5 * s.Length, r},
 		{0.7 * s.Length, r}, {0.85 * s.Length, 0.95 * r}, {0.95 * s.Length, 0.55 * r},
 	}
-	var verts []mgl64.Vec3
+	var verts []geom.Vec3
 	for si, st := range stations {
 		for k := range ring {
 			a := 2 * math.Pi * float64(k) / ring
@@ -54,11 +53,11 @@ func rodMesh(s LinkShape) ([]mgl64.Vec3, [][3]int32) {
 			if s.Dented && si >= 2 && si <= 4 && z > 0 {
 				z *= 0.4 - 0.2*float64(1-abs(si-3))
 			}
-			verts = append(verts, mgl64.Vec3{x, st.y, z})
+			verts = append(verts, geom.Vec3{X: x, Y: st.y, Z: z})
 		}
 	}
 	bottom, top := int32(len(verts)), int32(len(verts)+1)
-	verts = append(verts, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0, s.Length, 0})
+	verts = append(verts, geom.Vec3{}, geom.Vec3{Y: s.Length})
 	var tris [][3]int32
 	at := func(si, k int) int32 { return int32(si*ring + (k % ring)) }
 	for si := 0; si+1 < len(stations); si++ {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -27,7 +25,7 @@ type Exact struct {
 }
 
 type plane struct {
-	n mgl64.Vec3
+	n geom.Vec3
 	d float64
 }
 
@@ -58,7 +56,7 @@ func NewExact(b *cab.Body) (*Exact, error) {
 }
 
 // inside reports whether p (link frame) is inside link l's solid.
-func (e *Exact) inside(l int, p mgl64.Vec3) bool {
+func (e *Exact) inside(l int, p geom.Vec3) bool {
 	link := &e.Body.Links[l]
 	if link.Convex {
 		for _, pl := range e.planes[l] {
@@ -74,7 +72,7 @@ func (e *Exact) inside(l int, p mgl64.Vec3) bool {
 // windingNumber is the generalized winding number of a closed, outward
 // oriented mesh about p: 1 inside, 0 outside (Van Oosterom-Strackee solid
 // angles summed over the triangles).
-func windingNumber(verts []mgl64.Vec3, tris [][3]int32, p mgl64.Vec3) float64 {
+func windingNumber(verts []geom.Vec3, tris [][3]int32, p geom.Vec3) float64 {
 	w := 0.0
 	for _, t := range tris {
 		a, b, c := verts[t[0]].Sub(p), verts[t[1]].Sub(p), verts[t[2]].Sub(p)

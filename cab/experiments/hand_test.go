@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
@@ -21,7 +19,7 @@ import (
 // moved by up to 3 cm along each axis.
 func graspWrist(r *rand.Rand) geom.Transform {
 	w := env.GraspWrist()
-	w.T = w.T.Add(mgl64.Vec3{(r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06, (r.Float64() - 0.5) * 0.06})
+	w.T = w.T.Add(geom.Vec3{X: (r.Float64() - 0.5) * 0.06, Y: (r.Float64() - 0.5) * 0.06, Z: (r.Float64() - 0.5) * 0.06})
 	return w
 }
 

@@ -15,7 +15,7 @@ func ChainPose(length float64, base geom.Transform, bend [][2]float64, out []geo
 	x := base
 	for i := range bend {
 		if i > 0 {
-			x.T = x.Apply(mgl64.Vec3{0, length, 0})
+			x.T = x.Apply(geom.Vec3{Y: length})
 		}
 		x.R = x.R.Mul3(rotZ(bend[i][0])).Mul3(rotX(bend[i][1]))
 		out[i] = x
@@ -72,8 +72,8 @@ func TwoChainPoses(m Motion, s LinkShape, n int, t float64, bendA, bendB [][2]fl
 			0.25 * math.Sin(1.9*t+0.8*fi+2),
 		}
 	}
-	ChainPose(s.Length, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{-gap / 2, 0, 0}}, bendA[:n], a)
-	ChainPose(s.Length, geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{gap / 2, 0, 0}}, bendB[:n], b)
+	ChainPose(s.Length, geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: -gap / 2}}, bendA[:n], a)
+	ChainPose(s.Length, geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: gap / 2}}, bendB[:n], b)
 }
 
 // braid poses link i of each strand along a helix: strand B is strand A
@@ -88,9 +88,9 @@ func braid(s LinkShape, n int, t float64, a, b []geom.Transform) {
 		for i := range n {
 			th0 := phase + turn*float64(i)
 			th1 := th0 + turn
-			p0 := mgl64.Vec3{radius * math.Cos(th0), y, radius * math.Sin(th0)}
+			p0 := geom.Vec3{X: radius * math.Cos(th0), Y: y, Z: radius * math.Sin(th0)}
 			rise := math.Sqrt(max(s.Length*s.Length-sq(2*radius*math.Sin(turn/2)), 0))
-			p1 := mgl64.Vec3{radius * math.Cos(th1), y + rise, radius * math.Sin(th1)}
+			p1 := geom.Vec3{X: radius * math.Cos(th1), Y: y + rise, Z: radius * math.Sin(th1)}
 			dir := p1.Sub(p0).Normalize()
 			out[i] = geom.Transform{R: frameAlong(dir), T: p0}
 			y += rise
@@ -101,12 +101,12 @@ func braid(s LinkShape, n int, t float64, a, b []geom.Transform) {
 func sq(x float64) float64 { return x * x }
 
 // frameAlong returns a rotation whose +Y is dir.
-func frameAlong(dir mgl64.Vec3) mgl64.Mat3 {
-	ref := mgl64.Vec3{0, 0, 1}
-	if math.Abs(dir[2]) > 0.9 {
-		ref = mgl64.Vec3{1, 0, 0}
+func frameAlong(dir geom.Vec3) mgl64.Mat3 {
+	ref := geom.Vec3{Z: 1}
+	if math.Abs(dir.Z) > 0.9 {
+		ref = geom.Vec3{X: 1}
 	}
 	x := dir.Cross(ref).Normalize()
 	z := x.Cross(dir)
-	return mgl64.Mat3FromCols(x, dir, z)
+	return geom.FromCols(x, dir, z)
 }

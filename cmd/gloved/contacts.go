@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 
@@ -14,8 +15,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 type contactJSON struct {
@@ -68,7 +67,7 @@ type frameJSON struct {
 	Fist     *fistJSON     `json:"fist,omitempty"`
 }
 
-func vec(v mgl64.Vec3) [3]float64 { return [3]float64{round9(v[0]), round9(v[1]), round9(v[2])} }
+func vec(v geom.Vec3) [3]float64 { return [3]float64{round9(v.X), round9(v.Y), round9(v.Z)} }
 
 func round9(x float64) float64 {
 	const k = 1e9

@@ -72,7 +72,7 @@ func writeLinks(dir string, body *cab.Body) error {
 		err := writeFile(filepath.Join(dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
 			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
 			for _, v := range link.Verts {
-				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
+				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
 			}
 			for _, t := range link.Tris {
 				fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
@@ -90,7 +90,7 @@ func writeSceneOBJ(path string, scene *env.Mesh) error {
 	return writeFile(path, func(w *bufio.Writer) {
 		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
 		for _, v := range scene.Verts {
-			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v[0], v[1], v[2])
+			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
 		}
 		cur := int32(-1)
 		for i, t := range scene.Tris {
@@ -124,7 +124,7 @@ func exportFrames(ctx context.Context, s *session.Session, limit int, dir string
 		for l, x := range s.Pipeline.Poses() {
 			r := x.R
 			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.Frames-1, handmodel.Link(l),
-				r.At(0, 0), r.At(0, 1), r.At(0, 2), x.T[0], r.At(1, 0), r.At(1, 1), r.At(1, 2), x.T[1], r.At(2, 0), r.At(2, 1), r.At(2, 2), x.T[2])
+				r.At(0, 0), r.At(0, 1), r.At(0, 2), x.T.X, r.At(1, 0), r.At(1, 1), r.At(1, 2), x.T.Y, r.At(2, 0), r.At(2, 1), r.At(2, 2), x.T.Z)
 		}
 		fj := frameRecord(s)
 		frames++

@@ -93,7 +93,7 @@ func framesTxt(t *testing.T, path string) [][]geom.Transform {
 		}
 		out[frame] = append(out[frame], geom.Transform{
 			R: mgl64.Mat3FromRows(mgl64.Vec3{v[0], v[1], v[2]}, mgl64.Vec3{v[4], v[5], v[6]}, mgl64.Vec3{v[8], v[9], v[10]}),
-			T: mgl64.Vec3{v[3], v[7], v[11]},
+			T: geom.Vec3{X: v[3], Y: v[7], Z: v[11]},
 		})
 	}
 	return out

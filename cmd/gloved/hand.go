@@ -102,7 +102,7 @@ func printHand(out io.Writer, h *handmodel.Hand, poses []geom.Transform, poseNam
 			parent = p.String()
 		}
 		o := poses[l].T
-		fmt.Fprintf(out, "%-8s %-8s %8.4f %8.4f %8.4f   %7.4f %7.4f %7.4f\n", l, parent, b.Half[0], b.Half[1], b.Half[2], o[0], o[1], o[2])
+		fmt.Fprintf(out, "%-8s %-8s %8.4f %8.4f %8.4f   %7.4f %7.4f %7.4f\n", l, parent, b.Half.X, b.Half.Y, b.Half.Z, o.X, o.Y, o.Z)
 	}
 }
 
@@ -155,10 +155,9 @@ func poseSkin(h *handmodel.Hand, q *handmodel.Angles, poses []geom.Transform) (*
 func describeSkin(out io.Writer, path string, skin *handmodel.Skin, p *handmodel.SkinPose) {
 	lo, hi := p.Verts[0], p.Verts[0]
 	for _, v := range p.Verts {
-		for k := range 3 {
-			lo[k], hi[k] = min(lo[k], v[k]), max(hi[k], v[k])
-		}
+		lo = geom.Vec3{X: min(lo.X, v.X), Y: min(lo.Y, v.Y), Z: min(lo.Z, v.Z)}
+		hi = geom.Vec3{X: max(hi.X, v.X), Y: max(hi.Y, v.Y), Z: max(hi.Z, v.Z)}
 	}
 	fmt.Fprintf(out, "skin %s: %d vertices, %d triangles, %d joints; posed, it spans x %.3f..%.3f, y %.3f..%.3f, z %.3f..%.3f m\n",
-		path, len(skin.Verts), len(skin.Tris), len(skin.Joints), lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
+		path, len(skin.Verts), len(skin.Tris), len(skin.Joints), lo.X, hi.X, lo.Y, hi.Y, lo.Z, hi.Z)
 }

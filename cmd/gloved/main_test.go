@@ -33,7 +33,7 @@ func writeOBJ(t *testing.T, m *env.Mesh, name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "o %s\n", m.Objects[0])
 	for _, v := range m.Verts {
-		fmt.Fprintf(&b, "v %.17g %.17g %.17g\n", v[0], v[1], v[2])
+		fmt.Fprintf(&b, "v %.17g %.17g %.17g\n", v.X, v.Y, v.Z)
 	}
 	for _, tr := range m.Tris {
 		fmt.Fprintf(&b, "f %d %d %d\n", tr[0]+1, tr[1]+1, tr[2]+1)
@@ -53,8 +53,8 @@ type collideJSON struct {
 }
 
 func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
-	a := env.Sphere("left", mgl64.Vec3{}, 1, 3)
-	b := env.Sphere("right", mgl64.Vec3{}, 0.7, 3)
+	a := env.Sphere("left", geom.Vec3{}, 1, 3)
+	b := env.Sphere("right", geom.Vec3{}, 0.7, 3)
 	pa, pb := writeOBJ(t, a, "a.obj"), writeOBJ(t, b, "b.obj")
 	for _, pose := range []string{"1 0 0 0 1.6 0.1 0", "0.9 0.1 0.3 0.2 1.2 0.3 -0.2", "1 0 0 0 5 0 0", "1 0 0 0 0 0 0"} {
 		out, err := gloved(t, "collide", pa, pb, "--json", "--pose-b", pose)
@@ -194,7 +194,7 @@ func TestParsePoseNormalisesTheQuaternion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.R != mgl64.Ident3() || x.T != (mgl64.Vec3{1, 2, 3}) {
+	if x.R != mgl64.Ident3() || x.T != (geom.Vec3{X: 1, Y: 2, Z: 3}) {
 		t.Fatalf("got %+v", x)
 	}
 	_ = geom.Identity()

@@ -365,11 +365,11 @@ func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := page.Palm
-	pagePalm, _ := geom.FromQuat(mgl64.Quat{W: p[6], V: mgl64.Vec3{p[3], p[4], p[5]}}.Normalize(), mgl64.Vec3{p[0], p[1], p[2]})
+	pagePalm, _ := geom.FromQuat(mgl64.Quat{W: p[6], V: mgl64.Vec3{p[3], p[4], p[5]}}.Normalize(), geom.Vec3{X: p[0], Y: p[1], Z: p[2]})
 	toPage, toModel := pagePalm.Inverse(), links[handmodel.Palm].Inverse()
 	worst, at := 0.0, 0
 	for v, pv := range page.Verts {
-		d := toPage.Apply(mgl64.Vec3(pv)).Sub(toModel.Apply(posed.Verts[v])).Len()
+		d := toPage.Apply(geom.FromMgl(pv)).Sub(toModel.Apply(posed.Verts[v])).Len()
 		if !(d <= worst) {
 			worst, at = d, v
 		}
@@ -608,7 +608,7 @@ func TestExportedGLTFOpensInThreeJS(t *testing.T) {
 			for i := range r {
 				dr = max(dr, math.Abs(r[i]-x.R[i]))
 			}
-			if dt := (mgl64.Vec3{got.P[0], got.P[1], got.P[2]}).Sub(x.T).Len(); dt > 1e-5 || dr > 1e-5 {
+			if dt := (geom.Vec3{X: got.P[0], Y: got.P[1], Z: got.P[2]}).Sub(x.T).Len(); dt > 1e-5 || dr > 1e-5 {
 				t.Fatalf("frame %d (%.3f s) link %s in three.js: %.3g m and %.3g in rotation from frames.txt", k, times[k], names[l], dt, dr)
 			}
 		}

@@ -1,8 +1,6 @@
 package contacttest
 
 import (
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -29,7 +27,7 @@ type Box struct {
 	tree    *env.Tree
 	links   []contact.Link
 	band    float64
-	corners [8]mgl64.Vec3
+	corners [8]geom.Vec3
 	poly    *narrow.Polytope
 	Calls   int
 }

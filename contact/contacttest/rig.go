@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/contact"
 	_ "github.com/gloved/gloved/contact/all" // the shipped methods
@@ -27,7 +25,7 @@ type Rig struct {
 // Body is a rig's link given as a mesh in its own frame (its convex hull
 // is the polytope the methods query).
 type Body struct {
-	Verts []mgl64.Vec3
+	Verts []geom.Vec3
 	Tris  [][3]int32
 }
 

@@ -3,8 +3,6 @@ package mesh
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -118,12 +116,12 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 // triangle's normal.
 func triGap(t geom.Triangle, b *geom.OBB) float64 {
 	gap := 0.0
-	for i := range 3 {
-		u := mgl64.Vec3{b.Axes[3*i], b.Axes[3*i+1], b.Axes[3*i+2]}
+	for i, h := range [3]float64{b.Half.X, b.Half.Y, b.Half.Z} {
+		u := b.Axis(i)
 		c := u.Dot(b.Center)
 		p0, p1, p2 := u.Dot(t[0]), u.Dot(t[1]), u.Dot(t[2])
 		lo, hi := math.Min(p0, math.Min(p1, p2)), math.Max(p0, math.Max(p1, p2))
-		gap = math.Max(gap, math.Max(lo-(c+b.Half[i]), (c-b.Half[i])-hi))
+		gap = math.Max(gap, math.Max(lo-(c+h), (c-h)-hi))
 	}
 	if n := t.Normal(); n.LenSqr() > 0 {
 		n = n.Normalize()
@@ -154,10 +152,9 @@ func boxGap(a, b *geom.OBB) float64 {
 	gap := 0.0
 	for _, pair := range [2][2]*geom.OBB{{a, b}, {b, a}} {
 		p, q := pair[0], pair[1]
-		for i := range 3 {
-			u := mgl64.Vec3{p.Axes[3*i], p.Axes[3*i+1], p.Axes[3*i+2]}
-			g := math.Abs(d.Dot(u)) - p.Half[i] - q.ProjectedRadius(u)
-			gap = math.Max(gap, g)
+		for i, h := range [3]float64{p.Half.X, p.Half.Y, p.Half.Z} {
+			u := p.Axis(i)
+			gap = math.Max(gap, math.Abs(d.Dot(u))-h-q.ProjectedRadius(u))
 		}
 	}
 	return gap

@@ -17,15 +17,15 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 	// quad, slowly enough that the frame coherence skips searches, with
 	// jumps that must end the skipping.
 	r := rand.New(rand.NewPCG(7, 8))
-	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
-	quad := &env.Mesh{Objects: []string{"wall"}, Verts: []mgl64.Vec3{{0.2, -0.1, -0.1}, {0.2, -0.1, 0.1}, {0.2, 0.1, 0.1}, {0.2, 0.1, -0.1}},
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
+	quad := &env.Mesh{Objects: []string{"wall"}, Verts: []geom.Vec3{{X: 0.2, Y: -0.1, Z: -0.1}, {X: 0.2, Y: -0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: -0.1}},
 		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
 	torus.Append(quad)
 	torus.DetectConvex()
 	link := randomHull(t, r, 20, 0.006)
 	const band = 0.01
 	s := rig(t, torus, band, link)
-	pos := mgl64.Vec3{0.16, 0, 0}
+	pos := geom.Vec3{X: 0.16}
 	rot := mgl64.QuatIdent()
 	near, contacts := 0, 0
 	for f := range 1500 {
@@ -33,8 +33,8 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 		if f%97 == 0 {
 			step = 0.03 // a jump
 		}
-		pos = pos.Add(mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize().Mul(step))
-		pos = pos.Add(mgl64.Vec3{0.16, 0, 0}.Sub(pos).Mul(0.02)) // stay around the tube and the wall
+		pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(step))
+		pos = pos.Add(geom.Vec3{X: 0.16}.Sub(pos).Mul(0.02)) // stay around the tube and the wall
 		rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
 		x, _ := geom.FromQuat(rot, pos)
 		res := s.Frame([]geom.Transform{x})
@@ -72,7 +72,7 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 
 func TestNonConvexSolveAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 40, 20)
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
 	torus.DetectConvex()
 	link := randomHull(t, r, 20, 0.006)
 	s := rig(t, torus, 0.03, link, link)
@@ -82,8 +82,8 @@ func TestNonConvexSolveAllocatesNothing(t *testing.T) {
 	poses := make([]geom.Transform, 2) // the caller's, as the pipeline's are
 	frame := func() {
 		k++
-		poses[0] = geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.13 - 0.002*float64(k%3), 0, 0}}
-		poses[1] = geom.Transform{R: mgl64.Ident3(), T: mgl64.Vec3{0.1, 0.06 + 0.001*float64(k%3), 0}}
+		poses[0] = geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 0.13 - 0.002*float64(k%3)}}
+		poses[1] = geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 0.1, Y: 0.06 + 0.001*float64(k%3)}}
 		s.Frame(poses)
 	}
 	frame()

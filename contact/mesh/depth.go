@@ -3,8 +3,6 @@ package mesh
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -81,7 +79,7 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 // hintReach bounds the distance from w to the surface by its distance to
 // tree triangle hint (+Inf without one): a vertex no farther than the
 // deepest so far from some surface point cannot be deeper.
-func (o *Object) hintReach(hint int32, w mgl64.Vec3) float64 {
+func (o *Object) hintReach(hint int32, w geom.Vec3) float64 {
 	t := o.surf.Tree
 	if hint < 0 || int(hint) >= len(t.Mesh.Tris) {
 		return math.Inf(1)
@@ -142,10 +140,10 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 func reachInto(a, b *geom.OBB) float64 {
 	d := b.Center.Sub(a.Center)
 	reach := math.Inf(1)
-	for i := range 3 {
+	for i, h := range [3]float64{a.Half.X, a.Half.Y, a.Half.Z} {
 		u := a.Axis(i)
 		p, r := d.Dot(u), b.ProjectedRadius(u)
-		reach = math.Min(reach, math.Min(a.Half[i]-(p-r), a.Half[i]+(p+r)))
+		reach = math.Min(reach, math.Min(h-(p-r), h+(p+r)))
 	}
 	return reach
 }

@@ -13,7 +13,7 @@ import (
 
 func TestClosedNonConvexDepthIsTheDeepestVertex(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 36, 18)
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 36, 18)
 	torus.DetectConvex()
 	n := 150
 	if testing.Short() {
@@ -24,8 +24,8 @@ func TestClosedNonConvexDepthIsTheDeepestVertex(t *testing.T) {
 		s := rig(t, torus, 0, link)
 		// Near a random point of the tube's surface, in or out.
 		u, v := 2*math.Pi*r.Float64(), 2*math.Pi*r.Float64()
-		out := mgl64.Vec3{math.Cos(v) * math.Cos(u), math.Sin(v), -math.Cos(v) * math.Sin(u)}
-		at := mgl64.Vec3{0.1 * math.Cos(u), 0, -0.1 * math.Sin(u)}.Add(out.Mul(0.03 + (r.Float64()*0.05 - 0.035)))
+		out := geom.Vec3{X: math.Cos(v) * math.Cos(u), Y: math.Sin(v), Z: -math.Cos(v) * math.Sin(u)}
+		at := geom.Vec3{X: 0.1 * math.Cos(u), Z: -0.1 * math.Sin(u)}.Add(out.Mul(0.03 + (r.Float64()*0.05 - 0.035)))
 		x := randRotation(r)
 		x.T = at
 		want, touch := refMeshDepth(link, x, torus)
@@ -54,15 +54,15 @@ func TestPlateOnTorusDepthIsTheDeepestObjectVertex(t *testing.T) {
 	// A plate pressed onto the top of the tube: none of its corners is in
 	// the torus, so the depth is the deepest torus vertex in the plate.
 	r := rand.New(rand.NewPCG(3, 4))
-	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 96, 48)
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 96, 48)
 	torus.DetectConvex()
-	plate := boxHull(t, mgl64.Vec3{0.05, 0.005, 0.05})
+	plate := boxHull(t, geom.Vec3{X: 0.05, Y: 0.005, Z: 0.05})
 	s := rig(t, torus, 0, plate)
 	for trial := range 20 {
 		u := 2 * math.Pi * r.Float64()
-		tilt, _ := geom.FromQuat(mgl64.QuatRotate(0.05*r.NormFloat64(), mgl64.Vec3{math.Cos(u), 0, math.Sin(u)}), mgl64.Vec3{})
+		tilt, _ := geom.FromQuat(mgl64.QuatRotate(0.05*r.NormFloat64(), mgl64.Vec3{math.Cos(u), 0, math.Sin(u)}), geom.Vec3{})
 		x := tilt
-		x.T = mgl64.Vec3{0.1 * math.Cos(u), 0.03 + 0.005 - 0.005*r.Float64(), -0.1 * math.Sin(u)}
+		x.T = geom.Vec3{X: 0.1 * math.Cos(u), Y: 0.03 + 0.005 - 0.005*r.Float64(), Z: -0.1 * math.Sin(u)}
 		want, touch := refMeshDepth(plate, x, torus)
 		got := s.Frame([]geom.Transform{x}).Contacts
 		if !touch || len(got) != 1 {
@@ -73,7 +73,7 @@ func TestPlateOnTorusDepthIsTheDeepestObjectVertex(t *testing.T) {
 			t.Fatalf("trial %d: depth %v, reference %v", trial, c.Depth, want)
 		}
 		onSurface(t, "contact", torus, c.Point)
-		if c.Normal.Dot(mgl64.Vec3{0, 1, 0}) < 0.99 {
+		if c.Normal.Dot(geom.Vec3{Y: 1}) < 0.99 {
 			t.Fatalf("trial %d: normal %v does not push the plate up", trial, c.Normal)
 		}
 	}
@@ -83,7 +83,7 @@ func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
 	// A link slides around the torus's outer equator while sinking in and
 	// turning: its depth may not jump by more than it moved.
 	r := rand.New(rand.NewPCG(5, 6))
-	torus := env.Torus("torus", mgl64.Vec3{}, 0.1, 0.03, 48, 24)
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 48, 24)
 	torus.DetectConvex()
 	link := randomHull(t, r, 30, 0.008)
 	s := rig(t, torus, 0, link)
@@ -91,7 +91,7 @@ func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
 		f := float64(k) / 400
 		u := 1.5 * f
 		rot := mgl64.QuatRotate(2*f, mgl64.Vec3{0.3, 1, 0.2}.Normalize())
-		x, _ := geom.FromQuat(rot, mgl64.Vec3{(0.145 - 0.03*f) * math.Cos(u), 0.004 * math.Sin(9*f), -(0.145 - 0.03*f) * math.Sin(u)})
+		x, _ := geom.FromQuat(rot, geom.Vec3{X: (0.145 - 0.03*f) * math.Cos(u), Y: 0.004 * math.Sin(9*f), Z: -(0.145 - 0.03*f) * math.Sin(u)})
 		return x
 	}
 	last, prev := -1.0, pose(0)
@@ -124,24 +124,24 @@ func TestDepthIsContinuousAlongAnApproach(t *testing.T) {
 func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
 	// A table top: one quad at y = 0, 1 m square, facing up; a 2 cm cube
 	// finger pokes through it.
-	top := &env.Mesh{Objects: []string{"top"}, Verts: []mgl64.Vec3{{-0.5, 0, -0.5}, {-0.5, 0, 0.5}, {0.5, 0, 0.5}, {0.5, 0, -0.5}},
+	top := &env.Mesh{Objects: []string{"top"}, Verts: []geom.Vec3{{X: -0.5, Z: -0.5}, {X: -0.5, Z: 0.5}, {X: 0.5, Z: 0.5}, {X: 0.5, Z: -0.5}},
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}}
 	top.DetectConvex()
-	cube := boxHull(t, mgl64.Vec3{0.01, 0.01, 0.01})
+	cube := boxHull(t, geom.Vec3{X: 0.01, Y: 0.01, Z: 0.01})
 	s := rig(t, top, 0.01, cube)
-	at := func(p mgl64.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
+	at := func(p geom.Vec3) geom.Transform { return geom.Transform{R: mgl64.Ident3(), T: p} }
 	cases := []struct {
 		name  string
 		x     geom.Transform
 		depth float64 // -1: no contact
 	}{
-		{"resting on it", at(mgl64.Vec3{0.1, 0.01, 0.2}), 0},
-		{"3 mm in", at(mgl64.Vec3{0.1, 0.007, 0.2}), 0.003},
-		{"half through", at(mgl64.Vec3{0.1, 0, 0.2}), 0.01},
+		{"resting on it", at(geom.Vec3{X: 0.1, Y: 0.01, Z: 0.2}), 0},
+		{"3 mm in", at(geom.Vec3{X: 0.1, Y: 0.007, Z: 0.2}), 0.003},
+		{"half through", at(geom.Vec3{X: 0.1, Z: 0.2}), 0.01},
 		// Across the table's edge, the corners beyond it are beside the
 		// table, not behind it: only those under it count.
-		{"over the edge, 4 mm in", at(mgl64.Vec3{0.5, 0.006, 0}), 0.004},
-		{"through and out below", at(mgl64.Vec3{0.1, -0.0105, 0.2}), -1},
+		{"over the edge, 4 mm in", at(geom.Vec3{X: 0.5, Y: 0.006}), 0.004},
+		{"through and out below", at(geom.Vec3{X: 0.1, Y: -0.0105, Z: 0.2}), -1},
 	}
 	for _, c := range cases {
 		res := s.Frame([]geom.Transform{c.x})
@@ -156,7 +156,7 @@ func TestOpenSurfaceDepthIsBehindItLocally(t *testing.T) {
 			continue
 		}
 		got := res.Contacts[0]
-		if got.Point[1] != 0 || got.Normal.Sub(mgl64.Vec3{0, 1, 0}).Len() > 1e-12 {
+		if got.Point.Y != 0 || got.Normal.Sub(geom.Vec3{Y: 1}).Len() > 1e-12 {
 			t.Errorf("%s: point %v normal %v, want on the top, pushing up", c.name, got.Point, got.Normal)
 		}
 	}

@@ -17,12 +17,12 @@ import (
 
 // hull is a convex link: its hull's vertices and faces, and its polytope.
 type hull struct {
-	verts []mgl64.Vec3
+	verts []geom.Vec3
 	tris  [][3]int32
 	poly  *narrow.Polytope
 }
 
-func makeHull(t testing.TB, pts []mgl64.Vec3) hull {
+func makeHull(t testing.TB, pts []geom.Vec3) hull {
 	t.Helper()
 	h, err := geom.ConvexHull(pts)
 	if err != nil {
@@ -35,32 +35,32 @@ func makeHull(t testing.TB, pts []mgl64.Vec3) hull {
 	return hull{h.Verts, h.Tris, p}
 }
 
-func boxHull(t testing.TB, half mgl64.Vec3) hull {
-	var pts []mgl64.Vec3
+func boxHull(t testing.TB, half geom.Vec3) hull {
+	var pts []geom.Vec3
 	for i := range 8 {
-		p := half
+		p := half.Mgl()
 		for k := range 3 {
 			if i&(1<<k) != 0 {
 				p[k] = -p[k]
 			}
 		}
-		pts = append(pts, p)
+		pts = append(pts, geom.FromMgl(p))
 	}
 	return makeHull(t, pts)
 }
 
 func randomHull(t testing.TB, r *rand.Rand, n int, scale float64) hull {
-	pts := make([]mgl64.Vec3, n)
-	ax := mgl64.Vec3{0.3 + r.Float64(), 0.3 + r.Float64(), 0.3 + r.Float64()}
+	pts := make([]geom.Vec3, n)
+	ax := geom.Vec3{X: 0.3 + r.Float64(), Y: 0.3 + r.Float64(), Z: 0.3 + r.Float64()}
 	for i := range pts {
-		pts[i] = mgl64.Vec3{r.NormFloat64() * ax[0], r.NormFloat64() * ax[1], r.NormFloat64() * ax[2]}.Mul(scale)
+		pts[i] = geom.Vec3{X: r.NormFloat64() * ax.X, Y: r.NormFloat64() * ax.Y, Z: r.NormFloat64() * ax.Z}.Mul(scale)
 	}
 	return makeHull(t, pts)
 }
 
 func randRotation(r *rand.Rand) geom.Transform {
 	q := mgl64.Quat{W: r.NormFloat64(), V: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}}
-	x, _ := geom.FromQuat(q, mgl64.Vec3{})
+	x, _ := geom.FromQuat(q, geom.Vec3{})
 	return x
 }
 
@@ -87,7 +87,7 @@ func refMeshDepth(link hull, x geom.Transform, m *env.Mesh) (depth float64, touc
 		}
 	}
 	inv := x.Inverse()
-	var mid mgl64.Vec3
+	var mid geom.Vec3
 	for _, v := range link.verts {
 		mid = mid.Add(v.Mul(1 / float64(len(link.verts))))
 	}
@@ -139,7 +139,7 @@ func bruteNear(link *narrow.Polytope, x geom.Transform, m *env.Mesh) (float64, b
 }
 
 // onSurface asserts that p is on m's surface.
-func onSurface(t *testing.T, what string, m *env.Mesh, p mgl64.Vec3) {
+func onSurface(t *testing.T, what string, m *env.Mesh, p geom.Vec3) {
 	t.Helper()
 	if d := envtest.SurfaceDistance(m, p); d > 1e-6 {
 		t.Fatalf("%s: point %v is %v m off the surface", what, p, d)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -74,8 +72,8 @@ type Object struct {
 	stampGen uint32
 	vertBase int32
 	tri      narrow.Polytope
-	triVert  [3]mgl64.Vec3
-	corner   [8]mgl64.Vec3
+	triVert  [3]geom.Vec3
+	corner   [8]geom.Vec3
 	boxPoly  narrow.Polytope
 	boxCache narrow.Cache // GJK's start from the last box tried: nodes' boxes are alike
 }

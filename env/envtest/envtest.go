@@ -3,8 +3,6 @@ package envtest
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
@@ -14,7 +12,7 @@ import (
 // Strackee, "The solid angle of a plane triangle", IEEE Trans. Biomed.
 // Eng. 30(2), 1983), summed over 4π. It is 1 inside and 0 outside (-1
 // inside a mesh wound inward), whatever the mesh's structure.
-func WindingNumber(m *env.Mesh, p mgl64.Vec3) float64 {
+func WindingNumber(m *env.Mesh, p geom.Vec3) float64 {
 	w := 0.0
 	for i := range m.Tris {
 		t := m.Triangle(i)
@@ -26,7 +24,7 @@ func WindingNumber(m *env.Mesh, p mgl64.Vec3) float64 {
 }
 
 // SurfaceDistance is the distance from p to the nearest triangle of m.
-func SurfaceDistance(m *env.Mesh, p mgl64.Vec3) float64 {
+func SurfaceDistance(m *env.Mesh, p geom.Vec3) float64 {
 	best := math.Inf(1)
 	for i := range m.Tris {
 		q, _ := geom.ClosestOnTriangle(m.Triangle(i), p)

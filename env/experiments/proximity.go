@@ -6,8 +6,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/traversal"
@@ -60,7 +58,7 @@ func Proximity(ctx context.Context, o ProximityOpts, onRow func(ProximityRow)) (
 		return nil, fmt.Errorf("experiments: %w", err)
 	}
 	fits := [2]geom.FitMode{geom.FitHull, geom.FitAxisAligned}
-	inner := env.Sphere("inner", mgl64.Vec3{}, 1, o.Level)
+	inner := env.Sphere("inner", geom.Vec3{}, 1, o.Level)
 	var trees [2]*env.Tree
 	for k, fit := range fits {
 		t, err := env.Build(inner, env.BuildOptions{Fit: fit})
@@ -77,7 +75,7 @@ func Proximity(ctx context.Context, o ProximityOpts, onRow func(ProximityRow)) (
 			return nil, err
 		}
 		eps := o.EpsMax * math.Pow(10, -float64(i)/float64(o.PerDecade))
-		outer := env.Sphere("outer", mgl64.Vec3{}, 1+eps, o.Level)
+		outer := env.Sphere("outer", geom.Vec3{}, 1+eps, o.Level)
 		row := ProximityRow{Eps: eps}
 		for k, fit := range fits {
 			tb, err := env.Build(outer, env.BuildOptions{Fit: fit})

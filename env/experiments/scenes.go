@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 // SceneClass is a family of procedural scenes of growing size, each placed
@@ -25,7 +24,7 @@ type SceneClass struct {
 
 // The table under every scene but the height field: the demo's.
 var table = func() *env.Mesh {
-	return env.Box("table", mgl64.Vec3{0, 0.70, 0}, mgl64.Vec3{0.60, 0.02, 0.40})
+	return env.Box("table", geom.Vec3{Y: 0.70}, geom.Vec3{X: 0.60, Y: 0.02, Z: 0.40})
 }
 
 // SceneClasses are the classes, in the order the bench runs them.
@@ -37,7 +36,7 @@ var SceneClasses = []SceneClass{
 		Make: func(tris int) *env.Mesh {
 			level := int(math.Round(math.Log(float64(tris)/8) / math.Log(4)))
 			m := table()
-			m.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, max(1, level)))
+			m.Append(env.Sphere("ball", geom.Vec3{Y: 0.78, Z: 0.01}, 0.06, max(1, level)))
 			return m
 		},
 	},
@@ -48,7 +47,7 @@ var SceneClasses = []SceneClass{
 		Make: func(tris int) *env.Mesh {
 			nv := max(3, int(math.Round(math.Sqrt(float64(tris)/4))))
 			m := table()
-			m.Append(env.Torus("torus", mgl64.Vec3{0, 0.81, 0.01}, 0.035, 0.03, 2*nv, nv))
+			m.Append(env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 2*nv, nv))
 			return m
 		},
 	},
@@ -74,19 +73,19 @@ var SceneClasses = []SceneClass{
 // tessellated objects taking the rest.
 func room(tris int) *env.Mesh {
 	m := HeightField(max(2, int(math.Sqrt(float64(tris)/8))))
-	for _, w := range [][2]mgl64.Vec3{
-		{{0, 1.2, -0.5}, {0.5, 0.55, 0.005}}, {{0, 1.2, 0.5}, {0.5, 0.55, 0.005}},
-		{{-0.5, 1.2, 0}, {0.005, 0.55, 0.5}}, {{0.5, 1.2, 0}, {0.005, 0.55, 0.5}},
+	for _, w := range [][2]geom.Vec3{
+		{{Y: 1.2, Z: -0.5}, {X: 0.5, Y: 0.55, Z: 0.005}}, {{Y: 1.2, Z: 0.5}, {X: 0.5, Y: 0.55, Z: 0.005}},
+		{{X: -0.5, Y: 1.2}, {X: 0.005, Y: 0.55, Z: 0.5}}, {{X: 0.5, Y: 1.2}, {X: 0.005, Y: 0.55, Z: 0.5}},
 	} {
 		m.Append(env.Box("wall", w[0], w[1]))
 	}
 	m.Append(table())
 	rest := max(8, (tris-len(m.Tris))/3)
 	level := int(math.Round(math.Log(float64(rest)/8) / math.Log(4)))
-	m.Append(env.Sphere("ball", mgl64.Vec3{0, 0.78, 0.01}, 0.06, max(1, level)))
-	m.Append(env.Sphere("ball2", mgl64.Vec3{0.25, 0.78, 0.1}, 0.06, max(1, level)))
+	m.Append(env.Sphere("ball", geom.Vec3{Y: 0.78, Z: 0.01}, 0.06, max(1, level)))
+	m.Append(env.Sphere("ball2", geom.Vec3{X: 0.25, Y: 0.78, Z: 0.1}, 0.06, max(1, level)))
 	nv := max(3, int(math.Round(math.Sqrt(float64(rest)/4))))
-	m.Append(env.Torus("torus", mgl64.Vec3{-0.25, 0.75, 0.05}, 0.035, 0.03, 2*nv, nv))
+	m.Append(env.Torus("torus", geom.Vec3{X: -0.25, Y: 0.75, Z: 0.05}, 0.035, 0.03, 2*nv, nv))
 	return m
 }
 
@@ -98,7 +97,7 @@ func HeightField(n int) *env.Mesh {
 		for j := 0; j <= n; j++ {
 			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
 			y := 0.68 + 0.02*math.Sin(x*40)*math.Cos(z*33)
-			m.Verts = append(m.Verts, mgl64.Vec3{x, y, z})
+			m.Verts = append(m.Verts, geom.Vec3{X: x, Y: y, Z: z})
 		}
 	}
 	at := func(i, j int) int32 { return int32(i*(n+1) + j) }

@@ -39,7 +39,7 @@ func NewHand(hand *handmodel.Hand, prefix, name string, c geom.Convention) *Hand
 		e.side = "right"
 	}
 	for j, p := range hand.XRJoints() {
-		e.joints[j] = joint{link: int(p.Link), at: p.Offset.T, turn: p.Offset.Quat(), radius: p.Radius}
+		e.joints[j] = joint{link: int(p.Link), at: p.Offset.T.Mgl(), turn: p.Offset.Quat(), radius: p.Radius}
 		e.addr[j] = Address(prefix, name, handmodel.XRJoint(j).String())
 	}
 	e.tracks.Reset(len(e.joints))

@@ -125,7 +125,7 @@ func TestJointsFollowTheLinksAndOpenXRsAxes(t *testing.T) {
 					}
 					want := table[j].Pose(links[table[j].Link])
 					r := jt.q.Normalize().Mat4().Mat3()
-					if d := jt.p.Sub(want.T).Len(); d > 2e-6 {
+					if d := jt.p.Sub(want.T.Mgl()).Len(); d > 2e-6 {
 						fail("at %v, %g m from %v", jt.p, d, want.T)
 					}
 					if !osctest.MatNear(r, want.R, 2e-6) {

@@ -99,7 +99,7 @@ func NewHand(hand *handmodel.Hand, p *Performer, index int) *Hand {
 		if p := hand.Parent(l); p != handmodel.Palm {
 			parent = rest[p]
 		}
-		e.pos[i] = geom.Unity.Point(e.tpose.Rotate(palm.Inverse().Rotate(rest[l].T.Sub(parent.T))))
+		e.pos[i] = geom.Unity.Point(e.tpose.Rotate(palm.Inverse().Rotate(rest[l].T.Sub(parent.T)).Mgl()))
 	}
 	e.tracks.Reset(NumBones)
 	return e

@@ -161,7 +161,7 @@ func TestBonesComposeBackIntoTheLinks(t *testing.T) {
 					if !osctest.MatNear(r, want, 2e-5) {
 						t.Fatalf("frame %d, %s: composed back %v, the link's turn %v", frames, b.name, r, want)
 					}
-					if at := palm.Inverse().Apply(links[l].T); p.Sub(at).Len() > 2e-6 {
+					if at := palm.Inverse().Apply(links[l].T).Mgl(); p.Sub(at).Len() > 2e-6 {
 						t.Fatalf("frame %d, %s: composed back to %v, the link is at %v", frames, b.name, p, at)
 					}
 					if last != nil && b.q.Dot(last[i].q) < 0 {
