@@ -23,18 +23,20 @@ func ExampleNewScene() {
 		Tris: [][3]int32{{0, 1, 2}, {0, 2, 3}}, Object: []int32{0, 0}})
 	scene.DetectConvex()
 
+	// The body: one link, its hierarchy, and its convex polytope.
 	link := env.Box("finger", geom.Vec3{}, geom.Vec3{X: 0.01, Y: 0.01, Z: 0.01})
+	bl, _ := cab.NewLink("finger", -1, link.Verts, link.Tris, true)
+	body, _ := cab.Build(&cab.Body{Name: "finger", Links: []cab.Link{bl}})
+	refit, _ := cab.NewRefitter(cab.CAB, body)
 	poly, _ := narrow.NewPolytope(link.Verts, link.Tris)
-	links, _ := contact.NewLinks([]*narrow.Polytope{poly})
+	links, _ := contact.NewLinks(body.Body, []*narrow.Polytope{poly})
+
 	s, err := contact.NewScene(scene, links, contact.Options{Proximity: 0.01, CountTris: true})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("methods:", s.Method)
 
-	bl, _ := cab.NewLink("finger", -1, link.Verts, link.Tris, true)
-	body, _ := cab.Build(&cab.Body{Name: "finger", Links: []cab.Link{bl}})
-	refit, _ := cab.NewRefitter(cab.CAB, body)
 	poses := []geom.Transform{{R: mgl64.Ident3(), T: geom.Vec3{X: 0.105}}}
 	refit.Refit(poses)
 	s.Traverse(body, poses)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/narrow"
 )
@@ -35,12 +36,16 @@ type Link struct {
 }
 
 // NewLinks measures a body's links, given as convex polytopes in their
-// own frames.
-func NewLinks(polys []*narrow.Polytope) ([]Link, error) {
+// own frames, one per link of body. Each link's box is the body's (its
+// hierarchy's leaf box, which the traversal tests): one box bounds the
+// link for the traversal and for the methods alike.
+func NewLinks(body *cab.Body, polys []*narrow.Polytope) ([]Link, error) {
+	if len(polys) != len(body.Links) {
+		return nil, fmt.Errorf("contact: %d polytopes for the %d links of body %s", len(polys), len(body.Links), body.Name)
+	}
 	links := make([]Link, len(polys))
 	for i, p := range polys {
-		var f geom.Fitter
-		l, err := newLink(p, f.Fit(p.Verts, nil))
+		l, err := newLink(p, body.Links[i].Box)
 		if err != nil {
 			return nil, fmt.Errorf("contact: link %d: %w", i, err)
 		}

@@ -29,11 +29,11 @@ type Kind struct {
 func (k Kind) String() string {
 	switch {
 	case k.Convex:
-		return "that is convex"
+		return "convex"
 	case k.Closed:
-		return "that is closed and not convex"
+		return "closed and not convex"
 	}
-	return "that is open"
+	return "open"
 }
 
 // Prep is what a method prepares a scene object from.

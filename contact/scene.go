@@ -92,7 +92,7 @@ func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, er
 			p.Surface, kind.Closed = surf, surf.Closed
 		}
 		if m, ok = Choose(kind); !ok {
-			return nil, "", fmt.Errorf("contact: object %q: no registered contact method takes an object %s: there are %s", p.Name(), kind, configs.List(Names(), "and"))
+			return nil, "", fmt.Errorf("contact: object %q: no registered contact method takes an object that is %s: there are %s", p.Name(), kind, configs.List(Names(), "and"))
 		}
 	}
 	obj, err := m.Prepare(p)

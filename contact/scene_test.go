@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/contact/contacttest"
 	"github.com/gloved/gloved/env"
@@ -78,7 +79,7 @@ func TestANamedMethodReplacesTheChoice(t *testing.T) {
 // are refused at load, by Check as by NewScene, naming the object and the
 // method.
 func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
-	links, err := contact.NewLinks(nil)
+	links, err := contact.NewLinks(&cab.Body{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, err
 	}
-	links, err := contact.NewLinks(part.Links)
+	links, err := contact.NewLinks(part.Hier.Body, part.Links)
 	if err != nil {
 		return nil, err
 	}

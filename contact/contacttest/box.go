@@ -2,6 +2,7 @@ package contacttest
 
 import (
 	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/contact/convex"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/narrow"
@@ -21,15 +22,12 @@ func init() {
 	})
 }
 
-// Box is a scene object as its root box: a solid measured by GJK and EPA
-// from its eight corners. Calls counts its Collide calls, for tests.
+// Box is a scene object as its root box: a convex solid (package
+// convex's) of the box's eight corners. Calls counts its Collide calls,
+// for tests.
 type Box struct {
-	tree    *env.Tree
-	links   []contact.Link
-	band    float64
-	corners [8]geom.Vec3
-	poly    *narrow.Polytope
-	Calls   int
+	*convex.Object
+	Calls int
 }
 
 func prepareBox(p contact.Prep) (contact.Object, error) {
@@ -38,40 +36,18 @@ func prepareBox(p contact.Prep) (contact.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Box{tree: tree, links: p.Links, band: p.Options.Proximity}
+	var corners [8]geom.Vec3
 	root := tree.Bounds()
-	root.Corners(&b.corners)
-	if b.poly, err = narrow.NewPolytope(b.corners[:], nil); err != nil {
+	root.Corners(&corners)
+	poly, err := narrow.NewPolytope(corners[:], nil)
+	if err != nil {
 		return nil, err
 	}
-	return b, nil
+	return &Box{Object: convex.New(poly, tree, p.Links, p.Options)}, nil
 }
 
-// Tree returns the object's tree, whose root box is the solid.
-func (b *Box) Tree() *env.Tree { return b.tree }
-
-// Front reports false: the box needs no triangles.
-func (b *Box) Front() bool { return false }
-
-// Clear reports false: every candidate is measured.
-func (b *Box) Clear(int, geom.Transform) bool { return false }
-
-// Forget does nothing: the box keeps no warm starts.
-func (b *Box) Forget(int) {}
-
-// Collide measures the link against the box, cold.
+// Collide counts the call and measures the link against the box.
 func (b *Box) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
 	b.Calls++
-	l := int(c.Link)
-	link := narrow.Shape{P: b.links[l].Poly, X: x}
-	box := narrow.Shape{P: b.poly, X: geom.Identity()}
-	d := narrow.Distance(&link, &box, nil)
-	if !d.Overlap {
-		if d.Distance <= b.band {
-			out.Near = append(out.Near, contact.Near{Link: l, Object: int(c.Object), Distance: d.Distance, Point: d.PointB, LinkPoint: d.PointA})
-		}
-		return
-	}
-	p := narrow.Penetration(&link, &box, &d, nil)
-	out.Contacts = append(out.Contacts, contact.Contact{Link: l, Object: int(c.Object), Depth: p.Depth, Normal: p.Normal, Point: p.PointB, Exact: p.Exact})
+	b.Object.Collide(c, x, out)
 }

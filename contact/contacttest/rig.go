@@ -82,7 +82,7 @@ func newRig(t testing.TB, body *cab.Body, polys []*narrow.Polytope, scene *env.M
 	if err != nil {
 		t.Fatal(err)
 	}
-	links, err := contact.NewLinks(polys)
+	links, err := contact.NewLinks(body, polys)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,14 @@ func Prepare(p contact.Prep) (contact.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Object{links: p.Links, hull: poly, tree: tree, opt: p.Options, caches: make([]narrow.Cache, len(p.Links))}, nil
+	return New(poly, tree, p.Links, p.Options), nil
+}
+
+// New makes a convex solid of hull for links, with tree the object's
+// triangles (the traversal descends it; a contact counts its triangles):
+// Prepare's object, for another method to build on.
+func New(hull *narrow.Polytope, tree *env.Tree, links []contact.Link, o contact.Options) *Object {
+	return &Object{links: links, hull: hull, tree: tree, opt: o, caches: make([]narrow.Cache, len(links))}
 }
 
 // Tree returns the object's tree of its triangles.
