@@ -104,6 +104,23 @@ func (t *stageTimes) summary() []stageStats {
 	return out
 }
 
+// collision returns the statistics of each frame's collision part, its
+// refit, traverse and narrow stages summed (before summary sorts them).
+func (t *stageTimes) collision() stageStats {
+	var sums []time.Duration
+	for i := range t[session.StageRefit] {
+		sums = append(sums, t[session.StageRefit][i]+t[session.StageTraverse][i]+t[session.StageNarrow][i])
+	}
+	var c stageTimes
+	c[session.NumStages] = sums
+	s := c.summary()
+	if len(s) == 0 {
+		return stageStats{Stage: "collision"}
+	}
+	s[0].Stage = "collision"
+	return s[0]
+}
+
 // benchPass runs the session's frames, encoding each frame's OSC bundle,
 // and (if measured) appends every stage's time to times and calls after
 // (if not nil).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +26,9 @@ type sceneRow struct {
 	ContactsPerFrm float64      `json:"contacts_per_frame"`
 	NearPerFrame   float64      `json:"near_per_frame"`
 	Stages         []stageStats `json:"stages"`
+	// Collision is the collision part of each frame, refit + traverse +
+	// narrow: what the peer harnesses (bench/fcl, bench/coal) compare.
+	Collision stageStats `json:"collision"`
 }
 
 // warmFrames are run before the measured frames of each scene, so that the
@@ -78,6 +82,9 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 					if err := exportScene(ctx, dir, scene, motion, warmFrames+*frames, opt); err != nil {
 						return err
 					}
+					if err := writeGlovedTiming(dir, row, *proximity); err != nil {
+						return err
+					}
 				}
 			}
 		}
@@ -115,6 +122,17 @@ func exportScene(ctx context.Context, dir string, scene *env.Mesh, motion string
 	return err
 }
 
+// writeGlovedTiming writes gloved.json beside an export: gloved's own
+// timing of the scene's frames and the band, for bench/coal's ratios.
+func writeGlovedTiming(dir string, row sceneRow, band float64) error {
+	b, err := json.Marshal(map[string]any{"class": row.Class, "motion": row.Motion, "tris": row.Tris, "band_m": band,
+		"collision_p50_us": row.Collision.P50US, "collision_p99_us": row.Collision.P99US})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "gloved.json"), append(b, '\n'), 0o644)
+}
+
 // benchScene builds one scene and runs the motion through it.
 func benchScene(ctx context.Context, class string, scene *env.Mesh, motion string, frames int, opt session.PipelineOptions) (sceneRow, error) {
 	t0 := time.Now()
@@ -144,6 +162,7 @@ func benchScene(ctx context.Context, class string, scene *env.Mesh, motion strin
 	row.FramesPerSec = float64(row.Frames) / time.Since(start).Seconds()
 	row.ContactsPerFrm = float64(contacts) / float64(max(1, row.Frames))
 	row.NearPerFrame = float64(near) / float64(max(1, row.Frames))
+	row.Collision = times.collision()
 	row.Stages = times.summary()
 	return row, nil
 }

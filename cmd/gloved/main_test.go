@@ -281,3 +281,40 @@ func TestBenchScenes(t *testing.T) {
 		t.Error("an unknown class was accepted")
 	}
 }
+
+// TestBenchScenesExportsForThePeers: --export writes what bench/fcl and
+// bench/coal read for each scene: the scene, the links, every frame's
+// poses, gloved's contacts, and gloved's own timing of the collision part
+// (refit + traverse + narrow, never more than the whole frame) with the
+// band.
+func TestBenchScenesExportsForThePeers(t *testing.T) {
+	dir := t.TempDir()
+	out, err := gloved(t, "bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--frames", "40", "--motions", "grasp", "--json", "--export", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []sceneRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := rows[0]
+	scene := filepath.Join(dir, fmt.Sprintf("ball-%d-grasp", r.Tris))
+	for _, f := range []string{"scene.obj", "frames.txt", "contacts.jsonl", "links/palm.obj"} {
+		if _, err := os.Stat(filepath.Join(scene, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	var timing struct {
+		Band float64 `json:"band_m"`
+		P50  float64 `json:"collision_p50_us"`
+		P99  float64 `json:"collision_p99_us"`
+	}
+	b, err := os.ReadFile(filepath.Join(scene, "gloved.json"))
+	if err != nil || json.Unmarshal(b, &timing) != nil {
+		t.Fatalf("gloved.json: %v %s", err, b)
+	}
+	total := r.Stages[len(r.Stages)-1]
+	if timing.Band != 0.01 || timing.P50 != r.Collision.P50US || !(timing.P50 > 0) || timing.P50 > total.P50US || timing.P99 < timing.P50 {
+		t.Errorf("gloved.json %+v, the run's collision part %+v, its total %+v", timing, r.Collision, total)
+	}
+}
