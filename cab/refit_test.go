@@ -8,27 +8,11 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/cab/cabtest"
 	"github.com/gloved/gloved/cab/experiments"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
-
-func handSetup(t testing.TB) (*handmodel.Hand, *cab.Hierarchy) {
-	t.Helper()
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := cab.HandBody(hand)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := cab.Build(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hand, h
-}
 
 func randomHandPose(r *rand.Rand, hand *handmodel.Hand, out []geom.Transform) {
 	var q handmodel.Angles
@@ -42,7 +26,7 @@ func randomHandPose(r *rand.Rand, hand *handmodel.Hand, out []geom.Transform) {
 }
 
 func TestHandHierarchyShape(t *testing.T) {
-	_, h := handSetup(t)
+	_, h := cabtest.Hand(t)
 	if len(h.Nodes) != 15 || h.Root != 14 {
 		t.Fatalf("%d nodes, root %d; want 15 internal nodes with the root last", len(h.Nodes), h.Root)
 	}
@@ -74,7 +58,7 @@ func TestHandHierarchyShape(t *testing.T) {
 // TestHandBodyAdjacency: a hand body's links share a joint exactly when
 // the hand's do.
 func TestHandBodyAdjacency(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	pairs := 0
 	for x := range h.Body.Links {
 		for y := range h.Body.Links {
@@ -110,7 +94,7 @@ func TestChainHierarchyIsBalanced(t *testing.T) {
 // contains every vertex of every link below it.
 func TestEveryStrategyBoundsItsGeometry(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 41))
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	chainBody, _ := experiments.ChainBody("c", 16, experiments.LinkShape{Length: 6, Thickness: 1, Dented: true})
 	ch, _ := cab.Build(chainBody)
 	poses := make([]geom.Transform, 17)
@@ -213,7 +197,7 @@ func TestMergeCABSpecialCases(t *testing.T) {
 }
 
 func TestRefitAllocatesNothing(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	poses := make([]geom.Transform, 16)
 	randomHandPose(rand.New(rand.NewPCG(1, 2)), hand, poses)
 	for _, s := range cab.Strategies {
@@ -225,7 +209,7 @@ func TestRefitAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkRefitHand(b *testing.B) {
-	hand, h := handSetup(b)
+	hand, h := cabtest.Hand(b)
 	poses := make([]geom.Transform, 16)
 	randomHandPose(rand.New(rand.NewPCG(1, 2)), hand, poses)
 	for _, s := range cab.Strategies {

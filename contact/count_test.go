@@ -8,7 +8,6 @@ import (
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/contact/contacttest"
-	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
@@ -37,17 +36,6 @@ func handRig(t testing.TB, scene *env.Mesh, o contact.Options) (*contacttest.Rig
 	return contacttest.NewHandRig(t, hand, scene, o), hand
 }
 
-// graspFrames poses the hand through n frames of the simulated grasp
-// under the demo wrist.
-func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
-	t.Helper()
-	frames, err := handtest.Poses(hand, sim.Grasp, n, env.GraspWrist())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return frames
-}
-
 // bruteCount counts the triangles of object o of scene that meet link
 // (placed by x), each by GJK.
 func bruteCount(link *narrow.Polytope, x geom.Transform, scene *env.Mesh, o int) int {
@@ -72,7 +60,7 @@ func TestCountTrisEqualsBruteForce(t *testing.T) {
 	scene := sinkScene(4)
 	rig, hand := handRig(t, scene, contact.Options{CountTris: true})
 	var frames [][]geom.Transform
-	for i, p := range graspFrames(t, hand, 300) {
+	for i, p := range handtest.Grasp(t, hand, env.GraspWrist(), 300) {
 		if i%3 == 0 {
 			frames = append(frames, p)
 		}
@@ -130,7 +118,7 @@ func TestCountTrisManyPlanes(t *testing.T) {
 func benchSolve(b *testing.B, level int, count bool) {
 	scene := sinkScene(level)
 	rig, hand := handRig(b, scene, contact.Options{CountTris: count})
-	frames := graspFrames(b, hand, 300)
+	frames := handtest.Grasp(b, hand, env.GraspWrist(), 300)
 	for _, p := range frames { // warm up every buffer
 		rig.Frame(p)
 	}
@@ -167,7 +155,7 @@ func benchCount(b *testing.B, count func(rig *contacttest.Rig, j *countJob) int)
 	scene := sinkScene(6)
 	rig, hand := handRig(b, scene, contact.Options{CountTris: true})
 	var jobs []countJob
-	for _, p := range graspFrames(b, hand, 300) {
+	for _, p := range handtest.Grasp(b, hand, env.GraspWrist(), 300) {
 		res := rig.Frame(p)
 		for _, c := range res.Contacts { // convex objects: counted from the root
 			root := []int32{rig.Scene.Objects[c.Object].Tree().Root}

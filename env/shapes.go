@@ -119,3 +119,23 @@ func Torus(name string, center geom.Vec3, big, r float64, nu, nv int) *Mesh {
 	}
 	return m
 }
+
+// Terrain returns a 1 m square height field over x, z in [-0.5, 0.5]:
+// one object of 2·n² triangles, its height y = f(x, z), wound up.
+func Terrain(name string, n int, f func(x, z float64) float64) *Mesh {
+	m := &Mesh{Objects: []string{name}}
+	for i := 0; i <= n; i++ {
+		for j := 0; j <= n; j++ {
+			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
+			m.Verts = append(m.Verts, geom.Vec3{X: x, Y: f(x, z), Z: z})
+		}
+	}
+	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
+	for i := range n {
+		for j := range n {
+			m.Tris = append(m.Tris, [3]int32{at(i, j), at(i, j+1), at(i+1, j+1)}, [3]int32{at(i, j), at(i+1, j+1), at(i+1, j)})
+			m.Object = append(m.Object, 0, 0)
+		}
+	}
+	return m
+}

@@ -74,8 +74,8 @@ type Candidates struct {
 	active []bool
 	at     []int32
 	nodeOn []bool
-	emit   [][2]int32 // (link, ref) in descent order
-	count  []int32    // per link: refs emitted, then where they start
+	into   intoTree // the descent to the fronts, in its own-scale form
+	count  []int32  // per link: refs emitted, then where they start
 	refs   []int32
 }
 
@@ -141,17 +141,18 @@ func (c *Candidates) fronts(h *cab.Hierarchy, tree *env.Tree) {
 	for i, n := range h.Nodes { // children come first
 		c.nodeOn[i] = on(n.Child[0]) || on(n.Child[1])
 	}
-	c.emit = c.emit[:0]
+	c.into = intoTree{OwnScale: true, Emit: c.into.Emit[:0]}
 	if on(h.Root) {
 		DescendPairs(&c.stack, h.Root, tree.Root, func(a, s int32) (Step, [2]int32) {
 			if !on(a) {
 				return Prune, [2]int32{}
 			}
-			return c.step(h, tree, a, s)
+			return c.into.step(h, tree, a, s)
 		})
 	}
+	c.BoxTests += c.into.BoxTests
 	// File the references by link, keeping their order (a counting sort).
-	for _, e := range c.emit {
+	for _, e := range c.into.Emit {
 		c.count[e[0]]++
 	}
 	base := int32(len(c.refs))
@@ -161,46 +162,11 @@ func (c *Candidates) fronts(h *cab.Hierarchy, tree *env.Tree) {
 			base, c.count[l] = base+c.count[l], c.List[c.at[l]].first
 		}
 	}
-	c.refs = slices.Grow(c.refs, len(c.emit))[:int(base)]
-	for _, e := range c.emit {
+	c.refs = slices.Grow(c.refs, len(c.into.Emit))[:int(base)]
+	for _, e := range c.into.Emit {
 		c.refs[c.count[e[0]]] = e[1]
 		c.count[e[0]]++
 	}
 	clear(c.count)
 	clear(c.active)
-}
-
-// step tests hierarchy reference a against tree reference s (a box or a
-// triangle, which is its own leaf), as SceneQuery.step does without a
-// margin, but stops at a link's own scale: a node of the tree that meets
-// a link's box and is no larger than it is filed as itself.
-func (c *Candidates) step(h *cab.Hierarchy, t *env.Tree, a, s int32) (Step, [2]int32) {
-	box := h.Box(a)
-	c.BoxTests++
-	var treeBox *geom.OBB
-	if tri, ok := env.Leaf(s); ok {
-		if !geom.TriOBBMayMeet(t.Mesh.Triangle(int(tri)), box) {
-			return Prune, [2]int32{}
-		}
-		if a < 0 {
-			c.emit = append(c.emit, [2]int32{^a, s})
-			return Prune, [2]int32{}
-		}
-	} else {
-		treeBox = &t.Nodes[s].Box
-		if geom.BoxesDisjoint(box, treeBox) {
-			return Prune, [2]int32{}
-		}
-		if a < 0 && treeBox.Size() <= box.Size() {
-			c.emit = append(c.emit, [2]int32{^a, s})
-			return Prune, [2]int32{}
-		}
-	}
-	if a < 0 {
-		box = nil // a link is a leaf: never split
-	}
-	if geom.SplitFirst(box, treeBox) {
-		return SplitA, h.Nodes[a].Child
-	}
-	return SplitB, t.Nodes[s].Child
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/cab/cabtest"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/traversal"
@@ -57,7 +58,7 @@ func under(t *env.Tree, r int32, out []int32) []int32 {
 // it; a cleared pair has no front; an object that wants no front gets
 // none.
 func TestCandidatesAreBruteForce(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	refit, err := cab.NewRefitter(cab.CAB, h)
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +170,7 @@ func leftToRight(tree *env.Tree, tris []int32) []int {
 // TestCandidatesAllocateNothing: reused, a traversal allocates nothing
 // once its buffers have grown.
 func TestCandidatesAllocateNothing(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	refit, _ := cab.NewRefitter(cab.CAB, h)
 	objs := objectsOf(t, env.GraspScene(4))
 	list := []traversal.Object{objs[0], objs[1]}
@@ -200,7 +201,7 @@ func TestCandidatesAllocateNothing(t *testing.T) {
 // BenchmarkCandidatesGrasp: the traversal stage of the grasp over the
 // 8k-triangle ball and table (refit included), both objects wanting fronts.
 func BenchmarkCandidatesGrasp(b *testing.B) {
-	hand, h := handSetup(b)
+	hand, h := cabtest.Hand(b)
 	refit, _ := cab.NewRefitter(cab.CAB, h)
 	objs := objectsOf(b, env.GraspScene(5))
 	list := []traversal.Object{objs[0], objs[1]}

@@ -25,6 +25,7 @@ type SceneQuery struct {
 	stack  [][2]int32
 	under  []int32 // the descent of a scene subtree inside a link's box
 	grown  geom.OBB
+	into   intoTree
 }
 
 // box returns the box of hierarchy reference a grown by the margin.
@@ -55,47 +56,17 @@ func grownBox(h *cab.Hierarchy, a int32, margin float64, scratch *geom.OBB) *geo
 // Run finds every (link, triangle) pair whose link box meets the triangle.
 // The hierarchy's boxes must be refitted for the frame.
 func (q *SceneQuery) Run(h *cab.Hierarchy, scene *env.Tree) int {
-	q.Pairs, q.BoxTests = q.Pairs[:0], 0
-	DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (Step, [2]int32) { return q.step(h, scene, a, s) })
+	q.into = intoTree{Margin: q.Margin, Emit: q.into.Emit[:0]}
+	DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (Step, [2]int32) { return q.into.step(h, scene, a, s) })
+	q.Pairs, q.BoxTests = q.Pairs[:0], q.into.BoxTests
+	for _, e := range q.into.Emit {
+		q.appendUnder(scene, e[0], e[1])
+	}
 	return len(q.Pairs)
 }
 
-// step tests hierarchy reference a against scene reference s: a box or a
-// triangle, which is its own leaf.
-func (q *SceneQuery) step(h *cab.Hierarchy, scene *env.Tree, a, s int32) (Step, [2]int32) {
-	box := q.box(h, a)
-	q.BoxTests++
-	var sceneBox *geom.OBB
-	if tri, ok := env.Leaf(s); ok {
-		if !geom.TriOBBMayMeet(scene.Mesh.Triangle(int(tri)), box) {
-			return Prune, [2]int32{}
-		}
-		if a < 0 {
-			q.Pairs = append(q.Pairs, LinkTri{^a, tri})
-			return Prune, [2]int32{}
-		}
-	} else {
-		sceneBox = &scene.Nodes[s].Box
-		if geom.BoxesDisjoint(box, sceneBox) {
-			return Prune, [2]int32{}
-		}
-		if a < 0 && contains(box, sceneBox) {
-			// Every triangle under s is in the link's box: each would pass
-			// TriOBB, so none is tested.
-			q.appendUnder(scene, ^a, s)
-			return Prune, [2]int32{}
-		}
-	}
-	if a < 0 {
-		box = nil // a link is a leaf: never split
-	}
-	if geom.SplitFirst(box, sceneBox) {
-		return SplitA, h.Nodes[a].Child
-	}
-	return SplitB, scene.Nodes[s].Child
-}
-
-// appendUnder pairs link with every triangle under scene node s.
+// appendUnder pairs link with every triangle under scene reference s (a
+// node the descent stopped at, or a triangle).
 func (q *SceneQuery) appendUnder(scene *env.Tree, link, s int32) {
 	st := append(q.under[:0], s)
 	for len(st) > 0 {

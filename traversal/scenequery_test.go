@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/cab/cabtest"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
@@ -54,7 +55,7 @@ func grown(b geom.OBB, m float64) geom.OBB {
 // link boxes), the descent finds exactly the (link, triangle) pairs whose
 // grown leaf box meets the triangle when tested one by one.
 func TestSceneQueryEqualsBruteForce(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	for _, level := range []int{3, 5} {
 		scene := graspScene(t, level)
 		r := rand.New(rand.NewPCG(52, 52))
@@ -106,7 +107,7 @@ func bruteSceneQuery(h *cab.Hierarchy, scene *env.Tree, margin float64) []traver
 // TestLinksNearEqualsBruteForce: the links near a box are exactly those
 // whose leaf boxes, grown by the margin, meet it.
 func TestLinksNearEqualsBruteForce(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	r := rand.New(rand.NewPCG(53, 53))
 	poses := make([]geom.Transform, 16)
 	ball := ballBox
@@ -134,7 +135,7 @@ func TestLinksNearEqualsBruteForce(t *testing.T) {
 }
 
 func TestSceneQueryReuseAllocatesNothing(t *testing.T) {
-	hand, h := handSetup(t)
+	hand, h := cabtest.Hand(t)
 	scene := graspScene(t, 5)
 	r := rand.New(rand.NewPCG(54, 54))
 	poses := make([]geom.Transform, 16)
@@ -162,7 +163,7 @@ func TestSceneQueryReuseAllocatesNothing(t *testing.T) {
 }
 
 func BenchmarkSceneQueryHandGrasp100k(b *testing.B) {
-	hand, h := handSetup(b)
+	hand, h := cabtest.Hand(b)
 	scene := graspScene(b, 7) // ball of 131,072 triangles plus the table
 	cal, _ := handmodel.DefaultCalibration(22)
 	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)

@@ -5,33 +5,12 @@ import (
 	"testing"
 
 	"github.com/gloved/gloved/cab"
-	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/cab/cabtest"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/handmodel/handtest"
 	"github.com/gloved/gloved/traversal"
 )
-
-// heightField is a 1 m square terrain of 2·n² triangles over x, z in
-// [-0.5, 0.5], its height y = f(x, z), one object.
-func heightField(n int, f func(x, z float64) float64) *env.Mesh {
-	m := &env.Mesh{Objects: []string{"terrain"}}
-	for i := 0; i <= n; i++ {
-		for j := 0; j <= n; j++ {
-			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
-			m.Verts = append(m.Verts, geom.Vec3{X: x, Y: f(x, z), Z: z})
-		}
-	}
-	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
-	for i := range n {
-		for j := range n {
-			m.Tris = append(m.Tris, [3]int32{at(i, j), at(i, j+1), at(i+1, j+1)}, [3]int32{at(i, j), at(i+1, j+1), at(i+1, j)})
-			m.Object = append(m.Object, 0, 0)
-		}
-	}
-	return m
-}
 
 // Terrains under the demo wrist, whose grasp keeps the hand within
 // y 0.81..0.93 and x, z within ±0.1 of the origin: the ground under it is
@@ -46,23 +25,12 @@ var terrains = map[string]func(x, z float64) float64{
 	},
 }
 
-// graspFrames poses the hand through n frames of the simulated grasp
-// under the demo wrist.
-func graspFrames(t testing.TB, hand *handmodel.Hand, n int) [][]geom.Transform {
-	t.Helper()
-	frames, err := handtest.Poses(hand, sim.Grasp, n, env.GraspWrist())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return frames
-}
-
 // benchTraverse runs the pipeline's traversal of one object per frame:
 // the links within margin of the object's box and, if any, the descent
 // for the triangles that may touch them, grown by runMargin.
 func benchTraverse(b *testing.B, tree *env.Tree, margin, runMargin float64) {
-	hand, h := handSetup(b)
-	frames := graspFrames(b, hand, 300)
+	hand, h := cabtest.Hand(b)
+	frames := handtest.Grasp(b, hand, env.GraspWrist(), 300)
 	ref, _ := cab.NewRefitter(cab.CAB, h)
 	root := tree.Bounds()
 	var sq traversal.SceneQuery
@@ -94,7 +62,7 @@ func benchTraverse(b *testing.B, tree *env.Tree, margin, runMargin float64) {
 }
 
 func terrainTree(b *testing.B, name string) *env.Tree {
-	tree, err := env.Build(heightField(316, terrains[name]), env.BuildOptions{})
+	tree, err := env.Build(env.Terrain("terrain", 316, terrains[name]), env.BuildOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

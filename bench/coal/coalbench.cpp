@@ -25,60 +25,33 @@
 #include <coal/distance.h>
 #include <fcl/fcl.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
-#include <set>
-#include <sstream>
-#include <string>
-#include <vector>
+
+#include "../export.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using exported::pct;
 
-struct Mesh {
-  std::vector<Eigen::Vector3d> v;
-  std::vector<std::array<int, 3>> t;
-};
-
-static Mesh readOBJ(const std::string& path) {
-  std::ifstream in(path);
-  Mesh m;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream s(line);
-    std::string k;
-    s >> k;
-    if (k == "v") {
-      double x, y, z;
-      s >> x >> y >> z;
-      m.v.emplace_back(x, y, z);
-    } else if (k == "f") {
-      int a, b, c;
-      s >> a >> b >> c;
-      m.t.push_back({a - 1, b - 1, c - 1});
-    }
-  }
-  return m;
-}
-
-static std::shared_ptr<coal::BVHModel<coal::OBBRSS>> coalModel(const Mesh& m) {
+static std::shared_ptr<coal::BVHModel<coal::OBBRSS>> coalModel(const exported::Mesh& m) {
   auto b = std::make_shared<coal::BVHModel<coal::OBBRSS>>();
+  std::vector<coal::Vec3s> v;
+  for (auto& p : m.v) v.emplace_back(p[0], p[1], p[2]);
   std::vector<coal::Triangle> t;
   for (auto& f : m.t) t.emplace_back(f[0], f[1], f[2]);
   b->beginModel();
-  b->addSubModel(m.v, t);
+  b->addSubModel(v, t);
   b->endModel();
   return b;
 }
 
-static std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> fclModel(const Mesh& m) {
+static std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> fclModel(const exported::Mesh& m) {
   auto b = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
-  std::vector<fcl::Vector3d> v(m.v.begin(), m.v.end());
+  std::vector<fcl::Vector3d> v;
+  for (auto& p : m.v) v.emplace_back(p[0], p[1], p[2]);
   std::vector<fcl::Triangle> t;
   for (auto& f : m.t) t.emplace_back(f[0], f[1], f[2]);
   b->beginModel();
@@ -87,24 +60,12 @@ static std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> fclModel(const Mesh& m) {
   return b;
 }
 
-static double pct(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, size_t(p * v.size()))];
-}
-
 // number reads "key":value from a one-line JSON object (gloved.json).
 static double number(const std::string& json, const std::string& key) {
   auto p = json.find("\"" + key + "\":");
   if (p == std::string::npos) return 0;
   return std::stod(json.substr(p + key.size() + 3));
 }
-
-struct Pose {
-  std::string link;
-  Eigen::Matrix3d r;
-  Eigen::Vector3d t;
-};
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -116,7 +77,7 @@ int main(int argc, char** argv) {
   std::string gloved((std::istreambuf_iterator<char>(gj)), std::istreambuf_iterator<char>());
   double band = number(gloved, "band_m");
 
-  Mesh sceneMesh = readOBJ(dir + "/scene.obj");
+  exported::Mesh sceneMesh = exported::readOBJ(dir + "/scene.obj");
   auto t0 = Clock::now();
   auto coalScene = coalModel(sceneMesh);
   double coalBuild = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -129,40 +90,13 @@ int main(int argc, char** argv) {
   std::map<std::string, std::shared_ptr<coal::BVHModel<coal::OBBRSS>>> coalLinks;
   std::map<std::string, std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>>> fclLinks;
   for (auto& e : fs::directory_iterator(dir + "/links")) {
-    Mesh m = readOBJ(e.path().string());
+    exported::Mesh m = exported::readOBJ(e.path().string());
     coalLinks[e.path().stem().string()] = coalModel(m);
     fclLinks[e.path().stem().string()] = fclModel(m);
   }
 
-  // frames.txt: frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz
-  std::map<int, std::vector<Pose>> frames;
-  std::ifstream ff(dir + "/frames.txt");
-  std::string line;
-  while (std::getline(ff, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream s(line);
-    int f;
-    Pose p;
-    double m[12];
-    s >> f >> p.link;
-    for (double& x : m) s >> x;
-    p.r << m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10];
-    p.t = Eigen::Vector3d(m[3], m[7], m[11]);
-    frames[f].push_back(p);
-  }
-  // contacts.jsonl: gloved's touching links per frame.
-  std::vector<std::set<std::string>> glovedTouch;
-  std::ifstream cf(dir + "/contacts.jsonl");
-  while (std::getline(cf, line)) {
-    std::set<std::string> s;
-    auto c = line.find("\"contacts\":[");
-    auto end = line.find("\"near\":", c);
-    for (size_t p = line.find("\"link\":\"", c); p != std::string::npos && p < end; p = line.find("\"link\":\"", p + 1)) {
-      auto q = line.find('"', p + 8);
-      s.insert(line.substr(p + 8, q - p - 8));
-    }
-    glovedTouch.push_back(s);
-  }
+  auto frames = exported::readFrames(dir);
+  auto glovedTouch = exported::readContacts(dir);
 
   std::vector<double> same, first, all;
   int coalMore = 0, fclMore = 0;
@@ -170,7 +104,10 @@ int main(int argc, char** argv) {
     std::set<std::string> coalTouch, fclTouch;
     double ts = 0, tf = 0, ta = 0;
     for (auto& p : poses) {
-      coal::CollisionObject cl(coalLinks[p.link], coal::Transform3s(p.r, p.t));
+      Eigen::Matrix3d r;
+      r << p.r[0], p.r[1], p.r[2], p.r[3], p.r[4], p.r[5], p.r[6], p.r[7], p.r[8];
+      Eigen::Vector3d tr(p.t[0], p.t[1], p.t[2]);
+      coal::CollisionObject cl(coalLinks[p.link], coal::Transform3s(r, tr));
       auto a = Clock::now();
       coal::CollisionRequest req(coal::CONTACT, 1);
       req.security_margin = band;
@@ -184,8 +121,8 @@ int main(int argc, char** argv) {
       }
       auto b = Clock::now();
       fcl::Transform3d x = fcl::Transform3d::Identity();
-      x.linear() = p.r;
-      x.translation() = p.t;
+      x.linear() = r;
+      x.translation() = tr;
       fcl::CollisionObjectd fl(fclLinks[p.link], x);
       auto c = Clock::now();
       fcl::CollisionRequestd r1(1, false);

@@ -12,50 +12,27 @@
 // Build and run: bench/fcl/run.sh DIR...   (needs Debian's libfcl-dev)
 #include <fcl/fcl.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
-#include <string>
-#include <vector>
+#include <memory>
+
+#include "../export.h"
 
 using Model = fcl::BVHModel<fcl::OBBRSSd>;
 namespace fs = std::filesystem;
+using exported::pct;
 
-static std::shared_ptr<Model> readOBJ(const std::string& path) {
-  std::ifstream in(path);
+static std::shared_ptr<Model> model(const exported::Mesh& m) {
   std::vector<fcl::Vector3d> v;
+  for (auto& p : m.v) v.emplace_back(p[0], p[1], p[2]);
   std::vector<fcl::Triangle> t;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream s(line);
-    std::string k;
-    s >> k;
-    if (k == "v") {
-      double x, y, z;
-      s >> x >> y >> z;
-      v.emplace_back(x, y, z);
-    } else if (k == "f") {
-      int a, b, c;
-      s >> a >> b >> c;
-      t.emplace_back(a - 1, b - 1, c - 1);
-    }
-  }
-  auto m = std::make_shared<Model>();
-  m->beginModel();
-  m->addSubModel(v, t);
-  m->endModel();
-  return m;
-}
-
-static double pct(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, size_t(p * v.size()))];
+  for (auto& f : m.t) t.emplace_back(f[0], f[1], f[2]);
+  auto b = std::make_shared<Model>();
+  b->beginModel();
+  b->addSubModel(v, t);
+  b->endModel();
+  return b;
 }
 
 int main(int argc, char** argv) {
@@ -65,52 +42,28 @@ int main(int argc, char** argv) {
   }
   std::string dir = argv[1];
   auto t0 = std::chrono::steady_clock::now();
-  auto scene = readOBJ(dir + "/scene.obj");
+  auto scene = model(exported::readOBJ(dir + "/scene.obj"));
   double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   fcl::CollisionObjectd sceneObj(scene, fcl::Transform3d::Identity());
   std::map<std::string, std::shared_ptr<Model>> links;
   for (auto& e : fs::directory_iterator(dir + "/links"))
-    links[e.path().stem().string()] = readOBJ(e.path().string());
+    links[e.path().stem().string()] = model(exported::readOBJ(e.path().string()));
 
-  // frames.txt: frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz
-  std::map<int, std::vector<std::pair<std::string, fcl::Transform3d>>> frames;
-  std::ifstream ff(dir + "/frames.txt");
-  std::string line;
-  while (std::getline(ff, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream s(line);
-    int f;
-    std::string name;
-    double m[12];
-    s >> f >> name;
-    for (double& x : m) s >> x;
-    fcl::Transform3d x = fcl::Transform3d::Identity();
-    fcl::Matrix3d r;
-    r << m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10];
-    x.linear() = r;
-    x.translation() = fcl::Vector3d(m[3], m[7], m[11]);
-    frames[f].push_back({name, x});
-  }
-  // contacts.jsonl: gloved's touching links per frame.
-  std::vector<std::set<std::string>> gloved;
-  std::ifstream cf(dir + "/contacts.jsonl");
-  while (std::getline(cf, line)) {
-    std::set<std::string> s;
-    auto c = line.find("\"contacts\":[");
-    auto end = line.find("\"near\":", c);  // contacts hold arrays of their own
-    for (size_t p = line.find("\"link\":\"", c); p != std::string::npos && p < end; p = line.find("\"link\":\"", p + 1)) {
-      auto q = line.find('"', p + 8);
-      s.insert(line.substr(p + 8, q - p - 8));
-    }
-    gloved.push_back(s);
-  }
+  auto frames = exported::readFrames(dir);
+  auto gloved = exported::readContacts(dir);
 
   std::vector<double> first, all, dist;
   int missed = 0, more = 0;
   for (auto& [f, poses] : frames) {
     std::set<std::string> touching;
     double tf = 0, ta = 0, td = 0;
-    for (auto& [name, x] : poses) {
+    for (auto& p : poses) {
+      const std::string& name = p.link;
+      fcl::Transform3d x = fcl::Transform3d::Identity();
+      fcl::Matrix3d r;
+      r << p.r[0], p.r[1], p.r[2], p.r[3], p.r[4], p.r[5], p.r[6], p.r[7], p.r[8];
+      x.linear() = r;
+      x.translation() = fcl::Vector3d(p.t[0], p.t[1], p.t[2]);
       fcl::CollisionObjectd link(links[name], x);
       auto a = std::chrono::steady_clock::now();
       fcl::CollisionRequestd r1(1, false);

@@ -92,22 +92,7 @@ func room(tris int) *env.Mesh {
 // HeightField returns a 1 m square terrain of 2n² triangles around the
 // demo grasp, its surface at 0.66-0.70 m with ripples of 2 cm, wound up.
 func HeightField(n int) *env.Mesh {
-	m := &env.Mesh{Objects: []string{"field"}}
-	for i := 0; i <= n; i++ {
-		for j := 0; j <= n; j++ {
-			x, z := -0.5+float64(i)/float64(n), -0.5+float64(j)/float64(n)
-			y := 0.68 + 0.02*math.Sin(x*40)*math.Cos(z*33)
-			m.Verts = append(m.Verts, geom.Vec3{X: x, Y: y, Z: z})
-		}
-	}
-	at := func(i, j int) int32 { return int32(i*(n+1) + j) }
-	for i := range n {
-		for j := range n {
-			m.Tris = append(m.Tris, [3]int32{at(i, j), at(i, j+1), at(i+1, j+1)}, [3]int32{at(i, j), at(i+1, j+1), at(i+1, j)})
-			m.Object = append(m.Object, 0, 0)
-		}
-	}
-	return m
+	return env.Terrain("field", n, func(x, z float64) float64 { return 0.68 + 0.02*math.Sin(x*40)*math.Cos(z*33) })
 }
 
 // SceneClassNamed returns the class called name.

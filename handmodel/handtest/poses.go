@@ -1,6 +1,7 @@
 package handtest
 
 import (
+	"testing"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -38,4 +39,15 @@ func Poses(hand *handmodel.Hand, m sim.Motion, frames int, wrist geom.Transform)
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// Grasp is Poses of the simulated grasp with the wrist at wrist, failing
+// tb on an error.
+func Grasp(tb testing.TB, hand *handmodel.Hand, wrist geom.Transform, frames int) [][]geom.Transform {
+	tb.Helper()
+	p, err := Poses(hand, sim.Grasp, frames, wrist)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

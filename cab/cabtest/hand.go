@@ -1,4 +1,4 @@
-package traversal_test
+package cabtest
 
 import (
 	"testing"
@@ -7,20 +7,21 @@ import (
 	"github.com/gloved/gloved/handmodel"
 )
 
-// handSetup builds the default hand and its CAB hierarchy.
-func handSetup(t testing.TB) (*handmodel.Hand, *cab.Hierarchy) {
-	t.Helper()
+// Hand builds the default hand and its CAB hierarchy, failing tb on an
+// error.
+func Hand(tb testing.TB) (*handmodel.Hand, *cab.Hierarchy) {
+	tb.Helper()
 	hand, err := handmodel.New(handmodel.DefaultParams)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	body, err := cab.HandBody(hand)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	h, err := cab.Build(body)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return hand, h
 }
