@@ -194,3 +194,22 @@ func TestHelpIsNotAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestTheShippedGloveConfigChecksWhereverItIsCopied: the README's way to
+// a real glove is to copy configs/cyberglove.toml and set its port; the
+// copy, anywhere, passes --check (its scene is built in, not a path
+// beside the repository).
+func TestTheShippedGloveConfigChecksWhereverItIsCopied(t *testing.T) {
+	text, err := os.ReadFile("../../configs/cyberglove.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "my.toml")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, 20*time.Second, "run", "-c", path, "--check")
+	if r.code != 0 || !strings.Contains(r.stdout, "config ok") {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+}
