@@ -21,9 +21,11 @@ type Options struct {
 	// touches: on a deep grasp of a finely tessellated object it is most
 	// of the frame.
 	CountTris bool
-	// NoWarmStart starts every frame's queries from nothing instead of
-	// from the last frame's answers: slower, the same answers.
-	NoWarmStart bool
+	// NoAccel turns every acceleration off: each frame's queries start
+	// from nothing instead of from the last frame's answers, and nothing
+	// built at load prunes them. Slower; the same answers, which is what
+	// it is for: to show that they are.
+	NoAccel bool
 	// Methods names the contact method of objects by their names; the
 	// others get the automatic choice (Choose).
 	Methods map[string]string

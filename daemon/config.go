@@ -159,6 +159,10 @@ type FrameConfig struct {
 	StallMS    float64 `toml:"stall_ms"` // a connected glove silent this long is reported stalled
 	ProximityM float64 `toml:"proximity_m"`
 	CountTris  *bool   `toml:"count_tris"`
+	// Accelerate false turns the contact methods' accelerations off
+	// (warm starts, frame coherence, what is built at load to prune):
+	// the same answers, slower. For showing that they are the same.
+	Accelerate *bool `toml:"accelerate"`
 }
 
 // SelfConfig tunes self-contact: the hand against itself, pinch and fist
@@ -282,6 +286,9 @@ func (c *Config) PipelineOptions() session.PipelineOptions {
 	}
 	if ct := c.Frame.CountTris; ct != nil {
 		opt.SkipTris = !*ct
+	}
+	if a := c.Frame.Accelerate; a != nil {
+		opt.NoAccel = !*a
 	}
 	return opt
 }

@@ -181,3 +181,26 @@ func TestProfileKeysMayBeASubtable(t *testing.T) {
 		t.Errorf("a bad name in the subtable: %v", err)
 	}
 }
+
+// TestFrameKeysSetThePipelineOptions: [frame] count_tris and accelerate
+// reach the pipeline as SkipTris and NoAccel; left out, both are on.
+func TestFrameKeysSetThePipelineOptions(t *testing.T) {
+	for _, tc := range []struct {
+		frame             string
+		skipTris, noAccel bool
+	}{
+		{"", false, false},
+		{"count_tris = false\n", true, false},
+		{"accelerate = false\n", false, true},
+		{"accelerate = true\ncount_tris = true\n", false, false},
+	} {
+		c, err := ParseConfig("lab.toml", []byte(hand("right", "sim")+"[frame]\n"+tc.frame))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := c.PipelineOptions()
+		if o.SkipTris != tc.skipTris || o.NoAccel != tc.noAccel {
+			t.Errorf("[frame] %q: SkipTris %v NoAccel %v, want %v %v", tc.frame, o.SkipTris, o.NoAccel, tc.skipTris, tc.noAccel)
+		}
+	}
+}

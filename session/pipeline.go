@@ -31,9 +31,9 @@ type PipelineOptions struct {
 	// Methods names the contact method of scene objects by their names
 	// (contact.Options.Methods); the others get the automatic choice.
 	Methods map[string]string
-	// NoWarmStart starts every frame's contact queries from nothing:
-	// slower, the same answers.
-	NoWarmStart bool
+	// NoAccel turns every acceleration of the contact methods off
+	// (contact.Options.NoAccel): slower, the same answers.
+	NoAccel bool
 }
 
 // Pipeline turns glove samples into contacts. It owns every buffer it
@@ -85,7 +85,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, err
 	}
-	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoWarmStart: o.NoWarmStart, Methods: o.Methods})
+	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods})
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}

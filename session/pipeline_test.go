@@ -151,7 +151,7 @@ func TestFrameAllocatesNothing(t *testing.T) {
 }
 
 func benchFrame(b *testing.B, caching, tris bool) {
-	p := graspPipelineWith(b, 5, PipelineOptions{Proximity: 0.01, NoWarmStart: !caching, SkipTris: !tris})
+	p := graspPipelineWith(b, 5, PipelineOptions{Proximity: 0.01, NoAccel: !caching, SkipTris: !tris})
 	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var samples []devices.Sample
 	for range 300 {
@@ -181,7 +181,7 @@ func BenchmarkFrameGraspNoTris(b *testing.B)  { benchFrame(b, true, false) }
 // TestCachingChangesNoAnswer: the per-pair warm start only saves work.
 func TestCachingChangesNoAnswer(t *testing.T) {
 	warm := graspPipeline(t, 4)
-	cold := graspPipelineWith(t, 4, PipelineOptions{Proximity: 0.01, NoWarmStart: true})
+	cold := graspPipelineWith(t, 4, PipelineOptions{Proximity: 0.01, NoAccel: true})
 	a, b := runGrasp(t, warm, 300), runGrasp(t, cold, 300)
 	for f := range a {
 		if len(a[f].Contacts) != len(b[f].Contacts) || len(a[f].Near) != len(b[f].Near) {
@@ -243,7 +243,7 @@ func TestWarmStartsChangeNoAnswerOnANonConvexObject(t *testing.T) {
 	cal, _ := handmodel.DefaultCalibration(22)
 	run := func(cold bool) []frameOut {
 		scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 64, 32)
-		p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01, NoWarmStart: cold})
+		p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01, NoAccel: cold})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,6 +56,11 @@ func (b *benchFlags) plotWritten(out io.Writer) {
 	}
 }
 
+// addNoAccel adds --no-accel, which the pipeline's options take as NoAccel.
+func addNoAccel(fs *flag.FlagSet) *bool {
+	return fs.Bool("no-accel", false, "turn the contact methods' accelerations off (warm starts, frame coherence, what is built at load): the same answers, slower")
+}
+
 // addNoTris adds --no-tris, which the pipeline's options take as SkipTris.
 func addNoTris(fs *flag.FlagSet) *bool {
 	return fs.Bool("no-tris", false, "do not count the triangles each contact touches")

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/experiments"
@@ -17,10 +19,14 @@ import (
 
 // sceneRow is one scene of one class through the whole pipeline.
 type sceneRow struct {
-	Class          string       `json:"class"`
-	Motion         string       `json:"motion"`
-	Tris           int          `json:"tris"`
-	BuildS         float64      `json:"build_s"`
+	Class  string  `json:"class"`
+	Motion string  `json:"motion"`
+	Tris   int     `json:"tris"`
+	BuildS float64 `json:"build_s"`
+	// MemMB is the heap the scene's session holds once built (the
+	// scene's mesh included), and BytesPerTri that over the triangles.
+	MemMB          float64      `json:"mem_mb"`
+	BytesPerTri    float64      `json:"bytes_per_tri"`
 	Frames         int          `json:"frames"`
 	FramesPerSec   float64      `json:"frames_per_s"`
 	ContactsPerFrm float64      `json:"contacts_per_frame"`
@@ -40,7 +46,7 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--json] [--plot FILE.svg] [--export DIR]", "print one JSON array", out)
+	fs := newBenchFlags("scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
 	classes := fs.String("classes", "ball,torus,field,room", "scene classes to run, comma-separated")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
@@ -48,9 +54,18 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	fs.addPlot("", "write total frame time (p50) against triangles, log-log, to this SVG file")
 	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
 	noTris := addNoTris(fs.FlagSet)
+	noAccel := addNoAccel(fs.FlagSet)
 	export := fs.String("export", "", "also write each scene and its frames as `gloved export` does, to DIR/CLASS-TRIS (for bench/fcl)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured frames (all scenes) to this file, for `go tool pprof`")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if err := atLeast("frames", *frames, 1); err != nil {
 		return err
@@ -65,7 +80,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 			if size > *maxTris || ctx.Err() != nil {
 				continue
 			}
-			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris}
+			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris, NoAccel: *noAccel}
 			scene := c.Make(size)
 			for _, motion := range strings.Split(*motions, ",") {
 				motion = strings.TrimSpace(motion)
@@ -135,6 +150,7 @@ func writeGlovedTiming(dir string, row sceneRow, band float64) error {
 
 // benchScene builds one scene and runs the motion through it.
 func benchScene(ctx context.Context, class string, scene *env.Mesh, motion string, frames int, opt session.PipelineOptions) (sceneRow, error) {
+	before := heapInUse()
 	t0 := time.Now()
 	s, err := openScene(scene, motion, opt)
 	if err != nil {
@@ -142,6 +158,8 @@ func benchScene(ctx context.Context, class string, scene *env.Mesh, motion strin
 	}
 	defer s.Close()
 	row := sceneRow{Class: class, Motion: motion, Tris: len(scene.Tris), BuildS: time.Since(t0).Seconds()}
+	held := max(0, heapInUse()-before) + meshBytes(scene)
+	row.MemMB, row.BytesPerTri = float64(held)/(1<<20), float64(held)/float64(max(1, len(scene.Tris)))
 	var times stageTimes
 	for k := range times {
 		times[k] = make([]time.Duration, 0, frames)
@@ -167,17 +185,31 @@ func benchScene(ctx context.Context, class string, scene *env.Mesh, motion strin
 	return row, nil
 }
 
+// heapInUse returns the bytes the heap holds after a collection.
+func heapInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// meshBytes is what scene's mesh takes: it is built before the session,
+// so the session's heap growth leaves it out.
+func meshBytes(m *env.Mesh) int64 {
+	return int64(len(m.Verts))*int64(unsafe.Sizeof(m.Verts[0])) + int64(len(m.Tris))*(int64(unsafe.Sizeof(m.Tris[0]))+int64(unsafe.Sizeof(m.Object[0])))
+}
+
 // printSceneRow prints one scene as a table row (the header first).
 func printSceneRow(out io.Writer, r sceneRow, header bool) {
 	if header {
-		fmt.Fprintf(out, "%-6s %-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "class", "motion", "tris", "build s", "refit", "traverse", "narrow", "total", "total p99", "contacts", "near")
-		fmt.Fprintf(out, "%-6s %-6s %9s %8s %9s %9s %9s %9s %9s %8s %8s\n", "", "", "", "", "p50 us", "p50 us", "p50 us", "p50 us", "us", "/frame", "/frame")
+		fmt.Fprintf(out, "%-6s %-6s %9s %8s %7s %9s %9s %9s %9s %9s %8s %8s\n", "class", "motion", "tris", "build s", "B/tri", "refit", "traverse", "narrow", "total", "total p99", "contacts", "near")
+		fmt.Fprintf(out, "%-6s %-6s %9s %8s %7s %9s %9s %9s %9s %9s %8s %8s\n", "", "", "", "", "", "p50 us", "p50 us", "p50 us", "p50 us", "us", "/frame", "/frame")
 	}
 	st := map[string]stageStats{}
 	for _, s := range r.Stages {
 		st[s.Stage] = s
 	}
-	fmt.Fprintf(out, "%-6s %-6s %9d %8.2f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f\n", r.Class, r.Motion, r.Tris, r.BuildS,
+	fmt.Fprintf(out, "%-6s %-6s %9d %8.2f %7.0f %9.1f %9.1f %9.1f %9.1f %9.1f %8.1f %8.1f\n", r.Class, r.Motion, r.Tris, r.BuildS, r.BytesPerTri,
 		st["refit"].P50US, st["traverse"].P50US, st["narrow"].P50US, st["total"].P50US, st["total"].P99US, r.ContactsPerFrm, r.NearPerFrame)
 }
 

@@ -78,7 +78,7 @@ func round9(x float64) float64 {
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--no-accel] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	viewAt := fs.String("view", "", "then show the session on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider, until Ctrl-C")
@@ -121,7 +121,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 // the scene and the band from its config, and returns the frames to run
 // (0: all).
 func handsFrames(fs *flag.FlagSet, o *sessionOpts, viewAt string) (int, error) {
-	for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh"} {
+	for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh", "no-accel"} {
 		if flagSet(fs, f) {
 			return 0, fmt.Errorf("%w: --hands takes the hands, the scene and the band from its config: leave out --%s (only --frames goes with it)", errUsage, f)
 		}

@@ -286,10 +286,12 @@ func TestBenchScenes(t *testing.T) {
 // bench/coal read for each scene: the scene, the links, every frame's
 // poses, gloved's contacts, and gloved's own timing of the collision part
 // (refit + traverse + narrow, never more than the whole frame) with the
-// band.
+// band. It also profiles the run when asked, and says what the scene holds
+// in memory per triangle: at least its mesh.
 func TestBenchScenesExportsForThePeers(t *testing.T) {
 	dir := t.TempDir()
-	out, err := gloved(t, "bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--frames", "40", "--motions", "grasp", "--json", "--export", dir)
+	prof := filepath.Join(dir, "cpu.prof")
+	out, err := gloved(t, "bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--frames", "40", "--motions", "grasp", "--json", "--export", dir, "--cpuprofile", prof)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,6 +300,15 @@ func TestBenchScenesExportsForThePeers(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	r := rows[0]
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("--cpuprofile wrote nothing: %v", err)
+	}
+	if r.BytesPerTri < 28 || r.MemMB <= 0 {
+		t.Errorf("%v bytes per triangle (%v MB): less than the mesh", r.BytesPerTri, r.MemMB)
+	}
+	if _, err := gloved(t, "bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--cpuprofile", filepath.Join(dir, "none", "cpu.prof")); err == nil || !strings.Contains(err.Error(), "--cpuprofile") {
+		t.Errorf("a profile that cannot be written: %v", err)
+	}
 	scene := filepath.Join(dir, fmt.Sprintf("ball-%d-grasp", r.Tris))
 	for _, f := range []string{"scene.obj", "frames.txt", "contacts.jsonl", "links/palm.obj"} {
 		if _, err := os.Stat(filepath.Join(scene, f)); err != nil {

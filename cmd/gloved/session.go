@@ -16,6 +16,7 @@ type sessionOpts struct {
 	sim                                                 bool
 	frames                                              int
 	proximity                                           float64
+	noAccel                                             *bool
 }
 
 // addSessionFlags declares the flags that choose a session.
@@ -30,6 +31,7 @@ func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
 	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
 	fs.StringVar(&o.mesh, "mesh", "", "a skinned hand (glTF/GLB with the WebXR joints) instead of the procedural hand")
+	o.noAccel = addNoAccel(fs)
 	return o
 }
 
@@ -69,7 +71,7 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	if err != nil {
 		return nil, err
 	}
-	opt.Proximity = o.proximity
+	opt.Proximity, opt.NoAccel = o.proximity, *o.noAccel
 	return session.Open(spec, scene, opt)
 }
 

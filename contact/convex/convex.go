@@ -95,7 +95,7 @@ func (o *Object) Forget(l int) { o.caches[l].Reset() }
 func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
 	l := int(c.Link)
 	cache := &o.caches[l]
-	if o.opt.NoWarmStart {
+	if o.opt.NoAccel {
 		cache.Reset()
 	}
 	link := narrow.Shape{P: o.links[l].Poly, X: x}

@@ -132,7 +132,7 @@ func (o *Object) Front() bool { return true }
 // the band since the frame that measured it apart: it has moved less
 // than that distance less the band.
 func (o *Object) Clear(l int, x geom.Transform) bool {
-	if o.opt.NoWarmStart {
+	if o.opt.NoAccel {
 		return false // nothing is carried from frame to frame
 	}
 	cl := &o.clear[l]
@@ -169,7 +169,7 @@ func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.
 		return
 	}
 	l := int(c.Link)
-	if o.opt.NoWarmStart {
+	if o.opt.NoAccel {
 		o.forgetAll(l)
 	}
 	link := narrow.Shape{P: o.links[l].Poly, X: x}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/env/experiments"
+	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/session"
+)
+
+// accelFrames is how many frames of each motion the test below compares:
+// the grasp closes and opens within them.
+const accelFrames = 120
+
+// accelMaxTris caps the scenes the test builds: each class at its
+// smallest size, or this size where that is larger.
+const accelMaxTris = 60_000
+
+// TestAccelerationsChangeNoOutput: on every scene class of `gloved bench
+// scenes`, with each simulated motion, the frames `gloved contacts --json`
+// prints and the OSC bundles the daemon sends are the same bytes with the
+// contact methods' accelerations on and off (--no-accel, [frame]
+// accelerate = false).
+func TestAccelerationsChangeNoOutput(t *testing.T) {
+	contacts := 0
+	for _, c := range experiments.SceneClasses {
+		scene := c.Make(min(c.Sizes[0], accelMaxTris))
+		for _, motion := range []string{"grasp", "tap", "pinch"} {
+			on := outputBytes(t, scene, motion, false)
+			off := outputBytes(t, scene, motion, true)
+			for f := range on.json {
+				if !bytes.Equal(on.json[f], off.json[f]) {
+					t.Fatalf("%s %s frame %d: contacts --json\non:  %s\noff: %s", c.Name, motion, f, on.json[f], off.json[f])
+				}
+				if !bytes.Equal(on.osc[f], off.osc[f]) {
+					t.Fatalf("%s %s frame %d: the OSC bundles differ (the JSON is the same: %s)", c.Name, motion, f, on.json[f])
+				}
+			}
+			contacts += on.contacts
+		}
+	}
+	if contacts < 100 {
+		t.Fatalf("%d contacts over every class and motion: the test compares little", contacts)
+	}
+}
+
+// frameBytes are a run's frames as `gloved contacts --json` prints them
+// and as the daemon's OSC bundles, and how many contacts they held.
+type frameBytes struct {
+	json, osc [][]byte
+	contacts  int
+}
+
+// outputBytes runs the simulated motion over scene, as `gloved bench
+// scenes` does, with the accelerations off or on.
+func outputBytes(t *testing.T, scene *env.Mesh, motion string, noAccel bool) frameBytes {
+	t.Helper()
+	s, err := openScene(scene, motion, session.PipelineOptions{Proximity: 0.01, NoAccel: noAccel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out frameBytes
+	var f osc.Frame
+	var w osc.Writer
+	addr := osc.HandAddresses("/gloved", "right")
+	err = s.Each(context.Background(), accelFrames, func() error {
+		fj := frameRecord(s)
+		b, err := json.Marshal(&fj)
+		if err != nil {
+			return err
+		}
+		s.Pipeline.FillFrame(&f)
+		w.Begin(1)
+		osc.AppendFrame(&w, addr, &f)
+		out.json, out.osc = append(out.json, b), append(out.osc, bytes.Join(w.Packets(), nil))
+		out.contacts += len(fj.Contacts)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(fmt.Errorf("%s: %w", motion, err))
+	}
+	return out
+}
