@@ -31,9 +31,9 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 	limit := o.opt.Proximity + bandSlack
 	near, inside, found := o.nearestTri(link, l, obj, limit)
 	if !found && o.solid {
-		// Nothing within the limit: one vertex tells in from out.
-		n, ok := o.nearest.Nearest(o.surf, link.X.Apply(link.P.Verts[0]), math.Inf(1), o.hints[l*o.maxVerts])
-		inside = ok && n.Inside
+		// Nothing within the limit: one vertex tells in from out, the grid
+		// where its cell is clear of the surface.
+		inside = o.insideSolid(link.X.Apply(link.P.Verts[0]), l*o.maxVerts)
 	}
 	if inside && o.solid {
 		*cl = clearance{}
@@ -50,6 +50,19 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 			out.Near = append(out.Near, near)
 		}
 	}
+}
+
+// insideSolid reports whether point p is inside the solid: from the grid
+// where its cell is clear of the surface, else from the nearest surface
+// point, the search starting from hint slot h.
+func (o *Object) insideSolid(p geom.Vec3, h int) bool {
+	if o.grid != nil {
+		if in, sure := o.grid.Side(p); sure {
+			return in
+		}
+	}
+	n, ok := o.nearest.Nearest(o.surf, p, math.Inf(1), o.hints[h])
+	return ok && n.Inside
 }
 
 // nearestTri finds the triangle of the object nearest to link l within

@@ -57,6 +57,10 @@ type Object struct {
 	surf  *env.Surface
 	solid bool // a solid (closed) rather than an open surface
 	opt   contact.Options
+	// grid bounds how far each link is from the surface, and for a solid
+	// which side of it a point is, before any exact query (nil with the
+	// accelerations off).
+	grid *env.Grid
 	// Per link: the GJK warm start, the last nearest triangle of each of
 	// its vertices (maxVerts each) and of the link, and its clearance.
 	caches   []narrow.Cache
@@ -107,6 +111,20 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	}
 	lo, hi := objectVerts(surf.Tree.Mesh)
 	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
+	if !p.Options.NoAccel {
+		var inside func(geom.Vec3) bool
+		if solid {
+			var q traversal.SurfaceQuery
+			inside = func(x geom.Vec3) bool {
+				n, ok := q.Nearest(surf, x, math.Inf(1), -1)
+				return ok && n.Inside
+			}
+		}
+		var err error
+		if o.grid, err = env.NewGrid(surf.Tree.Mesh, 0, inside); err != nil {
+			return nil, err
+		}
+	}
 	return o, nil
 }
 
@@ -128,15 +146,27 @@ func (o *Object) Tree() *env.Tree { return o.surf.Tree }
 // touch the object.
 func (o *Object) Front() bool { return true }
 
-// Clear reports whether link l, now at pose x, cannot have come within
-// the band since the frame that measured it apart: it has moved less
-// than that distance less the band.
+// Clear reports whether link l, now at pose x, is proven beyond the band
+// and outside: it cannot have come within the band since the frame that
+// measured it apart (it has moved less than that distance less the band),
+// or the grid puts its box farther than the band from the surface, and
+// outside a solid.
 func (o *Object) Clear(l int, x geom.Transform) bool {
 	if o.opt.NoAccel {
 		return false // nothing is carried from frame to frame
 	}
 	cl := &o.clear[l]
-	return cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity
+	if cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity {
+		return true
+	}
+	box := o.links[l].Box.Transformed(x).AABB()
+	if o.grid.Gap(box) <= o.opt.Proximity {
+		return false
+	}
+	// The box meets no cell the surface passes through, so it lies on one
+	// side of it, which its centre tells.
+	in, sure := o.grid.Side(box.Center())
+	return !o.solid || (sure && !in)
 }
 
 // Forget drops link l's GJK warm start; the nearest-triangle hints stay,
