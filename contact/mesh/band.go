@@ -4,10 +4,8 @@ import (
 	"math"
 
 	"github.com/gloved/gloved/contact"
-	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/narrow"
-	"github.com/gloved/gloved/traversal"
 )
 
 // bandSlack is how much farther than the proximity band (m) the nearest
@@ -63,65 +61,6 @@ func (o *Object) insideSolid(p geom.Vec3, h int) bool {
 	}
 	n, ok := o.nearest.Nearest(o.surf, p, math.Inf(1), o.hints[h])
 	return ok && n.Inside
-}
-
-// nearestTri finds the triangle of the object nearest to link l within
-// limit: depth first, nearer box first, from last frame's nearest
-// triangle, pruning boxes whose distance to the link's box is beyond the
-// best so far. It reports whether the link's nearest point is inside a
-// closed object (behind an open one), by the side of the triangle's
-// feature at the nearest point.
-func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (contact.Near, bool, bool) {
-	t := o.surf.Tree
-	lk := &o.links[l]
-	box := lk.Box.Transformed(link.X)
-	ca, cb := link.X.Apply(lk.A), link.X.Apply(lk.B)
-	inv := link.X.Inverse()
-	best := contact.Near{Link: l, Object: obj, Distance: limit}
-	bestTri := int32(-1)
-	try := func(i int32) {
-		o.setTriangle(i)
-		sh := narrow.Shape{P: &o.tri, X: geom.Identity()}
-		if d := narrow.Distance(link, &sh, &o.caches[l]); d.Distance < best.Distance || (bestTri < 0 && d.Distance <= best.Distance) {
-			best.Distance, best.Point, best.LinkPoint, bestTri = d.Distance, d.PointB, d.PointA, i
-		}
-	}
-	if h := o.nearHint[l]; h >= 0 && int(h) < len(t.Mesh.Tris) {
-		try(h)
-	}
-	st := append(o.pending[:0], traversal.Pending{Ref: t.Root})
-	gap := func(b *geom.OBB) float64 {
-		if g := boxGap(&box, b); g >= best.Distance {
-			return g
-		}
-		return o.boxDistance(link, b)
-	}
-	for len(st) > 0 {
-		r := st[len(st)-1]
-		st = st[:len(st)-1]
-		if r.LB > best.Distance {
-			continue
-		}
-		if i, ok := env.Leaf(r.Ref); ok {
-			if i == o.nearHint[l] {
-				continue
-			}
-			tri := t.Mesh.Triangle(int(i))
-			if triGap(tri, &box) < best.Distance && geom.SegmentTriangleDist(ca, cb, tri)-lk.R < best.Distance &&
-				lk.FaceGap(tri.Transformed(inv), best.Distance) < best.Distance {
-				try(i)
-			}
-			continue
-		}
-		st = traversal.PushNearer(t, st, r, best.Distance, gap)
-	}
-	o.pending = st
-	if bestTri < 0 {
-		return best, false, false
-	}
-	o.nearHint[l] = bestTri
-	_, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(bestTri)), best.LinkPoint)
-	return best, o.surf.Behind(bestTri, f, best.LinkPoint, best.Point), true
 }
 
 // triGap is a lower bound on the distance between a triangle and a box:

@@ -68,6 +68,7 @@ type Object struct {
 	maxVerts int
 	nearHint []int32
 	clear    []clearance
+	cuts     []cut // per link: what its last nearest-triangle search left
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
@@ -101,13 +102,16 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		o.maxVerts = max(o.maxVerts, len(l.Poly.Verts))
 	}
 	n := len(p.Links)
-	o.caches, o.clear = make([]narrow.Cache, n), make([]clearance, n)
+	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]clearance, n), make([]cut, n)
 	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
 	for i := range o.hints {
 		o.hints[i] = -1
 	}
 	for i := range o.nearHint {
 		o.nearHint[i] = -1
+	}
+	for i := range o.cuts {
+		o.cuts[i].refs, o.cuts[i].spare = make([]traversal.Pending, 0, maxCut), make([]traversal.Pending, 0, maxCut)
 	}
 	lo, hi := objectVerts(surf.Tree.Mesh)
 	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
@@ -177,7 +181,7 @@ func (o *Object) Forget(l int) { o.caches[l].Reset() }
 // the warm start, the nearest-triangle hints, the clearance.
 func (o *Object) forgetAll(l int) {
 	o.caches[l].Reset()
-	o.nearHint[l], o.clear[l] = -1, clearance{}
+	o.nearHint[l], o.clear[l], o.cuts[l].valid = -1, clearance{}, false
 	for i := range o.maxVerts {
 		o.hints[l*o.maxVerts+i] = -1
 	}
