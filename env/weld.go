@@ -57,3 +57,19 @@ func weld(corners []geom.Vec3) ([]geom.Vec3, []int32) {
 	}
 	return verts, ids
 }
+
+// Weld merges the vertices of m at equal positions into one, renumbering
+// the triangles, so that a mesh exported with seams (a vertex repeated for
+// its normals or texture coordinates, as glTF files do) shares the
+// vertices of its edges. Vertices no triangle uses are dropped.
+func (m *Mesh) Weld() {
+	corners := make([]geom.Vec3, 0, 3*len(m.Tris))
+	for _, t := range m.Tris {
+		corners = append(corners, m.Verts[t[0]], m.Verts[t[1]], m.Verts[t[2]])
+	}
+	verts, ids := weld(corners)
+	for i := range m.Tris {
+		m.Tris[i] = [3]int32{ids[3*i], ids[3*i+1], ids[3*i+2]}
+	}
+	m.Verts = verts
+}

@@ -29,7 +29,10 @@ const accelMaxTris = 60_000
 func TestAccelerationsChangeNoOutput(t *testing.T) {
 	contacts := 0
 	for _, c := range experiments.SceneClasses {
-		scene := c.Make(min(c.Sizes[0], accelMaxTris))
+		scene, err := c.Make(min(c.Sizes[0], accelMaxTris))
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, motion := range []string{"grasp", "tap", "pinch"} {
 			on := outputBytes(t, scene, motion, false)
 			off := outputBytes(t, scene, motion, true)

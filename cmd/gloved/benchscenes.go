@@ -46,8 +46,8 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("scenes", "gloved bench scenes [--classes ball,torus,field,room] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
-	classes := fs.String("classes", "ball,torus,field,room", "scene classes to run, comma-separated")
+	fs := newBenchFlags("scenes", "gloved bench scenes [--classes "+experiments.SceneClassNames()+"] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
+	classes := fs.String("classes", experiments.SceneClassNames(), "scene classes to run, comma-separated (the real meshes' are read from testdata/meshes, found from the working directory up)")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
 	motions := fs.String("motions", "grasp,tap,pinch", "the simulated glove's motions, comma-separated")
@@ -81,7 +81,10 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 				continue
 			}
 			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris, NoAccel: *noAccel}
-			scene := c.Make(size)
+			scene, err := c.Make(size)
+			if err != nil {
+				return err
+			}
 			for _, motion := range strings.Split(*motions, ",") {
 				motion = strings.TrimSpace(motion)
 				row, err := benchScene(ctx, c.Name, scene, motion, *frames, opt)

@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -19,7 +20,12 @@ type SceneClass struct {
 	// Sizes are the approximate triangle counts to build.
 	Sizes []int
 	// Make builds the scene of about tris triangles.
-	Make func(tris int) *env.Mesh
+	Make func(tris int) (*env.Mesh, error)
+}
+
+// procedural is a Make that cannot fail.
+func procedural(f func(tris int) *env.Mesh) func(tris int) (*env.Mesh, error) {
+	return func(tris int) (*env.Mesh, error) { return f(tris), nil }
 }
 
 // The table under every scene but the height field: the demo's.
@@ -33,38 +39,60 @@ var SceneClasses = []SceneClass{
 		Name:  "ball",
 		What:  "convex ball r 6 cm on the table; the grasp sinks the fingers in",
 		Sizes: []int{2_000, 8_000, 32_000, 131_000},
-		Make: func(tris int) *env.Mesh {
+		Make: procedural(func(tris int) *env.Mesh {
 			level := int(math.Round(math.Log(float64(tris)/8) / math.Log(4)))
 			m := table()
 			m.Append(env.Sphere("ball", geom.Vec3{Y: 0.78, Z: 0.01}, 0.06, max(1, level)))
 			return m
-		},
+		}),
 	},
 	{
 		Name:  "torus",
 		What:  "closed non-convex torus (R 3.5 cm, tube 3 cm) on the table; the grasp sinks the fingers in",
 		Sizes: []int{25_000, 100_000, 400_000, 1_000_000},
-		Make: func(tris int) *env.Mesh {
+		Make: procedural(func(tris int) *env.Mesh {
 			nv := max(3, int(math.Round(math.Sqrt(float64(tris)/4))))
 			m := table()
 			m.Append(env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 2*nv, nv))
 			return m
-		},
+		}),
 	},
 	{
 		Name:  "room",
 		What:  "a room: floor, walls, the table, the grasped ball and two more objects beside it",
 		Sizes: []int{250_000, 1_000_000},
-		Make:  room,
+		Make:  procedural(room),
 	},
 	{
 		Name:  "field",
 		What:  "1 m height field 7-10 cm under the fingers (ripples of 2 cm), no table; nothing within the band",
 		Sizes: []int{50_000, 200_000, 800_000, 2_000_000},
-		Make: func(tris int) *env.Mesh {
+		Make: procedural(func(tris int) *env.Mesh {
 			return HeightField(max(2, int(math.Round(math.Sqrt(float64(tris)/2)))))
-		},
+		}),
 	},
+	realMeshClass(bunny, "the Stanford bunny (a scan; open: holes in its base) 12.5 cm tall on the table"),
+	realMeshClass(armadillo, "the Stanford armadillo (a scan, decimated; closed) 12.5 cm tall on the table"),
+	realMeshClass(spot, "Keenan Crane's cow Spot (modelled; closed) 12.5 cm tall on the table"),
+	realMeshClass(duck, "the Khronos glTF duck (modelled; closed once welded) 12.5 cm tall on the table"),
+	{
+		Name:  "terrain",
+		What:  "1 m terrain as tools export it (unwelded tiles, T-junctions, slivers across the field, fans, a duplicated and an overlapping tile), 2-5 cm teeth and dimples 8 cm under the fingers, corner spikes above the hand; no table; nothing within the band",
+		Sizes: []int{25_000, 100_000, 400_000, 1_000_000},
+		Make:  procedural(ExportedTerrain),
+	},
+	{
+		Name:  "block",
+		What:  "closed 1 m height-field block (rippled top, walls, bottom; wound outward) up to 0.83 m, no table; the grasp sinks the fingertips into its top",
+		Sizes: []int{25_000, 100_000, 400_000, 1_000_000},
+		Make:  procedural(Block),
+	},
+}
+
+// realMeshClass is the class of a real mesh: its native size and its
+// subdivisions, the grasp sinking the fingers in.
+func realMeshClass(r realMesh, what string) SceneClass {
+	return SceneClass{Name: r.name, What: what + "; the grasp sinks the fingers in; larger sizes subdivide it 1-to-4", Sizes: r.sizes(), Make: r.scene}
 }
 
 // room returns a room of about tris triangles around the demo grasp: a
@@ -95,6 +123,15 @@ func HeightField(n int) *env.Mesh {
 	return env.Terrain("field", n, func(x, z float64) float64 { return 0.68 + 0.02*math.Sin(x*40)*math.Cos(z*33) })
 }
 
+// SceneClassNames returns the classes' names, in order, comma-separated.
+func SceneClassNames() string {
+	names := make([]string, len(SceneClasses))
+	for i, c := range SceneClasses {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ",")
+}
+
 // SceneClassNamed returns the class called name.
 func SceneClassNamed(name string) (SceneClass, error) {
 	for _, c := range SceneClasses {
@@ -102,5 +139,5 @@ func SceneClassNamed(name string) (SceneClass, error) {
 			return c, nil
 		}
 	}
-	return SceneClass{}, fmt.Errorf("no scene class %q (have: ball, torus, room, field)", name)
+	return SceneClass{}, fmt.Errorf("no scene class %q (have: %s)", name, SceneClassNames())
 }
