@@ -96,6 +96,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 		return s.best, false, false
 	}
 	o.nearHint[l] = s.tri
+	s.measureCold()
 	_, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(s.tri)), s.best.LinkPoint)
 	return s.best, o.surf.Behind(s.tri, f, s.best.LinkPoint, s.best.Point), true
 }
@@ -191,8 +192,26 @@ func (s *nearSearch) try(i int32) float64 {
 	o.setTriangle(i)
 	sh := narrow.Shape{P: &o.tri, X: geom.Identity()}
 	d := narrow.Distance(&s.link, &sh, &o.caches[s.l])
-	if d.Distance < s.best.Distance || (s.tri < 0 && d.Distance <= s.best.Distance) {
+	switch best := s.best.Distance; {
+	case d.Distance < best*(1-tieTol), s.tri < 0 && d.Distance <= best,
+		i < s.tri && d.Distance <= best*(1+tieTol): // a tie: the lower triangle
 		s.best.Distance, s.best.Point, s.best.LinkPoint, s.tri = d.Distance, d.PointB, d.PointA, i
 	}
 	return d.Distance * (1 - boxDistanceTol)
+}
+
+// tieTol is how near two triangles' distances are to be a tie, which the
+// lower numbered wins, so that the answer does not hang on the order
+// the search met them in.
+const tieTol = 1e-9
+
+// measureCold measures the link's distance to the best triangle again
+// without a warm start: GJK's answer moves within its tolerance with
+// where it starts, so the answer is the same whatever the search did
+// before (and whether the accelerations are on).
+func (s *nearSearch) measureCold() {
+	o := s.o
+	o.setTriangle(s.tri)
+	d := narrow.Distance(&s.link, &narrow.Shape{P: &o.tri, X: geom.Identity()}, nil)
+	s.best.Distance, s.best.Point, s.best.LinkPoint = d.Distance, d.PointB, d.PointA
 }
