@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -65,10 +66,13 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 	}
 	t.Nodes = make([]Node, n-1)
 	t.Root = 0
-	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), fit: opt.Fit}
+	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit}
 	for i := range n {
-		b.centers[i] = m.Triangle(i).Centroid()
+		tri := m.Triangle(i)
+		b.centers[i] = tri.Centroid()
 		b.order[i] = int32(i)
+		e := max(tri[1].Sub(tri[0]).LenSqr(), tri[2].Sub(tri[1]).LenSqr(), tri[0].Sub(tri[2]).LenSqr())
+		b.logSize[i] = float32(0.5 * math.Log(max(e, 1e-300)))
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -94,6 +98,7 @@ type builder struct {
 	tree    *Tree
 	centers []geom.Vec3
 	order   []int32
+	logSize []float32 // per triangle: the log of its longest edge
 	fit     geom.FitMode
 	spare   chan *worker // idle workers for extra goroutines (nil: not made yet)
 	wg      sync.WaitGroup
@@ -193,8 +198,27 @@ func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
 	return w.fit.Fit(w.pts, w.tris)
 }
 
-// split partitions order[lo:hi] and returns the first index of the right part.
+// sizeSpread and sizeCut set the split by size: a group whose longest
+// triangle is sizeSpread times its triangles' geometric mean size (by
+// their longest edges) puts those over sizeCut times it in a subtree of
+// their own.
+const (
+	sizeSpread = 16
+	sizeCut    = 4
+)
+
+// split partitions order[lo:hi] and returns the first index of the right
+// part. A group of mixed sizes is split by size first: a few long
+// triangles (the slivers a terrain tool exports, a block's fanned bottom)
+// would otherwise make every box on their way as big as they are, and a
+// query near the small ones descend through them; kept apart, the long
+// ones fit boxes of their own and the small ones tight ones. Otherwise
+// the paper's rule: at the mean of the triangle centres along the box's
+// longest axis that splits the group.
 func (b *builder) split(box geom.OBB, lo, hi int) int {
+	if i := b.splitBySize(lo, hi); i > lo && i < hi {
+		return i
+	}
 	axes := [3]int{0, 1, 2}
 	h := [3]float64{box.Half.X, box.Half.Y, box.Half.Z}
 	if h[axes[1]] > h[axes[0]] {
@@ -228,6 +252,35 @@ func (b *builder) split(box geom.OBB, lo, hi int) int {
 		}
 	}
 	return lo + len(g)/2
+}
+
+// splitBySize partitions order[lo:hi] into the triangles no longer than
+// sizeCut times the group's geometric mean size and those longer, when
+// the longest is sizeSpread times that mean, and returns where the long
+// ones start (lo when the group is not mixed).
+func (b *builder) splitBySize(lo, hi int) int {
+	g := b.order[lo:hi]
+	mean, top := 0.0, math.Inf(-1)
+	for _, ti := range g {
+		s := float64(b.logSize[ti])
+		mean += s
+		top = math.Max(top, s)
+	}
+	mean /= float64(len(g))
+	if top < mean+math.Log(sizeSpread) {
+		return lo
+	}
+	cut := float32(mean + math.Log(sizeCut))
+	i, j := 0, len(g)-1
+	for i <= j {
+		if b.logSize[g[i]] <= cut {
+			i++
+		} else {
+			g[i], g[j] = g[j], g[i]
+			j--
+		}
+	}
+	return lo + i
 }
 
 func addStats(a, b geom.FitStats) geom.FitStats {

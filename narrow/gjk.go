@@ -133,3 +133,53 @@ func (q *pair) gjk(s, prev *simplex, early bool) gjkEnd {
 	}
 	return end
 }
+
+// Separation bounds the distance between a and b from below, running GJK
+// only until it knows on which side of limit the distance lies: the
+// bound exceeds limit when the distance does by more than GJK's
+// tolerance, and is otherwise the best bound found by then (0 for shapes
+// that meet). A search that only needs to know whether a box can hold
+// something nearer than its best answer stops a few steps early. Each
+// step's support point w in direction -v bounds the distance by v·w/|v|
+// (the separating plane of the Lander article's caching, found anew).
+func Separation(a, b *Shape, limit float64, cache *Cache) float64 {
+	q := newPair(a, b)
+	s := q.startSimplex(cache)
+	lb := q.gjkBound(&s, limit)
+	if cache != nil {
+		cache.save(&s)
+	}
+	return lb
+}
+
+// gjkBound runs GJK from s until its lower bound passes limit, its upper
+// bound (the simplex's distance to the origin) falls to limit, or it
+// converges, and returns the lower bound.
+func (q *pair) gjkBound(s *simplex, limit float64) float64 {
+	best, lb := math.Inf(1), 0.0
+	for range gjkMaxIters {
+		v, inside := s.solve()
+		vv := v.LenSqr()
+		if inside || vv <= sq(overlapTol*q.size) {
+			return 0
+		}
+		if vv >= best || vv <= limit*limit {
+			return lb // no progress (rounding), or within limit: the answer is no
+		}
+		best = vv
+		last := &s.v[s.count-1]
+		w := q.support(v.Mul(-1), last.ia, last.ib)
+		vw := v.Dot(w.w)
+		if vw > 0 {
+			if lb = math.Max(lb, vw/math.Sqrt(vv)); lb > limit {
+				return lb
+			}
+		}
+		if vv-vw <= gjkRelTol*vv || s.has(w.ia, w.ib) || s.count == 4 {
+			return lb
+		}
+		s.v[s.count] = w
+		s.count++
+	}
+	return lb
+}

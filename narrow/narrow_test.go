@@ -333,3 +333,39 @@ func icosphere(level int) []geom.Vec3 {
 	}
 	return verts
 }
+
+func TestSeparationDecidesAgainstTheLimit(t *testing.T) {
+	// Random hull pairs apart, near and overlapping: the bound never
+	// exceeds the distance, and passes every limit the distance passes.
+	r := rand.New(rand.NewPCG(65, 66))
+	var cache Cache
+	decided := 0
+	for i := range 400 {
+		a, b := randomHull(r, 30, 1), randomHull(r, 8, 0.5)
+		off := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(0.5 + 3*r.Float64())
+		sa, sb := Shape{P: a.poly, X: geom.Identity()}, Shape{P: b.poly, X: geom.Transform{R: mgl64.Ident3(), T: off}}
+		d := Distance(&sa, &sb, nil)
+		for _, f := range []float64{0, 0.5, 0.99, 1.01, 2} {
+			limit := d.Distance * f
+			if d.Overlap {
+				limit = 0.1 * f
+			}
+			if i%2 == 1 {
+				cache.Reset()
+			}
+			lb := Separation(&sa, &sb, limit, &cache)
+			if lb > d.Distance*(1+1e-9) {
+				t.Fatalf("case %d limit %v: bound %v above the distance %v", i, limit, lb, d.Distance)
+			}
+			if !d.Overlap && d.Distance > limit*(1+1e-6) {
+				if lb <= limit {
+					t.Fatalf("case %d limit %v: bound %v, the distance %v is beyond it", i, limit, lb, d.Distance)
+				}
+				decided++
+			}
+		}
+	}
+	if decided < 500 {
+		t.Fatalf("%d decisions: the cases test little", decided)
+	}
+}

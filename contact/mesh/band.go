@@ -82,19 +82,17 @@ func triGap(t geom.Triangle, b *geom.OBB) float64 {
 	return gap
 }
 
-// boxDistance returns the distance from the link to box b: the exact
-// bound for a node of an object's tree, which the boxes' gap along their
-// axes can underestimate by the size of the link's box's empty corners.
-func (o *Object) boxDistance(link *narrow.Shape, b *geom.OBB) float64 {
+// boxBound bounds the distance from the link to box b from below, for a
+// node of an object's tree: as tight as GJK's distance, which the boxes'
+// gap along their axes can underestimate by the size of the link's box's
+// empty corners, but run only until it is known whether the box is
+// beyond limit (narrow.Separation).
+func (o *Object) boxBound(link *narrow.Shape, b *geom.OBB, limit float64) float64 {
 	b.Corners(&o.corner)
 	o.boxPoly.Verts = o.corner[:]
 	o.boxPoly.Measure()
 	sh := narrow.Shape{P: &o.boxPoly, X: geom.Identity()}
-	d := narrow.Distance(link, &sh, &o.boxCache)
-	if d.Overlap {
-		return 0
-	}
-	return d.Distance * (1 - boxDistanceTol)
+	return narrow.Separation(link, &sh, limit, &o.boxCache) * (1 - boxDistanceTol)
 }
 
 // boxGap is a lower bound on the distance between two boxes: the widest

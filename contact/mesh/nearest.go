@@ -160,7 +160,7 @@ func (s *nearSearch) gap(b *geom.OBB) float64 {
 	if g := boxGap(&s.box, b); g > s.best.Distance {
 		return g
 	}
-	return s.o.boxDistance(&s.link, b)
+	return s.o.boxBound(&s.link, b, s.best.Distance)
 }
 
 // leaf bounds the distance from the link to triangle i from below,
