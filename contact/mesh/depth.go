@@ -25,8 +25,11 @@ func (o *Object) meshDepth(link *narrow.Shape, front []int32, ct *contact.Contac
 	// queries that start at last frame's triangles, prunes the search of
 	// the object's vertices, which has no such start (a third faster on
 	// the torus).
-	o.linkVerticesIn(link, ct, &near)
+	o.linkVerticesIn(link, ct, &near, false)
 	o.objectVerticesIn(link, front, ct)
+	if ct.Depth == 0 && o.grid != nil {
+		o.linkVerticesIn(link, ct, &near, true) // the ones the grid put outside, for near
+	}
 	return near
 }
 
@@ -49,19 +52,33 @@ func (o *Object) shallow(ct *contact.Contact, near *env.Nearest, tri int32) {
 
 // linkVerticesIn raises ct to the deepest link vertex inside the object
 // and keeps in near the nearest surface point of the link vertex closest
-// to going in. Every link vertex is within the link's diameter of the
-// surface where the link touches it, which bounds each search.
-func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *env.Nearest) {
+// to going in (the lowest numbered of equals, whatever the order they
+// come in). Every link vertex is within the link's diameter of the
+// surface where the link touches it, which bounds each search. The first
+// pass leaves out the vertices the grid puts outside a solid, which
+// cannot be in it; the second (outside, only for a contact of no depth)
+// takes just those, which near needs.
+func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *env.Nearest, outside bool) {
 	lk := &o.links[ct.Link]
 	hints := o.hints[ct.Link*o.maxVerts:]
 	var bounds geom.OBB
 	if o.solid {
 		bounds = o.surf.Tree.Bounds()
 	}
+	if !outside {
+		o.nearVert = -1
+	}
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
 		if o.solid && bounds.DistSqTo(w) > 0 {
 			continue // outside a solid's box: outside it
+		}
+		if o.solid && o.grid != nil {
+			if in, sure := o.grid.Side(w); outside != (sure && !in) {
+				continue // the other pass's
+			}
+		} else if outside {
+			continue
 		}
 		if ct.Depth > 0 && o.hintReach(hints[i], w) <= ct.Depth {
 			continue // no deeper than the deepest so far
@@ -74,8 +91,8 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 		switch {
 		case n.Inside && n.Dist > ct.Depth:
 			ct.Depth, ct.Point, ct.Normal = n.Dist, n.Point, n.Out
-		case !n.Inside && !n.Boundary && n.Dist < near.Dist:
-			*near = n
+		case !n.Inside && !n.Boundary && (n.Dist < near.Dist || n.Dist == near.Dist && i < o.nearVert):
+			*near, o.nearVert = n, i
 		}
 	}
 }

@@ -69,6 +69,7 @@ type Object struct {
 	nearHint []int32
 	clear    []clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
+	nearVert int // the link vertex near came from (linkVerticesIn)
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
