@@ -165,13 +165,17 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 		return true
 	}
 	box := o.links[l].Box.Transformed(x).AABB()
-	if o.grid.Gap(box) <= o.opt.Proximity {
+	gap := o.grid.Gap(box)
+	if gap <= o.opt.Proximity {
 		return false
 	}
 	// The box meets no cell the surface passes through, so it lies on one
 	// side of it, which its centre tells.
-	in, sure := o.grid.Side(box.Center())
-	return !o.solid || (sure && !in)
+	if in, sure := o.grid.Side(box.Center()); o.solid && !(sure && !in) {
+		return false
+	}
+	*cl = clearance{x: x, dist: gap} // the next frames need not look again
+	return true
 }
 
 // Forget drops link l's GJK warm start; the nearest-triangle hints stay,
