@@ -126,9 +126,10 @@ func (l *Link) DepthIn(x geom.Vec3, floor float64) (float64, geom.Vec3) {
 // frame) from below by the widest gap between t and one of the link's face
 // planes, stopping once the gap reaches stop: exact where the link's
 // nearest feature is a face, as it is for a finger lying along a surface.
+// It goes over the distinct planes, each one of the faces' own.
 func (l *Link) FaceGap(t geom.Triangle, stop float64) float64 {
 	gap := 0.0
-	for _, p := range l.Faces {
+	for _, p := range l.Planes {
 		d := math.Min(p.N.Dot(t[0]), math.Min(p.N.Dot(t[1]), p.N.Dot(t[2]))) - p.D
 		if d > gap {
 			if gap = d; gap >= stop {

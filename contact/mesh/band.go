@@ -26,6 +26,13 @@ const boxDistanceTol = 1e-6
 // pass the pair over (Clear).
 func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 	cl := &o.clear[l]
+	if o.solid && o.grid != nil {
+		if in, sure := o.grid.Side(link.X.Apply(link.P.Verts[0])); sure && in {
+			*cl = clearance{} // wholly inside, as the grid knows: no near search
+			o.enclosed(link, l, obj, out)
+			return
+		}
+	}
 	limit := o.opt.Proximity + bandSlack
 	near, inside, found := o.nearestTri(link, l, obj, limit)
 	if !found && o.solid {

@@ -186,7 +186,11 @@ func (o *Object) enclosed(link *narrow.Shape, l, obj int, out *contact.Results) 
 	hints := o.hints[l*o.maxVerts:]
 	ct := contact.Contact{Link: l, Object: obj, Exact: true}
 	for i, v := range link.P.Verts {
-		n, ok := o.nearest.Nearest(o.surf, link.X.Apply(v), math.Inf(1), hints[i])
+		w := link.X.Apply(v)
+		if i > 0 && o.hintReach(hints[i], w) <= ct.Depth {
+			continue // no deeper than the deepest so far (and, like it, inside)
+		}
+		n, ok := o.nearest.Nearest(o.surf, w, math.Inf(1), hints[i])
 		if !ok {
 			return false
 		}
