@@ -44,7 +44,8 @@ type Prep struct {
 	Options Options
 	// Surface is the object prepared for signed distance when choosing
 	// its method needed it (an object that is not convex), else nil: a
-	// method that needs one takes it instead of building another.
+	// method that needs one takes it, or Options.Shared's, instead of
+	// building another.
 	Surface *env.Surface
 }
 

@@ -29,6 +29,10 @@ type Options struct {
 	// Methods names the contact method of objects by their names; the
 	// others get the automatic choice (Choose).
 	Methods map[string]string
+	// Shared is where the objects' prepared data is kept for every body
+	// that meets the same scene (nil: this scene's own). It must be the
+	// Shared of the scene's mesh.
+	Shared *Shared
 }
 
 // Scene is a scene whose objects carry their contact methods, for one
@@ -65,6 +69,11 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 			return nil, err
 		}
 	}
+	if o.Shared == nil {
+		o.Shared = NewShared(mesh)
+	} else if o.Shared.Mesh() != mesh {
+		return nil, fmt.Errorf("contact: the shared preparations are another scene's")
+	}
 	s := &Scene{Mesh: mesh, Links: links, opt: o}
 	for i := range mesh.Objects {
 		obj, name, err := prepare(mesh, i, links, o)
@@ -87,7 +96,7 @@ func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, er
 	if !ok { // not named: choose by its kind
 		kind := Kind{Convex: mesh.Convex[i]}
 		if !kind.Convex {
-			surf, err := env.NewSurface(mesh, i)
+			surf, err := o.Shared.Surface(i)
 			if err != nil {
 				return nil, "", fmt.Errorf("contact: %w", err)
 			}

@@ -31,6 +31,7 @@ type Daemon struct {
 	log    zerolog.Logger
 	hub    *osc.Hub
 	scene  *env.Mesh
+	shared *contact.Shared // what the scene's objects prepared, for every hand
 	hands  []*handRuntime
 	// pairs tests the hands against each other (nil: one hand, or
 	// [hand_contact] enabled = false).
@@ -118,6 +119,7 @@ func (d *Daemon) open() error {
 			return err
 		}
 	}
+	d.shared = contact.NewShared(d.scene) // every hand's, and every reopened glove's
 	if d.hub == nil {
 		if d.hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
 			if errors.Is(err, syscall.EADDRINUSE) {
@@ -233,6 +235,7 @@ func LoadScene(cfg *Config) (*env.Mesh, error) {
 // checked here.
 func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	hc, spec, opt := d.config.Hands[i], d.config.Spec(i), d.config.PipelineOptions()
+	opt.Shared = d.shared
 	log := d.log.With().Str("hand", hc.Name).Logger()
 	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
 	if spec.Serial() {

@@ -34,6 +34,10 @@ type PipelineOptions struct {
 	// NoAccel turns every acceleration of the contact methods off
 	// (contact.Options.NoAccel): slower, the same answers.
 	NoAccel bool
+	// Shared keeps what the scene's objects prepare (their trees, their
+	// grids) for every pipeline of the same scene: the hands of a daemon,
+	// a glove's session opened again. Nil: the pipeline's own.
+	Shared *contact.Shared
 }
 
 // Pipeline turns glove samples into contacts. It owns every buffer it
@@ -85,7 +89,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, err
 	}
-	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods})
+	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods, Shared: o.Shared})
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}

@@ -42,17 +42,27 @@ type frameOut struct {
 
 func runGrasp(t testing.TB, p *Pipeline, frames int) []frameOut {
 	t.Helper()
+	out, err := runGraspOn(p, frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// runGraspOn runs the simulated grasp through p for frames frames and
+// returns each frame's contacts and near links.
+func runGraspOn(p *Pipeline, frames int) ([]frameOut, error) {
 	glove, _ := sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 	var s devices.Sample
 	var out []frameOut
 	for range frames {
 		glove.Read(&s)
 		if err := p.Frame(&s, env.GraspWrist()); err != nil {
-			t.Fatal(err)
+			return out, err
 		}
 		out = append(out, frameOut{append([]contact.Contact(nil), p.scene.Contacts...), append([]contact.Near(nil), p.scene.Near...)})
 	}
-	return out
+	return out, nil
 }
 
 func support(pts []geom.Vec3, d geom.Vec3) float64 {

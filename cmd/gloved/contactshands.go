@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/session"
 )
@@ -76,7 +77,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 			s.Close()
 		}
 	}()
-	sims := false
+	sims, shared := false, contact.NewShared(scene)
 	for i, h := range cfg.Hands {
 		spec := cfg.Spec(i)
 		if spec.Serial() {
@@ -84,7 +85,9 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 		}
 		sims = sims || spec.Device == session.DeviceSim
 		spec.Speed = session.SpeedMax
-		s, err := session.Open(spec, scene, cfg.PipelineOptions())
+		opt := cfg.PipelineOptions()
+		opt.Shared = shared
+		s, err := session.Open(spec, scene, opt)
 		if err != nil {
 			return fmt.Errorf("hand %s: %w", h.Name, err)
 		}

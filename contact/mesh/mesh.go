@@ -69,7 +69,7 @@ type Object struct {
 	nearHint []int32
 	clear    []clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
-	nearVert int // the link vertex near came from (linkVerticesIn)
+	nearVert int   // the link vertex near came from (linkVerticesIn)
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
@@ -88,10 +88,14 @@ var _ contact.Object = (*Object)(nil)
 
 // prepare makes object p.Object of p.Scene a solid or an open surface.
 func prepare(p contact.Prep, solid bool) (*Object, error) {
+	shared := p.Options.Shared
+	if shared == nil {
+		shared = contact.NewShared(p.Scene)
+	}
 	surf := p.Surface
 	if surf == nil {
 		var err error
-		if surf, err = env.NewSurface(p.Scene, p.Object); err != nil {
+		if surf, err = shared.Surface(p.Object); err != nil {
 			return nil, err
 		}
 	}
@@ -117,20 +121,34 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	lo, hi := objectVerts(surf.Tree.Mesh)
 	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
 	if !p.Options.NoAccel {
-		var inside func(geom.Vec3) bool
-		if solid {
-			var q traversal.SurfaceQuery
-			inside = func(x geom.Vec3) bool {
-				n, ok := q.Nearest(surf, x, math.Inf(1), -1)
-				return ok && n.Inside
-			}
-		}
 		var err error
-		if o.grid, err = env.NewGrid(surf.Tree.Mesh, 0, inside); err != nil {
+		if o.grid, err = contact.Prepared(shared, p.Object, gridName(solid), func() (*env.Grid, error) { return newGrid(surf, solid) }); err != nil {
 			return nil, err
 		}
 	}
 	return o, nil
+}
+
+// gridName is what a grid is kept as in contact.Shared: a solid's knows
+// which side its cells are on, a surface's does not.
+func gridName(solid bool) string {
+	if solid {
+		return "solid grid"
+	}
+	return "grid"
+}
+
+// newGrid maps surf's cells, and for a solid their sides.
+func newGrid(surf *env.Surface, solid bool) (*env.Grid, error) {
+	var inside func(geom.Vec3) bool
+	if solid {
+		var q traversal.SurfaceQuery
+		inside = func(x geom.Vec3) bool {
+			n, ok := q.Nearest(surf, x, math.Inf(1), -1)
+			return ok && n.Inside
+		}
+	}
+	return env.NewGrid(surf.Tree.Mesh, 0, inside)
 }
 
 // objectVerts returns the range of vertex indices m's triangles use.

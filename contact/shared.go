@@ -1,0 +1,73 @@
+package contact
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gloved/gloved/env"
+)
+
+// Shared is what a scene's objects prepare once, whatever the number of
+// bodies that meet them: each non-convex object's Surface (its tree and
+// signed-distance data) and what a method builds over it (a grid). Every
+// hand of a daemon, and every scene after a reload of the same scene
+// files, takes them from one Shared: the second hand costs its links, not
+// the scene again. It is safe for concurrent use, and what it hands out
+// is read-only.
+type Shared struct {
+	mesh  *env.Mesh
+	mu    sync.Mutex
+	surfs map[int]*env.Surface
+	extra map[sharedKey]any
+}
+
+type sharedKey struct {
+	object int
+	what   string
+}
+
+// NewShared returns an empty Shared for mesh.
+func NewShared(mesh *env.Mesh) *Shared {
+	return &Shared{mesh: mesh, surfs: map[int]*env.Surface{}, extra: map[sharedKey]any{}}
+}
+
+// Mesh is the scene the Shared prepares for.
+func (s *Shared) Mesh() *env.Mesh { return s.mesh }
+
+// Surface returns object o's Surface, built on first use.
+func (s *Shared) Surface(o int) (*env.Surface, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if surf, ok := s.surfs[o]; ok {
+		return surf, nil
+	}
+	surf, err := env.NewSurface(s.mesh, o)
+	if err != nil {
+		return nil, err
+	}
+	s.surfs[o] = surf
+	return surf, nil
+}
+
+// Prepared returns what build makes for object o under the name what,
+// built on first use (a method's own data: "grid", "solid grid"). An
+// error is not kept: the next call builds again.
+func Prepared[T any](s *Shared, o int, what string, build func() (T, error)) (T, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := sharedKey{o, what}
+	if v, ok := s.extra[k]; ok {
+		t, ok := v.(T)
+		if !ok {
+			var zero T
+			return zero, fmt.Errorf("contact: %s of object %d was prepared as %T", what, o, v)
+		}
+		return t, nil
+	}
+	t, err := build()
+	if err != nil {
+		return t, err
+	}
+	s.extra[k] = t
+	return t, nil
+}
