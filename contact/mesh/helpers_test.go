@@ -109,12 +109,17 @@ func refMeshDepth(link hull, x geom.Transform, m *env.Mesh) (depth float64, touc
 	return math.Max(depth, 0), touch
 }
 
-// bruteTris counts the triangles of m the link meets, each by GJK.
+// bruteTris counts the triangles of m the link meets, each by GJK (those
+// whose bounding box misses the link's cannot meet it).
 func bruteTris(link *narrow.Polytope, x geom.Transform, m *env.Mesh) int {
 	a := narrow.Shape{P: link, X: x}
+	box := placedBox(link, x)
 	n := 0
 	for i := range m.Tris {
 		t := m.Triangle(i)
+		if !triBox(t).Overlaps(box) {
+			continue
+		}
 		if narrow.Intersects(&a, &narrow.Shape{P: &narrow.Polytope{Verts: t[:]}, X: geom.Identity()}) {
 			n++
 		}
@@ -126,9 +131,13 @@ func bruteTris(link *narrow.Polytope, x geom.Transform, m *env.Mesh) int {
 // each by GJK, and whether any touches.
 func bruteNear(link *narrow.Polytope, x geom.Transform, m *env.Mesh) (float64, bool) {
 	a := narrow.Shape{P: link, X: x}
+	box := placedBox(link, x)
 	best := math.Inf(1)
 	for i := range m.Tris {
 		t := m.Triangle(i)
+		if boxDist(triBox(t), box) >= best {
+			continue // its box, and so it, is no nearer than the best
+		}
 		d := narrow.Distance(&a, &narrow.Shape{P: &narrow.Polytope{Verts: t[:]}, X: geom.Identity()}, nil)
 		if d.Overlap {
 			return 0, true
@@ -144,4 +153,28 @@ func onSurface(t *testing.T, what string, m *env.Mesh, p geom.Vec3) {
 	if d := envtest.SurfaceDistance(m, p); d > 1e-6 {
 		t.Fatalf("%s: point %v is %v m off the surface", what, p, d)
 	}
+}
+
+// placedBox is the axis-aligned box around the link's vertices at x.
+func placedBox(link *narrow.Polytope, x geom.Transform) geom.AABB {
+	b := geom.EmptyAABB()
+	for _, v := range link.Verts {
+		b = b.Extend(x.Apply(v))
+	}
+	return b
+}
+
+// triBox is the axis-aligned box around t.
+func triBox(t geom.Triangle) geom.AABB {
+	return geom.EmptyAABB().Extend(t[0]).Extend(t[1]).Extend(t[2])
+}
+
+// boxDist is the distance between two axis-aligned boxes (0 if they meet).
+func boxDist(a, b geom.AABB) float64 {
+	d := geom.Vec3{
+		X: math.Max(0, math.Max(a.Min.X-b.Max.X, b.Min.X-a.Max.X)),
+		Y: math.Max(0, math.Max(a.Min.Y-b.Max.Y, b.Min.Y-a.Max.Y)),
+		Z: math.Max(0, math.Max(a.Min.Z-b.Max.Z, b.Min.Z-a.Max.Z)),
+	}
+	return d.Len()
 }
