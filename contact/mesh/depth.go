@@ -1,7 +1,9 @@
 package mesh
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
@@ -66,8 +68,9 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 		bounds = o.surf.Tree.Bounds()
 	}
 	if !outside {
-		o.nearVert = -1
+		o.nearVert, o.depthVert = -1, -1
 	}
+	order := o.order[:0]
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
 		if o.solid && bounds.DistSqTo(w) > 0 {
@@ -80,21 +83,42 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 		} else if outside {
 			continue
 		}
-		if ct.Depth > 0 && o.hintReach(hints[i], w) <= ct.Depth {
-			continue // no deeper than the deepest so far
+		order = append(order, vertReach{i: i, w: w, reach: o.hintReach(hints[i], w)})
+	}
+	// The farthest from their last triangles first: the deepest are among
+	// them, and the depth they set rules the rest out sooner.
+	slices.SortFunc(order, func(a, b vertReach) int {
+		if c := cmp.Compare(b.reach, a.reach); c != 0 {
+			return c
 		}
-		n, ok := o.nearest.Nearest(o.surf, w, lk.Diam, hints[i])
+		return cmp.Compare(a.i, b.i)
+	})
+	o.order = order
+	for _, e := range order {
+		i := e.i
+		if ct.Depth > 0 && (e.reach < ct.Depth || e.reach == ct.Depth && i > o.depthVert) {
+			continue // no deeper than the deepest so far (equals go to the lower vertex)
+		}
+		n, ok := o.nearest.Nearest(o.surf, e.w, lk.Diam, hints[i])
 		if !ok {
 			continue
 		}
 		hints[i] = n.Tri
 		switch {
-		case n.Inside && n.Dist > ct.Depth:
-			ct.Depth, ct.Point, ct.Normal = n.Dist, n.Point, n.Out
+		case n.Inside && (n.Dist > ct.Depth || n.Dist == ct.Depth && i < o.depthVert):
+			ct.Depth, ct.Point, ct.Normal, o.depthVert = n.Dist, n.Point, n.Out, i
 		case !n.Inside && !n.Boundary && (n.Dist < near.Dist || n.Dist == near.Dist && i < o.nearVert):
 			*near, o.nearVert = n, i
 		}
 	}
+}
+
+// vertReach is a link vertex to query: its index, where it is, and how
+// far it is from its last nearest triangle (+Inf without one).
+type vertReach struct {
+	i     int
+	w     geom.Vec3
+	reach float64
 }
 
 // hintReach bounds the distance from w to the surface by its distance to

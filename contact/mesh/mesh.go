@@ -70,6 +70,10 @@ type Object struct {
 	clear    []clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
 	nearVert int   // the link vertex near came from (linkVerticesIn)
+	// The link vertex the depth came from, and the vertices to query in
+	// their order (linkVerticesIn).
+	depthVert int
+	order     []vertReach
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
