@@ -10,9 +10,9 @@ import (
 // Shared is what a scene's objects prepare once, whatever the number of
 // bodies that meet them: each non-convex object's Surface (its tree and
 // signed-distance data) and what a method builds over it (a grid). Every
-// hand of a daemon, and every scene after a reload of the same scene
-// files, takes them from one Shared: the second hand costs its links, not
-// the scene again. It is safe for concurrent use, and what it hands out
+// hand of a daemon, and a glove's session opened again, takes them from
+// one Shared: the second hand costs its links, not the scene again. (A
+// reload loads its scene anew, and so makes a new Shared.) It is safe for concurrent use, and what it hands out
 // is read-only.
 type Shared struct {
 	mesh  *env.Mesh

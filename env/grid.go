@@ -82,6 +82,9 @@ func NewGrid(m *Mesh, maxCells int, inside func(p geom.Vec3) bool) (*Grid, error
 // surface's box and the margin fit in maxCells cells.
 func (g *Grid) size(box geom.AABB, maxCells int) bool {
 	e := box.Max.Sub(box.Min)
+	if !e.Finite() || !(e.MaxAbs() < 1e15) {
+		return false // an extent past float64's reach, or too wide to map
+	}
 	vol := math.Max(e.X, 1e-9) * math.Max(e.Y, 1e-9) * math.Max(e.Z, 1e-9)
 	h := math.Max(math.Cbrt(vol/float64(maxCells)), e.MaxAbs()/float64(maxCells))
 	h = math.Max(h, 1e-9)
@@ -89,8 +92,13 @@ func (g *Grid) size(box geom.AABB, maxCells int) bool {
 		n := [3]int{}
 		total := 1.0
 		for k := range 3 {
-			n[k] = int(math.Floor(e.At(k)/h)) + 1 + 2*gridMargin
-			total *= float64(n[k])
+			cells := math.Floor(e.At(k)/h) + 1 + 2*gridMargin
+			if !(cells <= float64(maxCells)) {
+				total = math.Inf(1)
+				break
+			}
+			n[k] = int(cells)
+			total *= cells
 		}
 		if total <= float64(maxCells) {
 			g.H, g.N = h, n

@@ -140,6 +140,10 @@ func TestGridKeepsToItsCells(t *testing.T) {
 	if _, err := env.NewGrid(&env.Mesh{}, 0, nil); err == nil {
 		t.Error("a grid of no triangles")
 	}
+	huge := &env.Mesh{Objects: []string{"huge"}, Verts: []geom.Vec3{{X: -1e308}, {X: 1e308}, {Y: 1e308}}, Tris: [][3]int32{{0, 1, 2}}, Object: []int32{0}}
+	if _, err := env.NewGrid(huge, 0, nil); err == nil {
+		t.Error("a grid of a triangle wider than float64 reaches")
+	}
 }
 
 func BenchmarkNewGridTorus100k(b *testing.B) {

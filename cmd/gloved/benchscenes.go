@@ -56,7 +56,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	noTris := addNoTris(fs.FlagSet)
 	noAccel := addNoAccel(fs.FlagSet)
 	export := fs.String("export", "", "also write each scene and its frames as `gloved export` does, to DIR/CLASS-TRIS (for bench/fcl)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured frames (all scenes) to this file, for `go tool pprof`")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (building the scenes too) to this file, for `go tool pprof`")
 	if err := fs.parse(args); err != nil {
 		return err
 	}

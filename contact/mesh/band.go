@@ -45,7 +45,7 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 		o.enclosed(link, l, obj, out)
 		return
 	}
-	*cl = clearance{x: link.X, dist: limit}
+	*cl = clearance{x: link.X, dist: limit * (1 - boxDistanceTol)} // nothing nearer than GJK saw
 	if found {
 		// GJK's distance can exceed the true one by its tolerance (1e-12
 		// of |v|², so 1e-6 of it at most): a bound taken a part in a

@@ -119,15 +119,15 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	for i := range o.nearHint {
 		o.nearHint[i] = -1
 	}
-	for i := range o.cuts {
-		o.cuts[i].refs, o.cuts[i].spare = make([]traversal.Pending, 0, maxCut), make([]traversal.Pending, 0, maxCut)
-	}
 	lo, hi := objectVerts(surf.Tree.Mesh)
 	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
 	if !p.Options.NoAccel {
 		var err error
-		if o.grid, err = contact.Prepared(shared, p.Object, gridName(solid), func() (*env.Grid, error) { return newGrid(surf, solid) }); err != nil {
-			return nil, err
+		// A surface the grid cannot map (coordinates near float64's
+		// limits) goes without it: it only ever saves work.
+		o.grid, err = contact.Prepared(shared, p.Object, gridName(solid), func() (*env.Grid, error) { return newGrid(surf, solid) })
+		if err != nil {
+			o.grid = nil
 		}
 	}
 	return o, nil
@@ -186,6 +186,9 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 	if cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity {
 		return true
 	}
+	if o.grid == nil {
+		return false
+	}
 	box := o.links[l].Box.Transformed(x).AABB()
 	gap := o.grid.Gap(box)
 	if gap <= o.opt.Proximity {
@@ -215,11 +218,17 @@ func (o *Object) forgetAll(l int) {
 }
 
 // moved bounds how far any point of link l has gone from pose a to pose b:
-// the origin's move plus the rotation's angle times the link's radius.
+// the origin's move plus the rotations' difference (its Frobenius norm,
+// which bounds how far it moves any unit vector) times the link's radius.
 func (o *Object) moved(l int, a, b geom.Transform) float64 {
-	r := b.R.Mul3(a.R.Transpose())
-	c := math.Max(-1, math.Min(1, (r[0]+r[4]+r[8]-1)/2))
-	return b.T.Sub(a.T).Len() + math.Acos(c)*o.links[l].Poly.Size()
+	// |(Rb - Ra)p| <= ||Rb - Ra||_F |p|, element by element: no
+	// cancellation, where the angle from the trace loses small turns.
+	f := 0.0
+	for i := range 9 {
+		d := b.R[i] - a.R[i]
+		f += d * d
+	}
+	return (b.T.Sub(a.T).Len() + math.Sqrt(f)*o.links[l].Poly.Size()) * (1 + 1e-12)
 }
 
 // Collide answers candidate c, the link at pose x: a contact when the

@@ -10,7 +10,8 @@ import (
 
 // maxCut is the most references a link's cut keeps: past it, the next
 // search starts again from the root. Its two buffers are made this size
-// at load, so that the searches allocate nothing.
+// at the link's first search, so that the later ones allocate nothing
+// (and a link that never comes near an object costs it nothing).
 const maxCut = 256
 
 // cut is what a link's nearest-triangle search leaves for the next one: a
@@ -55,6 +56,9 @@ type nearSearch struct {
 func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (contact.Near, bool, bool) {
 	t := o.surf.Tree
 	lk := &o.links[l]
+	if c := &o.cuts[l]; c.spare == nil { // the link's first search: its buffers, once
+		c.refs, c.spare = make([]traversal.Pending, 0, maxCut), make([]traversal.Pending, 0, maxCut)
+	}
 	s := nearSearch{o: o, link: *link, lk: lk, l: l, box: lk.Box.Transformed(link.X),
 		ca: link.X.Apply(lk.A), cb: link.X.Apply(lk.B), inv: link.X.Inverse(),
 		best: contact.Near{Link: l, Object: obj, Distance: limit}, tri: -1, next: o.cuts[l].spare[:0]}
@@ -72,7 +76,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 			if i, ok := env.Leaf(e.Ref); ok && i == hint {
 				continue // measured above
 			}
-			if lb := e.LB - delta; lb > s.best.Distance {
+			if lb := e.LB - delta; lb > s.bar() {
 				s.keep(e.Ref, lb)
 				continue
 			}
@@ -84,7 +88,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
-		if r.LB > s.best.Distance {
+		if r.LB > s.bar() {
 			s.keep(r.Ref, r.LB)
 			continue
 		}
@@ -133,7 +137,7 @@ func (s *nearSearch) visit(st []traversal.Pending, r int32, hint int32) []traver
 		return st
 	}
 	g := s.gap(&s.o.surf.Tree.Nodes[r].Box)
-	if g > s.best.Distance {
+	if g > s.bar() {
 		s.keep(r, g)
 		return st
 	}
@@ -157,10 +161,10 @@ func (s *nearSearch) expand(st []traversal.Pending, r int32, hint int32) []trave
 // gap along their axes where that is already beyond the best, else the
 // exact distance to the box.
 func (s *nearSearch) gap(b *geom.OBB) float64 {
-	if g := boxGap(&s.box, b); g > s.best.Distance {
+	if g := boxGap(&s.box, b); g > s.bar() {
 		return g
 	}
-	return s.o.boxBound(&s.link, b, s.best.Distance)
+	return s.o.boxBound(&s.link, b, s.bar())
 }
 
 // leaf bounds the distance from the link to triangle i from below,
@@ -169,15 +173,15 @@ func (s *nearSearch) gap(b *geom.OBB) float64 {
 func (s *nearSearch) leaf(i int32) float64 {
 	tri := s.o.surf.Tree.Mesh.Triangle(int(i))
 	lb := triGap(tri, &s.box)
-	if lb > s.best.Distance {
+	if lb > s.bar() {
 		return lb
 	}
 	lb = max(lb, geom.SegmentTriangleDist(s.ca, s.cb, tri)-s.lk.R)
-	if lb > s.best.Distance {
+	if lb > s.bar() {
 		return lb
 	}
-	lb = max(lb, s.lk.FaceGap(tri.Transformed(s.inv), s.best.Distance))
-	if lb > s.best.Distance {
+	lb = max(lb, s.lk.FaceGap(tri.Transformed(s.inv), s.bar()))
+	if lb > s.bar() {
 		return lb
 	}
 	return s.try(i)
@@ -204,6 +208,12 @@ func (s *nearSearch) try(i int32) float64 {
 // lower numbered wins, so that the answer does not hang on the order
 // the search met them in.
 const tieTol = 1e-9
+
+// bar is what a box or triangle must be beyond to be passed over: the
+// best so far and a tie's slack (twice, for its rounding), so that no
+// triangle that would tie with the best, and might win the tie, is
+// passed over before it is measured.
+func (s *nearSearch) bar() float64 { return s.best.Distance * (1 + 2*tieTol) }
 
 // measureCold measures the link's distance to the best triangle again
 // without a warm start: GJK's answer moves within its tolerance with

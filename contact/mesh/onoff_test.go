@@ -1,0 +1,88 @@
+package mesh_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/contact"
+	"github.com/gloved/gloved/contact/contacttest"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
+)
+
+// resultsString is a frame's answers, every digit.
+func resultsString(r *contact.Results) string {
+	return fmt.Sprintf("%+v | %+v", r.Contacts, r.Near)
+}
+
+// onOff runs link through poses over scene twice, the accelerations on
+// and off, and fails on any frame whose answers differ in any digit.
+func onOff(t *testing.T, scene *env.Mesh, band float64, link hull, poses []geom.Transform) {
+	t.Helper()
+	mk := func(noAccel bool) *contacttest.Rig {
+		return contacttest.NewRig(t, []contacttest.Body{{Verts: link.verts, Tris: link.tris}}, scene, contact.Options{Proximity: band, NoAccel: noAccel})
+	}
+	on, off := mk(false), mk(true)
+	diffs := 0
+	for f, x := range poses {
+		a, b := resultsString(on.Frame([]geom.Transform{x})), resultsString(off.Frame([]geom.Transform{x}))
+		if a != b {
+			diffs++
+			if diffs <= 3 {
+				t.Errorf("frame %d:\non:  %s\noff: %s", f, a, b)
+			}
+		}
+	}
+	if diffs > 0 {
+		t.Errorf("%d of %d frames differ", diffs, len(poses))
+	}
+}
+
+// TestTiesOnAFlatFloorGoTheSameWayWithoutAccelerations: a box lying flat
+// over a finely tessellated flat floor, sliding, is as near many
+// triangles as it is to the nearest: the answer is the same, to the last
+// digit, whatever order the search met them in.
+func TestTiesOnAFlatFloorGoTheSameWayWithoutAccelerations(t *testing.T) {
+	scene := env.Terrain("floor", 64, func(x, z float64) float64 { return 0 })
+	scene.DetectConvex()
+	link := boxHull(t, geom.Vec3{X: 0.012, Y: 0.004, Z: 0.009})
+	var poses []geom.Transform
+	for i := range 200 {
+		poses = append(poses, geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: -0.05 + 0.0007*float64(i), Y: 0.0093, Z: 0.013 + 0.0003*float64(i)}})
+	}
+	onOff(t, scene, 0.01, link, poses)
+}
+
+// TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations: a link
+// wandering in and out of the band of a torus and a wall, with jumps,
+// gets every frame's answers to the last digit with the accelerations on
+// and off, over many seeds.
+func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
+	for seed := range uint64(12) {
+		r := rand.New(rand.NewPCG(seed, 8))
+		torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
+		quad := &env.Mesh{Objects: []string{"wall"}, Verts: []geom.Vec3{{X: 0.2, Y: -0.1, Z: -0.1}, {X: 0.2, Y: -0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: -0.1}},
+			Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
+		torus.Append(quad)
+		torus.DetectConvex()
+		link := randomHull(t, r, 20, 0.006)
+		pos := geom.Vec3{X: 0.16}
+		rot := mgl64.QuatIdent()
+		var poses []geom.Transform
+		for f := range 1500 {
+			step := 0.0015
+			if f%97 == 0 {
+				step = 0.03
+			}
+			pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(step))
+			pos = pos.Add(geom.Vec3{X: 0.16}.Sub(pos).Mul(0.02))
+			rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
+			x, _ := geom.FromQuat(rot, pos)
+			poses = append(poses, x)
+		}
+		onOff(t, torus, 0.01, link, poses)
+	}
+}
