@@ -17,11 +17,7 @@ func TestNearBandMatchesBruteForceAlongAMotion(t *testing.T) {
 	// quad, slowly enough that the frame coherence skips searches, with
 	// jumps that must end the skipping.
 	r := rand.New(rand.NewPCG(7, 8))
-	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
-	quad := &env.Mesh{Objects: []string{"wall"}, Verts: []geom.Vec3{{X: 0.2, Y: -0.1, Z: -0.1}, {X: 0.2, Y: -0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: -0.1}},
-		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
-	torus.Append(quad)
-	torus.DetectConvex()
+	torus := torusAndWall()
 	link := randomHull(t, r, 20, 0.006)
 	const band = 0.01
 	s := rig(t, torus, band, link)

@@ -178,3 +178,14 @@ func boxDist(a, b geom.AABB) float64 {
 	}
 	return d.Len()
 }
+
+// torusAndWall is a closed torus (R 10 cm, tube 3 cm) at the origin and an
+// open 20 cm square wall at x = 0.2 facing it.
+func torusAndWall() *env.Mesh {
+	torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
+	quad := &env.Mesh{Objects: []string{"wall"}, Verts: []geom.Vec3{{X: 0.2, Y: -0.1, Z: -0.1}, {X: 0.2, Y: -0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: -0.1}},
+		Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
+	torus.Append(quad)
+	torus.DetectConvex()
+	return torus
+}

@@ -63,11 +63,7 @@ func TestTiesOnAFlatFloorGoTheSameWayWithoutAccelerations(t *testing.T) {
 func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 	for seed := range uint64(12) {
 		r := rand.New(rand.NewPCG(seed, 8))
-		torus := env.Torus("torus", geom.Vec3{}, 0.1, 0.03, 40, 20)
-		quad := &env.Mesh{Objects: []string{"wall"}, Verts: []geom.Vec3{{X: 0.2, Y: -0.1, Z: -0.1}, {X: 0.2, Y: -0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: 0.1}, {X: 0.2, Y: 0.1, Z: -0.1}},
-			Tris: [][3]int32{{0, 2, 1}, {0, 3, 2}}, Object: []int32{0, 0}}
-		torus.Append(quad)
-		torus.DetectConvex()
+		torus := torusAndWall()
 		link := randomHull(t, r, 20, 0.006)
 		pos := geom.Vec3{X: 0.16}
 		rot := mgl64.QuatIdent()
