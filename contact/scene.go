@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
+	"time"
 
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/configs"
@@ -29,6 +31,16 @@ type Options struct {
 	// Methods names the contact method of objects by their names; the
 	// others get the automatic choice (Choose).
 	Methods map[string]string
+	// Workers is how many goroutines may answer one frame's candidates,
+	// each taking the candidates of some of the links (0: one per CPU;
+	// at most 4). A frame is split only when the last one's took longer
+	// than some tens of microseconds, and with NoAccel never. The answers
+	// are the same however it is split.
+	Workers int
+	// SplitAbove is how long a frame's candidates must take for the
+	// next frame's to be split among the workers (0: 60 us; negative:
+	// every frame, as tests of the split want).
+	SplitAbove time.Duration
 	// Shared is where the objects' prepared data is kept for every body
 	// that meets the same scene (nil: this scene's own). It must be the
 	// Shared of the scene's mesh.
@@ -52,6 +64,14 @@ type Scene struct {
 	cands     traversal.Candidates
 	traversed []traversal.Object
 	seen, was []bool // per (link, object): a candidate this frame, last frame
+	// Sharing a frame among workers (split.go).
+	workers []worker
+	cost    []time.Duration // per (link, object): what its answer took last
+	order   []int32         // the frame's candidates, costliest first when shared
+	spans   []span          // per candidate: where its answer went
+	next    atomic.Int32    // the next of order to take
+	poses   []geom.Transform
+	shares  int // how many workers answered the last frame
 }
 
 // NewScene prepares every object of mesh, whose convexity must be
@@ -60,6 +80,9 @@ type Scene struct {
 func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	if len(mesh.Convex) != len(mesh.Objects) {
 		return nil, fmt.Errorf("contact: scene convexity not detected (call Mesh.DetectConvex)")
+	}
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("contact: workers %d must be >= 0", o.Workers)
 	}
 	if !(o.Proximity >= 0) {
 		return nil, fmt.Errorf("contact: proximity %v must be >= 0", o.Proximity)
@@ -86,6 +109,7 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	s.cands.Band = o.Proximity
 	n := len(links) * len(mesh.Objects)
 	s.seen, s.was = make([]bool, n), make([]bool, n)
+	s.newWorkers()
 	return s, nil
 }
 
@@ -124,18 +148,18 @@ func (s *Scene) Traverse(h *cab.Hierarchy, poses []geom.Transform) {
 func (s *Scene) Candidates() *traversal.Candidates { return &s.cands }
 
 // Solve answers the last Traverse's candidates, the links at poses, into
-// Results: each candidate by its object's method. The results come in the
-// candidates' order, by link, then object.
+// Results: each candidate by its object's method, split among
+// Options.Workers goroutines by link when the frame is costly. The
+// results come in the candidates' order, by link, then object.
 func (s *Scene) Solve(poses []geom.Transform) {
-	s.Contacts, s.Near = s.Contacts[:0], s.Near[:0]
 	s.seen, s.was = s.was, s.seen
 	clear(s.seen)
 	nObj := len(s.Objects)
 	for i := range s.cands.List {
 		c := &s.cands.List[i]
 		s.seen[int(c.Link)*nObj+int(c.Object)] = true
-		s.Objects[c.Object].Collide(c, poses[c.Link], &s.Results)
 	}
+	s.answer(poses)
 	for k, was := range s.was {
 		if was && !s.seen[k] {
 			s.Objects[k%nObj].Forget(k / nObj)

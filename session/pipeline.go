@@ -34,6 +34,11 @@ type PipelineOptions struct {
 	// NoAccel turns every acceleration of the contact methods off
 	// (contact.Options.NoAccel): slower, the same answers.
 	NoAccel bool
+	// Workers is how many goroutines may answer a costly frame's
+	// candidates, each a share of the links (contact.Options.Workers; 0:
+	// one per CPU); SplitAbove is how costly (contact.Options.SplitAbove).
+	Workers    int
+	SplitAbove time.Duration
 	// Shared keeps what the scene's objects prepare (their trees, their
 	// grids) for every pipeline of the same scene: the hands of a daemon,
 	// a glove's session opened again. Nil: the pipeline's own.
@@ -89,7 +94,7 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, err
 	}
-	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods, Shared: o.Shared})
+	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods, Shared: o.Shared, Workers: o.Workers, SplitAbove: o.SplitAbove})
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}

@@ -61,6 +61,11 @@ func addNoAccel(fs *flag.FlagSet) *bool {
 	return fs.Bool("no-accel", false, "turn the contact methods' accelerations off (warm starts, frame coherence, what is built at load): the same answers, slower")
 }
 
+// addWorkers adds --workers, the pipeline's Workers.
+func addWorkers(fs *flag.FlagSet) *int {
+	return fs.Int("workers", 0, "goroutines that may answer a costly frame's contacts, each for some of the links (0: one per CPU, at most 4; 1: never split): the same answers")
+}
+
 // addNoTris adds --no-tris, which the pipeline's options take as SkipTris.
 func addNoTris(fs *flag.FlagSet) *bool {
 	return fs.Bool("no-tris", false, "do not count the triangles each contact touches")

@@ -46,7 +46,7 @@ const warmFrames = 30
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
 func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("scenes", "gloved bench scenes [--classes "+experiments.SceneClassNames()+"] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
+	fs := newBenchFlags("scenes", "gloved bench scenes [--classes "+experiments.SceneClassNames()+"] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--workers N] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
 	classes := fs.String("classes", experiments.SceneClassNames(), "scene classes to run, comma-separated (the real meshes' are read from testdata/meshes, found from the working directory up)")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
 	frames := fs.Int("frames", 300, "measured frames per scene (after 30 to warm up)")
@@ -55,6 +55,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	proximity := fs.Float64("proximity", 0.01, "the proximity band (m)")
 	noTris := addNoTris(fs.FlagSet)
 	noAccel := addNoAccel(fs.FlagSet)
+	workers := addWorkers(fs.FlagSet)
 	export := fs.String("export", "", "also write each scene and its frames as `gloved export` does, to DIR/CLASS-TRIS (for bench/fcl)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (building the scenes too) to this file, for `go tool pprof`")
 	if err := fs.parse(args); err != nil {
@@ -70,6 +71,9 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	if err := atLeast("frames", *frames, 1); err != nil {
 		return err
 	}
+	if err := atLeast("workers", *workers, 0); err != nil {
+		return err
+	}
 	var rows []sceneRow
 	for _, name := range strings.Split(*classes, ",") {
 		c, err := experiments.SceneClassNamed(strings.TrimSpace(name))
@@ -80,7 +84,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 			if size > *maxTris || ctx.Err() != nil {
 				continue
 			}
-			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris, NoAccel: *noAccel}
+			opt := session.PipelineOptions{Proximity: *proximity, SkipTris: *noTris, NoAccel: *noAccel, Workers: *workers}
 			scene, err := c.Make(size)
 			if err != nil {
 				return err

@@ -78,7 +78,7 @@ func round9(x float64) float64 {
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--no-accel] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--no-accel] [--workers N] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	viewAt := fs.String("view", "", "then show the session on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider, until Ctrl-C")

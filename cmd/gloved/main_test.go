@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -327,5 +328,17 @@ func TestBenchScenesExportsForThePeers(t *testing.T) {
 	total := r.Stages[len(r.Stages)-1]
 	if timing.Band != 0.01 || timing.P50 != r.Collision.P50US || !(timing.P50 > 0) || timing.P50 > total.P50US || timing.P99 < timing.P50 {
 		t.Errorf("gloved.json %+v, the run's collision part %+v, its total %+v", timing, r.Collision, total)
+	}
+}
+
+// TestANegativeWorkerCountIsAUsageError: --workers takes 0 (one per CPU)
+// or more, on the benches and on the commands that run a session; the
+// binary says which flag in one line and exits 2.
+func TestANegativeWorkerCountIsAUsageError(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "scenes", "--classes", "ball", "--workers", "-1"},
+		{"contacts", "--scene", "builtin:grasp", "--sim", "--workers", "-1"},
+	} {
+		runBinary(t, 20*time.Second, args...).oneLine(t, 2, "--workers -1")
 	}
 }

@@ -17,6 +17,7 @@ type sessionOpts struct {
 	frames                                              int
 	proximity                                           float64
 	noAccel                                             *bool
+	workers                                             *int
 }
 
 // addSessionFlags declares the flags that choose a session.
@@ -32,6 +33,7 @@ func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
 	fs.StringVar(&o.mesh, "mesh", "", "a skinned hand (glTF/GLB with the WebXR joints) instead of the procedural hand")
 	o.noAccel = addNoAccel(fs)
+	o.workers = addWorkers(fs)
 	return o
 }
 
@@ -71,7 +73,10 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	if err != nil {
 		return nil, err
 	}
-	opt.Proximity, opt.NoAccel = o.proximity, *o.noAccel
+	if err := atLeast("workers", *o.workers, 0); err != nil {
+		return nil, err
+	}
+	opt.Proximity, opt.NoAccel, opt.Workers = o.proximity, *o.noAccel, *o.workers
 	return session.Open(spec, scene, opt)
 }
 

@@ -43,7 +43,13 @@ type Object struct {
 	root   [1]int32 // the front a count starts from: the tree's root
 }
 
-var _ contact.Object = (*Object)(nil)
+var _ contact.Forker = (*Object)(nil)
+
+// Fork returns an Object sharing o's hull, tree and warm starts, with a
+// counter of its own (contact.Forker).
+func (o *Object) Fork() contact.Object {
+	return &Object{links: o.links, hull: o.hull, tree: o.tree, opt: o.opt, caches: o.caches, root: o.root}
+}
 
 // Prepare makes object p.Object of p.Scene a convex solid: its convex
 // hull, queried by GJK and EPA, and its own tree of its triangles, which

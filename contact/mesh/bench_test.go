@@ -42,3 +42,7 @@ func benchTorus(b *testing.B, tris int, o contact.Options) {
 
 func BenchmarkTorus100k(b *testing.B)        { benchTorus(b, 100_000, contact.Options{}) }
 func BenchmarkTorus100kNoAccel(b *testing.B) { benchTorus(b, 100_000, contact.Options{NoAccel: true}) }
+
+// BenchmarkTorus100kOneWorker is BenchmarkTorus100k with its frames never
+// shared among workers (contact.Options.Workers).
+func BenchmarkTorus100kOneWorker(b *testing.B) { benchTorus(b, 100_000, contact.Options{Workers: 1}) }

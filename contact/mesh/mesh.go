@@ -88,7 +88,7 @@ type Object struct {
 	boxCache narrow.Cache // GJK's start from the last box tried: nodes' boxes are alike
 }
 
-var _ contact.Object = (*Object)(nil)
+var _ contact.Forker = (*Object)(nil)
 
 // prepare makes object p.Object of p.Scene a solid or an open surface.
 func prepare(p contact.Prep, solid bool) (*Object, error) {
@@ -131,6 +131,14 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		}
 	}
 	return o, nil
+}
+
+// Fork returns an Object sharing o's surface, grid and everything it
+// keeps per link, with scratch of its own (contact.Forker).
+func (o *Object) Fork() contact.Object {
+	return &Object{links: o.links, surf: o.surf, solid: o.solid, opt: o.opt, grid: o.grid,
+		caches: o.caches, hints: o.hints, maxVerts: o.maxVerts, nearHint: o.nearHint, clear: o.clear, cuts: o.cuts,
+		vertBase: o.vertBase, stamp: make([]uint32, len(o.stamp))}
 }
 
 // gridName is what a grid is kept as in contact.Shared: a solid's knows
