@@ -204,14 +204,15 @@ func (o *Object) nextStamp() {
 
 // enclosed handles link l against a solid none of whose triangles meets
 // the link: the link is then wholly inside or wholly outside, and one
-// vertex tells which. Inside, it is a contact of no triangles whose depth
-// is its deepest vertex's. It reports whether the link is inside.
+// vertex tells which, unless the surface crosses itself: then every
+// vertex is asked. Inside, it is a contact of no triangles whose depth is
+// its deepest vertex's. It reports whether the link is inside.
 func (o *Object) enclosed(link *narrow.Shape, l, obj int, out *contact.Results) bool {
 	hints := o.hints[l*o.maxVerts:]
 	ct := contact.Contact{Link: l, Object: obj, Exact: true}
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
-		if i > 0 && o.hintReach(hints[i], w) <= ct.Depth {
+		if i > 0 && !o.crosses && o.hintReach(hints[i], w) <= ct.Depth {
 			continue // no deeper than the deepest so far (and, like it, inside)
 		}
 		n, ok := o.nearest.Nearest(o.surf, w, math.Inf(1), hints[i])

@@ -61,6 +61,10 @@ type Object struct {
 	// which side of it a point is, before any exact query (nil with the
 	// accelerations off).
 	grid *env.Grid
+	// crosses is set for a solid whose surface crosses itself, where one
+	// vertex of a link no triangle meets does not tell for the others
+	// whether they are inside (found at load, with the accelerations on).
+	crosses bool
 	// Per link: the GJK warm start, the last nearest triangle of each of
 	// its vertices (maxVerts each) and of the link, and its clearance.
 	caches   []narrow.Cache
@@ -122,10 +126,14 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	lo, hi := objectVerts(surf.Tree.Mesh)
 	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
 	if !p.Options.NoAccel {
-		var err error
+		if solid {
+			o.crosses, _ = contact.Prepared(shared, p.Object, "self-crossing", func() (bool, error) { return crosses(surf), nil })
+		}
 		// A surface the grid cannot map (coordinates near float64's
 		// limits) goes without it: it only ever saves work.
-		o.grid, err = contact.Prepared(shared, p.Object, gridName(solid), func() (*env.Grid, error) { return newGrid(surf, solid) })
+		sides := solid && !o.crosses
+		var err error
+		o.grid, err = contact.Prepared(shared, p.Object, gridName(solid, sides), func() (*env.Grid, error) { return newGrid(surf, sides) })
 		if err != nil {
 			o.grid = nil
 		}
@@ -136,24 +144,33 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 // Fork returns an Object sharing o's surface, grid and everything it
 // keeps per link, with scratch of its own (contact.Forker).
 func (o *Object) Fork() contact.Object {
-	return &Object{links: o.links, surf: o.surf, solid: o.solid, opt: o.opt, grid: o.grid,
+	return &Object{links: o.links, surf: o.surf, solid: o.solid, opt: o.opt, grid: o.grid, crosses: o.crosses,
 		caches: o.caches, hints: o.hints, maxVerts: o.maxVerts, nearHint: o.nearHint, clear: o.clear, cuts: o.cuts,
 		vertBase: o.vertBase, stamp: make([]uint32, len(o.stamp))}
 }
 
 // gridName is what a grid is kept as in contact.Shared: a solid's knows
-// which side its cells are on, a surface's does not.
-func gridName(solid bool) string {
-	if solid {
+// which side its cells are on unless it crosses itself, a surface's does
+// not.
+func gridName(solid, sides bool) string {
+	switch {
+	case sides:
 		return "solid grid"
+	case solid:
+		return "crossed solid grid"
 	}
 	return "grid"
 }
 
-// newGrid maps surf's cells, and for a solid their sides.
-func newGrid(surf *env.Surface, solid bool) (*env.Grid, error) {
+// newGrid maps surf's cells, and with sides which side of the surface
+// each is on, one for each empty region of space the surface divides.
+// A closed surface that crosses itself (env.Tree.SelfCrossing) gets no
+// sides: which side of it a point is on follows its nearest part, and can
+// change within one region, so the grid could tell it otherwise than the
+// exact query.
+func newGrid(surf *env.Surface, sides bool) (*env.Grid, error) {
 	var inside func(geom.Vec3) bool
-	if solid {
+	if sides {
 		var q traversal.SurfaceQuery
 		inside = func(x geom.Vec3) bool {
 			n, ok := q.Nearest(surf, x, math.Inf(1), -1)
@@ -161,6 +178,12 @@ func newGrid(surf *env.Surface, solid bool) (*env.Grid, error) {
 		}
 	}
 	return env.NewGrid(surf.Tree.Mesh, 0, inside)
+}
+
+// crosses reports whether surf crosses itself (env.Tree.SelfCrossing).
+func crosses(surf *env.Surface) bool {
+	_, _, ok := surf.Tree.SelfCrossing()
+	return ok
 }
 
 // objectVerts returns the range of vertex indices m's triangles use.

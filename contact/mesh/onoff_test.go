@@ -82,3 +82,33 @@ func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 		onOff(t, torus, 0.01, link, poses)
 	}
 }
+
+// TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations:
+// two boxes laid into each other as one closed object cross each other,
+// so which side of it a point is on follows the nearest box face, and
+// changes within one empty region of space: the grid keeps no sides for
+// it, and a link wandering in and out of both boxes gets every frame's
+// answers to the last digit with the accelerations on and off.
+func TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
+	half := geom.Vec3{X: 0.03, Y: 0.03, Z: 0.03}
+	scene := &env.Mesh{}
+	scene.Append(env.Box("a", geom.Vec3{}, half))
+	scene.Append(env.Box("b", geom.Vec3{X: 0.03, Y: 0.015, Z: 0.0075}, half))
+	scene.Objects = []string{"crossed"}
+	clear(scene.Object)
+	scene.DetectConvex()
+	for seed := range uint64(6) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		link := randomHull(t, r, 20, 0.004)
+		pos, rot := geom.Vec3{X: -0.012}, mgl64.QuatIdent()
+		var poses []geom.Transform
+		for range 800 {
+			pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(0.002))
+			pos = pos.Add(geom.Vec3{X: -0.012}.Sub(pos).Mul(0.02))
+			rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
+			x, _ := geom.FromQuat(rot, pos)
+			poses = append(poses, x)
+		}
+		onOff(t, scene, 0.01, link, poses)
+	}
+}

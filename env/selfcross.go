@@ -1,0 +1,116 @@
+package env
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// SelfCrossing finds two triangles of the tree's mesh that cross
+// (geom.TrianglesCross: they meet other than along the edge or at the
+// vertex they share), descending the tree against itself on every CPU;
+// ok is false when none do. A closed mesh that crosses itself bounds no
+// solid: which side of it a point is on then depends on which part of it
+// is nearest, and can change within one empty region of space.
+//
+// Boxes that the separating-axis test finds apart in float64 are passed
+// over, so two parts of the surface that only touch where their boxes
+// touch may go unseen. Which crossing pair is returned, of several,
+// depends on the goroutines' timing.
+func (t *Tree) SelfCrossing() (a, b int32, ok bool) {
+	if t.Root < 0 {
+		return 0, 0, false // one triangle
+	}
+	// Breadth first to some pairs for each goroutine to take, then depth
+	// first from each.
+	pairs := [][2]int32{{t.Root, t.Root}}
+	for len(pairs) > 0 && len(pairs) < 256 {
+		var next [][2]int32
+		for _, p := range pairs {
+			var hit [2]int32
+			var found bool
+			if next, hit, found = t.crossStep(next, p); found {
+				return hit[0], hit[1], true
+			}
+		}
+		pairs = next
+	}
+	var (
+		next atomic.Int64
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		stop atomic.Bool
+	)
+	for range min(runtime.GOMAXPROCS(0), len(pairs)) {
+		wg.Go(func() {
+			var stack [][2]int32
+			for !stop.Load() {
+				i := next.Add(1) - 1
+				if i >= int64(len(pairs)) {
+					return
+				}
+				stack = append(stack[:0], pairs[i])
+				for len(stack) > 0 && !stop.Load() {
+					p := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					var hit [2]int32
+					var found bool
+					if stack, hit, found = t.crossStep(stack, p); found {
+						mu.Lock()
+						a, b, ok = hit[0], hit[1], true
+						mu.Unlock()
+						stop.Store(true)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return a, b, ok
+}
+
+// crossStep takes one pair of tree references: two triangles it tests,
+// a triangle or node against a node whose box it meets it splits (the
+// larger box's node), appending the pairs to out; a node against itself
+// gives its children against themselves and each other. It reports the
+// two triangles when they cross.
+func (t *Tree) crossStep(out [][2]int32, p [2]int32) ([][2]int32, [2]int32, bool) {
+	ra, rb := p[0], p[1]
+	ta, leafA := Leaf(ra)
+	tb, leafB := Leaf(rb)
+	switch {
+	case ra == rb:
+		if leafA {
+			return out, p, false // a triangle and itself
+		}
+		c := t.Nodes[ra].Child
+		return append(out, [2]int32{c[0], c[0]}, [2]int32{c[1], c[1]}, [2]int32{c[0], c[1]}), p, false
+	case leafA && leafB:
+		if geom.TrianglesCross(t.Mesh.Triangle(int(ta)), t.Mesh.Triangle(int(tb))) {
+			return out, [2]int32{min(ta, tb), max(ta, tb)}, true
+		}
+		return out, p, false
+	case leafA:
+		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(ta)), &t.Nodes[rb].Box) {
+			c := t.Nodes[rb].Child
+			out = append(out, [2]int32{ra, c[0]}, [2]int32{ra, c[1]})
+		}
+		return out, p, false
+	case leafB:
+		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(tb)), &t.Nodes[ra].Box) {
+			c := t.Nodes[ra].Child
+			out = append(out, [2]int32{c[0], rb}, [2]int32{c[1], rb})
+		}
+		return out, p, false
+	}
+	na, nb := &t.Nodes[ra], &t.Nodes[rb]
+	if geom.BoxesDisjoint(&na.Box, &nb.Box) {
+		return out, p, false
+	}
+	if geom.SplitFirst(&na.Box, &nb.Box) {
+		return append(out, [2]int32{na.Child[0], rb}, [2]int32{na.Child[1], rb}), p, false
+	}
+	return append(out, [2]int32{ra, nb.Child[0]}, [2]int32{ra, nb.Child[1]}), p, false
+}
