@@ -12,9 +12,11 @@
 //   FCL 0.7's first contact per link (a boolean), the floor to approach,
 //   and FCL's all contacts.
 //
-// It prints one JSON object a directory: p50/p99 of each, gloved's
-// collision part p50/p99 from gloved.json, the ratios coal/gloved and
-// FCL/gloved, and the frames where a peer finds a link touching that
+// It prints one JSON object a directory: p50/p99 and mean of each over
+// the frames gloved timed (after its warm-up), gloved's collision part
+// p50/p99/mean from gloved.json, the ratios coal/gloved and FCL/gloved of
+// p50s and of means (a mean weighs each frame by its work, where a p50
+// can fall on frames with nothing near), and the frames where a peer finds a link touching that
 // gloved does not report (gloved reports more where a link is wholly
 // inside a solid, which a triangle query cannot see).
 //
@@ -98,9 +100,13 @@ int main(int argc, char** argv) {
   auto frames = exported::readFrames(dir);
   auto glovedTouch = exported::readContacts(dir);
 
+  // The frames gloved timed: those after its warm-up (older exports say
+  // none, and all frames count).
+  int warm = int(number(gloved, "warm_frames"));
   std::vector<double> same, first, all;
   int coalMore = 0, fclMore = 0;
   for (auto& [f, poses] : frames) {
+    if (f < warm) continue;
     std::set<std::string> coalTouch, fclTouch;
     double ts = 0, tf = 0, ta = 0;
     for (auto& p : poses) {
@@ -148,15 +154,24 @@ int main(int argc, char** argv) {
     }
   }
   double g50 = number(gloved, "collision_p50_us"), g99 = number(gloved, "collision_p99_us");
+  double gMean = number(gloved, "collision_mean_us");
   auto ratio = [&](double x) { return g50 > 0 ? x / g50 : 0; };
+  auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0 : s / v.size();
+  };
   std::printf("{\"dir\":\"%s\",\"scene_tris\":%zu,\"frames\":%zu,\"band_m\":%g,"
               "\"gloved_p50_us\":%.1f,\"gloved_p99_us\":%.1f,"
               "\"coal_build_s\":%.3f,\"coal_p50_us\":%.1f,\"coal_p99_us\":%.1f,"
               "\"fcl_build_s\":%.3f,\"fcl_first_p50_us\":%.1f,\"fcl_first_p99_us\":%.1f,\"fcl_all_p50_us\":%.1f,\"fcl_all_p99_us\":%.1f,"
               "\"coal_over_gloved\":%.2f,\"fcl_first_over_gloved\":%.2f,"
+              "\"gloved_mean_us\":%.1f,\"coal_mean_us\":%.1f,\"fcl_first_mean_us\":%.1f,"
+              "\"coal_mean_over_gloved\":%.2f,\"fcl_first_mean_over_gloved\":%.2f,"
               "\"frames_coal_touches_more\":%d,\"frames_fcl_touches_more\":%d}\n",
               dir.c_str(), sceneMesh.t.size(), frames.size(), band, g50, g99, coalBuild, pct(same, 0.5), pct(same, 0.99),
               fclBuild, pct(first, 0.5), pct(first, 0.99), pct(all, 0.5), pct(all, 0.99), ratio(pct(same, 0.5)),
-              ratio(pct(first, 0.5)), coalMore, fclMore);
+              ratio(pct(first, 0.5)), gMean, mean(same), mean(first), gMean > 0 ? mean(same) / gMean : 0,
+              gMean > 0 ? mean(first) / gMean : 0, coalMore, fclMore);
   return 0;
 }

@@ -17,6 +17,9 @@ type stageStats struct {
 	P50US float64 `json:"p50_us"`
 	P99US float64 `json:"p99_us"`
 	MaxUS float64 `json:"max_us"`
+	// MeanUS is the mean: the whole run's time over its frames, which
+	// weighs each frame by its work (a p50 can fall on frames with none).
+	MeanUS float64 `json:"mean_us"`
 }
 
 type pipelineBench struct {
@@ -98,8 +101,12 @@ func (t *stageTimes) summary() []stageStats {
 		}
 		slices.Sort(ts)
 		n := len(ts)
+		var sum time.Duration
+		for _, d := range ts {
+			sum += d
+		}
 		out = append(out, stageStats{Stage: name,
-			P50US: us(ts[n/2]), P99US: us(ts[min(n-1, n*99/100)]), MaxUS: us(ts[n-1])})
+			P50US: us(ts[n/2]), P99US: us(ts[min(n-1, n*99/100)]), MaxUS: us(ts[n-1]), MeanUS: us(sum) / float64(n)})
 	}
 	return out
 }

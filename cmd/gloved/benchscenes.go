@@ -145,10 +145,11 @@ func exportScene(ctx context.Context, dir string, scene *env.Mesh, motion string
 }
 
 // writeGlovedTiming writes gloved.json beside an export: gloved's own
-// timing of the scene's frames and the band, for bench/coal's ratios.
+// timing of the scene's frames (those after the first warm_frames, which
+// the peers leave out too) and the band, for bench/coal's ratios.
 func writeGlovedTiming(dir string, row sceneRow, band float64) error {
-	b, err := json.Marshal(map[string]any{"class": row.Class, "motion": row.Motion, "tris": row.Tris, "band_m": band,
-		"collision_p50_us": row.Collision.P50US, "collision_p99_us": row.Collision.P99US})
+	b, err := json.Marshal(map[string]any{"class": row.Class, "motion": row.Motion, "tris": row.Tris, "band_m": band, "warm_frames": warmFrames,
+		"collision_p50_us": row.Collision.P50US, "collision_p99_us": row.Collision.P99US, "collision_mean_us": row.Collision.MeanUS})
 	if err != nil {
 		return err
 	}

@@ -320,13 +320,16 @@ func TestBenchScenesExportsForThePeers(t *testing.T) {
 		Band float64 `json:"band_m"`
 		P50  float64 `json:"collision_p50_us"`
 		P99  float64 `json:"collision_p99_us"`
+		Mean float64 `json:"collision_mean_us"`
+		Warm int     `json:"warm_frames"`
 	}
 	b, err := os.ReadFile(filepath.Join(scene, "gloved.json"))
 	if err != nil || json.Unmarshal(b, &timing) != nil {
 		t.Fatalf("gloved.json: %v %s", err, b)
 	}
 	total := r.Stages[len(r.Stages)-1]
-	if timing.Band != 0.01 || timing.P50 != r.Collision.P50US || !(timing.P50 > 0) || timing.P50 > total.P50US || timing.P99 < timing.P50 {
+	if timing.Band != 0.01 || timing.P50 != r.Collision.P50US || !(timing.P50 > 0) || timing.P50 > total.P50US || timing.P99 < timing.P50 ||
+		timing.Mean != r.Collision.MeanUS || !(timing.Mean > 0) || timing.Mean > r.Collision.MaxUS || timing.Warm != warmFrames {
 		t.Errorf("gloved.json %+v, the run's collision part %+v, its total %+v", timing, r.Collision, total)
 	}
 }
