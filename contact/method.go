@@ -58,6 +58,7 @@ type Object interface {
 	traversal.Object
 	// Collide computes candidate c's answer for the frame, the link at
 	// pose x, and appends it to out: a contact, a near miss, or nothing.
+	// It is not called for a candidate its Clear passed over (c.Clear).
 	Collide(c *traversal.Candidate, x geom.Transform, out *Results)
 	// Forget drops the warm starts the object kept for link l: the pair
 	// was a candidate last frame and is not in this one.

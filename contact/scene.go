@@ -71,7 +71,11 @@ type Scene struct {
 	spans   []span          // per candidate: where its answer went
 	next    atomic.Int32    // the next of order to take
 	poses   []geom.Transform
-	shares  int // how many workers answered the last frame
+	shares  int  // how many workers answered the last frame
+	passed  bool // PassOver found the last frame had nothing to answer
+	// rootClear is per (link, object) how far the link's box was from the
+	// object's root box when PassOver last measured it (pass.go).
+	rootClear []Clearance
 }
 
 // NewScene prepares every object of mesh, whose convexity must be
@@ -108,7 +112,7 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	}
 	s.cands.Band = o.Proximity
 	n := len(links) * len(mesh.Objects)
-	s.seen, s.was = make([]bool, n), make([]bool, n)
+	s.seen, s.was, s.rootClear = make([]bool, n), make([]bool, n), make([]Clearance, n)
 	s.newWorkers()
 	return s, nil
 }
@@ -141,6 +145,7 @@ func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, er
 // refitted for poses, near each object, with the fronts their methods
 // want (traversal.Candidates).
 func (s *Scene) Traverse(h *cab.Hierarchy, poses []geom.Transform) {
+	s.passed = false
 	s.cands.Run(h, s.traversed, poses)
 }
 

@@ -186,6 +186,11 @@ func (s *Scene) drainInto(out *Results, k int32) {
 		ci := s.order[i]
 		c := &list[ci]
 		sp := span{w: k, c0: int32(len(out.Contacts)), n0: int32(len(out.Near))}
+		sp.c1, sp.n1 = sp.c0, sp.n0
+		if c.Clear { // the object proved it beyond the band: nothing to answer
+			s.spans[ci], s.cost[s.pair(ci)] = sp, 0
+			continue
+		}
 		objs[c.Object].Collide(c, s.poses[c.Link], out)
 		sp.c1, sp.n1 = int32(len(out.Contacts)), int32(len(out.Near))
 		s.spans[ci] = sp

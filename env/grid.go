@@ -334,6 +334,30 @@ func (g *Grid) Gap(b geom.AABB) float64 {
 	return math.Max(0, math.Max(gap, boxGap(b, g.inner)))
 }
 
+// GapAtLeast is Gap where any bound above need will do. It first takes
+// the distance of b's middle cell less how many cells the rest of b's
+// reach from it: a cell's chessboard distance to the surface's cells
+// differs from its neighbour's by at most one, so no cell of b is nearer.
+// That reads one cell where Gap reads every cell of b; only when it is
+// not above need, or b reaches past the grid, is Gap asked.
+func (g *Grid) GapAtLeast(b geom.AABB, need float64) float64 {
+	var mid [3]int
+	reach := 0
+	for k := range 3 {
+		lo, hi, clamped := g.cellRange(b.Min.At(k), b.Max.At(k), k)
+		if clamped || lo > hi {
+			return g.Gap(b)
+		}
+		mid[k] = (lo + hi) / 2
+		reach = max(reach, mid[k]-lo, hi-mid[k])
+	}
+	v := int(g.cells[(mid[2]*g.N[1]+mid[1])*g.N[0]+mid[0]] &^ gridInside)
+	if gap := float64(v-reach-1) * g.H; gap > need {
+		return gap
+	}
+	return g.Gap(b)
+}
+
 // Side tells whether point p is inside the closed surface, when its cell
 // is clear of the surface (sure); an open surface's grid is never sure.
 func (g *Grid) Side(p geom.Vec3) (inside, sure bool) {

@@ -48,7 +48,8 @@ func meshBox(m *env.Mesh) geom.AABB {
 func TestGridGapIsALowerBoundOnTheDistance(t *testing.T) {
 	// A torus and an open terrain of long slivers, each with boxes in and
 	// around them: the grid's gap never exceeds the brute-force distance,
-	// and it proves most far boxes far.
+	// and it proves most far boxes far; GapAtLeast's one-cell bound is
+	// never above it.
 	sliver := &env.Mesh{Objects: []string{"slivers"}}
 	for i := range 12 {
 		z := -0.1 + 0.2*float64(i)/12
@@ -69,19 +70,27 @@ func TestGridGapIsALowerBoundOnTheDistance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		proved := 0
+		proved, quicker := 0, 0
 		for range 400 {
 			b := randomBox(r, meshBox(tc.m))
 			gap, want := g.Gap(b), boxMeshDistance(b, tc.m)
 			if gap > want+1e-12 {
 				t.Fatalf("%s: box %v: gap %v, brute force %v", tc.name, b, gap, want)
 			}
+			// The one-cell bound: never above Gap, and Gap itself
+			// when it cannot get above need.
+			need := r.Float64() * 2 * g.H
+			if quick := g.GapAtLeast(b, need); quick > gap || quick <= need && quick != gap {
+				t.Fatalf("%s: box %v: GapAtLeast(%v) %v, Gap %v", tc.name, b, need, quick, gap)
+			} else if quick > need {
+				quicker++
+			}
 			if want > 4*g.H && gap > 0 {
 				proved++
 			}
 		}
-		if proved < 50 {
-			t.Errorf("%s: only %d of 400 boxes proved apart (cells of %v m)", tc.name, proved, g.H)
+		if proved < 50 || quicker < 20 {
+			t.Errorf("%s: only %d of 400 boxes proved apart (cells of %v m); GapAtLeast above need for %d", tc.name, proved, g.H, quicker)
 		}
 	}
 }

@@ -99,3 +99,18 @@ func (b OBB) AABB() AABB {
 	}
 	return AABB{Min: b.Center.Sub(r), Max: b.Center.Add(r)}
 }
+
+// OBBGap is a lower bound on the distance between boxes a and b: the
+// widest gap between their projections on the six face axes (0 if none).
+func OBBGap(a, b *OBB) float64 {
+	d := b.Center.Sub(a.Center)
+	gap := 0.0
+	for _, pair := range [2][2]*OBB{{a, b}, {b, a}} {
+		p, q := pair[0], pair[1]
+		for i, h := range [3]float64{p.Half.X, p.Half.Y, p.Half.Z} {
+			u := p.Axis(i)
+			gap = math.Max(gap, math.Abs(d.Dot(u))-h-q.ProjectedRadius(u))
+		}
+	}
+	return gap
+}

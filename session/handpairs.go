@@ -144,7 +144,8 @@ func (hp *HandPairs) Run(i int, p *Pipeline, now time.Time, left time.Duration) 
 		s.own = p.part.Hier
 	}
 	// This hand's pose is read on this goroutine only: the pipeline's own
-	// buffers, not a copy.
+	// buffers (refitted now if the frame did not need them), not a copy.
+	p.refitBoxes()
 	s.pose = handcontact.Pose{Links: p.poses, Boxes: p.hier.Boxes, Leaves: p.hier.Leaves}
 	s.met = false
 	for j := range hp.pub {

@@ -62,7 +62,10 @@ type Pipeline struct {
 
 	angles handmodel.Angles
 	poses  []geom.Transform
-	stages [NumStages]time.Duration
+	// refitted: hier's boxes are this frame's (a frame the scene passes
+	// over refits them only when asked, refitBoxes).
+	refitted bool
+	stages   [NumStages]time.Duration
 
 	// quats keep each link's rotation, as FillFrame sends it, in one
 	// hemisphere over the sample stream; seq is the last frame's sample
@@ -119,9 +122,18 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	}
 	p.hand.Pose(&p.angles, wrist, p.poses)
 	t1 := time.Now()
-	p.refit.Refit(p.poses)
+	// A frame whose links are all proven beyond the band of every object
+	// needs neither the refit nor the traversal (contact.Scene.PassOver);
+	// the refit waits until something asks for the boxes (HandPose).
+	passed := p.scene.PassOver(p.poses)
+	p.refitted = false
 	t2 := time.Now()
-	p.scene.Traverse(p.hier, p.poses)
+	var refit time.Duration
+	if !passed {
+		p.refitBoxes()
+		refit = time.Since(t2)
+		p.scene.Traverse(p.hier, p.poses)
+	}
 	t3 := time.Now()
 	p.scene.Solve(p.poses)
 	t4 := time.Now()
@@ -136,7 +148,7 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 		p.restart = true
 	}
 	p.seq, p.framed = s.Seq, true
-	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: t2.Sub(t1), StageTraverse: t3.Sub(t2), StageNarrow: t4.Sub(t3), StageSelf: self}
+	p.stages = [NumStages]time.Duration{StagePose: t1.Sub(t0), StageRefit: refit, StageTraverse: t3.Sub(t1) - refit, StageNarrow: t4.Sub(t3), StageSelf: self}
 	return nil
 }
 
@@ -173,7 +185,18 @@ func (p *Pipeline) HandPart() handcontact.Hand { return p.part }
 
 // HandPose copies the last frame's link poses and refitted boxes into
 // dst, for a test against another hand (on this goroutine or another).
-func (p *Pipeline) HandPose(dst *handcontact.Pose) { dst.Set(p.poses, p.hier) }
+func (p *Pipeline) HandPose(dst *handcontact.Pose) {
+	p.refitBoxes()
+	dst.Set(p.poses, p.hier)
+}
+
+// refitBoxes refits the hierarchy to the frame's poses, once a frame.
+func (p *Pipeline) refitBoxes() {
+	if !p.refitted {
+		p.refit.Refit(p.poses)
+		p.refitted = true
+	}
+}
 
 // Scene returns the scene.
 func (p *Pipeline) Scene() *env.Mesh { return p.scene.Mesh }

@@ -38,7 +38,8 @@ type Object struct {
 	hull   *narrow.Polytope
 	tree   *env.Tree
 	opt    contact.Options
-	caches []narrow.Cache // per link
+	caches []narrow.Cache      // per link
+	clear  []contact.Clearance // per link: how far it was when last measured beyond the band
 	count  contact.Counter
 	root   [1]int32 // the front a count starts from: the tree's root
 }
@@ -48,7 +49,7 @@ var _ contact.Forker = (*Object)(nil)
 // Fork returns an Object sharing o's hull, tree and warm starts, with a
 // counter of its own (contact.Forker).
 func (o *Object) Fork() contact.Object {
-	return &Object{links: o.links, hull: o.hull, tree: o.tree, opt: o.opt, caches: o.caches, root: o.root}
+	return &Object{links: o.links, hull: o.hull, tree: o.tree, opt: o.opt, caches: o.caches, clear: o.clear, root: o.root}
 }
 
 // Prepare makes object p.Object of p.Scene a convex solid: its convex
@@ -75,7 +76,7 @@ func Prepare(p contact.Prep) (contact.Object, error) {
 // triangles (a contact counts those it touches in it):
 // Prepare's object, for another method to build on.
 func New(hull *narrow.Polytope, tree *env.Tree, links []contact.Link, o contact.Options) *Object {
-	return &Object{links: links, hull: hull, tree: tree, opt: o, caches: make([]narrow.Cache, len(links))}
+	return &Object{links: links, hull: hull, tree: tree, opt: o, caches: make([]narrow.Cache, len(links)), clear: make([]contact.Clearance, len(links))}
 }
 
 // Tree returns the object's tree of its triangles.
@@ -88,16 +89,20 @@ func (o *Object) Tree() *env.Tree { return o.tree }
 // fronts against 3 us saved in the counts.
 func (o *Object) Front() bool { return false }
 
-// Clear reports false: a convex pair is measured each frame, from its
-// warm start.
-func (o *Object) Clear(int, geom.Transform) bool { return false }
+// Clear reports whether link l, now at pose x, is still beyond the band:
+// the last frame that measured it found it farther than the band by more
+// than it has moved since (never with the accelerations off).
+func (o *Object) Clear(l int, x geom.Transform) bool {
+	return !o.opt.NoAccel && o.clear[l].Holds(&o.links[l], x, o.opt.Proximity)
+}
 
 // Forget drops link l's warm start.
 func (o *Object) Forget(l int) { o.caches[l].Reset() }
 
 // Collide measures link c.Link, at pose x, against the solid: its depth,
 // normal and point when they overlap, from the last frame's polytope when
-// it still holds, else its distance, near when within the band.
+// it still holds, else its distance, near when within the band, and
+// beyond it kept as the pair's clearance (Clear).
 func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
 	l := int(c.Link)
 	cache := &o.caches[l]
@@ -106,10 +111,17 @@ func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.
 	}
 	link := narrow.Shape{P: o.links[l].Poly, X: x}
 	obj := narrow.Shape{P: o.hull, X: geom.Identity()}
+	o.clear[l] = contact.Clearance{}
 	p, ok := narrow.PenetrationCached(&link, &obj, cache)
 	if !ok {
 		d := narrow.Distance(&link, &obj, cache)
 		if !d.Overlap {
+			// GJK's distance can exceed the true one by its tolerance (1e-12
+			// of |v|², so 1e-6 of it at most): a part in a million off
+			// keeps it a lower bound.
+			if lb := d.Distance * (1 - 1e-6); lb > o.opt.Proximity {
+				o.clear[l] = contact.Clearance{X: x, Dist: lb}
+			}
 			if d.Distance <= o.opt.Proximity {
 				out.Near = append(out.Near, contact.Near{Link: l, Object: int(c.Object), Distance: d.Distance, Point: d.PointB, LinkPoint: d.PointA})
 			}

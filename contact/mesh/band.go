@@ -28,7 +28,7 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 	cl := &o.clear[l]
 	if o.solid && o.grid != nil {
 		if in, sure := o.grid.Side(link.X.Apply(link.P.Verts[0])); sure && in {
-			*cl = clearance{} // wholly inside, as the grid knows: no near search
+			*cl = contact.Clearance{} // wholly inside, as the grid knows: no near search
 			o.enclosed(link, l, obj, out)
 			return
 		}
@@ -41,16 +41,16 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 		inside = o.insideSolid(link.X.Apply(link.P.Verts[0]), l*o.maxVerts)
 	}
 	if inside && o.solid {
-		*cl = clearance{}
+		*cl = contact.Clearance{}
 		o.enclosed(link, l, obj, out)
 		return
 	}
-	*cl = clearance{x: link.X, dist: limit * (1 - boxDistanceTol)} // nothing nearer than GJK saw
+	*cl = contact.Clearance{X: link.X, Dist: limit * (1 - boxDistanceTol)} // nothing nearer than GJK saw
 	if found {
 		// GJK's distance can exceed the true one by its tolerance (1e-12
 		// of |v|², so 1e-6 of it at most): a bound taken a part in a
 		// million lower stays below it.
-		cl.dist = near.Distance * (1 - boxDistanceTol)
+		cl.Dist = near.Distance * (1 - boxDistanceTol)
 		if near.Distance <= o.opt.Proximity {
 			out.Near = append(out.Near, near)
 		}
@@ -100,19 +100,4 @@ func (o *Object) boxBound(link *narrow.Shape, b *geom.OBB, limit float64) float6
 	o.boxPoly.Measure()
 	sh := narrow.Shape{P: &o.boxPoly, X: geom.Identity()}
 	return narrow.Separation(link, &sh, limit, &o.boxCache) * (1 - boxDistanceTol)
-}
-
-// boxGap is a lower bound on the distance between two boxes: the widest
-// gap between their projections on the six face axes (0 if none).
-func boxGap(a, b *geom.OBB) float64 {
-	d := b.Center.Sub(a.Center)
-	gap := 0.0
-	for _, pair := range [2][2]*geom.OBB{{a, b}, {b, a}} {
-		p, q := pair[0], pair[1]
-		for i, h := range [3]float64{p.Half.X, p.Half.Y, p.Half.Z} {
-			u := p.Axis(i)
-			gap = math.Max(gap, math.Abs(d.Dot(u))-h-q.ProjectedRadius(u))
-		}
-	}
-	return gap
 }

@@ -43,14 +43,6 @@ func init() {
 // errNotClosed refuses a solid that is not closed.
 var errNotClosed = fmt.Errorf("it is not closed (watertight, consistently wound), so it has no inside: name the method %s for it", Surface)
 
-// clearance is what a (link, object) pair knows between frames: at link
-// pose x the link was outside the object (or in front of an open
-// surface) and at least dist from it. dist 0 knows nothing.
-type clearance struct {
-	x    geom.Transform
-	dist float64
-}
-
 // Object is a non-convex scene object: a closed solid or an open surface.
 type Object struct {
 	links []contact.Link
@@ -71,7 +63,7 @@ type Object struct {
 	hints    []int32
 	maxVerts int
 	nearHint []int32
-	clear    []clearance
+	clear    []contact.Clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
 	nearVert int   // the link vertex near came from (linkVerticesIn)
 	// The link vertex the depth came from, and the vertices to query in
@@ -115,7 +107,7 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		o.maxVerts = max(o.maxVerts, len(l.Poly.Verts))
 	}
 	n := len(p.Links)
-	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]clearance, n), make([]cut, n)
+	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]contact.Clearance, n), make([]cut, n)
 	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
 	for i := range o.hints {
 		o.hints[i] = -1
@@ -214,14 +206,14 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 		return false // nothing is carried from frame to frame
 	}
 	cl := &o.clear[l]
-	if cl.dist > 0 && o.moved(l, cl.x, x) < cl.dist-o.opt.Proximity {
+	if cl.Holds(&o.links[l], x, o.opt.Proximity) {
 		return true
 	}
 	if o.grid == nil {
 		return false
 	}
 	box := o.links[l].Box.Transformed(x).AABB()
-	gap := o.grid.Gap(box)
+	gap := o.grid.GapAtLeast(box, o.opt.Proximity)
 	if gap <= o.opt.Proximity {
 		return false
 	}
@@ -230,7 +222,7 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 	if in, sure := o.grid.Side(box.Center()); o.solid && !(sure && !in) {
 		return false
 	}
-	*cl = clearance{x: x, dist: gap} // the next frames need not look again
+	*cl = contact.Clearance{X: x, Dist: gap} // the next frames need not look again
 	return true
 }
 
@@ -242,24 +234,10 @@ func (o *Object) Forget(l int) { o.caches[l].Reset() }
 // the warm start, the nearest-triangle hints, the clearance.
 func (o *Object) forgetAll(l int) {
 	o.caches[l].Reset()
-	o.nearHint[l], o.clear[l], o.cuts[l].valid = -1, clearance{}, false
+	o.nearHint[l], o.clear[l], o.cuts[l].valid = -1, contact.Clearance{}, false
 	for i := range o.maxVerts {
 		o.hints[l*o.maxVerts+i] = -1
 	}
-}
-
-// moved bounds how far any point of link l has gone from pose a to pose b:
-// the origin's move plus the rotations' difference (its Frobenius norm,
-// which bounds how far it moves any unit vector) times the link's radius.
-func (o *Object) moved(l int, a, b geom.Transform) float64 {
-	// |(Rb - Ra)p| <= ||Rb - Ra||_F |p|, element by element: no
-	// cancellation, where the angle from the trace loses small turns.
-	f := 0.0
-	for i := range 9 {
-		d := b.R[i] - a.R[i]
-		f += d * d
-	}
-	return (b.T.Sub(a.T).Len() + math.Sqrt(f)*o.links[l].Poly.Size()) * (1 + 1e-12)
 }
 
 // Collide answers candidate c, the link at pose x: a contact when the
@@ -301,7 +279,7 @@ func (o *Object) touch(c *traversal.Candidate, link *narrow.Shape, out *contact.
 	if ct.Depth == 0 {
 		o.shallow(&ct, &near, first)
 	}
-	o.clear[l] = clearance{}
+	o.clear[l] = contact.Clearance{}
 	out.Contacts = append(out.Contacts, ct)
 	return true
 }

@@ -71,7 +71,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 	st := o.pending[:0]
 	c := &o.cuts[l]
 	if c.valid {
-		delta := o.moved(l, c.x, link.X)
+		delta := lk.Moved(c.x, link.X)
 		for _, e := range c.refs {
 			if i, ok := env.Leaf(e.Ref); ok && i == hint {
 				continue // measured above
@@ -161,7 +161,7 @@ func (s *nearSearch) expand(st []traversal.Pending, r int32, hint int32) []trave
 // gap along their axes where that is already beyond the best, else the
 // exact distance to the box.
 func (s *nearSearch) gap(b *geom.OBB) float64 {
-	if g := boxGap(&s.box, b); g > s.bar() {
+	if g := geom.OBBGap(&s.box, b); g > s.bar() {
 		return g
 	}
 	return s.o.boxBound(&s.link, b, s.bar())

@@ -1,0 +1,64 @@
+package contact
+
+import (
+	"github.com/gloved/gloved/geom"
+)
+
+// PassOver reports whether the frame, the links at poses, has nothing to
+// answer, and if so makes its candidates none in place of Traverse, so
+// that neither the hierarchy's refit nor its traversal need run: every
+// link is proven farther than the band from every object, by the
+// object's method (Clear: measured apart in an earlier frame and not
+// moved enough since, or the grid) or by the gap between the link's box
+// and the object's root box (kept, as a method keeps its clearance, until
+// the link has moved as far); a whole object is passed over when a sphere
+// around the hand's boxes is that far from its root box.
+// It tries only after a frame with no contact and no near miss (a frame
+// with one is rarely followed by one with none), and never with NoAccel.
+// The answers are those of Traverse and Solve: no candidates, none.
+func (s *Scene) PassOver(poses []geom.Transform) bool {
+	s.passed = false
+	if s.opt.NoAccel || len(s.Contacts) > 0 || len(s.Near) > 0 {
+		return false
+	}
+	band := s.opt.Proximity
+	// A sphere around every link's box.
+	var sum geom.Vec3
+	for l := range s.Links {
+		sum = sum.Add(poses[l].Apply(s.Links[l].Box.Center))
+	}
+	mid := sum.Mul(1 / float64(len(s.Links)))
+	r := 0.0
+	for l := range s.Links {
+		c := poses[l].Apply(s.Links[l].Box.Center)
+		r = max(r, c.Sub(mid).Len()+s.Links[l].Box.Half.Len())
+	}
+	r *= 1 + 1e-12
+	n := len(s.Objects)
+	for o, obj := range s.Objects {
+		root := obj.Tree().Bounds()
+		if reach := r + band; root.DistSqTo(mid) > reach*reach*(1+1e-12) {
+			continue // the whole hand is beyond the band of it
+		}
+		for l := range s.Links {
+			lk, x, rc := &s.Links[l], poses[l], &s.rootClear[l*n+o]
+			if rc.Holds(lk, x, band) || obj.Clear(l, x) {
+				continue
+			}
+			// The gap between the link's box and the object's root box,
+			// kept for the next frames like a method's clearance.
+			box := lk.Box.Transformed(x)
+			if gap := geom.OBBGap(&box, &root) * (1 - 1e-12); gap > band {
+				*rc = Clearance{X: x, Dist: gap}
+				continue
+			}
+			return false
+		}
+	}
+	s.cands.List = s.cands.List[:0]
+	s.passed = true
+	return true
+}
+
+// Passed reports whether PassOver passed the last frame over.
+func (s *Scene) Passed() bool { return s.passed }
