@@ -17,7 +17,21 @@ type Clearance struct {
 // Holds reports whether link l, now at pose x, is still farther than band
 // from the object: it has moved less than Dist less the band since X.
 func (c Clearance) Holds(l *Link, x geom.Transform, band float64) bool {
-	return c.Dist > 0 && l.Moved(c.X, x) < c.Dist-band
+	if c.Dist <= 0 {
+		return false
+	}
+	room := c.Dist - band
+	// First with sums of magnitudes, which bound the norms from above
+	// without a square root; only when that is not enough, the norms.
+	d := x.T.Sub(c.X.T)
+	t, f := math.Abs(d.X)+math.Abs(d.Y)+math.Abs(d.Z), 0.0
+	for i := range 9 {
+		f += math.Abs(x.R[i] - c.X.R[i])
+	}
+	if (t+f*l.Poly.Size())*(1+1e-12) < room {
+		return true
+	}
+	return l.Moved(c.X, x) < room
 }
 
 // Moved bounds how far any point of the link has gone from pose a to

@@ -1,6 +1,10 @@
 package contact
 
 import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/gloved/gloved/geom"
 )
 
@@ -12,7 +16,8 @@ import (
 // moved enough since, or the grid) or by the gap between the link's box
 // and the object's root box (kept, as a method keeps its clearance, until
 // the link has moved as far); a whole object is passed over when a sphere
-// around the hand's boxes is that far from its root box.
+// or an axis-aligned box around the hand's boxes is that far from its
+// root box.
 // It tries only after a frame with no contact and no near miss (a frame
 // with one is rarely followed by one with none), and never with NoAccel.
 // The answers are those of Traverse and Solve: no candidates, none.
@@ -25,19 +30,27 @@ func (s *Scene) PassOver(poses []geom.Transform) bool {
 	// A sphere around every link's box.
 	var sum geom.Vec3
 	for l := range s.Links {
-		sum = sum.Add(poses[l].Apply(s.Links[l].Box.Center))
+		s.centres[l] = poses[l].Apply(s.Links[l].Box.Center)
+		sum = sum.Add(s.centres[l])
 	}
 	mid := sum.Mul(1 / float64(len(s.Links)))
-	r := 0.0
-	for l := range s.Links {
-		c := poses[l].Apply(s.Links[l].Box.Center)
-		r = max(r, c.Sub(mid).Len()+s.Links[l].Box.Half.Len())
+	r2 := 0.0
+	for _, c := range s.centres {
+		r2 = max(r2, c.Sub(mid).LenSqr())
 	}
-	r *= 1 + 1e-12
+	r := (math.Sqrt(r2) + s.boxRadius) * (1 + 1e-12)
+	// And a box around them, for the objects the sphere reaches: a flat
+	// hand over a floor.
+	lo, hi := s.centres[0], s.centres[0]
+	for _, c := range s.centres[1:] {
+		lo = geom.Vec3{X: min(lo.X, c.X), Y: min(lo.Y, c.Y), Z: min(lo.Z, c.Z)}
+		hi = geom.Vec3{X: max(hi.X, c.X), Y: max(hi.Y, c.Y), Z: max(hi.Z, c.Z)}
+	}
+	hand := geom.OBB{Center: lo.Add(hi).Mul(0.5), Axes: mgl64.Ident3(), Half: hi.Sub(lo).Mul(0.5).Add(geom.Vec3{X: s.boxRadius, Y: s.boxRadius, Z: s.boxRadius}).Mul(1 + 1e-12)}
 	n := len(s.Objects)
 	for o, obj := range s.Objects {
 		root := obj.Tree().Bounds()
-		if reach := r + band; root.DistSqTo(mid) > reach*reach*(1+1e-12) {
+		if reach := r + band; root.DistSqTo(mid) > reach*reach*(1+1e-12) || geom.OBBGap(&hand, &root)*(1-1e-12) > band {
 			continue // the whole hand is beyond the band of it
 		}
 		for l := range s.Links {

@@ -73,9 +73,12 @@ type Scene struct {
 	poses   []geom.Transform
 	shares  int  // how many workers answered the last frame
 	passed  bool // PassOver found the last frame had nothing to answer
+	quiet   bool // the frame before had no candidates either
 	// rootClear is per (link, object) how far the link's box was from the
 	// object's root box when PassOver last measured it (pass.go).
 	rootClear []Clearance
+	centres   []geom.Vec3 // scratch: each link's box centre in the world
+	boxRadius float64     // the largest link box's half-diagonal
 }
 
 // NewScene prepares every object of mesh, whose convexity must be
@@ -113,6 +116,10 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	s.cands.Band = o.Proximity
 	n := len(links) * len(mesh.Objects)
 	s.seen, s.was, s.rootClear = make([]bool, n), make([]bool, n), make([]Clearance, n)
+	s.centres = make([]geom.Vec3, len(links))
+	for _, l := range links {
+		s.boxRadius = max(s.boxRadius, l.Box.Half.Len())
+	}
 	s.newWorkers()
 	return s, nil
 }
@@ -157,6 +164,10 @@ func (s *Scene) Candidates() *traversal.Candidates { return &s.cands }
 // Options.Workers goroutines by link when the frame is costly. The
 // results come in the candidates' order, by link, then object.
 func (s *Scene) Solve(poses []geom.Transform) {
+	if s.passed && s.quiet {
+		return // nothing to answer, and nothing last frame to forget
+	}
+	s.quiet = len(s.cands.List) == 0
 	s.seen, s.was = s.was, s.seen
 	clear(s.seen)
 	nObj := len(s.Objects)
