@@ -163,6 +163,10 @@ type FrameConfig struct {
 	// (warm starts, frame coherence, what is built at load to prune):
 	// the same answers, slower. For showing that they are the same.
 	Accelerate *bool `toml:"accelerate"`
+	// Workers is how many goroutines may share a costly frame's contacts
+	// (contact.Options.Workers): 0, the default, one per CPU (at most 4);
+	// 1 leaves the other cores to the machine's other programs.
+	Workers int `toml:"workers"`
 }
 
 // SelfConfig tunes self-contact: the hand against itself, pinch and fist
@@ -290,6 +294,7 @@ func (c *Config) PipelineOptions() session.PipelineOptions {
 	if a := c.Frame.Accelerate; a != nil {
 		opt.NoAccel = !*a
 	}
+	opt.Workers = c.Frame.Workers
 	return opt
 }
 
@@ -390,6 +395,9 @@ func (c *Config) checkService() error {
 	}
 	if !(c.Frame.ProximityM >= 0 && c.Frame.ProximityM <= 1) {
 		return fmt.Errorf("frame.proximity_m = %v: want 0 to 1 m", c.Frame.ProximityM)
+	}
+	if c.Frame.Workers < 0 || c.Frame.Workers > 64 {
+		return fmt.Errorf("frame.workers = %d: want 0 (one per CPU) to 64", c.Frame.Workers)
 	}
 	if err := c.Self.options().Check(); err != nil {
 		return fmt.Errorf("self: %w", err)

@@ -50,6 +50,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"prefix", base + "[osc]\nprefix = \"gloved\"\n", `osc.prefix = "gloved"`},
 		{"budget", base + "[frame]\nbudget_ms = -1.0\n", "frame.budget_ms = -1"},
 		{"proximity", base + "[frame]\nproximity_m = 5.0\n", "frame.proximity_m = 5"},
+		{"workers", base + "[frame]\nworkers = -1\n", "frame.workers = -1"},
 		{"hand max depth", base + "[hand_contact]\nmax_depth = -1\n", "hand_contact.max_depth = -1"},
 		{"hand contact key", base + "[hand_contact]\ndepth = 3\n", "unknown key hand_contact.depth"},
 		{"level", base + "[log]\nlevel = \"loud\"\n", `log.level = "loud"`},
@@ -182,25 +183,27 @@ func TestProfileKeysMayBeASubtable(t *testing.T) {
 	}
 }
 
-// TestFrameKeysSetThePipelineOptions: [frame] count_tris and accelerate
-// reach the pipeline as SkipTris and NoAccel; left out, both are on.
+// TestFrameKeysSetThePipelineOptions: [frame] count_tris, accelerate and
+// workers reach the pipeline as SkipTris, NoAccel and Workers; left out,
+// counts and accelerations are on and the workers one per CPU.
 func TestFrameKeysSetThePipelineOptions(t *testing.T) {
 	for _, tc := range []struct {
 		frame             string
 		skipTris, noAccel bool
+		workers           int
 	}{
-		{"", false, false},
-		{"count_tris = false\n", true, false},
-		{"accelerate = false\n", false, true},
-		{"accelerate = true\ncount_tris = true\n", false, false},
+		{"", false, false, 0},
+		{"count_tris = false\n", true, false, 0},
+		{"accelerate = false\n", false, true, 0},
+		{"accelerate = true\ncount_tris = true\nworkers = 1\n", false, false, 1},
 	} {
 		c, err := ParseConfig("lab.toml", []byte(hand("right", "sim")+"[frame]\n"+tc.frame))
 		if err != nil {
 			t.Fatal(err)
 		}
 		o := c.PipelineOptions()
-		if o.SkipTris != tc.skipTris || o.NoAccel != tc.noAccel {
-			t.Errorf("[frame] %q: SkipTris %v NoAccel %v, want %v %v", tc.frame, o.SkipTris, o.NoAccel, tc.skipTris, tc.noAccel)
+		if o.SkipTris != tc.skipTris || o.NoAccel != tc.noAccel || o.Workers != tc.workers {
+			t.Errorf("[frame] %q: SkipTris %v NoAccel %v Workers %d, want %v %v %d", tc.frame, o.SkipTris, o.NoAccel, o.Workers, tc.skipTris, tc.noAccel, tc.workers)
 		}
 	}
 }

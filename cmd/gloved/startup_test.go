@@ -49,6 +49,7 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 	}{
 		{"config file missing", missing, 2, []string{"nowhere.toml"}},
 		{"config malformed", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[frame]\nbudget_ms = -1.0\n"), 2, []string{"frame.budget_ms"}},
+		{"frame workers negative", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[frame]\nworkers = -2\n"), 2, []string{"frame.workers = -2", "want 0"}},
 		{"hand contact depth out of range", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[hand_contact]\nmax_depth = 99\n"), 2, []string{"hand_contact.max_depth = 99", "want 0"}},
 		{"OSC port in use", writeConfig(t, busy.LocalAddr().String(), "builtin:grasp", ""), 1, []string{"osc.listen", "in use", "choose a free port"}},
 		{"scene file missing", writeConfig(t, "127.0.0.1:0", "no-such-scene.obj", ""), 1, []string{"no-such-scene.obj"}},
