@@ -89,11 +89,14 @@ func (em *Emulated) Values() [][]uint16 {
 
 // Open connects the driver to the emulator with the default options for
 // the emulated model, as changed by edit (if any); the glove is closed
-// when the test ends.
+// when the test ends. A reply may take up to 5 s unless edit says
+// otherwise: the emulator is a goroutine, which a loaded machine (the
+// whole suite on two cores) can keep from answering for longer than a
+// real unit's 500 ms.
 func (em *Emulated) Open(tb testing.TB, edit func(*cyberglove.Opts)) *cyberglove.Glove {
 	tb.Helper()
 	o := cyberglove.DefaultOpts
-	o.Port = em.Path
+	o.Port, o.ReplyTimeout = em.Path, 5*time.Second
 	if em.model != "" {
 		o.Model = em.model
 	}
