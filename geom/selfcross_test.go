@@ -56,9 +56,9 @@ func TestTrianglesCrossFiltersAgreeWithExact(t *testing.T) {
 		}
 		return Vec3{r.Float64()*2 - 1, r.Float64()*2 - 1, r.Float64()*2 - 1}
 	}
-	crossed, n := [3]int{}, 2500
+	crossed, n := [3]int{}, 1500
 	if testing.Short() || raceEnabled {
-		n = 1000
+		n = 400
 	}
 	for i := range n {
 		grid := i%2 == 0
