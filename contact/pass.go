@@ -23,7 +23,7 @@ import (
 // The answers are those of Traverse and Solve: no candidates, none.
 func (s *Scene) PassOver(poses []geom.Transform) bool {
 	s.passed = false
-	if s.opt.NoAccel || len(s.Contacts) > 0 || len(s.Near) > 0 {
+	if s.opt.NoAccel || len(s.Links) == 0 || len(s.Contacts) > 0 || len(s.Near) > 0 {
 		return false
 	}
 	band := s.opt.Proximity

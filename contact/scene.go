@@ -32,8 +32,8 @@ type Options struct {
 	// others get the automatic choice (Choose).
 	Methods map[string]string
 	// Workers is how many goroutines may answer one frame's candidates,
-	// each taking the candidates of some of the links (0: one per CPU;
-	// at most 4). A frame is split only when the last one's took longer
+	// each taking the costliest (link, object) pair nobody has taken yet
+	// (0: one per CPU; at most 4). A frame is split only when the last one's took longer
 	// than some tens of microseconds, and with NoAccel never. The answers
 	// are the same however it is split.
 	Workers int
@@ -161,7 +161,7 @@ func (s *Scene) Candidates() *traversal.Candidates { return &s.cands }
 
 // Solve answers the last Traverse's candidates, the links at poses, into
 // Results: each candidate by its object's method, split among
-// Options.Workers goroutines by link when the frame is costly. The
+// Options.Workers goroutines, pair by pair, when the frame is costly. The
 // results come in the candidates' order, by link, then object.
 func (s *Scene) Solve(poses []geom.Transform) {
 	if s.passed && s.quiet {

@@ -137,3 +137,26 @@ func TestChooseTakesTheLeastRank(t *testing.T) {
 		}
 	}
 }
+
+// TestAMethodThatCannotForkIsAnsweredByOneWorker: an object whose method
+// cannot fork (the test box) keeps its scene's frames on one goroutine,
+// however many workers are asked for; and a scene of no links passes no
+// frame over.
+func TestAMethodThatCannotForkIsAnsweredByOneWorker(t *testing.T) {
+	o := contact.Options{Workers: 4, SplitAbove: -1, Methods: map[string]string{"crate": contacttest.BoxMethod}}
+	rig := contacttest.NewRig(t, []contacttest.Body{cube(), cube()}, mixedScene(), o)
+	for i := range 5 {
+		x := geom.Transform{R: mgl64.Ident3(), T: geom.Vec3{X: 0.02, Y: 0.03, Z: 0.04 + 0.001*float64(i)}}
+		rig.Frame([]geom.Transform{x, x})
+		if n := rig.Scene.Shares(); n != 1 {
+			t.Fatalf("frame %d shared among %d workers", i, n)
+		}
+	}
+	s, err := contact.NewScene(mixedScene(), nil, contact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.PassOver(nil) {
+		t.Error("a scene of no links passed a frame over")
+	}
+}

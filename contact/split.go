@@ -82,21 +82,22 @@ func (s *Scene) newWorkers() {
 		n = 1
 	}
 	n = max(1, min(n, maxWorkers))
+	pairs := len(s.Links) * len(s.Objects) // a frame has one candidate a pair at most
+	s.cost, s.order, s.spans = make([]time.Duration, pairs), make([]int32, 0, pairs), make([]span, pairs)
 	s.workers = make([]worker, 1, n)
 	s.workers[0] = worker{s: s, objs: s.Objects, k: 0}
+	for _, o := range s.Objects {
+		if _, ok := o.(Forker); !ok {
+			return // one worker: this object's scratch is its own
+		}
+	}
 	for range n - 1 {
 		forks := make([]Object, len(s.Objects))
 		for i, o := range s.Objects {
-			f, ok := o.(Forker)
-			if !ok {
-				return
-			}
-			forks[i] = f.Fork()
+			forks[i] = o.(Forker).Fork()
 		}
 		s.workers = append(s.workers, worker{s: s, k: int32(len(s.workers)), objs: forks, done: make(chan struct{}, 1)})
 	}
-	pairs := len(s.Links) * len(s.Objects) // a frame has one candidate a pair at most
-	s.cost, s.order, s.spans = make([]time.Duration, pairs), make([]int32, 0, pairs), make([]span, pairs)
 }
 
 // pair indexes candidate c's link and object in cost.
@@ -189,6 +190,7 @@ func (s *Scene) drainInto(out *Results, k int32) {
 		sp.c1, sp.n1 = sp.c0, sp.n0
 		if c.Clear { // the object proved it beyond the band: nothing to answer
 			s.spans[ci], s.cost[s.pair(ci)] = sp, 0
+			start = time.Now()
 			continue
 		}
 		objs[c.Object].Collide(c, s.poses[c.Link], out)

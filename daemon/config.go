@@ -396,8 +396,8 @@ func (c *Config) checkService() error {
 	if !(c.Frame.ProximityM >= 0 && c.Frame.ProximityM <= 1) {
 		return fmt.Errorf("frame.proximity_m = %v: want 0 to 1 m", c.Frame.ProximityM)
 	}
-	if c.Frame.Workers < 0 || c.Frame.Workers > 64 {
-		return fmt.Errorf("frame.workers = %d: want 0 (one per CPU) to 64", c.Frame.Workers)
+	if c.Frame.Workers < 0 || c.Frame.Workers > 4 {
+		return fmt.Errorf("frame.workers = %d: want 0 (one per CPU, at most 4) to 4", c.Frame.Workers)
 	}
 	if err := c.Self.options().Check(); err != nil {
 		return fmt.Errorf("self: %w", err)

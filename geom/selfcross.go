@@ -133,8 +133,9 @@ func intFold(u, v, a, b Vec3) bool {
 	ea.sub(&w[2], &w[0])
 	eb.sub(&w[3], &w[0])
 	n.cross(&e, &ea)
-	if n.zero() {
-		return true // a zero-area triangle: no side to tell
+	c.cross(&e, &eb)
+	if n.zero() || c.zero() {
+		return true // a zero-area triangle, either one: no side to tell
 	}
 	if n.dot(&eb).Sign() != 0 {
 		return false

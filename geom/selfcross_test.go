@@ -22,6 +22,7 @@ func TestTrianglesCrossAnalytic(t *testing.T) {
 		{"an edge, flat, the other side", Triangle{x, o, {Y: -1}}, false},
 		{"an edge, folded over", Triangle{x, o, {X: 0.5, Y: 0.5}}, true},
 		{"an edge, folded over, wound the other way", Triangle{o, x, {X: 0.5, Y: 0.5}}, true},
+		{"an edge, zero area", Triangle{o, x, {X: 2}}, true},
 		{"a vertex, a fan's next but one", Triangle{o, {X: -1, Y: 1}, {X: -1, Y: -1}}, false},
 		{"a vertex, the same plane, overlapping", Triangle{o, {X: 1, Y: 1}, {X: -1, Y: 2}}, true},
 		{"a vertex, along an edge", Triangle{o, {X: 2}, {X: 1, Y: -1}}, true},
@@ -122,7 +123,7 @@ func shares(p, q Triangle) bool {
 }
 
 // ratFold is foldAtEdge in rationals alone: a and b on one side of uv in
-// one plane.
+// one plane, or either triangle of zero area.
 func ratFold(u, v, a, b Vec3) bool {
 	ru, rv, ra, rb := ratOf(u), ratOf(v), ratOf(a), ratOf(b)
 	var e, ea, eb, n, s ratVec
@@ -130,7 +131,7 @@ func ratFold(u, v, a, b Vec3) bool {
 	ea.sub(&ra, &ru)
 	eb.sub(&rb, &ru)
 	n.cross(&e, &ea)
-	if n.zero() {
+	if n.zero() || s.cross(&e, &eb).zero() {
 		return true
 	}
 	s.cross(&n, &e)

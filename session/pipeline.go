@@ -35,7 +35,7 @@ type PipelineOptions struct {
 	// (contact.Options.NoAccel): slower, the same answers.
 	NoAccel bool
 	// Workers is how many goroutines may answer a costly frame's
-	// candidates, each a share of the links (contact.Options.Workers; 0:
+	// candidates, pair by pair (contact.Options.Workers; 0:
 	// one per CPU); SplitAbove is how costly (contact.Options.SplitAbove).
 	Workers    int
 	SplitAbove time.Duration

@@ -63,7 +63,7 @@ func addNoAccel(fs *flag.FlagSet) *bool {
 
 // addWorkers adds --workers, the pipeline's Workers.
 func addWorkers(fs *flag.FlagSet) *int {
-	return fs.Int("workers", 0, "goroutines that may answer a costly frame's contacts, each for some of the links (0: one per CPU, at most 4; 1: never split): the same answers")
+	return fs.Int("workers", 0, "goroutines that may answer a costly frame's contacts, each taking (link, object) pairs (0: one per CPU, at most 4; 1: never split): the same answers")
 }
 
 // addNoTris adds --no-tris, which the pipeline's options take as SkipTris.

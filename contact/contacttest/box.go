@@ -24,11 +24,21 @@ func init() {
 
 // Box is a scene object as its root box: a convex solid (package
 // convex's) of the box's eight corners. Calls counts its Collide calls,
-// for tests.
+// for tests. It is not a contact.Forker (its count is a plain int), so a
+// scene with one answers each frame on one goroutine: a method that
+// cannot fork.
 type Box struct {
-	*convex.Object
+	obj   *convex.Object
 	Calls int
 }
+
+var _ contact.Object = (*Box)(nil)
+
+// Tree, Front, Clear and Forget are the convex solid's.
+func (b *Box) Tree() *env.Tree                    { return b.obj.Tree() }
+func (b *Box) Front() bool                        { return b.obj.Front() }
+func (b *Box) Clear(l int, x geom.Transform) bool { return b.obj.Clear(l, x) }
+func (b *Box) Forget(l int)                       { b.obj.Forget(l) }
 
 func prepareBox(p contact.Prep) (contact.Object, error) {
 	sub, _ := p.Scene.Subset(func(i int) bool { return int(p.Scene.Object[i]) == p.Object })
@@ -43,11 +53,11 @@ func prepareBox(p contact.Prep) (contact.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Box{Object: convex.New(poly, tree, p.Links, p.Options)}, nil
+	return &Box{obj: convex.New(poly, tree, p.Links, p.Options)}, nil
 }
 
 // Collide counts the call and measures the link against the box.
 func (b *Box) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
 	b.Calls++
-	b.Object.Collide(c, x, out)
+	b.obj.Collide(c, x, out)
 }

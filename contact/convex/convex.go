@@ -118,8 +118,9 @@ func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.
 		if !d.Overlap {
 			// GJK's distance can exceed the true one by its tolerance (1e-12
 			// of |v|², so 1e-6 of it at most): a part in a million off
-			// keeps it a lower bound.
-			if lb := d.Distance * (1 - 1e-6); lb > o.opt.Proximity {
+			// keeps it a lower bound, once GJK has converged (stopped at its
+			// iteration cap, the distance is only an upper bound).
+			if lb := d.Distance * (1 - 1e-6); d.Converged && lb > o.opt.Proximity {
 				o.clear[l] = contact.Clearance{X: x, Dist: lb}
 			}
 			if d.Distance <= o.opt.Proximity {

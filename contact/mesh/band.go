@@ -42,8 +42,11 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 	}
 	if inside && o.solid {
 		*cl = contact.Clearance{}
-		o.enclosed(link, l, obj, out)
-		return
+		if o.enclosed(link, l, obj, out) {
+			return
+		}
+		// Not every vertex is inside: only a solid that crosses itself
+		// (or rounding at its surface) says so; the link is then near.
 	}
 	*cl = contact.Clearance{X: link.X, Dist: limit * (1 - boxDistanceTol)} // nothing nearer than GJK saw
 	if found {

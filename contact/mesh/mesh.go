@@ -205,8 +205,11 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 	if o.opt.NoAccel {
 		return false // nothing is carried from frame to frame
 	}
+	// A solid that crosses itself can have a link go from outside to
+	// inside without coming near it (its side follows its nearest part):
+	// no clearance holds for one.
 	cl := &o.clear[l]
-	if cl.Holds(&o.links[l], x, o.opt.Proximity) {
+	if !o.crosses && cl.Holds(&o.links[l], x, o.opt.Proximity) {
 		return true
 	}
 	if o.grid == nil {

@@ -112,3 +112,25 @@ func TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations(t 
 		onOff(t, scene, 0.01, link, poses)
 	}
 }
+
+// TestALinkSlidingInsideACrossedSolidGetsTheSameAnswersWithoutAccelerations:
+// inside box A and outside box B, which crosses it as one object, a small
+// cube slides from where B's face is nearest (outside, by the nearest
+// part) to where A's is (inside), never within the band of a face: the
+// clearance an earlier frame measured must not pass it over, since the
+// link went in without coming near the surface.
+func TestALinkSlidingInsideACrossedSolidGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
+	half := geom.Vec3{X: 0.05, Y: 0.05, Z: 0.05}
+	scene := &env.Mesh{}
+	scene.Append(env.Box("a", geom.Vec3{}, half))
+	scene.Append(env.Box("b", geom.Vec3{X: 0.05, Y: 0.02, Z: 0.01}, half))
+	scene.Objects = []string{"crossed"}
+	clear(scene.Object)
+	scene.DetectConvex()
+	link := boxHull(t, geom.Vec3{X: 0.002, Y: 0.002, Z: 0.002})
+	var poses []geom.Transform
+	for i := range 40 {
+		poses = append(poses, geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: -0.018 - 0.0005*float64(i)}})
+	}
+	onOff(t, scene, 0.001, link, poses)
+}
