@@ -90,13 +90,7 @@ func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 // it, and a link wandering in and out of both boxes gets every frame's
 // answers to the last digit with the accelerations on and off.
 func TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
-	half := geom.Vec3{X: 0.03, Y: 0.03, Z: 0.03}
-	scene := &env.Mesh{}
-	scene.Append(env.Box("a", geom.Vec3{}, half))
-	scene.Append(env.Box("b", geom.Vec3{X: 0.03, Y: 0.015, Z: 0.0075}, half))
-	scene.Objects = []string{"crossed"}
-	clear(scene.Object)
-	scene.DetectConvex()
+	scene := crossedBoxes(0.03, geom.Vec3{X: 0.03, Y: 0.015, Z: 0.0075})
 	for seed := range uint64(6) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		link := randomHull(t, r, 20, 0.004)
@@ -120,17 +114,24 @@ func TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations(t 
 // clearance an earlier frame measured must not pass it over, since the
 // link went in without coming near the surface.
 func TestALinkSlidingInsideACrossedSolidGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
-	half := geom.Vec3{X: 0.05, Y: 0.05, Z: 0.05}
-	scene := &env.Mesh{}
-	scene.Append(env.Box("a", geom.Vec3{}, half))
-	scene.Append(env.Box("b", geom.Vec3{X: 0.05, Y: 0.02, Z: 0.01}, half))
-	scene.Objects = []string{"crossed"}
-	clear(scene.Object)
-	scene.DetectConvex()
+	scene := crossedBoxes(0.05, geom.Vec3{X: 0.05, Y: 0.02, Z: 0.01})
 	link := boxHull(t, geom.Vec3{X: 0.002, Y: 0.002, Z: 0.002})
 	var poses []geom.Transform
 	for i := range 40 {
 		poses = append(poses, geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: -0.018 - 0.0005*float64(i)}})
 	}
 	onOff(t, scene, 0.001, link, poses)
+}
+
+// crossedBoxes is one closed object of two cubes of half-size half, the
+// second moved by offset into the first: a solid that crosses itself.
+func crossedBoxes(half float64, offset geom.Vec3) *env.Mesh {
+	h := geom.Vec3{X: half, Y: half, Z: half}
+	scene := &env.Mesh{}
+	scene.Append(env.Box("a", geom.Vec3{}, h))
+	scene.Append(env.Box("b", offset, h))
+	scene.Objects = []string{"crossed"}
+	clear(scene.Object)
+	scene.DetectConvex()
+	return scene
 }
