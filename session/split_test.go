@@ -47,7 +47,7 @@ func TestAFrameSplitAmongWorkersAnswersAsOneDoes(t *testing.T) {
 				glove, _ = sim.New(sim.Grasp, 22, 10*time.Millisecond, true)
 				var out []frameOut
 				split := 0
-				for range 200 {
+				for range 120 {
 					glove.Read(&s)
 					if err := p.Frame(&s, env.GraspWrist()); err != nil {
 						t.Fatal(err)
@@ -64,8 +64,8 @@ func TestAFrameSplitAmongWorkersAnswersAsOneDoes(t *testing.T) {
 				t.Fatalf("one worker split %d frames", split)
 			}
 			got, split := run(PipelineOptions{Workers: 4, SplitAbove: -1})
-			if split < 50 {
-				t.Fatalf("%d of 200 frames were split: the test needs more", split)
+			if split < 30 {
+				t.Fatalf("%d of 120 frames were split: the test needs more", split)
 			}
 			for f := range want {
 				if !reflect.DeepEqual(got[f], want[f]) {
