@@ -17,6 +17,20 @@ import (
 // at an edge. Like TriTri, it is decided in float64 where an
 // error bound proves the answer and in exact rationals where not.
 func TrianglesCross(p, q Triangle) bool {
+	// The float filters need the differences of the coordinates between
+	// 1e-55 and 1e55, where their products of five neither underflow nor
+	// overflow; outside, every answer is the exact one. A coordinate that
+	// is not finite is a crossing, to be safe.
+	spread := 0.0
+	for _, t := range [2]*Triangle{&p, &q} {
+		for _, v := range t {
+			if !v.Finite() {
+				return true
+			}
+			spread = max(spread, v.Sub(p[0]).MaxAbs())
+		}
+	}
+	filter := spread > 1e-55 && spread < 1e55
 	var shared [3]int // for each vertex of p, the index+1 of its equal in q (0: none)
 	n := 0
 	for i := range 3 {
@@ -30,6 +44,9 @@ func TrianglesCross(p, q Triangle) bool {
 	}
 	switch n {
 	case 0:
+		if !filter {
+			return exactTriTri(p, q, 1<<11-1)
+		}
 		ans, unsure := triTriFilter(p, q)
 		switch {
 		case ans == filterApart:
@@ -43,6 +60,9 @@ func TrianglesCross(p, q Triangle) bool {
 	case 1:
 		for i := range 3 {
 			if j := shared[i]; j > 0 {
+				if !filter {
+					return intCrossAtVertex(p[i], p[(i+1)%3], p[(i+2)%3], q[j%3], q[(j+1)%3])
+				}
 				return crossAtVertex(p[i], p[(i+1)%3], p[(i+2)%3], q[j%3], q[(j+1)%3])
 			}
 		}
@@ -53,6 +73,9 @@ func TrianglesCross(p, q Triangle) bool {
 				u, v := p[(i+1)%3], p[(i+2)%3]
 				for _, b := range q {
 					if b != u && b != v {
+						if !filter {
+							return intFold(u, v, a, b)
+						}
 						return foldAtEdge(u, v, a, b)
 					}
 				}

@@ -1,6 +1,7 @@
 package geom
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -32,6 +33,17 @@ func TestTrianglesCrossAnalytic(t *testing.T) {
 		{"a vertex, zero area, beside", Triangle{o, {X: -1}, {X: -2}}, false},
 		{"a vertex, zero area, along an edge", Triangle{o, {X: 0.5}, {X: 2}}, true},
 		{"the same face", Triangle{y, o, x}, true},
+		{"not finite", Triangle{o, x, {Z: math.NaN()}}, true},
+	}
+	// The same at scales where products of five coordinates underflow or
+	// overflow float64: the exact arithmetic alone decides there.
+	for _, scale := range []float64{1, 1e-70, 1e70} {
+		for _, c := range cases {
+			sp, sq := scaled(p, scale), scaled(c.q, scale)
+			if got := TrianglesCross(sp, sq); got != c.want {
+				t.Errorf("%s at scale %g: TrianglesCross(p, q) = %v, want %v", c.name, scale, got, c.want)
+			}
+		}
 	}
 	for _, c := range cases {
 		if got := TrianglesCross(p, c.q); got != c.want {
@@ -108,6 +120,14 @@ func TestTrianglesCrossFiltersAgreeWithExact(t *testing.T) {
 	if crossed[0] < n/40 || crossed[1] < n/400 || crossed[2] < n/40 {
 		t.Fatalf("only %v crossings at a vertex and at an edge: the test needs more", crossed)
 	}
+}
+
+// scaled is t with every coordinate times s.
+func scaled(t Triangle, s float64) Triangle {
+	for i := range t {
+		t[i] = t[i].Mul(s)
+	}
+	return t
 }
 
 // shares reports whether p and q have a vertex in common.
