@@ -33,9 +33,9 @@ type Options struct {
 	Methods map[string]string
 	// Workers is how many goroutines may answer one frame's candidates,
 	// each taking the costliest (link, object) pair nobody has taken yet
-	// (0: one per CPU; at most 4). A frame is split only when the last one's took longer
-	// than some tens of microseconds, and with NoAccel never. The answers
-	// are the same however it is split.
+	// (0: one per CPU; at most 4). A frame is split only when the last
+	// one's took longer than some tens of microseconds, and with NoAccel
+	// never. The answers are the same however it is split.
 	Workers int
 	// SplitAbove is how long a frame's candidates must take for the
 	// next frame's to be split among the workers (0: 60 us; negative:

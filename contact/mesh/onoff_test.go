@@ -65,21 +65,7 @@ func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 8))
 		torus := torusAndWall()
 		link := randomHull(t, r, 20, 0.006)
-		pos := geom.Vec3{X: 0.16}
-		rot := mgl64.QuatIdent()
-		var poses []geom.Transform
-		for f := range 1500 {
-			step := 0.0015
-			if f%97 == 0 {
-				step = 0.03
-			}
-			pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(step))
-			pos = pos.Add(geom.Vec3{X: 0.16}.Sub(pos).Mul(0.02))
-			rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
-			x, _ := geom.FromQuat(rot, pos)
-			poses = append(poses, x)
-		}
-		onOff(t, torus, 0.01, link, poses)
+		onOff(t, torus, 0.01, link, wander(r, geom.Vec3{X: 0.16}, 1500, 0.0015, 0.03))
 	}
 }
 
@@ -94,16 +80,7 @@ func TestALinkInASolidThatCrossesItselfGetsTheSameAnswersWithoutAccelerations(t 
 	for seed := range uint64(6) {
 		r := rand.New(rand.NewPCG(seed, 9))
 		link := randomHull(t, r, 20, 0.004)
-		pos, rot := geom.Vec3{X: -0.012}, mgl64.QuatIdent()
-		var poses []geom.Transform
-		for range 800 {
-			pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(0.002))
-			pos = pos.Add(geom.Vec3{X: -0.012}.Sub(pos).Mul(0.02))
-			rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
-			x, _ := geom.FromQuat(rot, pos)
-			poses = append(poses, x)
-		}
-		onOff(t, scene, 0.01, link, poses)
+		onOff(t, scene, 0.01, link, wander(r, geom.Vec3{X: -0.012}, 800, 0.002, 0.002))
 	}
 }
 
@@ -134,4 +111,24 @@ func crossedBoxes(half float64, offset geom.Vec3) *env.Mesh {
 	clear(scene.Object)
 	scene.DetectConvex()
 	return scene
+}
+
+// wander returns n poses of a link random-walking around home: each frame
+// a step in a random direction (jump every 97th frame), pulled 2% back
+// toward home, and turned 0.05 rad about a random axis.
+func wander(r *rand.Rand, home geom.Vec3, n int, step, jump float64) []geom.Transform {
+	pos, rot := home, mgl64.QuatIdent()
+	var poses []geom.Transform
+	for f := range n {
+		d := step
+		if f%97 == 0 {
+			d = jump
+		}
+		pos = pos.Add(geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Normalize().Mul(d))
+		pos = pos.Add(home.Sub(pos).Mul(0.02))
+		rot = rot.Mul(mgl64.QuatRotate(0.05, mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}.Normalize())).Normalize()
+		x, _ := geom.FromQuat(rot, pos)
+		poses = append(poses, x)
+	}
+	return poses
 }
