@@ -122,6 +122,22 @@ func (l *Link) DepthIn(x geom.Vec3, floor float64) (float64, geom.Vec3) {
 	return depth, n
 }
 
+// DepthBound bounds from above how deep inside the link any point of box
+// b (in the link's frame) can be, as DepthIn measures it: the least, over
+// the link's faces, of how far b reaches behind the face's plane. It
+// returns as soon as the bound is at most floor.
+func (l *Link) DepthBound(b *geom.OBB, floor float64) float64 {
+	bound := math.Inf(1)
+	for _, p := range l.Faces {
+		if d := p.D - p.N.Dot(b.Center) + b.ProjectedRadius(p.N); d < bound {
+			if bound = d; bound <= floor {
+				return bound
+			}
+		}
+	}
+	return bound
+}
+
 // FaceGap bounds the distance from the link to triangle t (in the link's
 // frame) from below by the widest gap between t and one of the link's face
 // planes, stopping once the gap reaches stop: exact where the link's

@@ -28,20 +28,39 @@ type Pending struct {
 // bounds the search from the first step. The search is depth first,
 // nearer box first, and prunes every box farther than the best so far.
 func (q *SurfaceQuery) Nearest(s *env.Surface, p geom.Vec3, maxDist float64, hint int32) (env.Nearest, bool) {
+	n, found, _ := q.search(s, p, maxDist, hint, -1)
+	return n, found
+}
+
+// NearestBeyond is Nearest for a caller that wants the nearest point only
+// if it is farther than floor: it stops as soon as it finds a point of s
+// nearer to p than floor, and reports nearer (the answer is then not
+// filled in). It answers as Nearest otherwise, a distance of exactly floor
+// included.
+func (q *SurfaceQuery) NearestBeyond(s *env.Surface, p geom.Vec3, maxDist float64, hint int32, floor float64) (n env.Nearest, found, nearer bool) {
+	return q.search(s, p, maxDist, hint, floor)
+}
+
+// search is Nearest, stopping at the first point nearer than floor (none
+// when floor < 0).
+func (q *SurfaceQuery) search(s *env.Surface, p geom.Vec3, maxDist float64, hint int32, floor float64) (env.Nearest, bool, bool) {
 	t := s.Tree
 	bound := maxDist * maxDist
-	best, bestF, found := env.Nearest{Tri: -1}, geom.Face, false
+	best, bestF, found, nearer := env.Nearest{Tri: -1}, geom.Face, false, false
 	try := func(i int32) {
 		c, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(i)), p)
 		if d := c.Sub(p).LenSqr(); d < bound || (!found && d <= bound) {
 			best.Tri, best.Point, bestF, bound, found = i, c, f, d, true
+			// Decided on the distance the answer would have, so that it
+			// agrees with comparing that answer to floor.
+			nearer = floor > 0 && math.Sqrt(d) < floor
 		}
 	}
 	if hint >= 0 && int(hint) < len(t.Mesh.Tris) {
 		try(hint)
 	}
 	st := append(q.stack[:0], Pending{t.Root, 0})
-	for len(st) > 0 {
+	for len(st) > 0 && !nearer {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
 		if r.LB > bound {
@@ -56,12 +75,15 @@ func (q *SurfaceQuery) Nearest(s *env.Surface, p geom.Vec3, maxDist float64, hin
 		st = PushNearer(t, st, r, bound, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
 	}
 	q.stack = st
+	if nearer {
+		return env.Nearest{Tri: best.Tri}, false, true
+	}
 	if !found {
-		return best, false
+		return best, false, false
 	}
 	best.Dist = math.Sqrt(bound)
 	s.Classify(&best, bestF, p)
-	return best, true
+	return best, true, false
 }
 
 // PushNearer pushes the children of node r whose lower bounds, by lb of

@@ -58,6 +58,50 @@ func TestNearestMatchesBruteForceAndWindingNumber(t *testing.T) {
 	}
 }
 
+func TestNearestBeyondStopsOnlyAtANearerPoint(t *testing.T) {
+	// Against the full query: it stops exactly when the answer is nearer
+	// than the floor, and otherwise gives the full query's answer, a
+	// distance equal to the floor included.
+	r := rand.New(rand.NewPCG(3, 4))
+	m := env.Torus("t", geom.Vec3{}, 0.1, 0.03, 40, 20)
+	s, err := env.NewSurface(m, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full, beyond traversal.SurfaceQuery
+	stopped := 0
+	for i := range 3000 {
+		p := geom.Vec3{X: r.Float64()*0.3 - 0.15, Y: r.Float64()*0.1 - 0.05, Z: r.Float64()*0.3 - 0.15}
+		hint := int32(r.IntN(len(m.Tris)))
+		want, ok := full.Nearest(s, p, math.Inf(1), hint)
+		if !ok {
+			t.Fatal("no nearest point")
+		}
+		floor := want.Dist * (0.5 + r.Float64())
+		if i%10 == 0 {
+			floor = want.Dist
+		}
+		got, found, nearer := beyond.NearestBeyond(s, p, math.Inf(1), hint, floor)
+		if nearer != (want.Dist < floor) {
+			t.Fatalf("at %v, floor %v: nearer %v, the nearest point is %v away", p, floor, nearer, want.Dist)
+		}
+		if nearer {
+			stopped++
+			q, _ := geom.ClosestOnTriangle(m.Triangle(int(got.Tri)), p)
+			if d := q.Sub(p).Len(); !(d < floor) {
+				t.Fatalf("at %v, floor %v: stopped at triangle %d, %v away", p, floor, got.Tri, d)
+			}
+			continue
+		}
+		if !found || got != want {
+			t.Fatalf("at %v, floor %v: %+v (found %v), the full query %+v", p, floor, got, found, want)
+		}
+	}
+	if stopped < 300 {
+		t.Errorf("stopped only %d times in 3000", stopped)
+	}
+}
+
 func TestNearestWithinLimitOnly(t *testing.T) {
 	m := env.Sphere("s", geom.Vec3{}, 1, 2)
 	s, err := env.NewSurface(m, 0)

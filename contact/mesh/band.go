@@ -58,6 +58,9 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 			out.Near = append(out.Near, near)
 		}
 	}
+	if o.solid && !inside {
+		o.clearVerts(link, l, cl.Dist) // each vertex is as far out as the link
+	}
 }
 
 // insideSolid reports whether point p is inside the solid: from the grid

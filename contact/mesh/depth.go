@@ -70,18 +70,25 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 	if !outside {
 		o.nearVert, o.depthVert = -1, -1
 	}
+	vc := o.vclear[ct.Link*o.maxVerts:]
 	order := o.order[:0]
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
 		if o.solid && bounds.DistSqTo(w) > 0 {
 			continue // outside a solid's box: outside it
 		}
-		if o.solid && o.grid != nil {
-			if in, sure := o.grid.Side(w); outside != (sure && !in) {
-				continue // the other pass's
+		if !outside {
+			// Outside as the grid knows, or as the vertex's clearance
+			// proves: decided once, for both passes.
+			out := false
+			if o.solid && o.grid != nil {
+				in, sure := o.grid.Side(w)
+				out = sure && !in
 			}
-		} else if outside {
-			continue
+			o.provenOut[i] = out || vc[i].holds(w)
+		}
+		if outside != o.provenOut[i] {
+			continue // the other pass's
 		}
 		order = append(order, vertReach{i: i, w: w, reach: o.hintReach(hints[i], w)})
 	}
@@ -99,11 +106,21 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 		if ct.Depth > 0 && (e.reach < ct.Depth || e.reach == ct.Depth && i > o.depthVert) {
 			continue // no deeper than the deepest so far (equals go to the lower vertex)
 		}
-		n, ok := o.nearest.Nearest(o.surf, e.w, lk.Diam, hints[i])
+		// A vertex with a surface point nearer than the deepest so far
+		// cannot be deeper, and the point near is for a contact of no
+		// depth: the search may stop there.
+		n, ok, nearer := o.nearest.NearestBeyond(o.surf, e.w, lk.Diam, hints[i], ct.Depth)
+		if nearer {
+			hints[i] = n.Tri
+			continue
+		}
 		if !ok {
 			continue
 		}
 		hints[i] = n.Tri
+		if !n.Inside && o.keepsVertClears() {
+			vc[i] = vertClear{At: e.w, Dist: n.Dist}
+		}
 		switch {
 		case n.Inside && (n.Dist > ct.Depth || n.Dist == ct.Depth && i < o.depthVert):
 			ct.Depth, ct.Point, ct.Normal, o.depthVert = n.Dist, n.Point, n.Out, i
@@ -145,8 +162,17 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 	inv := link.X.Inverse()
 	o.nextStamp()
 	// Keys are minus the bound on depth, so that the nearer-first search
-	// takes the deepest first and prunes what cannot beat ct.Depth.
-	key := func(b *geom.OBB) float64 { return -reachInto(&box, b) }
+	// takes the deepest first and prunes what cannot beat ct.Depth: first
+	// how far b reaches into the link's box, then, where that is not
+	// enough, behind each of its faces.
+	key := func(b *geom.OBB) float64 {
+		reach := reachInto(&box, b)
+		if reach <= ct.Depth {
+			return -reach
+		}
+		local := b.Transformed(inv)
+		return -math.Min(reach, lk.DepthBound(&local, ct.Depth))
+	}
 	st := o.pending[:0]
 	for i := len(front) - 1; i >= 0; i-- { // the leftmost is popped first
 		lb := -math.Inf(1)

@@ -62,6 +62,7 @@ type Object struct {
 	caches   []narrow.Cache
 	hints    []int32
 	maxVerts int
+	vclear   []vertClear // per link vertex (maxVerts each) of a solid: where it was proven outside
 	nearHint []int32
 	clear    []contact.Clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
@@ -70,6 +71,7 @@ type Object struct {
 	// their order (linkVerticesIn).
 	depthVert int
 	order     []vertReach
+	provenOut []bool // per link vertex: proven outside the solid without a query (linkVerticesIn)
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
@@ -108,7 +110,8 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	}
 	n := len(p.Links)
 	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]contact.Clearance, n), make([]cut, n)
-	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
+	o.hints, o.nearHint, o.vclear = make([]int32, n*o.maxVerts), make([]int32, n), make([]vertClear, n*o.maxVerts)
+	o.provenOut = make([]bool, o.maxVerts)
 	for i := range o.hints {
 		o.hints[i] = -1
 	}
@@ -137,8 +140,8 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 // keeps per link, with scratch of its own (contact.Forker).
 func (o *Object) Fork() contact.Object {
 	return &Object{links: o.links, surf: o.surf, solid: o.solid, opt: o.opt, grid: o.grid, crosses: o.crosses,
-		caches: o.caches, hints: o.hints, maxVerts: o.maxVerts, nearHint: o.nearHint, clear: o.clear, cuts: o.cuts,
-		vertBase: o.vertBase, stamp: make([]uint32, len(o.stamp))}
+		caches: o.caches, hints: o.hints, maxVerts: o.maxVerts, vclear: o.vclear, nearHint: o.nearHint, clear: o.clear, cuts: o.cuts,
+		vertBase: o.vertBase, stamp: make([]uint32, len(o.stamp)), provenOut: make([]bool, o.maxVerts)}
 }
 
 // gridName is what a grid is kept as in contact.Shared: a solid's knows
@@ -240,6 +243,7 @@ func (o *Object) forgetAll(l int) {
 	o.nearHint[l], o.clear[l], o.cuts[l].valid = -1, contact.Clearance{}, false
 	for i := range o.maxVerts {
 		o.hints[l*o.maxVerts+i] = -1
+		o.vclear[l*o.maxVerts+i] = vertClear{}
 	}
 }
 

@@ -1,0 +1,57 @@
+package mesh
+
+import (
+	"math"
+
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/narrow"
+)
+
+// vertClear is what a solid knows of one link vertex between frames: at
+// At it was outside the solid, no nearer to its surface than Dist (0:
+// nothing known). The distance to a surface changes no faster than the
+// point moves, so wherever the vertex is now, less than Dist from At, it
+// is still outside: a solid's inside is reached only through its surface.
+// That holds for a closed surface that does not cross itself; one that
+// does can change sides away from its surface (env.Tree.SelfCrossing),
+// and an open surface around its boundary.
+type vertClear struct {
+	At   geom.Vec3
+	Dist float64
+}
+
+// vertClearTol is the margin a vertex clearance keeps: the distance it
+// came from is rounded, and a point within a nanometre of the surface is
+// left to the exact query.
+const vertClearTol = 1e-9
+
+// holds reports whether the vertex, now at w, is proven outside.
+func (c vertClear) holds(w geom.Vec3) bool {
+	if c.Dist <= 0 {
+		return false
+	}
+	room := c.Dist*(1-vertClearTol) - vertClearTol
+	d := w.Sub(c.At)
+	// The sum of magnitudes bounds the norm from above, without a square
+	// root; only when that is not enough, the norm.
+	if l1 := math.Abs(d.X) + math.Abs(d.Y) + math.Abs(d.Z); l1 < room {
+		return true
+	}
+	return d.Len() < room
+}
+
+// keepsVertClears reports whether o keeps vertex clearances: a solid
+// whose surface does not cross itself, with the accelerations on.
+func (o *Object) keepsVertClears() bool { return o.solid && !o.crosses && !o.opt.NoAccel }
+
+// clearVerts records that every vertex of link l, posed as link, is
+// outside the solid and at least dist from its surface.
+func (o *Object) clearVerts(link *narrow.Shape, l int, dist float64) {
+	if !o.keepsVertClears() || !(dist > 0) {
+		return
+	}
+	vc := o.vclear[l*o.maxVerts:]
+	for i, v := range link.P.Verts {
+		vc[i] = vertClear{At: link.X.Apply(v), Dist: dist}
+	}
+}
