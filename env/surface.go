@@ -8,8 +8,8 @@ import (
 )
 
 // Surface is one scene object prepared for signed distance queries: its own
-// OBBTree, each triangle's unit normal and edge neighbours, and each
-// vertex's angle-weighted pseudonormal (J. A. Bærentzen, H. Aanæs, "Signed
+// OBBTree, each triangle's edge neighbours, and each vertex's
+// angle-weighted pseudonormal (J. A. Bærentzen, H. Aanæs, "Signed
 // distance computation using the angle weighted pseudonormal", IEEE TVCG
 // 11(3), 2005). For a closed surface the sign of (p - q)·n, q the closest
 // point to p and n the pseudonormal of the feature q lies on, tells
@@ -27,7 +27,6 @@ type Surface struct {
 	// triangle i is Tris[i].
 	Tris []int32
 
-	faceN []geom.Vec3 // per tree triangle: unit outward normal (zero when degenerate)
 	nb    [][3]int32  // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
 	corn  [][3]int32  // per tree triangle corner: its welded vertex
 	vertN []geom.Vec3 // per welded vertex: pseudonormal, zero on a boundary
@@ -144,20 +143,13 @@ func (s *Surface) eachEdge(fn func(i, k int, a, b int32)) {
 	}
 }
 
-// normals computes the face normals and the vertices' angle-weighted
-// pseudonormals; a vertex on a boundary edge gets none.
+// normals computes the vertices' angle-weighted pseudonormals; a vertex
+// on a boundary edge gets none.
 func (s *Surface) normals(m *Mesh) {
-	s.faceN = make([]geom.Vec3, len(m.Tris))
 	boundary := make([]bool, len(s.vertN))
 	for i := range m.Tris {
 		t := m.Triangle(i)
-		n := t.Normal()
-		if l := n.Len(); l > 0 && !t.Degenerate() {
-			n = n.Mul(1 / l)
-		} else {
-			n = geom.Vec3{}
-		}
-		s.faceN[i] = n
+		n := faceNormal(t)
 		for k := range 3 {
 			if s.nb[i][k] < 0 && s.corn[i][k] != s.corn[i][(k+1)%3] {
 				boundary[s.corn[i][k]], boundary[s.corn[i][(k+1)%3]] = true, true
@@ -170,6 +162,16 @@ func (s *Surface) normals(m *Mesh) {
 			s.vertN[v] = geom.Vec3{}
 		}
 	}
+}
+
+// faceNormal returns t's unit normal, zero when t is degenerate. It is
+// computed where it is used rather than kept: 24 bytes a triangle.
+func faceNormal(t geom.Triangle) geom.Vec3 {
+	n := t.Normal()
+	if l := n.Len(); l > 0 && !t.Degenerate() {
+		return n.Mul(1 / l)
+	}
+	return geom.Vec3{}
 }
 
 // cornerAngle returns t's angle at corner k (0 for a collapsed corner).
@@ -193,6 +195,10 @@ func signedVolume(m *Mesh) float64 {
 	return v
 }
 
+// faceNormal returns tree triangle i's unit outward normal as wound (zero
+// when degenerate).
+func (s *Surface) faceNormal(i int32) geom.Vec3 { return faceNormal(s.Tree.Mesh.Triangle(int(i))) }
+
 // side returns the direction that points out of the surface at feature f
 // of tree triangle i, and false where the feature is on a boundary (or
 // has no direction: a degenerate face).
@@ -203,11 +209,11 @@ func (s *Surface) side(i int32, f geom.Feature) (geom.Vec3, bool) {
 		if o < 0 {
 			return n, false
 		}
-		n = s.faceN[i].Add(s.faceN[o])
+		n = s.faceNormal(i).Add(s.faceNormal(o))
 	} else if k, ok := f.Corner(); ok {
 		n = s.vertN[s.corn[i][k]]
 	} else {
-		n = s.faceN[i]
+		n = s.faceNormal(i)
 	}
 	return n.Mul(s.flip), n != geom.Vec3{}
 }
