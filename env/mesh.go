@@ -88,16 +88,32 @@ func (m *Mesh) dropEmptyObjects() {
 
 // Subset returns a mesh of the triangles keep selects, sharing m's
 // vertices and objects, and for each of its triangles the index of the
-// triangle in m.
+// triangle in m. Where keep selects one run of m's triangles, as it does
+// an object of a loaded scene, the subset shares their slice of m's
+// triangles too (capped, so that appending to it copies): an object's
+// copy would take 16 bytes a triangle.
 func (m *Mesh) Subset(keep func(tri int) bool) (*Mesh, []int32) {
 	s := &Mesh{Verts: m.Verts, Objects: m.Objects, Convex: m.Convex}
-	var orig []int32
-	for i, t := range m.Tris {
+	n := 0
+	for i := range m.Tris {
 		if keep(i) {
-			s.Tris = append(s.Tris, t)
-			s.Object = append(s.Object, m.Object[i])
+			n++
+		}
+	}
+	orig := make([]int32, 0, n)
+	for i := range m.Tris {
+		if keep(i) {
 			orig = append(orig, int32(i))
 		}
+	}
+	if n > 0 && int(orig[n-1]-orig[0]) == n-1 {
+		a, b := orig[0], orig[n-1]+1
+		s.Tris, s.Object = m.Tris[a:b:b], m.Object[a:b:b]
+		return s, orig
+	}
+	s.Tris, s.Object = make([][3]int32, n), make([]int32, n)
+	for k, i := range orig {
+		s.Tris[k], s.Object[k] = m.Tris[i], m.Object[i]
 	}
 	return s, orig
 }
