@@ -33,6 +33,15 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 			return
 		}
 	}
+	if o.crosses && cl.Holds(&o.links[l], link.X, o.opt.Proximity) {
+		// Still beyond the band, as an earlier frame measured, but a
+		// surface that crosses itself can have the link change sides
+		// away from it (Clear): only that is asked again.
+		if o.insideSolid(link.X.Apply(link.P.Verts[0]), l*o.maxVerts) {
+			o.enclosed(link, l, obj, out)
+		}
+		return
+	}
 	limit := o.opt.Proximity + bandSlack
 	near, inside, found := o.nearestTri(link, l, obj, limit)
 	if !found && o.solid {

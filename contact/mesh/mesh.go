@@ -210,7 +210,8 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 	}
 	// A solid that crosses itself can have a link go from outside to
 	// inside without coming near it (its side follows its nearest part):
-	// no clearance holds for one.
+	// no clearance passes its pairs over (clearOf still takes it as a
+	// bound on the distance, and asks only for the side).
 	cl := &o.clear[l]
 	if !o.crosses && cl.Holds(&o.links[l], x, o.opt.Proximity) {
 		return true
