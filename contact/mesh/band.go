@@ -8,12 +8,6 @@ import (
 	"github.com/gloved/gloved/narrow"
 )
 
-// bandSlack is how much farther than the proximity band (m) the nearest
-// triangle is looked for. Finding nothing within band+slack lets the next
-// frames pass the pair over until the link has moved slack: the frame
-// coherence of a hand that mostly hovers.
-const bandSlack = 0.01
-
 // boxDistanceTol is the relative slack taken off GJK's distance from a
 // link to a tree node's box so that it stays a lower bound: GJK stops
 // within 1e-12 of |v|² (so about 1e-6 of the distance) above it.
@@ -42,10 +36,18 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 		}
 		return
 	}
-	limit := o.opt.Proximity + bandSlack
-	near, inside, found := o.nearestTri(link, l, obj, limit)
+	// The nearest triangle within the band: the answer. Finding none,
+	// the search still leaves a lower bound on the distance, from the
+	// boxes and triangles it passed over, which lets the next frames pass
+	// the pair over until the link has moved as far less the band (the
+	// frame coherence of a hand that mostly hovers) at a fraction of the
+	// cost of measuring the distance to the nearest triangle exactly.
+	// (A hair beyond the band: GJK's distance, warm started, can exceed the
+	// true one by its tolerance, and the answer is the distance measured
+	// cold, the same whatever the search met first.)
+	near, inside, found, floor := o.nearestTri(link, l, obj, o.opt.Proximity*(1+2*boxDistanceTol))
 	if !found && o.solid {
-		// Nothing within the limit: one vertex tells in from out, the grid
+		// Nothing within the band: one vertex tells in from out, the grid
 		// where its cell is clear of the surface.
 		inside = o.insideSolid(link.X.Apply(link.P.Verts[0]), l*o.maxVerts)
 	}
@@ -57,7 +59,7 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 		// Not every vertex is inside: only a solid that crosses itself
 		// (or rounding at its surface) says so; the link is then near.
 	}
-	*cl = contact.Clearance{X: link.X, Dist: limit * (1 - boxDistanceTol)} // nothing nearer than GJK saw
+	*cl = contact.Clearance{X: link.X, Dist: floor * (1 - boxDistanceTol)}
 	if found {
 		// GJK's distance can exceed the true one by its tolerance (1e-12
 		// of |v|², so 1e-6 of it at most): a bound taken a part in a

@@ -1,6 +1,8 @@
 package mesh
 
 import (
+	"math"
+
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -43,7 +45,8 @@ type nearSearch struct {
 	best   contact.Near
 	tri    int32 // the best's triangle, or -1
 	next   []traversal.Pending
-	over   bool // the frontier outgrew maxCut: no cut is left
+	over   bool    // the frontier outgrew maxCut: no cut is left
+	floor  float64 // the least bound filed: no triangle is nearer, but the best
 }
 
 // nearestTri finds the triangle of the object nearest to link l within
@@ -52,8 +55,10 @@ type nearSearch struct {
 // first, pruning every box whose distance to the link is beyond the best
 // so far. It reports whether the link's nearest point is inside a closed
 // object (behind an open one), by the side of the triangle's feature at
-// the nearest point.
-func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (contact.Near, bool, bool) {
+// the nearest point. Finding none, it returns floor, a lower bound on the
+// link's distance to every triangle (beyond limit): the least of the
+// bounds the search left off at.
+func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (near contact.Near, inside, found bool, floor float64) {
 	t := o.surf.Tree
 	lk := &o.links[l]
 	if c := &o.cuts[l]; c.spare == nil { // the link's first search: its buffers, once
@@ -61,7 +66,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 	}
 	s := nearSearch{o: o, link: *link, lk: lk, l: l, box: lk.Box.Transformed(link.X),
 		ca: link.X.Apply(lk.A), cb: link.X.Apply(lk.B), inv: link.X.Inverse(),
-		best: contact.Near{Link: l, Object: obj, Distance: limit}, tri: -1, next: o.cuts[l].spare[:0]}
+		best: contact.Near{Link: l, Object: obj, Distance: limit}, tri: -1, next: o.cuts[l].spare[:0], floor: math.Inf(1)}
 	hint := o.nearHint[l]
 	if hint >= 0 && int(hint) < len(t.Mesh.Tris) {
 		s.keep(^hint, s.try(hint))
@@ -97,12 +102,12 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (cont
 	o.pending = st
 	c.keep(s.next, link.X, s.over || o.opt.NoAccel)
 	if s.tri < 0 {
-		return s.best, false, false
+		return s.best, false, false, s.floor
 	}
 	o.nearHint[l] = s.tri
 	s.measureCold()
 	_, f := geom.ClosestOnTriangle(t.Mesh.Triangle(int(s.tri)), s.best.LinkPoint)
-	return s.best, o.surf.Behind(s.tri, f, s.best.LinkPoint, s.best.Point), true
+	return s.best, o.surf.Behind(s.tri, f, s.best.LinkPoint, s.best.Point), true, s.floor
 }
 
 // keep files a search's frontier, next (built in c.spare), with the
@@ -119,6 +124,7 @@ func (c *cut) keep(next []traversal.Pending, x geom.Transform, drop bool) {
 
 // keep files reference r, at least lb from the link, in the cut.
 func (s *nearSearch) keep(r int32, lb float64) {
+	s.floor = math.Min(s.floor, lb)
 	if len(s.next) == maxCut {
 		s.over = true
 		return
