@@ -58,7 +58,11 @@ type nearSearch struct {
 // the nearest point. Finding none, it returns floor, a lower bound on the
 // link's distance to every triangle (beyond limit): the least of the
 // bounds the search left off at.
-func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (near contact.Near, inside, found bool, floor float64) {
+//
+// With a budget (> 0), it measures at most that many boxes and leaves
+// afresh and leaves the rest at the bounds it has: it then finds no
+// triangle, only the floor, a bound raised as far as the budget went.
+func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64, budget int) (near contact.Near, inside, found bool, floor float64) {
 	t := o.surf.Tree
 	lk := &o.links[l]
 	if c := &o.cuts[l]; c.spare == nil { // the link's first search: its buffers, once
@@ -75,13 +79,15 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (near
 	}
 	st := o.pending[:0]
 	c := &o.cuts[l]
+	steps := 0
+	spent := func() bool { steps++; return budget > 0 && steps > budget }
 	if c.valid {
 		delta := lk.Moved(c.x, link.X)
 		for _, e := range c.refs {
 			if i, ok := env.Leaf(e.Ref); ok && i == hint {
 				continue // measured above
 			}
-			if lb := e.LB - delta; lb > s.bar() {
+			if lb := e.LB - delta; lb > s.bar() || spent() {
 				s.keep(e.Ref, lb)
 				continue
 			}
@@ -93,7 +99,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (near
 	for len(st) > 0 {
 		r := st[len(st)-1]
 		st = st[:len(st)-1]
-		if r.LB > s.bar() {
+		if r.LB > s.bar() || spent() {
 			s.keep(r.Ref, r.LB)
 			continue
 		}
@@ -101,7 +107,7 @@ func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64) (near
 	}
 	o.pending = st
 	c.keep(s.next, link.X, s.over || o.opt.NoAccel)
-	if s.tri < 0 {
+	if s.tri < 0 || budget > 0 && steps > budget {
 		return s.best, false, false, s.floor
 	}
 	o.nearHint[l] = s.tri

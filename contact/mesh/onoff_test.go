@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/contact/contacttest"
+	"github.com/gloved/gloved/contact/mesh"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 )
@@ -66,6 +67,24 @@ func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 		torus := torusAndWall()
 		link := randomHull(t, r, 20, 0.006)
 		onOff(t, torus, 0.01, link, wander(r, geom.Vec3{X: 0.16}, 1500, 0.0015, 0.03))
+	}
+}
+
+// TestClearancesCutShortByTheirBudgetKeepTheAnswers: the search that
+// raises a link's clearance beyond the band stops after a budget of boxes
+// and leaves, leaving the rest at the bounds they had. With budgets of
+// one to a few, where it always stops short, a link wandering about the
+// torus and the wall still gets every frame's answers to the last digit
+// with the accelerations on and off.
+func TestClearancesCutShortByTheirBudgetKeepTheAnswers(t *testing.T) {
+	for _, budget := range []int{1, 3, 17} {
+		restore := mesh.SetRaiseBudget(budget)
+		for seed := range uint64(4) {
+			r := rand.New(rand.NewPCG(seed, 10))
+			link := randomHull(t, r, 20, 0.006)
+			onOff(t, torusAndWall(), 0.01, link, wander(r, geom.Vec3{X: 0.16}, 1500, 0.0015, 0.03))
+		}
+		restore()
 	}
 }
 
