@@ -124,12 +124,14 @@ func (l *Link) DepthIn(x geom.Vec3, floor float64) (float64, geom.Vec3) {
 
 // DepthBound bounds from above how deep inside the link any point of box
 // b (in the link's frame) can be, as DepthIn measures it: the least, over
-// the link's faces, of how far b reaches behind the face's plane. It
-// returns as soon as the bound is at most floor.
+// the link's faces, of how far b reaches behind the face's plane, raised
+// by its rounding (boundTol). It returns as soon as the bound is at most
+// floor.
 func (l *Link) DepthBound(b *geom.OBB, floor float64) float64 {
 	bound := math.Inf(1)
 	for _, p := range l.Faces {
-		if d := p.D - p.N.Dot(b.Center) + b.ProjectedRadius(p.N); d < bound {
+		c, r := p.N.Dot(b.Center), b.ProjectedRadius(p.N)
+		if d := p.D - c + r + BoundTol*(1+math.Abs(p.D)+math.Abs(c)+r); d < bound {
 			if bound = d; bound <= floor {
 				return bound
 			}
@@ -137,6 +139,13 @@ func (l *Link) DepthBound(b *geom.OBB, floor float64) float64 {
 	}
 	return bound
 }
+
+// BoundTol is the margin (relative to the magnitudes summed, and at
+// least as many metres) that keeps a bound computed from a box above
+// what is computed, in other roundings, of the points it holds: a box
+// moved into a link's frame and a vertex moved there on its own differ
+// by the last bits of their world coordinates.
+const BoundTol = 1e-12
 
 // FaceGap bounds the distance from the link to triangle t (in the link's
 // frame) from below by the widest gap between t and one of the link's face

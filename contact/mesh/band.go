@@ -12,8 +12,9 @@ import (
 // on a link's distance is raised when nothing is within the band.
 const bandSlack = 0.01
 
-// raiseBudget is how many boxes and leaves the search that raises that
-// bound may measure: enough, near a mesh of up to some hundred thousand
+// raiseBudget is how many references (entries of the last search's cut,
+// and nodes taken from the stack, each of whose two children is
+// measured) the search that raises that bound may take: enough, near a mesh of up to some hundred thousand
 // triangles, to reach the nearest triangle within band+slack (the grasp
 // over the 6k spot model passes 169 of 300 frames over with it, 135
 // with 48, as many unbounded), and a bound on the cost where a finger
@@ -39,8 +40,9 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 			return
 		}
 	}
-	if o.crosses && cl.Holds(&o.links[l], link.X, o.opt.Proximity) {
-		// Still beyond the band, as an earlier frame measured, but a
+	limit := o.opt.Proximity * (1 + 2*boxDistanceTol) // the search's: a hair beyond the band (below)
+	if o.crosses && cl.Holds(&o.links[l], link.X, limit) {
+		// Still beyond the search's limit, as an earlier frame measured, but a
 		// surface that crosses itself can have the link change sides
 		// away from it (Clear): only that is asked again.
 		if o.insideSolid(link.X.Apply(link.P.Verts[0]), l*o.maxVerts) {
@@ -58,9 +60,13 @@ func (o *Object) clearOf(link *narrow.Shape, l, obj int, out *contact.Results) {
 	// from where the search stopped, within a budget, so that a hand that
 	// mostly hovers keeps its clearances for many frames at little cost
 	// on a large mesh.
-	near, inside, found, floor := o.nearestTri(link, l, obj, o.opt.Proximity*(1+2*boxDistanceTol), 0)
-	if !found && floor < o.opt.Proximity+bandSlack {
-		_, _, _, floor = o.nearestTri(link, l, obj, o.opt.Proximity+bandSlack, raiseBudget)
+	near, inside, found, floor := o.nearestTri(link, l, obj, limit, 0)
+	if !found && floor < o.opt.Proximity+bandSlack && !o.opt.NoAccel {
+		// Both floors are bounds on the distance; the raised one can come
+		// out lower where the budget ran out on a box GJK measured only
+		// roughly.
+		_, _, _, raised := o.nearestTri(link, l, obj, o.opt.Proximity+bandSlack, raiseBudget)
+		floor = math.Max(floor, raised)
 	}
 	if !found && o.solid {
 		// Nothing within the band: one vertex tells in from out, the grid

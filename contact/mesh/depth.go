@@ -29,8 +29,8 @@ func (o *Object) meshDepth(link *narrow.Shape, front []int32, ct *contact.Contac
 	// the torus).
 	o.linkVerticesIn(link, ct, &near, false)
 	o.objectVerticesIn(link, front, ct)
-	if ct.Depth == 0 && o.grid != nil {
-		o.linkVerticesIn(link, ct, &near, true) // the ones the grid put outside, for near
+	if ct.Depth == 0 && o.leftOut {
+		o.linkVerticesIn(link, ct, &near, true) // the ones proven outside, for near
 	}
 	return near
 }
@@ -70,7 +70,10 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 	if !outside {
 		o.nearVert, o.depthVert = -1, -1
 	}
-	vc := o.vclear[ct.Link*o.maxVerts:]
+	vc := o.vertClears(ct.Link)
+	if !outside {
+		o.leftOut = false
+	}
 	order := o.order[:0]
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
@@ -85,7 +88,8 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 				in, sure := o.grid.Side(w)
 				out = sure && !in
 			}
-			o.provenOut[i] = out || vc[i].holds(w)
+			o.provenOut[i] = out || vc != nil && vc[i].holds(w)
+			o.leftOut = o.leftOut || o.provenOut[i]
 		}
 		if outside != o.provenOut[i] {
 			continue // the other pass's
@@ -118,7 +122,7 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 			continue
 		}
 		hints[i] = n.Tri
-		if !n.Inside && o.keepsVertClears() {
+		if vc != nil && !n.Inside && !n.Boundary { // outside, not just without a side
 			vc[i] = vertClear{At: e.w, Dist: n.Dist}
 		}
 		switch {
@@ -207,14 +211,16 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 }
 
 // reachInto bounds how deep any point of box b can be inside box a: the
-// least, over a's six faces, of how far b reaches behind the face.
+// least, over a's six faces, of how far b reaches behind the face, raised
+// by its rounding (contact.BoundTol).
 func reachInto(a, b *geom.OBB) float64 {
 	d := b.Center.Sub(a.Center)
 	reach := math.Inf(1)
 	for i, h := range [3]float64{a.Half.X, a.Half.Y, a.Half.Z} {
 		u := a.Axis(i)
 		p, r := d.Dot(u), b.ProjectedRadius(u)
-		reach = math.Min(reach, math.Min(h-(p-r), h+(p+r)))
+		tol := contact.BoundTol * (1 + h + math.Abs(p) + r + a.Center.Len())
+		reach = math.Min(reach, math.Min(h-(p-r), h+(p+r))+tol)
 	}
 	return reach
 }

@@ -62,7 +62,7 @@ type Object struct {
 	caches   []narrow.Cache
 	hints    []int32
 	maxVerts int
-	vclear   []vertClear // per link vertex (maxVerts each) of a solid: where it was proven outside
+	vclear   []vertClear // per link vertex (maxVerts each), where kept (keepsVertClears): where it was proven outside
 	nearHint []int32
 	clear    []contact.Clearance
 	cuts     []cut // per link: what its last nearest-triangle search left
@@ -72,6 +72,7 @@ type Object struct {
 	depthVert int
 	order     []vertReach
 	provenOut []bool // per link vertex: proven outside the solid without a query (linkVerticesIn)
+	leftOut   bool   // some vertex was, so the second pass has some to take
 	// Scratch, reused every frame.
 	count    contact.Counter
 	nearest  traversal.SurfaceQuery
@@ -110,7 +111,7 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	}
 	n := len(p.Links)
 	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]contact.Clearance, n), make([]cut, n)
-	o.hints, o.nearHint, o.vclear = make([]int32, n*o.maxVerts), make([]int32, n), make([]vertClear, n*o.maxVerts)
+	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
 	o.provenOut = make([]bool, o.maxVerts)
 	for i := range o.hints {
 		o.hints[i] = -1
@@ -132,6 +133,9 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		if err != nil {
 			o.grid = nil
 		}
+	}
+	if o.keepsVertClears() {
+		o.vclear = make([]vertClear, n*o.maxVerts)
 	}
 	return o, nil
 }
@@ -244,8 +248,8 @@ func (o *Object) forgetAll(l int) {
 	o.nearHint[l], o.clear[l], o.cuts[l].valid = -1, contact.Clearance{}, false
 	for i := range o.maxVerts {
 		o.hints[l*o.maxVerts+i] = -1
-		o.vclear[l*o.maxVerts+i] = vertClear{}
 	}
+	clear(o.vertClears(l))
 }
 
 // Collide answers candidate c, the link at pose x: a contact when the

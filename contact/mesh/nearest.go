@@ -55,13 +55,14 @@ type nearSearch struct {
 // first, pruning every box whose distance to the link is beyond the best
 // so far. It reports whether the link's nearest point is inside a closed
 // object (behind an open one), by the side of the triangle's feature at
-// the nearest point. Finding none, it returns floor, a lower bound on the
-// link's distance to every triangle (beyond limit): the least of the
-// bounds the search left off at.
+// the nearest point. It also returns floor, a lower bound on the link's
+// distance to every triangle: the least of the bounds the search left off
+// at (beyond limit when it finds none and ran to the end).
 //
-// With a budget (> 0), it measures at most that many boxes and leaves
-// afresh and leaves the rest at the bounds it has: it then finds no
-// triangle, only the floor, a bound raised as far as the budget went.
+// With a budget (> 0), it takes at most that many references (entries of
+// the cut, nodes off the stack) and leaves the rest at the bounds they
+// have: it then reports no triangle, only the floor, raised as far as the
+// budget went (and not necessarily beyond limit).
 func (o *Object) nearestTri(link *narrow.Shape, l, obj int, limit float64, budget int) (near contact.Near, inside, found bool, floor float64) {
 	t := o.surf.Tree
 	lk := &o.links[l]

@@ -44,13 +44,21 @@ func (c vertClear) holds(w geom.Vec3) bool {
 // whose surface does not cross itself, with the accelerations on.
 func (o *Object) keepsVertClears() bool { return o.solid && !o.crosses && !o.opt.NoAccel }
 
+// vertClears returns link l's vertex clearances, nil where o keeps none.
+func (o *Object) vertClears(l int) []vertClear {
+	if o.vclear == nil {
+		return nil
+	}
+	return o.vclear[l*o.maxVerts : (l+1)*o.maxVerts]
+}
+
 // clearVerts records that every vertex of link l, posed as link, is
 // outside the solid and at least dist from its surface.
 func (o *Object) clearVerts(link *narrow.Shape, l int, dist float64) {
-	if !o.keepsVertClears() || !(dist > 0) {
+	vc := o.vertClears(l)
+	if vc == nil || !(dist > 0) {
 		return
 	}
-	vc := o.vclear[l*o.maxVerts:]
 	for i, v := range link.P.Verts {
 		vc[i] = vertClear{At: link.X.Apply(v), Dist: dist}
 	}
