@@ -125,7 +125,7 @@ func (l *Link) DepthIn(x geom.Vec3, floor float64) (float64, geom.Vec3) {
 // DepthBound bounds from above how deep inside the link any point of box
 // b (in the link's frame) can be, as DepthIn measures it: the least, over
 // the link's faces, of how far b reaches behind the face's plane, raised
-// by its rounding (boundTol). It returns as soon as the bound is at most
+// by its rounding (BoundTol). It returns as soon as the bound is at most
 // floor.
 func (l *Link) DepthBound(b *geom.OBB, floor float64) float64 {
 	bound := math.Inf(1)

@@ -14,11 +14,11 @@ const bandSlack = 0.01
 
 // raiseBudget is how many references (entries of the last search's cut,
 // and nodes taken from the stack, each of whose two children is
-// measured) the search that raises that bound may take: enough, near a mesh of up to some hundred thousand
-// triangles, to reach the nearest triangle within band+slack (the grasp
-// over the 6k spot model passes 169 of 300 frames over with it, 135
-// with 48, as many unbounded), and a bound on the cost where a finger
-// runs along a mesh of a million.
+// measured) the search that raises that bound may take: enough, near a
+// mesh of up to some hundred thousand triangles, to reach the nearest
+// triangle within band+slack (the grasp over the 6k spot model passes
+// 169 of 300 frames over with it, 135 with 48, as many unbounded), and a
+// bound on the cost where a finger runs along a mesh of a million.
 var raiseBudget = 200 // a variable for the tests, which try it small
 
 // boxDistanceTol is the relative slack taken off GJK's distance from a

@@ -14,7 +14,8 @@ import (
 // is still outside: a solid's inside is reached only through its surface.
 // That holds for a closed surface that does not cross itself; one that
 // does can change sides away from its surface (env.Tree.SelfCrossing),
-// and an open surface around its boundary.
+// and so can an open one (two sheets one over the other: halfway between
+// them a point goes from in front of one to behind the other).
 type vertClear struct {
 	At   geom.Vec3
 	Dist float64
