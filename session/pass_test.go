@@ -11,7 +11,6 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handcontact"
-	"github.com/gloved/gloved/handmodel"
 )
 
 // TestAFrameWithNothingNearSkipsTheRefitAndTraversal: a hand grasping as
@@ -22,11 +21,7 @@ import (
 // passes one over; and the boxes another hand would test against
 // (HandPose) are refitted when asked.
 func TestAFrameWithNothingNearSkipsTheRefitAndTraversal(t *testing.T) {
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, cal := defaultHand(t)
 	scene := func() *env.Mesh {
 		m := env.Terrain("ground", 32, func(x, z float64) float64 { return 0.7 + 0.02*x*z })
 		m.Append(env.Torus("torus", geom.Vec3{X: 0.2, Y: 0.78}, 0.035, 0.015, 24, 12))

@@ -21,13 +21,24 @@ func graspPipeline(t testing.TB, level int) *Pipeline {
 	return graspPipelineWith(t, level, PipelineOptions{Proximity: 0.01})
 }
 
-func graspPipelineWith(t testing.TB, level int, o PipelineOptions) *Pipeline {
+// defaultHand is the default hand with the 22-sensor glove's default
+// calibration.
+func defaultHand(t testing.TB) (*handmodel.Hand, *handmodel.Calibration) {
 	t.Helper()
 	hand, err := handmodel.New(handmodel.DefaultParams)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	cal, err := handmodel.DefaultCalibration(22)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hand, cal
+}
+
+func graspPipelineWith(t testing.TB, level int, o PipelineOptions) *Pipeline {
+	t.Helper()
+	hand, cal := defaultHand(t)
 	p, err := NewPipeline(hand, cal, env.GraspScene(level), o)
 	if err != nil {
 		t.Fatal(err)
@@ -246,11 +257,7 @@ func TestAnObjectsContactMethodCanBeNamed(t *testing.T) {
 // start on (GJK caches, nearest-triangle hints, the clearance that passes
 // pairs over) and off.
 func TestWarmStartsChangeNoAnswerOnANonConvexObject(t *testing.T) {
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, cal := defaultHand(t)
 	run := func(cold bool) []frameOut {
 		scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 64, 32)
 		p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01, NoAccel: cold})

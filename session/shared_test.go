@@ -8,7 +8,6 @@ import (
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 )
 
 // TestHandsOfOneSceneShareItsPreparations: two pipelines given one
@@ -16,11 +15,7 @@ import (
 // run at once without a race, and answer every frame as a pipeline of
 // its own does.
 func TestHandsOfOneSceneShareItsPreparations(t *testing.T) {
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, cal := defaultHand(t)
 	scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 48, 24)
 	shared := contact.NewShared(scene)
 	open := func(s *contact.Shared) *Pipeline {
@@ -34,7 +29,7 @@ func TestHandsOfOneSceneShareItsPreparations(t *testing.T) {
 	if a.Contact().Objects[0].Tree() != b.Contact().Objects[0].Tree() || a.Contact().Objects[0].Tree() == own.Contact().Objects[0].Tree() {
 		t.Fatal("the pipelines given one Shared have trees of their own")
 	}
-	_, err = contact.Prepared(shared, 0, "solid grid", func() (*env.Grid, error) {
+	_, err := contact.Prepared(shared, 0, "solid grid", func() (*env.Grid, error) {
 		t.Error("the solid's grid was not kept for the second pipeline")
 		return nil, nil
 	})

@@ -10,7 +10,6 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/envtest"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/narrow"
 )
 
@@ -20,11 +19,7 @@ import (
 // that meet the torus, and no link's depth jumps by more than the link
 // moved since the last frame (plus 0.1 mm).
 func TestGraspOnATorusIsPhysical(t *testing.T) {
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, cal := defaultHand(t)
 	scene := env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 96, 48)
 	p, err := NewPipeline(hand, cal, scene, PipelineOptions{Proximity: 0.01})
 	if err != nil {

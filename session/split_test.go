@@ -10,7 +10,6 @@ import (
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
-	"github.com/gloved/gloved/handmodel"
 )
 
 // TestAFrameSplitAmongWorkersAnswersAsOneDoes: a frame's candidates
@@ -22,11 +21,7 @@ import (
 // per link) and on convex objects (the convex method's). A shared frame
 // allocates nothing, in the helpers either, once their buffers have grown.
 func TestAFrameSplitAmongWorkersAnswersAsOneDoes(t *testing.T) {
-	hand, err := handmodel.New(handmodel.DefaultParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, _ := handmodel.DefaultCalibration(22)
+	hand, cal := defaultHand(t)
 	scenes := map[string]func() *env.Mesh{
 		"torus": func() *env.Mesh {
 			return env.Torus("torus", geom.Vec3{Y: 0.81, Z: 0.01}, 0.035, 0.03, 48, 24)

@@ -68,12 +68,9 @@ func (o *Object) linkVerticesIn(link *narrow.Shape, ct *contact.Contact, near *e
 		bounds = o.surf.Tree.Bounds()
 	}
 	if !outside {
-		o.nearVert, o.depthVert = -1, -1
+		o.nearVert, o.depthVert, o.leftOut = -1, -1, false
 	}
 	vc := o.vertClears(ct.Link)
-	if !outside {
-		o.leftOut = false
-	}
 	order := o.order[:0]
 	for i, v := range link.P.Verts {
 		w := link.X.Apply(v)
@@ -216,10 +213,13 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 func reachInto(a, b *geom.OBB) float64 {
 	d := b.Center.Sub(a.Center)
 	reach := math.Inf(1)
+	// The world coordinates' magnitude (their sum bounds it) sets the
+	// rounding of the difference.
+	scale := 1 + math.Abs(a.Center.X) + math.Abs(a.Center.Y) + math.Abs(a.Center.Z)
 	for i, h := range [3]float64{a.Half.X, a.Half.Y, a.Half.Z} {
 		u := a.Axis(i)
 		p, r := d.Dot(u), b.ProjectedRadius(u)
-		tol := contact.BoundTol * (1 + h + math.Abs(p) + r + a.Center.Len())
+		tol := contact.BoundTol * (scale + h + math.Abs(p) + r)
 		reach = math.Min(reach, math.Min(h-(p-r), h+(p+r))+tol)
 	}
 	return reach
