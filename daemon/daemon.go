@@ -18,6 +18,7 @@ import (
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/oscquery"
@@ -239,6 +240,9 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	log := d.log.With().Str("hand", hc.Name).Logger()
 	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
 	if spec.Serial() {
+		if err := serialport.Free(spec.Port); err != nil {
+			return nil, err
+		}
 		return h, session.Check(spec)
 	}
 	s, err := session.Open(spec, d.scene, opt)

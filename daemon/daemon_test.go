@@ -122,6 +122,10 @@ func TestEndToEndOverAPty(t *testing.T) {
 				if tags, _ := m.TypeTags(); tags != ",if" {
 					t.Fatalf("fist tags %s", tags)
 				}
+			case strings.HasSuffix(m.Address, "/rate"):
+				if r, ok := m.Arguments[0].(float32); !ok || r <= 0 || r > 1000 {
+					t.Fatalf("rate %v", m.Arguments)
+				}
 			case strings.HasSuffix(m.Address, "/near"):
 			default:
 				t.Fatalf("unexpected message %s", m.Address)

@@ -98,9 +98,9 @@ func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 	h.sending.Lock()
 	defer h.sending.Unlock()
 	status, due, _ := h.statusDue(now)
-	h.frame.Status = ""
+	h.frame.Status, h.frame.Rate = "", 0
 	if due {
-		h.frame.Status = status
+		h.frame.Status, h.frame.Rate = status, h.rate.Measured()
 	}
 	h.writer.Begin(osc.Timetag(at))
 	osc.AppendFrame(&h.writer, h.addr, &h.frame)
@@ -176,13 +176,11 @@ func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
 	return wait
 }
 
-// sendStatus sends status to addr through hub in a bundle of its own,
-// stamped now.
-func sendStatus(hub *osc.Hub, w *osc.Writer, addr *osc.Addresses, status string, now time.Time) {
+// sendStatus sends status, and the measured sample rate if above 0, to
+// addr through hub in a bundle of its own, stamped now.
+func sendStatus(hub *osc.Hub, w *osc.Writer, addr *osc.Addresses, status string, rate float64, now time.Time) {
 	w.Begin(osc.Timetag(now))
-	w.Message(addr.Status)
-	w.String(status)
-	w.End()
+	osc.AppendStatus(w, addr, status, rate)
 	hub.Send(w.Packets())
 }
 

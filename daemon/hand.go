@@ -19,6 +19,7 @@ import (
 // Hand states reported on <prefix>/<hand>/status.
 const (
 	StatusStreaming    = "streaming"
+	StatusDegraded     = "degraded" // streaming, but samples are lost: the rate measured is well below the glove's
 	StatusNoGlove      = "no-glove"
 	StatusReconnecting = "reconnecting"
 	StatusReplay       = "replay"
@@ -30,7 +31,7 @@ const (
 )
 
 // handStatuses lists every status, for metrics.
-var handStatuses = []string{StatusStreaming, StatusNoGlove, StatusReconnecting, StatusStalled, StatusReplay, StatusEnded, StatusReloading}
+var handStatuses = []string{StatusStreaming, StatusDegraded, StatusNoGlove, StatusReconnecting, StatusStalled, StatusReplay, StatusEnded, StatusReloading}
 
 // statusEvery is the longest a hand's status goes unsent: half the
 // contract's second, so that a timer or a frame late by a busy machine
@@ -43,6 +44,9 @@ type HandStats struct {
 	// OpenFailures counts attempts to open a glove absent at start (the
 	// driver counts those of reopening it once it has been open).
 	OpenFailures atomic.Uint64
+	// RecordingFailures counts recordings that stopped or never started
+	// (a full disk): the contacts go on without them.
+	RecordingFailures atomic.Uint64
 	// Touching is the last frame's number of contacts.
 	Touching atomic.Int32
 }
@@ -63,6 +67,8 @@ type handRuntime struct {
 	// the hand is reported stalled.
 	stallAfter time.Duration
 	Stats      HandStats
+	// rate measures the glove's samples as they arrive (the reader's).
+	rate *sampleRate
 
 	mu       sync.Mutex
 	sess     *session.Session // nil until the glove has opened
@@ -112,7 +118,7 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 	h := &handRuntime{cfg: cfg, spec: spec, scene: scene, opt: opt, log: log, addr: osc.HandAddresses(prefix, cfg.Name),
 		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
-		consumed: make(chan struct{}, 1), done: make(chan struct{})}
+		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter)}
 	switch {
 	case spec.Replays():
 		h.status = StatusReplay
@@ -129,6 +135,7 @@ func (h *handRuntime) attach(s *session.Session) {
 	if n := s.Pipeline.Hand().NumLinks(); n != h.touches.Links() {
 		panic(fmt.Sprintf("daemon: a hand of %d links, %d expected", n, h.touches.Links()))
 	}
+	h.rate.restart(s.Info.Rate) // before the reader delivers this session's samples
 	h.mu.Lock()
 	h.sess = s
 	if !h.wristSet {

@@ -129,9 +129,14 @@ func (d *Daemon) startMetrics(l net.Listener) {
 	counter("gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() }))
 	counter("gloved_contacts_total", "Contacts published.", sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() }))
 	counter("gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() }))
+	counter("gloved_recording_failures_total", "Recordings that stopped or could not start (a full disk): the contacts went on.", sum(func(h *handRuntime) uint64 { return h.Stats.RecordingFailures.Load() }))
 	counter("gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms.", sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() }))
 	counter("gloved_watchdog_pings_total", "systemd watchdog pings sent.", func() float64 { return float64(d.watchdogPings.Load()) })
 	for _, h := range d.hands {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_sample_rate", Help: "Glove samples a second that arrived over the last 2 s (a glove on a serial line; 0 otherwise). Compare with gloved_hand_nominal_rate: a hand well below it is degraded.",
+			ConstLabels: prometheus.Labels{"hand": h.cfg.Name}}, h.rate.Measured))
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_nominal_rate", Help: "Samples a second the glove was set to send (0: not measured).",
+			ConstLabels: prometheus.Labels{"hand": h.cfg.Name}}, h.rate.Nominal))
 		for _, st := range handStatuses {
 			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_status", Help: "1 for each hand's current status.",
 				ConstLabels: prometheus.Labels{"hand": h.cfg.Name, "status": st}}, func() float64 {

@@ -102,7 +102,7 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 // openxr: xr/active; vmc: /VMC/Ext/OK's tracking, the performer's,
 // tracked while any of its hands is; vrchat has none).
 func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time) {
-	sendStatus(hub, w, h.addr, status, now)
+	sendStatus(hub, w, h.addr, status, h.rate.Measured(), now)
 	d.sendProfileStatuses(hub, w, h, status, now, false)
 }
 
@@ -140,4 +140,6 @@ func (o *output) release() {
 
 // tracked reports whether a hand in status has live poses: its glove
 // streams or its replay plays.
-func tracked(status string) bool { return status == StatusStreaming || status == StatusReplay }
+func tracked(status string) bool {
+	return status == StatusStreaming || status == StatusDegraded || status == StatusReplay
+}

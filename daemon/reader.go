@@ -101,7 +101,8 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 		}
 		err := sess.Read(&s)
 		if rerr := sess.RecordingFailed(); rerr != nil {
-			h.log.Error().Err(rerr).Msg("recording stopped")
+			h.Stats.RecordingFailures.Add(1)
+			h.log.Error().Err(rerr).Msg("recording stopped; the contacts go on")
 		}
 		if err == nil {
 			lastSample = time.Now()
@@ -117,11 +118,16 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 			return err
 		case errors.Is(err, devices.ErrNoGlove):
 			h.setStatus(StatusNoGlove)
+			h.rate.reset()
 		case errors.Is(err, devices.ErrDisconnected):
 			h.setStatus(StatusReconnecting)
+			h.rate.reset()
 		case errors.Is(err, devices.ErrTimeout):
-			if time.Since(lastSample) >= h.stallAfter && h.setStatus(StatusStalled) {
-				h.Stats.Stalls.Add(1)
+			if time.Since(lastSample) >= h.stallAfter {
+				if h.setStatus(StatusStalled) {
+					h.Stats.Stalls.Add(1)
+				}
+				h.rate.reset() // the stall says why samples are missing
 			}
 		case !devices.Transient(err):
 			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
@@ -134,9 +140,12 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 // or, lossless, waits for the frame loop to take it. False if stop closed
 // while waiting.
 func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-chan struct{}) bool {
-	if h.replay {
+	switch {
+	case h.replay:
 		h.setStatus(StatusReplay)
-	} else {
+	case h.rate.sample(time.Now()):
+		h.setStatus(StatusDegraded)
+	default:
 		h.setStatus(StatusStreaming)
 	}
 	for h.lossless {

@@ -100,7 +100,7 @@ func (d *Daemon) publishView(h *handRuntime, s *devices.Sample, status string, t
 	if d.view == nil {
 		return
 	}
-	info := view.Info{Status: status, T: s.Time, FrameMS: float64(took.Nanoseconds()) / 1e6,
+	info := view.Info{Status: status, Rate: h.rate.Measured(), T: s.Time, FrameMS: float64(took.Nanoseconds()) / 1e6,
 		Frames: h.Stats.Frames.Load(), Dropped: h.Stats.Dropped.Load(), Overruns: h.Stats.Overruns.Load()}
 	d.view.Publish(h.index, &h.frame, &info)
 }

@@ -38,6 +38,10 @@ type GloveInfo struct {
 	// Assumed: the unit answered no queries, so Sensors and Right are the
 	// configuration's, not the unit's word.
 	Assumed bool
+	// Rate is the samples a second the glove was set to send over its
+	// line, against which the daemon measures what arrives; 0 where no
+	// line can lose them (a simulation, a replay).
+	Rate float64
 }
 
 // Hand returns "right" or "left".

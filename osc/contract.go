@@ -56,6 +56,9 @@ type Frame struct {
 	HandNear []HandNear
 	LOD      []LOD
 	Status   string // sent when not empty
+	// Rate is the glove's samples a second over the last 2 s, sent
+	// after Status when both are set (a glove on a serial line).
+	Rate float64
 }
 
 // HandContact is a link of this hand touching a link of another hand:
@@ -125,6 +128,7 @@ type Touch struct {
 //	<prefix>/<hand>/handnear s other hand, s link, s other link, f distance (one each)
 //	<prefix>/<hand>/lod     s other hand, i level (one per other hand the depth limit stopped at)
 //	<prefix>/<hand>/status  s state (when f.Status is set)
+//	<prefix>/<hand>/rate    f samples a second (with the status, when f.Rate > 0)
 //
 // No NaN or infinity is written: a contact or near entry holding one is
 // left out (the frame's contact count counts only those sent), and a frame
@@ -147,8 +151,19 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 	appendSelf(w, addr, f)
 	appendHands(w, addr, f)
 	if f.Status != "" {
-		w.Message(addr.Status)
-		w.String(f.Status)
+		AppendStatus(w, addr, f.Status, f.Rate)
+	}
+}
+
+// AppendStatus writes a hand's status message and, when rate is above 0
+// and finite, its measured sample rate.
+func AppendStatus(w *Writer, addr *Addresses, status string, rate float64) {
+	w.Message(addr.Status)
+	w.String(status)
+	w.End()
+	if rate > 0 && finite32(rate) {
+		w.Message(addr.Rate)
+		w.Float(rate)
 		w.End()
 	}
 }
@@ -272,16 +287,16 @@ func flag(begin bool) int32 {
 
 // Addresses are one hand's message addresses, built once.
 type Addresses struct {
-	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Wrist string
-	Hand, HandNear, LOD                                                          string
-	Sample                                                                       string
+	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Rate, Wrist string
+	Hand, HandNear, LOD                                                                string
+	Sample                                                                             string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
 func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
-		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Wrist: b + "wrist",
+		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Rate: b + "rate", Wrist: b + "wrist",
 		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample"}
 }
 

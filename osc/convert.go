@@ -10,7 +10,7 @@ import "github.com/gloved/gloved/geom"
 // Joint angles, names, numbers and the status are f's. dst's slices are
 // reused: once grown it allocates nothing.
 func ConvertFrame(dst, f *Frame, c geom.Convention) {
-	dst.Seq, dst.Sample, dst.PipelineMS, dst.Status = f.Seq, f.Sample, f.PipelineMS, f.Status
+	dst.Seq, dst.Sample, dst.PipelineMS, dst.Status, dst.Rate = f.Seq, f.Sample, f.PipelineMS, f.Status, f.Rate
 	dst.Joints = append(dst.Joints[:0], f.Joints...)
 	dst.Touches = append(dst.Touches[:0], f.Touches...)
 	dst.LOD = append(dst.LOD[:0], f.LOD...)

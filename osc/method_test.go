@@ -211,6 +211,7 @@ func fullFrame() *Frame {
 	f.Hands = []HandContact{{Other: "left", Link: "index3", OtherLink: "palm", Depth: 0.002, Point: mgl64.Vec3{1, 1, 1}, Normal: mgl64.Vec3{0, 0, 1}}}
 	f.HandNear = []HandNear{{Other: "left", Link: "index2", OtherLink: "palm", Distance: 0.006}}
 	f.LOD = []LOD{{Other: "left", Level: 3}}
+	f.Rate = 99.5
 	return f
 }
 

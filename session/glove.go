@@ -11,6 +11,7 @@ import (
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"
+	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
@@ -61,7 +62,9 @@ func OpenGlove(spec Spec) (*Glove, error) {
 	c.Tap = g.tap
 	opened, err := d.Open(c)
 	if err != nil {
-		if d.Serial {
+		// A port another process holds stays held: retrying would hide
+		// the one thing to do (stop it, or choose another port).
+		if d.Serial && !errors.Is(err, serialport.ErrInUse) {
 			return nil, &DeviceError{Err: err}
 		}
 		return nil, err
@@ -76,9 +79,11 @@ func OpenGlove(spec Spec) (*Glove, error) {
 		g.wrist, g.fixedWrist = mustPose(spec.Wrist), true
 	}
 	if spec.Recording != "" && !d.Replays {
+		// A recording that cannot be written (a full disk, a quota)
+		// never stops the glove: RecordingFailed says why, as it does
+		// for one that stops later.
 		if err := g.startRecording(opened.Header); err != nil {
-			g.dev.Close()
-			return nil, err
+			g.recErr = fmt.Errorf("recording %s not started: %w", spec.Recording, err)
 		}
 	}
 	return g, nil

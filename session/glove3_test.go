@@ -26,7 +26,7 @@ func TestCyberGlove3Session(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Info != (devices.GloveInfo{Model: "cyberglove3", Sensors: sensors, Right: false}) || g.Cal.Sensors != sensors {
+		if g.Info != (devices.GloveInfo{Model: "cyberglove3", Sensors: sensors, Right: false, Rate: 90}) || g.Cal.Sensors != sensors {
 			t.Fatalf("info %+v, calibration for %d sensors", g.Info, g.Cal.Sensors)
 		}
 		var live [][]uint16

@@ -12,6 +12,9 @@ import (
 type Info struct {
 	// Status is the hand's state (streaming, no-glove, replay...).
 	Status string
+	// Rate is the glove's samples a second over the last 2 s (0: not
+	// measured): what a degraded status is judged on.
+	Rate float64
 	// T is the sample's time in the session.
 	T time.Duration
 	// FrameMS is how long the frame took.
@@ -27,6 +30,7 @@ type handFrame struct {
 	Seq      int32       `json:"seq"`
 	T        float64     `json:"t"`
 	Status   string      `json:"status"`
+	Rate     float32     `json:"rate"` // samples a second arriving from the glove, 0: not measured
 	Frames   uint64      `json:"frames"`
 	Dropped  uint64      `json:"dropped"`
 	Overruns uint64      `json:"overruns"`
@@ -101,7 +105,7 @@ func vec32(v [3]float64) [3]float32 { return [3]float32{float32(v[0]), float32(v
 // link pose holding one is sent as the identity at the origin (the page
 // never receives a non-number).
 func convert(hand int, f *osc.Frame, info *Info) handFrame {
-	h := handFrame{Hand: hand, Seq: f.Seq, T: info.T.Seconds(), Status: info.Status, Frames: info.Frames, Dropped: info.Dropped, Overruns: info.Overruns,
+	h := handFrame{Hand: hand, Seq: f.Seq, T: info.T.Seconds(), Status: info.Status, Rate: float32(info.Rate), Frames: info.Frames, Dropped: info.Dropped, Overruns: info.Overruns,
 		Links: make([]float32, 0, 7*len(f.Links)), Contacts: []contactJS{}, Near: []nearJS{}, Touches: []eventJS{}, Self: []selfJS{},
 		Pinches: []eventJS{}, Fists: []eventJS{}, Hands: []handJS{}, HandNear: []handJS{}}
 	for _, p := range f.Links {

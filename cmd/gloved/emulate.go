@@ -26,7 +26,7 @@ type emulateArgs struct {
 	model, source, motion, link, stamps string
 	sensors                             int
 	left                                bool
-	garbage                             float64
+	garbage, lose                       float64
 	unplugAt, unplugFor                 float64
 	silentAt, silentFor                 float64
 	hangupAt, hangupFor                 float64
@@ -67,7 +67,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3] [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3] [--sensors 18|22] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records) or cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz)")
 	fs.IntVar(&a.sensors, "sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
@@ -76,6 +76,7 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	fs.BoolVar(&a.left, "left", false, "report a left-hand glove")
 	fs.StringVar(&a.link, "link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
 	fs.Float64Var(&a.garbage, "garbage", 0, "probability per record of a burst of garbage bytes (cyberglove3: one in four a spurious 1S or e1S fragment)")
+	fs.Float64Var(&a.lose, "lose", 0, "probability per streamed record that the line loses it (it is not sent), as a flaky adapter or a second reader of the port")
 	fs.Float64Var(&a.unplugAt, "unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")
 	fs.Float64Var(&a.unplugFor, "unplug-for", 2, "seconds the glove stays unplugged (with --unplug-at)")
 	fs.Float64Var(&a.silentAt, "silent-at", 0, "seconds after start at which the unit goes silent (no records, no replies), as a hung unit")
@@ -95,7 +96,7 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 
 // opts are the emulator's options the flags give, but its source.
 func (a *emulateArgs) opts() emulator.Opts {
-	o := emulator.Opts{Model: cyberglove.Model(a.model), Sensors: a.sensors, Right: !a.left, Garbage: a.garbage, Seed: a.seed}
+	o := emulator.Opts{Model: cyberglove.Model(a.model), Sensors: a.sensors, Right: !a.left, Garbage: a.garbage, Lose: a.lose, Seed: a.seed}
 	if a.unplugAt > 0 {
 		o.UnplugAt, o.UnplugFor = seconds(a.unplugAt), seconds(a.unplugFor)
 	}

@@ -150,7 +150,10 @@ func probePort(path string, o serialport.ProbeOpts) (string, error) {
 
 // probeVerdict says in a few words what a probe found.
 func probeVerdict(path string, u string, err error, baud int) string {
+	var busy *serialport.InUseError
 	switch {
+	case errors.As(err, &busy):
+		return "not probed: in use by " + busy.Holder
 	case err == nil:
 		return u
 	case errors.Is(err, serialport.ErrNoReply):

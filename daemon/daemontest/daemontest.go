@@ -154,6 +154,26 @@ func Statuses(bundles []*goosc.Bundle, hand string) []string {
 	return out
 }
 
+// Rates returns each status's measured sample rate (<prefix>/<hand>/rate)
+// as it was sent, keyed by the status it followed.
+func Rates(bundles []*goosc.Bundle, hand string) map[string][]float32 {
+	out := map[string][]float32{}
+	for _, b := range bundles {
+		status := ""
+		for _, m := range b.Messages {
+			switch {
+			case m.Address == "/gloved/"+hand+"/status" && len(m.Arguments) == 1:
+				status, _ = m.Arguments[0].(string)
+			case m.Address == "/gloved/"+hand+"/rate" && len(m.Arguments) == 1:
+				if r, ok := m.Arguments[0].(float32); ok {
+					out[status] = append(out[status], r)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Frames counts hand's frames on the wire.
 func Frames(bundles []*goosc.Bundle, hand string) int {
 	n := 0

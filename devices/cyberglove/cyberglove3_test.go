@@ -39,7 +39,7 @@ func TestOpen3SequenceIsByteExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove3", Sensors: sensors, Right: false}) {
+		if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove3", Sensors: sensors, Right: false, Rate: 90}) {
 			t.Errorf("info %+v", info)
 		}
 		var s devices.Sample
@@ -131,7 +131,7 @@ func TestOpen3TakesTheConfigurationWhenTheUnitAnswersNoQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove3", Sensors: 22, Right: false, Assumed: true}) {
+	if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove3", Sensors: 22, Right: false, Assumed: true, Rate: 90}) {
 		t.Errorf("info %+v, want the configured 22 sensors, left, assumed", info)
 	}
 	var s devices.Sample

@@ -38,7 +38,7 @@ func TestOpenSequenceIsByteExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove", Sensors: 22, Right: true}) {
+	if info := g.GloveInfo(); info != (devices.GloveInfo{Model: "cyberglove", Sensors: 22, Right: true, Rate: 100}) {
 		t.Errorf("info %+v", info)
 	}
 	var s devices.Sample

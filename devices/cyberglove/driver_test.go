@@ -53,7 +53,9 @@ func TestDriverAgainstEmulatorOverPTY(t *testing.T) {
 	} {
 		em, g := start(t, tc.model, emulator.Opts{Sensors: tc.sensors, Right: true}, "", emulator.Hangup{}, 5*time.Millisecond,
 			func(o *cyberglove.Opts) { o.Mode = tc.mode })
-		if info := g.GloveInfo(); info != (devices.GloveInfo{Model: string(tc.model), Sensors: tc.sensors, Right: true}) {
+		// The I/II is set to the 5 ms period asked for; the III streams at 90 Hz.
+		rate := map[cyberglove.Model]float64{cyberglove.ModelII: 200, cyberglove.ModelIII: 90}[tc.model]
+		if info := g.GloveInfo(); info != (devices.GloveInfo{Model: string(tc.model), Sensors: tc.sensors, Right: true, Rate: rate}) {
 			t.Errorf("%+v: info %+v", tc, info)
 		}
 		var got [][]uint16

@@ -34,7 +34,9 @@ func (g *Glove) handshake(p serialport.Conn) error {
 	g.info = u.GloveInfo
 	g.lastReport = g.now()
 	g.info.Model = string(g.opts.Model)
+	g.info.Rate = float64(time.Second) / float64(g.opts.Period)
 	if g.opts.Model == ModelIII {
+		g.info.Rate = rate3
 		return g.start3(p, u.Sensors)
 	}
 	return g.start2(p, u.Sensors)

@@ -8,6 +8,10 @@ import (
 	"github.com/gloved/gloved/devices/serialport"
 )
 
+// rate3 is a III's 16-bit stream rate, samples a second (frame multiplier
+// 3), what the daemon measures its line against.
+const rate3 = 90
+
 // start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
 // streaming and 1S starts the records, as the public drivers do.
 // The rate is the unit's (90 Hz at frame multiplier 3): the III has no t

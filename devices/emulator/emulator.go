@@ -35,7 +35,11 @@ type Opts struct {
 	// fault in four is instead a spurious fragment, 1S or e1S, before the
 	// record.
 	Garbage float64
-	Seed    uint64
+	// Lose is the probability, per streamed record, that the line loses
+	// it: it is not sent at all, as when a flaky adapter drops bytes or a
+	// second reader of the port takes them.
+	Lose float64
+	Seed uint64
 	// UnplugAt and UnplugFor unplug the glove from the unit for a while:
 	// records become 'e' 'g' error tails and ?G reports it missing.
 	UnplugAt, UnplugFor time.Duration
@@ -58,6 +62,7 @@ type Opts struct {
 // Stats counts what an emulator did.
 type Stats struct {
 	Records, ErrorTails, GarbageBursts, Fragments, Commands int
+	Lost                                                    int // streamed records not sent (Opts.Lose)
 }
 
 // Emulator answers the CyberGlove I/II protocol like an interface unit:
@@ -104,6 +109,9 @@ func New(o Opts) (*Emulator, error) {
 	}
 	if o.Garbage < 0 || o.Garbage > 1 {
 		return nil, fmt.Errorf("emulator: garbage rate %v: want 0..1", o.Garbage)
+	}
+	if o.Lose < 0 || o.Lose > 1 {
+		return nil, fmt.Errorf("emulator: loss rate %v: want 0..1", o.Lose)
 	}
 	return &Emulator{opts: o, start: time.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)), period: 10 * time.Millisecond}, nil
 }
@@ -215,6 +223,11 @@ func (e *Emulator) pace() (streaming bool, period time.Duration) {
 func (e *Emulator) streamed() []byte {
 	e.mu.Lock()
 	var rec []byte
+	if e.opts.Lose > 0 && e.rng.Float64() < e.opts.Lose {
+		e.stats.Lost++
+		e.mu.Unlock()
+		return nil
+	}
 	if e.wide {
 		rec = e.record3()
 	} else {

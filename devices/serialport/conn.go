@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"sync"
 	"time"
 
 	"github.com/tarm/serial"
@@ -32,15 +33,46 @@ var ErrNoReply = errors.New("no reply")
 // github.com/tarm/serial: 8N1, raw mode, no flow control, and always a
 // read timeout, without which Close would not unblock a Read. Every
 // driver's line is opened here, and only here.
+//
+// The line is this process's alone while it is open (claimPort): a second
+// opener, in this process or another, gets an *InUseError naming the
+// holder, at once.
 func Open(name string, baud int, readTimeout time.Duration) (Conn, error) {
 	if readTimeout <= 0 {
 		return nil, fmt.Errorf("serialport: %s: a read timeout is required", name)
 	}
+	c, err := claimPort(name)
+	if err != nil {
+		return nil, err
+	}
 	p, err := serial.OpenPort(&serial.Config{Name: name, Baud: baud, ReadTimeout: readTimeout})
 	if err != nil {
+		c.release()
 		return nil, fmt.Errorf("serialport: open %s at %d baud: %w%s", name, baud, err, openHint(err))
 	}
-	return p, nil
+	if err := c.exclusive(); err != nil {
+		p.Close()
+		c.release()
+		return nil, fmt.Errorf("serialport: %s: exclusive use (TIOCEXCL): %w", name, err)
+	}
+	return &held{Port: p, claim: c}, nil
+}
+
+// held is an open line and the claim that keeps it this process's.
+type held struct {
+	*serial.Port
+	claim *claim
+	once  sync.Once
+	err   error
+}
+
+// Close closes the line, then lets the claim go (once).
+func (h *held) Close() error {
+	h.once.Do(func() {
+		h.err = h.Port.Close()
+		h.claim.release()
+	})
+	return h.err
 }
 
 // openHint says what to do about a port that does not open.

@@ -14,9 +14,11 @@
 // 8N1 raw mode at a baud rate with a read timeout. Its known limits are
 // guarded here: without a read timeout Close does not unblock a Read, so
 // Open refuses none; a timed-out read returns (0, io.EOF), which Conn
-// documents as "no data yet"; and it has no exclusive open, so nothing
-// but the udev rule's group keeps a second process off the line (an
-// exclusive open, when it comes, goes in Open).
+// documents as "no data yet"; and it has no exclusive open, so Open
+// claims the line itself (lock.go): flock(2) on a descriptor of its own,
+// the UUCP lock file in /run/lock that names the holder (FHS 3.0, section
+// 5.9; the form minicom and lockdev write), and TIOCEXCL (tty_ioctl(4)),
+// cleared on close.
 //
 // Sources: the CyberGlove serial protocol as package cyberglove cites it
 // (the queries its probe sends, through the driver's own Identify); the

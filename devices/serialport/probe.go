@@ -73,6 +73,9 @@ func probe(path string, o ProbeOpts, identify Identify) (string, error) {
 	// carrier does not block the open.
 	keep, err := os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, unix.EBUSY) {
+			return "", inUse(path)
+		}
 		return "", fmt.Errorf("serialport: %w", err)
 	}
 	defer keep.Close()

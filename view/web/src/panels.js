@@ -5,7 +5,7 @@ const SPARK = 240; // frame times kept per hand
 
 function statusClass(s) {
   if (s === 'streaming' || s === 'replay') return 'badge ok';
-  if (s === 'stalled' || s === 'reconnecting') return 'badge warn';
+  if (s === 'stalled' || s === 'reconnecting' || s === 'degraded') return 'badge warn';
   return 'badge bad';
 }
 
@@ -35,7 +35,8 @@ export class Panel {
   // update shows a frame; live frames also feed the rate and sparkline.
   update(f, budget) {
     const st = this.q('.status');
-    st.textContent = f.status || '–';
+    // A degraded glove says how many samples a second still arrive.
+    st.textContent = f.status === 'degraded' && f.rate > 0 ? `degraded: ${f.rate.toFixed(0)} samples/s` : f.status || '–';
     st.className = 'status ' + statusClass(f.status);
     this.q('.dropped').textContent = f.dropped;
     this.q('.overruns').textContent = f.overruns;

@@ -1,0 +1,116 @@
+package daemon
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// The rate a glove's samples arrive at is measured over rateWindow. A
+// hand is degraded once a whole window since its glove (re)opened falls
+// below degradedBelow of the glove's rate, or two samples arrive further
+// apart than the stall time without the hand having been reported
+// stalled; it is well again once a window without such a gap reaches
+// wellAt of the rate. The two thresholds keep it from flickering about
+// one; both are well above the two thirds a second reader of the port
+// used to leave it.
+const (
+	rateWindow    = 2 * time.Second
+	degradedBelow = 0.8
+	wellAt        = 0.9
+)
+
+// sampleRate measures the arrival of one hand's samples: the reader's
+// goroutine feeds it; Measured may be read from any goroutine.
+type sampleRate struct {
+	stall   time.Duration // a gap this long is a loss
+	base    time.Time     // arrivals are kept as monotonic times since base
+	arrived []int64       // a ring of arrival times, ns since base
+	head    int           // arrivals kept: arrived[(head-n)%len .. head)
+	n       int
+	since   int64 // when measuring began (the first arrival since reset)
+	last    int64 // the last arrival
+	gapAt   int64 // the last gap longer than stall ended here; -1: none
+	started bool
+	bad     bool
+
+	// math.Float64bits of the samples a second the glove was set to send
+	// (0: not judged) and of those that arrived over the window.
+	nominal, measured atomic.Uint64
+}
+
+// newSampleRate measures against nominal samples a second (0: arrivals are
+// counted but never judged).
+func newSampleRate(nominal float64, stall time.Duration) *sampleRate {
+	r := &sampleRate{stall: stall, base: time.Now()}
+	r.restart(nominal)
+	return r
+}
+
+// restart measures afresh against a glove (re)opened at nominal samples a
+// second: the ring holds twice a window's samples at that rate.
+func (r *sampleRate) restart(nominal float64) {
+	size := 64
+	for float64(size) < 2*nominal*rateWindow.Seconds() && size < 1<<16 {
+		size *= 2
+	}
+	if size != len(r.arrived) {
+		r.arrived, r.head = make([]int64, size), 0
+	}
+	r.nominal.Store(math.Float64bits(nominal))
+	r.reset()
+}
+
+// reset starts measuring afresh: the glove reopened, or a stall, an
+// unplugged glove or a reconnect was reported, which says why samples
+// were missing.
+func (r *sampleRate) reset() {
+	r.n, r.started, r.bad, r.gapAt = 0, false, false, -1
+	r.measured.Store(0)
+}
+
+// sample counts a sample arriving at now and says whether the hand is
+// degraded.
+func (r *sampleRate) sample(now time.Time) bool {
+	t := int64(now.Sub(r.base))
+	if !r.started {
+		r.since, r.last, r.started = t, t, true
+	}
+	if gap := t - r.last; gap > int64(r.stall) {
+		r.gapAt = t
+	}
+	r.last = t
+	r.arrived[r.head] = t
+	r.head = (r.head + 1) % len(r.arrived)
+	r.n = min(r.n+1, len(r.arrived))
+	w := int64(rateWindow)
+	for r.n > 0 && r.arrived[(r.head-r.n+len(r.arrived))%len(r.arrived)] <= t-w {
+		r.n--
+	}
+	span := min(w, t-r.since)
+	if span > 0 {
+		r.measured.Store(math.Float64bits(float64(r.n) / time.Duration(span).Seconds()))
+	}
+	nominal := r.Nominal()
+	if nominal <= 0 {
+		return false
+	}
+	gap := r.gapAt >= 0 && r.gapAt > t-w
+	full := t-r.since >= w
+	rate := r.Measured()
+	switch {
+	case gap || (full && rate < degradedBelow*nominal):
+		r.bad = true
+	case r.bad && full && rate >= wellAt*nominal:
+		r.bad = false
+	}
+	return r.bad
+}
+
+// Nominal returns the samples a second the glove was set to send (0: not
+// judged).
+func (r *sampleRate) Nominal() float64 { return math.Float64frombits(r.nominal.Load()) }
+
+// Measured returns the samples a second that arrived over the last window
+// (or since measuring began, if that is shorter).
+func (r *sampleRate) Measured() float64 { return math.Float64frombits(r.measured.Load()) }

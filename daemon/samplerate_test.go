@@ -1,0 +1,110 @@
+package daemon
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// feed gives r samples at hz for d from start (its base) plus at, and
+// returns the time after the last one and whether any sample reported
+// the hand degraded and whether the last one did.
+func feed(r *sampleRate, at time.Duration, hz float64, d time.Duration) (end time.Duration, any, last bool) {
+	step := time.Duration(float64(time.Second) / hz)
+	for t := at; t < at+d; t += step {
+		last = r.sample(r.base.Add(t))
+		any = any || last
+		end = t + step
+	}
+	return end, any, last
+}
+
+func TestASteadyGloveIsNotDegraded(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	_, any, _ := feed(r, 0, 100, 10*time.Second)
+	if any {
+		t.Errorf("a glove at its rate was reported degraded")
+	}
+	if got := r.Measured(); math.Abs(got-100) > 1 {
+		t.Errorf("measured %.2f samples/s, want 100", got)
+	}
+}
+
+// The case the issue names: a second reader took a third of the samples.
+func TestAGloveLosingAThirdIsDegradedAndRecovers(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	at, _, _ := feed(r, 0, 100, 3*time.Second)
+	at, _, last := feed(r, at, 66, 3*time.Second)
+	if !last {
+		t.Fatalf("at 66 of 100 samples/s for 3 s: not degraded")
+	}
+	if got := r.Measured(); math.Abs(got-66) > 1.5 {
+		t.Errorf("measured %.2f samples/s, want 66", got)
+	}
+	// 85/s is between the thresholds: a degraded hand stays degraded.
+	at, _, last = feed(r, at, 85, 3*time.Second)
+	if !last {
+		t.Errorf("at 85/s a degraded hand was reported well (want hysteresis up to 90%%)")
+	}
+	_, _, last = feed(r, at, 100, 3*time.Second)
+	if last {
+		t.Errorf("back at 100/s for 3 s: still degraded")
+	}
+	// And a well hand at 85/s stays well.
+	r2 := newSampleRate(100, time.Second)
+	if _, any, _ := feed(r2, 0, 85, 5*time.Second); any {
+		t.Errorf("a hand at 85/s from the start was reported degraded")
+	}
+}
+
+// Until a whole window has passed since the glove opened, the rate is not
+// judged: its first samples take a while to come up to speed.
+func TestTheFirstWindowIsNotJudged(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	if _, any, _ := feed(r, 0, 50, rateWindow-50*time.Millisecond); any {
+		t.Errorf("degraded within the first window")
+	}
+	if _, _, last := feed(r, rateWindow, 50, time.Second); !last {
+		t.Errorf("at half the rate for a whole window: not degraded")
+	}
+}
+
+func TestAGapLongerThanTheStallTimeDegradesForAWindow(t *testing.T) {
+	r := newSampleRate(100, 300*time.Millisecond)
+	at, _, _ := feed(r, 0, 100, 3*time.Second)
+	if !r.sample(r.base.Add(at + 400*time.Millisecond)) {
+		t.Fatalf("a sample 0.4 s after the last (stall 0.3 s): not degraded")
+	}
+	at += 400 * time.Millisecond
+	at, _, last := feed(r, at, 100, rateWindow-100*time.Millisecond)
+	if !last {
+		t.Errorf("within a window of the gap: reported well")
+	}
+	if _, _, last = feed(r, at, 100, time.Second); last {
+		t.Errorf("a window after the gap, at full rate: still degraded")
+	}
+}
+
+// A stall, an unplugged glove or a reconnect is reported as such and
+// resets the measure: the samples missing then do not degrade the hand
+// afterwards.
+func TestAResetForgetsTheGap(t *testing.T) {
+	r := newSampleRate(100, 300*time.Millisecond)
+	at, _, _ := feed(r, 0, 100, 3*time.Second)
+	r.reset()
+	if _, any, _ := feed(r, at+2*time.Second, 100, 3*time.Second); any {
+		t.Errorf("after a reset, a 2 s gap degraded the hand")
+	}
+}
+
+// A glove without a rate (a simulation, a replay) is measured, never
+// judged.
+func TestNoNominalRateIsNeverDegraded(t *testing.T) {
+	r := newSampleRate(0, 300*time.Millisecond)
+	if _, any, _ := feed(r, 0, 10, 5*time.Second); any {
+		t.Errorf("a glove with no nominal rate was reported degraded")
+	}
+	if got := r.Measured(); math.Abs(got-10) > 0.5 {
+		t.Errorf("measured %.2f, want 10", got)
+	}
+}
