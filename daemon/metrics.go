@@ -195,11 +195,18 @@ func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
 		return 0
 	}))
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_oscquery_apps",
-		Help: "Apps found over mDNS (osc.targets oscquery:GLOB) that frames are sent to."}, func() float64 {
+		Help: "Apps found over mDNS (osc.targets oscquery:GLOB); frames go to 8 of a glob, 16 in all, and the rest wait (gloved_oscquery_apps_left_out_total)."}, func() float64 {
 		if d.oscq == nil {
 			return 0
 		}
 		return float64(d.oscq.Found())
+	}))
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "gloved_oscquery_apps_left_out_total",
+		Help: "Apps found over mDNS beyond the caps (8 of a glob, 16 in all, per destination list): they wait for one sent to to go."}, func() float64 {
+		if d.apps == nil {
+			return 0
+		}
+		return float64(d.apps.leftOut.Load())
 	}))
 	server := func(get func(s oscquery.Stats) uint64) func() float64 {
 		return func() float64 {

@@ -9,10 +9,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/loglimit"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/osc/profile"
 	"github.com/gloved/gloved/oscquery"
@@ -235,21 +238,38 @@ func sameMeaning(a, b *osc.Method) bool {
 
 // apps passes the apps an OSCQuery browser finds on to every destination
 // list of the running daemon (osc.Targets: each takes those its patterns
-// match), and to the next daemon's after a reload, which starts its lists
-// afresh.
+// match, within its caps), and to the next daemon's after a reload, which
+// starts its lists afresh: in the order they were found, so that the apps
+// sent to before are those sent to after.
 type apps struct {
 	mu    sync.Mutex
 	lists []*osc.Targets
 	found map[string]netip.AddrPort
+	order []string // found's names, in the order they were found
+	log   func(msg string, kv ...any)
+	said  loglimit.Limiter
+	// waited: the apps found that waited, beyond a list's caps, since
+	// they were found; leftOut counts them, across reloads.
+	waited  map[string]bool
+	leftOut atomic.Uint64
 }
 
 // Found passes an app that appeared or moved on.
 func (a *apps) Found(instance string, ap netip.AddrPort) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if _, ok := a.found[instance]; !ok {
+		a.order = append(a.order, instance)
+	}
 	a.found[instance] = ap
 	for _, t := range a.lists {
 		t.Found(instance, ap)
+		if t.Waiting(instance) && !a.waited[instance] {
+			a.waited[instance] = true
+			a.leftOut.Add(1)
+			a.said.Log(a.log, "apps", time.Now(), "oscquery: more apps match osc.targets than frames are sent to; this one waits for one of them to go",
+				"instance", instance, "address", ap.String(), "per_glob", osc.MaxFoundPerGlob, "in_all", osc.MaxFound)
+		}
 	}
 }
 
@@ -258,6 +278,8 @@ func (a *apps) Lost(instance string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.found, instance)
+	delete(a.waited, instance)
+	a.order = slices.DeleteFunc(a.order, func(n string) bool { return n == instance })
 	for _, t := range a.lists {
 		t.Lost(instance)
 	}
@@ -268,9 +290,9 @@ func (a *apps) use(lists []*osc.Targets) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.lists = lists
-	for name, ap := range a.found {
+	for _, name := range a.order {
 		for _, t := range lists {
-			t.Found(name, ap)
+			t.Found(name, a.found[name])
 		}
 	}
 }
@@ -298,7 +320,8 @@ func (d *Daemon) openOSCQuery() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	d.apps = &apps{found: map[string]netip.AddrPort{}}
+	d.apps = &apps{found: map[string]netip.AddrPort{}, waited: map[string]bool{}, log: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
+		said: loglimit.Limiter{Every: time.Minute}}
 	d.apps.use(d.Outputs())
 	q := cfg.OSCQuery
 	s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),

@@ -6,7 +6,8 @@
 // The responder probes for its names (three probes 250 ms apart), takes
 // "name (2)", "name (3)" ... when another host holds one (waiting 5 s
 // between probes once 15 conflicts came within 10 s, and giving up after
-// "name (100)"), settles simultaneous probes by RFC 6762's lexicographic
+// "name (100)" for a minute, then twice as long each time, at most an
+// hour, before it tries its own name again), settles simultaneous probes by RFC 6762's lexicographic
 // tie-break, announces twice, answers queries with known-answer
 // suppression, multicasting a record at most once a second per
 // interface, at most 20 responses a second per interface and 2 unicast

@@ -18,7 +18,11 @@ const (
 	announceEvery = time.Second
 	announcements = 2
 	lostTieWait   = time.Second // defer after losing a simultaneous probe
-	maxRenames    = 100         // "gloved (100)" and then it gives up
+	maxRenames    = 100         // "gloved (100)" and then it gives up for a while:
+	// retryFirst after the first time, twice as long each time after, at
+	// most retryLast; the storm that took every name may have passed.
+	retryFirst = time.Minute
+	retryLast  = time.Hour
 	// RFC 6762 section 8.1: after 15 conflicts within 10 seconds, wait 5
 	// seconds before each further probe (until 10 s pass without one).
 	conflictBurst  = 15
@@ -41,7 +45,8 @@ const (
 	announcing
 	announced
 	// unnamed: every name tried is taken; nothing is sent or answered,
-	// and no goodbye (the names are other hosts').
+	// and no goodbye (the names are other hosts'), until next, when it
+	// probes for its own name again.
 	unnamed
 )
 
@@ -75,6 +80,9 @@ type responder struct {
 	// the one before, the last at lastConflict.
 	conflictRun  int
 	lastConflict time.Time
+	// gaveUp counts the times every name was taken, since the last
+	// announcement: the wait before trying again doubles with it.
+	gaveUp int
 
 	// onName hears the name once it is announced, and every rename;
 	// onFail that no name is left to try.
@@ -108,8 +116,13 @@ func (r *responder) on(i *Interface, ttl uint32) []records {
 
 // tick sends what is due at now: the next probe or announcement.
 func (r *responder) tick(now time.Time) []outgoing {
-	if r.state == announced || r.state == unnamed || now.Before(r.next) {
+	if r.state == announced || now.Before(r.next) {
 		return nil
+	}
+	if r.state == unnamed { // the wait after giving up is over
+		r.n, r.name, r.conflictRun = 1, r.base, 0
+		r.logf("mdns: trying the name again", "name", r.name)
+		r.reprobe(now, 0)
 	}
 	var out []outgoing
 	switch r.state {
@@ -131,8 +144,11 @@ func (r *responder) tick(now time.Time) []outgoing {
 				r.mark(i, rs, now)
 			}
 		}
-		if r.sent == 0 && r.onName != nil {
-			r.onName(r.name)
+		if r.sent == 0 {
+			r.gaveUp = 0
+			if r.onName != nil {
+				r.onName(r.name)
+			}
 		}
 		r.next = now.Add(announceEvery)
 		if r.sent+1 == announcements {
@@ -145,7 +161,7 @@ func (r *responder) tick(now time.Time) []outgoing {
 
 // due is when tick next has something to send (zero: nothing).
 func (r *responder) due() time.Time {
-	if r.state == announced || r.state == unnamed {
+	if r.state == announced {
 		return time.Time{}
 	}
 	return r.next
@@ -247,15 +263,18 @@ func (r *responder) conflicts(rr dns.RR) bool {
 }
 
 // rename takes the next name and probes for it; after maxRenames names
-// it gives up: it neither answers nor says goodbye for names that are
-// other hosts'.
+// it gives up for a while: it neither answers nor says goodbye for names
+// that are other hosts', and tries its own name again after retryFirst,
+// then twice as long each time, up to retryLast.
 func (r *responder) rename(now time.Time) {
 	r.n++
 	r.stats.Renames.Add(1)
 	if r.n > maxRenames {
-		r.state, r.next = unnamed, time.Time{}
-		err := fmt.Errorf("mdns: no free name after %d tries (%q to %q are taken on the network)", maxRenames, r.base, r.name)
-		r.logf("mdns: no free name for the service; it is not advertised", "tried", maxRenames, "name", r.base, "last", r.name)
+		wait := min(retryFirst<<min(r.gaveUp, 16), retryLast)
+		r.gaveUp++
+		r.state, r.next = unnamed, now.Add(wait)
+		err := fmt.Errorf("mdns: no free name after %d tries (%q to %q are taken on the network); trying again in %v", maxRenames, r.base, r.name, wait)
+		r.logf("mdns: no free name for the service; it is not advertised for now", "tried", maxRenames, "name", r.base, "last", r.name, "retry_in", wait.String())
 		if r.onFail != nil {
 			r.onFail(err)
 		}

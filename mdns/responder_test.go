@@ -342,9 +342,11 @@ func TestResponderSaysGoodbye(t *testing.T) {
 // (here each probe meets an answer for it at once): renames count to
 // "(100)", every name a DNS label of at most 63 bytes however long the
 // base, each probe packing; after 15 conflicts within 10 s probes wait 5
-// s (RFC 6762 section 8.1); then it gives up: the failure is said once,
-// and the last name is neither probed, answered, defended nor said
-// goodbye to (the records are another host's).
+// s (RFC 6762 section 8.1); then it gives up for a while: the failure is
+// said once, and the last name is neither probed, answered, defended nor
+// said goodbye to (the records are another host's) until retryFirst has
+// passed, when it probes for its own name again and, the storm over,
+// takes it.
 func TestResponderGivesUpAfterMaxRenames(t *testing.T) {
 	stats := new(Stats)
 	base := strings.Repeat("é", 29) // 58 bytes
@@ -394,8 +396,50 @@ func TestResponderGivesUpAfterMaxRenames(t *testing.T) {
 			t.Errorf("having given up, it answered %v", out[0].msg)
 		}
 	}
-	if out, due := r.tick(now.Add(time.Hour)), r.due(); len(out) != 0 || !due.IsZero() || len(r.goodbye()) != 0 {
-		t.Errorf("having given up: sends %v, due %v, goodbye %v", out, due, r.goodbye())
+	gaveUp := probesAt[len(probesAt)-1].Add(time.Millisecond)
+	if out, due := r.tick(gaveUp.Add(retryFirst-time.Second)), r.due(); len(out) != 0 || !due.Equal(gaveUp.Add(retryFirst)) || len(r.goodbye()) != 0 {
+		t.Errorf("having given up: sends %v, due %v (want %v), goodbye %v", out, due, gaveUp.Add(retryFirst), r.goodbye())
+	}
+	if !strings.Contains(failed[0].Error(), "trying again in 1m0s") {
+		t.Errorf("the failure does not say when it tries again: %v", failed[0])
+	}
+	// The storm is over: nobody answers its probes now.
+	out := r.tick(r.due())
+	if len(out) == 0 || r.name != base || !strings.Contains(out[0].msg.String(), instanceName(base, "_osc._udp")) {
+		t.Fatalf("after the wait it did not probe its own name again: %q, %v", r.name, out)
+	}
+	for k := 0; len(named) == 0 && k < 10; k++ {
+		r.tick(r.due())
+	}
+	if len(named) != 1 || named[0] != base {
+		t.Errorf("after the storm it did not take its name: named %q", named)
+	}
+}
+
+// TestResponderWaitsLongerEachTimeItGivesUp: a storm that goes on makes
+// the waits double, from a minute to at most an hour.
+func TestResponderWaitsLongerEachTimeItGivesUp(t *testing.T) {
+	r := newResponder("gloved", oscquery("127.0.0.1"), []*Interface{&lo}, t0, new(Stats))
+	var waits []time.Duration
+	now := t0
+	for len(waits) < 8 {
+		out := r.tick(r.due())
+		now = r.due()
+		if len(out) == 0 {
+			t.Fatalf("nothing sent in state %d", r.state)
+		}
+		theirs := new(dns.Msg)
+		theirs.Response = true
+		theirs.Answer = rrs(t, instanceName(r.name, "_osc._udp")+` 120 IN SRV 0 0 1 elsewhere.local.`)
+		at := now.Add(-time.Millisecond)
+		r.handle(theirs, from(&lo, "127.0.0.1:5353"), at)
+		if r.state == unnamed {
+			waits = append(waits, r.due().Sub(at))
+		}
+	}
+	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 32 * time.Minute, time.Hour, time.Hour}
+	if !slices.Equal(waits, want) {
+		t.Errorf("waits %v, want %v", waits, want)
 	}
 }
 

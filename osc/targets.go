@@ -19,17 +19,32 @@ import (
 // service whose instance name matches the glob (MatchInstance).
 const OSCQueryTarget = "oscquery:"
 
+// Services found are capped: at most MaxFoundPerGlob of those a pattern
+// matches, MaxFound in all. Anyone on the link can answer mDNS with any
+// number of instances, and each one sent to costs a copy of every frame;
+// a lab runs a few. Those already sent to keep their places: one found
+// beyond the caps waits (at most maxWaiting, the browser's own cap) and
+// takes the place of one that is lost, in the order they came.
+const (
+	MaxFoundPerGlob = 8
+	MaxFound        = 16
+	maxWaiting      = 512
+)
+
 // Targets is one output profile's destinations: the fixed addresses its
 // configuration lists, and the OSCQuery services an mDNS browser finds
-// (Found, Lost) whose instance names match its patterns. Addrs is safe to
-// call while services come and go, and allocates nothing: it is read for
-// every frame.
+// (Found, Lost) whose instance names match its patterns, within the caps
+// above. Addrs is safe to call while services come and go, and allocates
+// nothing: it is read for every frame.
 type Targets struct {
 	fixed    []netip.AddrPort
 	patterns []string
 
-	mu    sync.Mutex
-	found map[string]netip.AddrPort // by instance name
+	mu      sync.Mutex
+	found   map[string]netip.AddrPort // sent to, by instance name
+	perGlob []int                     // instances sent to, by the first pattern each matches
+	waiting []waiter                  // found beyond the caps, in the order they came
+	leftOut atomic.Uint64             // instances that had to wait
 
 	addrs atomic.Pointer[[]netip.AddrPort] // fixed, then found by name; never changed once stored
 }
@@ -79,32 +94,102 @@ func CheckTarget(s string) error {
 // to, without "oscquery:".
 func (t *Targets) Patterns() []string { return slices.Clone(t.patterns) }
 
+// waiter is a service found beyond the caps.
+type waiter struct {
+	instance string
+	ap       netip.AddrPort
+	glob     int
+}
+
 // Found says an OSCQuery service instance is at ap (it appeared, or
 // moved). It is ignored unless the instance's name matches one of the
-// patterns.
+// patterns; beyond the caps it waits (Waiting).
 func (t *Targets) Found(instance string, ap netip.AddrPort) {
-	if !t.matches(instance) || !ap.IsValid() {
+	g := t.glob(instance)
+	if g < 0 || !ap.IsValid() {
 		return
 	}
 	ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if old, ok := t.found[instance]; ok && old == ap {
+	if old, ok := t.found[instance]; ok {
+		if old != ap {
+			t.found[instance] = ap
+			t.publish()
+		}
 		return
 	}
-	t.found[instance] = ap
-	t.publish()
+	if i := t.waiter(instance); i >= 0 {
+		t.waiting[i].ap = ap
+		return
+	}
+	if t.admits(g) {
+		t.found[instance] = ap
+		*t.count(g)++
+		t.publish()
+		return
+	}
+	t.leftOut.Add(1)
+	if len(t.waiting) == maxWaiting {
+		t.waiting = slices.Delete(t.waiting, 0, 1)
+	}
+	t.waiting = append(t.waiting, waiter{instance, ap, g})
 }
 
-// Lost says an OSCQuery service instance went away.
+// Lost says an OSCQuery service instance went away; the first waiting
+// one the caps now admit takes its place.
 func (t *Targets) Lost(instance string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if i := t.waiter(instance); i >= 0 {
+		t.waiting = slices.Delete(t.waiting, i, i+1)
+		return
+	}
 	if _, ok := t.found[instance]; !ok {
 		return
 	}
 	delete(t.found, instance)
+	*t.count(t.glob(instance))--
+	for i := 0; i < len(t.waiting); i++ {
+		if w := t.waiting[i]; t.admits(w.glob) {
+			t.found[w.instance] = w.ap
+			*t.count(w.glob)++
+			t.waiting = slices.Delete(t.waiting, i, i+1)
+			break
+		}
+	}
 	t.publish()
+}
+
+// Waiting reports whether instance was found but is not sent to: the
+// caps are full.
+func (t *Targets) Waiting(instance string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.waiter(instance) >= 0
+}
+
+// LeftOut counts the services that were found beyond the caps.
+func (t *Targets) LeftOut() uint64 { return t.leftOut.Load() }
+
+// admits reports whether one more service of pattern g fits the caps;
+// t.mu is held.
+func (t *Targets) admits(g int) bool {
+	return *t.count(g) < MaxFoundPerGlob && len(t.found) < MaxFound
+}
+
+// count is the number of services of pattern g sent to; t.mu is held.
+func (t *Targets) count(g int) *int {
+	for len(t.perGlob) < len(t.patterns) {
+		t.perGlob = append(t.perGlob, 0)
+	}
+	return &t.perGlob[g]
+}
+
+// waiter returns instance's index in the waiting list, or -1; t.mu is
+// held.
+func (t *Targets) waiter(instance string) int {
+	return slices.IndexFunc(t.waiting, func(w waiter) bool { return w.instance == instance })
 }
 
 // Addrs returns the current destinations, each once: the fixed ones in
@@ -117,14 +202,9 @@ func (t *Targets) Addrs() []netip.AddrPort {
 	return *t.addrs.Load()
 }
 
-// matches reports whether instance matches a pattern.
-func (t *Targets) matches(instance string) bool {
-	for _, p := range t.patterns {
-		if MatchInstance(p, instance) {
-			return true
-		}
-	}
-	return false
+// glob returns the index of the first pattern instance matches, or -1.
+func (t *Targets) glob(instance string) int {
+	return slices.IndexFunc(t.patterns, func(p string) bool { return MatchInstance(p, instance) })
 }
 
 // MatchInstance reports whether an OSCQuery service's instance name

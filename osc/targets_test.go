@@ -1,6 +1,7 @@
 package osc
 
 import (
+	"fmt"
 	"net/netip"
 	"slices"
 	"strings"
@@ -195,5 +196,84 @@ func TestMatchInstance(t *testing.T) {
 		if got := MatchInstance(tc.glob, tc.name); got != tc.want {
 			t.Errorf("MatchInstance(%q, %q) = %v, want %v", tc.glob, tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestFoundServicesAreCapped: a flood of instances matching the patterns
+// (anyone on the link can answer mDNS with any number) is sent to at most
+// MaxFoundPerGlob of a pattern and MaxFound in all; those already sent to
+// keep their places, and one that waited takes the place of one lost, in
+// the order they came.
+func TestFoundServicesAreCapped(t *testing.T) {
+	tg, err := NewTargets([]string{"127.0.0.1:9000", "oscquery:VRChat-Client-*", "oscquery:Other-*", "oscquery:Third-*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap := func(i int) netip.AddrPort {
+		return netip.MustParseAddrPort(fmt.Sprintf("10.0.%d.%d:9000", i/200, i%200+1))
+	}
+	name := func(glob string, i int) string { return fmt.Sprintf("%s%03d", glob, i) }
+	for i := range 40 {
+		tg.Found(name("VRChat-Client-", i), ap(i))
+	}
+	sent := func() map[netip.AddrPort]bool {
+		m := map[netip.AddrPort]bool{}
+		for _, a := range tg.Addrs()[1:] {
+			m[a] = true
+		}
+		return m
+	}
+	if got := sent(); len(got) != MaxFoundPerGlob {
+		t.Fatalf("40 instances of one pattern: %d sent to, want %d", len(got), MaxFoundPerGlob)
+	}
+	for i := range 40 {
+		if want := i < MaxFoundPerGlob; sent()[ap(i)] != want || tg.Waiting(name("VRChat-Client-", i)) == want {
+			t.Errorf("instance %d: sent to %v, want %v (the first come keep their places)", i, sent()[ap(i)], want)
+		}
+	}
+	for i := range 40 {
+		tg.Found(name("Other-", i), ap(100+i))
+		tg.Found(name("Third-", i), ap(200+i))
+	}
+	if got := len(tg.Addrs()); got != 1+MaxFound {
+		t.Errorf("three patterns flooded: %d destinations, want the fixed one and %d", got, MaxFound)
+	}
+	if tg.LeftOut() != 3*40-MaxFound {
+		t.Errorf("left out %d, want %d", tg.LeftOut(), 3*40-MaxFound)
+	}
+	// One sent to goes: the first that waited of a pattern the caps
+	// admit takes its place; a waiting one that moved is sent to where it
+	// is now.
+	tg.Found(name("VRChat-Client-", 8), ap(300))
+	tg.Lost(name("VRChat-Client-", 0))
+	if got := sent(); got[ap(0)] || !got[ap(300)] || len(got) != MaxFound {
+		t.Errorf("after a loss: %v", tg.Addrs())
+	}
+	// A waiting one that goes is forgotten.
+	tg.Lost(name("VRChat-Client-", 9))
+	tg.Lost(name("VRChat-Client-", 1))
+	if got := sent(); got[ap(9)] || !got[ap(10)] {
+		t.Errorf("a lost waiter was admitted, or the next was not: %v", tg.Addrs())
+	}
+	if n := testing.AllocsPerRun(100, func() { tg.Addrs() }); n != 0 {
+		t.Errorf("Addrs allocates %v", n)
+	}
+}
+
+// TestTheWaitingListIsBounded: at most maxWaiting instances wait; the
+// oldest go first.
+func TestTheWaitingListIsBounded(t *testing.T) {
+	tg, err := NewTargets([]string{"oscquery:*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxFound + maxWaiting + 100 {
+		tg.Found(fmt.Sprintf("app-%05d", i), netip.MustParseAddrPort(fmt.Sprintf("10.1.%d.%d:9000", i/250, i%250+1)))
+	}
+	if n := len(tg.waiting); n != maxWaiting {
+		t.Errorf("%d waiting, want %d", n, maxWaiting)
+	}
+	if tg.Waiting(fmt.Sprintf("app-%05d", MaxFoundPerGlob)) || !tg.Waiting(fmt.Sprintf("app-%05d", MaxFound+maxWaiting+99)) {
+		t.Errorf("the oldest waiter was kept or the newest dropped")
 	}
 }

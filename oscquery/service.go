@@ -237,7 +237,7 @@ func loHint(listen netip.Addr) string {
 func (s *Service) named(name string) {
 	s.mu.Lock()
 	changed := s.name != name
-	s.name = name
+	s.name, s.why = name, "" // advertised again after a storm took every name
 	ifs := strings.Join(s.ifaces, ",")
 	s.mu.Unlock()
 	s.Server.SetHost(name, s.cfg.OSC)
@@ -249,7 +249,7 @@ func (s *Service) named(name string) {
 }
 
 // unnamed takes the peer's word that every name it tried is taken: the
-// service is not advertised after all.
+// service is not advertised for now (the peer tries again later).
 func (s *Service) unnamed(err error) {
 	why := strings.TrimPrefix(err.Error(), "mdns: ")
 	s.mu.Lock()
@@ -279,7 +279,8 @@ func (s *Service) NotAdvertised() string {
 	return s.why
 }
 
-// Found returns how many discovered apps are being sent to.
+// Found returns how many discovered apps match the globs (the
+// destination lists send to some of them: osc.MaxFoundPerGlob).
 func (s *Service) Found() int {
 	if s.disc == nil {
 		return 0
