@@ -68,13 +68,15 @@ type reply struct {
 	m  *goosc.Message
 }
 
-// clock is a settable time for leases and rate limits.
+// clock is a settable monotonic clock for leases, rate limits and token
+// keys. It starts 1000 hours in, far from the process's own uptime, so
+// that a hub reading any other clock shows.
 type clock struct {
 	mu sync.Mutex
-	t  time.Time
+	t  time.Duration
 }
 
-func (c *clock) now() time.Time {
+func (c *clock) now() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
@@ -83,7 +85,7 @@ func (c *clock) now() time.Time {
 func (c *clock) advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	c.t += d
 }
 
 // fakeHosts resolves a few names without DNS.
@@ -103,8 +105,8 @@ func testHub(t *testing.T, p Policy) (*Hub, *recorder, *clock) {
 	t.Helper()
 	h := newHub("/gloved")
 	rec := &recorder{}
-	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	h.out, h.now, h.resolve = rec, clk.now, fakeHosts
+	clk := &clock{t: 1000 * time.Hour}
+	h.out, h.clock, h.resolve = rec, clk.now, fakeHosts
 	h.SetPolicy(p)
 	return h, rec, clk
 }

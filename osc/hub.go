@@ -15,6 +15,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/internal/loglimit"
+	"github.com/gloved/gloved/internal/uptime"
 )
 
 // Default addresses: gloved's own ports, not VRChat's 9000 and 9001 (where
@@ -105,8 +106,8 @@ type Hub struct {
 	addr    controlAddresses
 	conn    *net.UDPConn // nil when the handler is tested alone
 	out     packetWriter
-	local   netip.AddrPort // the socket's address; zero when there is none
-	now     func() time.Time
+	local   netip.AddrPort       // the socket's address; zero when there is none
+	clock   func() time.Duration // monotonic (uptime.Now): no lease, limit or key follows the wall clock
 	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 	lookups chan lookup
 	bcast   []netip.Addr // the broadcast addresses of this machine's networks
@@ -120,12 +121,12 @@ type Hub struct {
 	static     *Targets
 	subs       []lease
 	subDests   []netip.AddrPort // the subscriptions' destinations, rebuilt on change
-	nextExpiry atomic.Int64     // Unix nanoseconds of the first lease to lapse
+	nextExpiry atomic.Int64     // the clock's reading when the first lease lapses
 }
 
 // newHub returns a hub with the default policy and no socket.
 func newHub(prefix string) *Hub {
-	h := &Hub{addr: newControlAddresses(prefix), now: time.Now, resolve: lookupHost,
+	h := &Hub{addr: newControlAddresses(prefix), clock: uptime.Now, resolve: lookupHost,
 		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second}}
 	h.nextExpiry.Store(math.MaxInt64)
 	return h
@@ -220,7 +221,7 @@ func resolveTarget(addr string) (netip.AddrPort, error) {
 // subscriber) are counted, not returned: one bad target must not stop the
 // others. Lapsed subscriptions are dropped first.
 func (h *Hub) Send(packets [][]byte) {
-	if now := h.now().UnixNano(); now >= h.nextExpiry.Load() {
+	if now := h.clock(); int64(now) >= h.nextExpiry.Load() {
 		h.mu.Lock()
 		h.expire(now)
 		h.mu.Unlock()

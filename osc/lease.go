@@ -12,8 +12,8 @@ import (
 // unless its owner renews it.
 type lease struct {
 	dest    netip.AddrPort
-	owner   netip.Addr // the source address that made it
-	expires int64      // Unix nanoseconds
+	owner   netip.Addr    // the source address that made it
+	expires time.Duration // on the hub's monotonic clock
 }
 
 // subscribe adds src's subscription of dst, or renews it, and returns the
@@ -21,14 +21,14 @@ type lease struct {
 func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort) (time.Duration, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	now := h.now().UnixNano()
+	now := h.clock()
 	h.expire(now)
 	if err := h.permitLocked(src, dst.Addr()); err != nil {
 		return 0, err
 	}
 	d := h.policy.Lease
 	if i := h.find(dst); i >= 0 {
-		h.subs[i].expires = now + int64(d)
+		h.subs[i].expires = now + d
 		h.updateExpiry()
 		return d, nil
 	}
@@ -38,7 +38,7 @@ func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort) (time.Duration, erro
 	if len(h.subs) >= MaxSubscribers {
 		return 0, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
 	}
-	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + int64(d)})
+	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + d})
 	h.rebuild()
 	h.updateExpiry()
 	return d, nil
@@ -66,7 +66,7 @@ func (h *Hub) unsubscribe(src netip.Addr, dst netip.AddrPort) error {
 func (h *Hub) Subscribers() []netip.AddrPort {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.expire(h.now().UnixNano())
+	h.expire(h.clock())
 	out := make([]netip.AddrPort, len(h.subs))
 	for i, l := range h.subs {
 		out[i] = l.dest
@@ -76,7 +76,7 @@ func (h *Hub) Subscribers() []netip.AddrPort {
 
 // expire drops the leases lapsed at now; h.mu is held. It allocates
 // nothing (Send calls it).
-func (h *Hub) expire(now int64) {
+func (h *Hub) expire(now time.Duration) {
 	kept := h.subs[:0]
 	for _, l := range h.subs {
 		if l.expires > now {
@@ -95,11 +95,11 @@ func (h *Hub) expire(now int64) {
 
 // updateExpiry records when the first lease lapses; h.mu is held.
 func (h *Hub) updateExpiry() {
-	next := int64(math.MaxInt64)
+	next := time.Duration(math.MaxInt64)
 	for _, l := range h.subs {
 		next = min(next, l.expires)
 	}
-	h.nextExpiry.Store(next)
+	h.nextExpiry.Store(int64(next))
 }
 
 // rebuild lists the subscriptions' destinations; h.mu is held.

@@ -3,11 +3,14 @@ package osc
 import (
 	"fmt"
 	"net/netip"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
+
+	"github.com/gloved/gloved/internal/uptime"
 )
 
 // TestLeaseExpiresUnlessRenewed: a subscription lasts Policy.Lease from
@@ -128,5 +131,35 @@ func TestSubscribedTargetGetsEachFrameOnce(t *testing.T) {
 	h.Send([][]byte{[]byte("#bundle\x00")})
 	if got := rec.destinations(); !slices.Equal(got, []netip.AddrPort{ap("127.0.0.1:5000")}) {
 		t.Fatalf("sent to %v, want the target once", got)
+	}
+}
+
+// TestLeasesRunOnTheMonotonicClock: a hub reads the process's monotonic
+// clock (uptime.Now), never the wall clock, so setting the system's clock
+// back or forward neither stretches nor cuts a lease; with its clock set
+// to a reading far from any wall time, a lease lasts exactly Policy.Lease
+// of that clock, and the reply limit's second is that clock's.
+func TestLeasesRunOnTheMonotonicClock(t *testing.T) {
+	if got, want := reflect.ValueOf(newHub("/gloved").clock).Pointer(), reflect.ValueOf(uptime.Now).Pointer(); got != want {
+		t.Fatal("a new hub's clock is not uptime.Now, the monotonic clock")
+	}
+	h, rec, clk := testHub(t, Policy{Lease: 10 * time.Second})
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	clk.advance(10*time.Second - time.Nanosecond)
+	if s := h.Subscribers(); len(s) != 1 {
+		t.Fatalf("a nanosecond before the lease ends: subscribers %v", s)
+	}
+	clk.advance(time.Nanosecond)
+	if s := h.Subscribers(); len(s) != 0 {
+		t.Fatalf("at the lease's end: subscribers %v", s)
+	}
+	rec.replies(t)
+	for range RepliesPerSource + 1 {
+		subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	}
+	clk.advance(time.Second)
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	if n, limited := len(rec.replies(t)), h.Stats.RepliesLimited.Load(); n != RepliesPerSource+1 || limited != 1 {
+		t.Fatalf("%d replies, %d limited; want %d, 1 (a new second of the hub's clock)", n, limited, RepliesPerSource+1)
 	}
 }

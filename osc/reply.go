@@ -20,7 +20,7 @@ const (
 // reply sends an acknowledgement (addr, args) to src, within the rate
 // limits.
 func (h *Hub) reply(src netip.AddrPort, addr string, args ...any) {
-	if !h.replies.allow(src.Addr(), h.now()) {
+	if !h.replies.allow(src.Addr(), h.clock()) {
 		h.Stats.RepliesLimited.Add(1)
 		return
 	}
@@ -37,16 +37,16 @@ func (h *Hub) reply(src netip.AddrPort, addr string, args ...any) {
 // windows.
 type rateLimit struct {
 	mu     sync.Mutex
-	window int64 // Unix second of the counts
+	window int64 // the second of the hub's clock the counts are for
 	total  int
 	counts map[netip.Addr]int
 }
 
 // allow reports whether one more event from src fits this second.
-func (r *rateLimit) allow(src netip.Addr, now time.Time) bool {
+func (r *rateLimit) allow(src netip.Addr, now time.Duration) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if s := now.Unix(); s != r.window || r.counts == nil {
+	if s := int64(now / time.Second); s != r.window || r.counts == nil {
 		r.window, r.total = s, 0
 		r.counts = make(map[netip.Addr]int)
 	}
@@ -69,7 +69,9 @@ const (
 // logf logs msg unless a line of its kind went out less than a second
 // ago; the next line that goes out counts those held back.
 func (h *Hub) logf(kind, msg string, kv ...any) {
-	h.logs.Log(h.Log, kind, h.now(), msg, kv...)
+	// The limiter only subtracts instants: the monotonic reading as a
+	// time since the zero Time keeps it off the wall clock too.
+	h.logs.Log(h.Log, kind, time.Time{}.Add(h.clock()), msg, kv...)
 }
 
 // warn logs a one-off line.
