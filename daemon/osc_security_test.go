@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -237,4 +238,59 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestDaemonTakesBundlesWholeOrNotAtAll: through the daemon's socket, a
+// wrist pose at the end of a 60 kB bundle moves the wrist and every
+// message before it is counted; a bundle whose element size is -100 is
+// counted malformed and the pose in it is not applied.
+func TestDaemonTakesBundlesWholeOrNotAtAll(t *testing.T) {
+	d, done, stop := startDaemon(t, 20*time.Second, "bundles.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n")
+	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	pose := func(x float32) *goosc.Message {
+		return goosc.NewMessage("/gloved/right/wrist", x, float32(1.5), float32(0), float32(0), float32(0), float32(0), float32(1))
+	}
+	encode := func(ms ...*goosc.Message) []byte {
+		b := goosc.NewBundle(time.Now())
+		for _, m := range ms {
+			b.Append(m)
+		}
+		out, err := b.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	var ms []*goosc.Message
+	for range 3000 {
+		ms = append(ms, goosc.NewMessage("/gloved/pad"))
+	}
+	if _, err := app.WriteTo(encode(append(ms, pose(0.5))...), d.hub.Addr()); err != nil {
+		t.Fatal(err)
+	}
+	wristAt := func(x float64) bool {
+		w, _, _ := d.hands[0].peekStatus()
+		return w.T == geom.Vec3{X: x, Y: 1.5}
+	}
+	waitUntil(t, "the pose at the end of the 60 kB bundle", func() bool { return wristAt(0.5) })
+	if n := d.hub.Stats.Unknown.Load(); n != 3000 {
+		t.Errorf("%d unknown messages counted, want the 3000 before the pose", n)
+	}
+	bad := encode(pose(0.25))
+	binary.BigEndian.PutUint32(bad[16:], uint32(0xffffff9c)) // the element's size: -100
+	if _, err := app.WriteTo(bad, d.hub.Addr()); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the malformed bundle counted", func() bool { return d.hub.Stats.Malformed.Load() == 1 })
+	if !wristAt(0.5) {
+		t.Errorf("the pose of a bundle with an element of size -100 was applied")
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -38,34 +38,17 @@ func parse(b []byte) (p goosc.Packet, err error) {
 	return goosc.ParsePacket(string(b))
 }
 
-// handle takes one datagram from src.
+// handle takes one datagram from src: all its messages, or none when it
+// is malformed.
 func (h *Hub) handle(b []byte, src netip.AddrPort) {
 	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
-	p, err := parse(b)
-	if err != nil || p == nil {
+	reqs, err := decode(b, nil)
+	if err != nil {
 		h.Stats.Malformed.Add(1)
 		return
 	}
-	h.dispatch(p, src, 0)
-}
-
-func (h *Hub) dispatch(p goosc.Packet, src netip.AddrPort, depth int) {
-	switch m := p.(type) {
-	case *goosc.Bundle:
-		if depth >= maxBundleDepth {
-			h.Stats.Malformed.Add(1)
-			return
-		}
-		for _, x := range m.Messages {
-			h.dispatch(x, src, depth+1)
-		}
-		for _, x := range m.Bundles {
-			h.dispatch(x, src, depth+1)
-		}
-	case *goosc.Message:
-		h.message(m, src)
-	default:
-		h.Stats.Malformed.Add(1)
+	for _, r := range reqs {
+		h.message(r.m, src)
 	}
 }
 

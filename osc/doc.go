@@ -5,10 +5,13 @@
 // the daemon dropped), its link quaternions kept continuous from frame to
 // frame by the caller; and apps subscribe, unsubscribe and send wrist poses
 // to the daemon's listen address. The daemon owns its UDP sockets; encoding
-// on the hot path is this package's allocation-free Writer, and decoding of
-// what arrives is hypebeast/go-osc behind a guard that counts and drops
-// anything malformed (its Server stops on a bad packet and its Match panics
-// on some patterns, so neither is used).
+// on the hot path is this package's allocation-free Writer. What arrives
+// is split into its messages here (a bundle is read by its element sizes
+// to the datagram's end, and taken whole or not at all), each message
+// decoded by hypebeast/go-osc behind a guard that counts and drops
+// anything malformed (its Server stops on a bad packet, its Match panics
+// on some patterns and its bundle reader stops at 4 KB and ignores element
+// sizes, so none of them is used).
 //
 // The contract is also data: Methods describes every address gloved sends
 // and accepts (type tags, argument names, units and ranges by the
