@@ -186,12 +186,14 @@ func (d *Daemon) openHands() error {
 	if err := d.openPairs(); err != nil {
 		return err
 	}
-	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) {
+	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) bool {
 		for _, h := range d.hands {
 			if h.cfg.Name == name {
 				h.setWrist(p, q)
+				return true
 			}
 		}
+		return false
 	}
 	for _, h := range d.hands {
 		h.writer.NonFinite = &d.hub.Stats.NonFinite

@@ -294,3 +294,34 @@ func TestDaemonTakesBundlesWholeOrNotAtAll(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDaemonCountsWristPosesForNoHand: a wrist pose for a hand the config
+// does not have is counted as unknown (gloved_osc_unknown_total) and
+// moves no hand; one for the configured hand moves it.
+func TestDaemonCountsWristPosesForNoHand(t *testing.T) {
+	d, done, stop := startDaemon(t, 20*time.Second, "hands.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n")
+	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	send := func(hand string, x float32) {
+		b, _ := goosc.NewMessage("/gloved/"+hand+"/wrist", x, float32(1.5), float32(0), float32(0), float32(0), float32(0), float32(1)).MarshalBinary()
+		if _, err := app.WriteTo(b, d.hub.Addr()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("lefty", 0.25)
+	send("right", 0.5)
+	waitUntil(t, "the right hand's pose", func() bool {
+		w, _, _ := d.hands[0].peekStatus()
+		return w.T == geom.Vec3{X: 0.5, Y: 1.5}
+	})
+	if n := d.hub.Stats.Unknown.Load(); n != 1 {
+		t.Errorf("%d unknown messages counted, want the pose for lefty", n)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

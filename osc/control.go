@@ -99,8 +99,8 @@ func (h *Hub) wrist(m *goosc.Message, src netip.AddrPort) {
 			"source", src.String(), "hand", hand, "position", fmt.Sprint(p))
 		return
 	}
-	if h.OnWrist != nil {
-		h.OnWrist(hand, p, q.Scale(1/n))
+	if h.OnWrist == nil || !h.OnWrist(hand, p, q.Scale(1/n)) {
+		h.Stats.Unknown.Add(1)
 	}
 }
 

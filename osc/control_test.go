@@ -21,10 +21,11 @@ type wristCatcher struct {
 	poses []mgl64.Vec3
 }
 
-func (w *wristCatcher) on(_ string, p mgl64.Vec3, _ mgl64.Quat) {
+func (w *wristCatcher) on(_ string, p mgl64.Vec3, _ mgl64.Quat) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.poses = append(w.poses, p)
+	return true
 }
 
 func (w *wristCatcher) count() int {
@@ -133,5 +134,23 @@ func TestBundlesAreTakenWholeOrNotAtAll(t *testing.T) {
 	h.handle(b, ap("127.0.0.1:5000"))
 	if got.count() != 0 || h.Stats.Malformed.Load() != 1 {
 		t.Errorf("element size -100: %d poses taken, %d malformed; want 0, 1", got.count(), h.Stats.Malformed.Load())
+	}
+}
+
+// TestWristForNoHandIsCounted: a pose OnWrist has no hand for is counted
+// as a message to an unknown address, as is any pose when no OnWrist is
+// set.
+func TestWristForNoHandIsCounted(t *testing.T) {
+	h, _, _ := testHub(t, Policy{})
+	h.OnWrist = func(hand string, _ mgl64.Vec3, _ mgl64.Quat) bool { return hand == "right" }
+	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
+	h.handle(packet(t, "/gloved/lefty/wrist", float32(0), float32(1), float32(0), float32(0), float32(0), float32(0), float32(1)), ap("127.0.0.1:5000"))
+	if n := h.Stats.Unknown.Load(); n != 1 {
+		t.Fatalf("%d unknown, want 1 (the pose for lefty)", n)
+	}
+	h.OnWrist = nil
+	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
+	if n := h.Stats.Unknown.Load(); n != 2 {
+		t.Fatalf("%d unknown, want 2 (a pose with no OnWrist)", n)
 	}
 }

@@ -35,8 +35,9 @@ const MaxSubscribers = 32
 type HubStats struct {
 	PacketsSent, SendErrors atomic.Uint64
 	// PacketsReceived counts datagrams; Malformed those that do not decode,
-	// Unknown messages to no known address, Rejected known messages with
-	// the wrong arguments.
+	// Unknown messages to no known address (a wrist pose for a hand
+	// OnWrist does not have among them), Rejected known messages with the
+	// wrong arguments.
 	PacketsReceived, Malformed, Unknown, Rejected atomic.Uint64
 	// Denied counts control messages (wrist poses) from sources that are
 	// neither loopback nor in the allow list.
@@ -71,7 +72,7 @@ func (s *HubStats) Counters() []Counter {
 		{"send_errors", "OSC send errors.", &s.SendErrors},
 		{"packets_received", "OSC packets received.", &s.PacketsReceived},
 		{"malformed", "Malformed OSC packets dropped.", &s.Malformed},
-		{"unknown", "OSC messages to unknown addresses dropped.", &s.Unknown},
+		{"unknown", "OSC messages to unknown addresses dropped (wrist poses for no configured hand among them).", &s.Unknown},
 		{"rejected", "OSC messages with wrong arguments dropped.", &s.Rejected},
 		{"denied", "OSC control messages from sources outside osc.allow dropped.", &s.Denied},
 		{"refused", "OSC subscriptions and unsubscriptions refused.", &s.Refused},
@@ -97,8 +98,10 @@ type packetWriter interface {
 type Hub struct {
 	Stats HubStats
 	// OnWrist receives wrist poses by hand name, only from trusted
-	// sources, finite and inside the workspace box; set before Serve.
-	OnWrist func(hand string, p mgl64.Vec3, q mgl64.Quat)
+	// sources, finite and inside the workspace box, and reports whether a
+	// hand of that name took it (a pose for none is counted as Unknown);
+	// set before Serve.
+	OnWrist func(hand string, p mgl64.Vec3, q mgl64.Quat) bool
 	// Log, if set, receives the hub's warnings as a message and key-value
 	// pairs, at most one line a second of each kind; set before Serve.
 	Log func(msg string, kv ...any)

@@ -260,7 +260,7 @@ func sample(m *Method) *goosc.Message {
 func TestAcceptedMessagesFollowTheContract(t *testing.T) {
 	h, rec, _ := testHub(t, Policy{})
 	wrists := 0
-	h.OnWrist = func(string, mgl64.Vec3, mgl64.Quat) { wrists++ }
+	h.OnWrist = func(string, mgl64.Vec3, mgl64.Quat) bool { wrists++; return true }
 	from := netip.MustParseAddrPort("127.0.0.1:5000")
 	var answers []*goosc.Message
 	ms := Methods()
