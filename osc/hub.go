@@ -56,6 +56,15 @@ type HubStats struct {
 	// RepliesLimited counts acknowledgements not sent under the reply
 	// rate limit.
 	RepliesLimited atomic.Uint64
+	// Challenges counts tokens sent to a subscription's destination that
+	// is not loopback, for it to prove it receives there before any frame
+	// goes to it; BadTokens subscriptions whose token was wrong, too old
+	// or another destination's (sent a new one).
+	Challenges, BadTokens atomic.Uint64
+	// Withheld counts replies not sent to an address that has not proven
+	// it receives there: larger than the request, or over the unproven
+	// budget.
+	Withheld atomic.Uint64
 }
 
 // Counter names one of HubStats' counters for a metrics endpoint.
@@ -80,6 +89,9 @@ func (s *HubStats) Counters() []Counter {
 		{"bad_poses", "OSC wrist poses dropped (not finite or outside osc.wrist_box).", &s.BadPoses},
 		{"nonfinite", "OSC frames and messages not sent for holding a NaN or an infinity.", &s.NonFinite},
 		{"replies_limited", "OSC replies not sent under the rate limit.", &s.RepliesLimited},
+		{"challenges", "OSC tokens sent to a subscription's destination, which gets no frame until it sends one back.", &s.Challenges},
+		{"bad_tokens", "OSC subscriptions with a token that is wrong, too old or another destination's (sent a new one).", &s.BadTokens},
+		{"replies_withheld", "OSC replies not sent to an address that has not proven it receives there: larger than the request, or over the unproven budget.", &s.Withheld},
 	}
 }
 
@@ -91,10 +103,12 @@ type packetWriter interface {
 
 // Hub owns the daemon's UDP socket: frames go out from it to the
 // configured targets and to subscribers, and it receives
-// <prefix>/subscribe s host i port, <prefix>/unsubscribe s host i port and
-// <prefix>/<hand>/wrist f f f (position) f f f f (quaternion x y z w).
-// What it accepts from whom is its Policy; whatever else arrives,
-// malformed or hostile, is counted and dropped.
+// <prefix>/subscribe s host i port [s token], <prefix>/unsubscribe s host
+// i port [s token] and <prefix>/<hand>/wrist f f f (position) f f f f
+// (quaternion x y z w). What it accepts from whom is its Policy; a
+// destination that is not loopback gets frames only once it has sent back
+// its token (tokenKeys); whatever else arrives, malformed or hostile, is
+// counted and dropped.
 type Hub struct {
 	Stats HubStats
 	// OnWrist receives wrist poses by hand name, only from trusted
@@ -106,16 +120,18 @@ type Hub struct {
 	// pairs, at most one line a second of each kind; set before Serve.
 	Log func(msg string, kv ...any)
 
-	addr    controlAddresses
-	conn    *net.UDPConn // nil when the handler is tested alone
-	out     packetWriter
-	local   netip.AddrPort       // the socket's address; zero when there is none
-	clock   func() time.Duration // monotonic (uptime.Now): no lease, limit or key follows the wall clock
-	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
-	lookups chan lookup
-	bcast   []netip.Addr // the broadcast addresses of this machine's networks
-	replies rateLimit
-	logs    loglimit.Limiter
+	addr     controlAddresses
+	conn     *net.UDPConn // nil when the handler is tested alone
+	out      packetWriter
+	local    netip.AddrPort       // the socket's address; zero when there is none
+	clock    func() time.Duration // monotonic (uptime.Now): no lease, limit or key follows the wall clock
+	resolve  func(ctx context.Context, host string) ([]netip.Addr, error)
+	lookups  chan lookup
+	bcast    []netip.Addr // the broadcast addresses of this machine's networks
+	replies  rateLimit    // every reply
+	unproven rateLimit    // replies to addresses that have not proven they receive
+	tokens   tokenKeys
+	logs     loglimit.Limiter
 
 	mu     sync.RWMutex
 	policy Policy
@@ -130,7 +146,9 @@ type Hub struct {
 // newHub returns a hub with the default policy and no socket.
 func newHub(prefix string) *Hub {
 	h := &Hub{addr: newControlAddresses(prefix), clock: uptime.Now, resolve: lookupHost,
-		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second}}
+		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second},
+		replies:  rateLimit{perSource: RepliesPerSource, total: RepliesPerSecond, sources: maxReplySources},
+		unproven: rateLimit{perSource: UnprovenPerAddress, total: UnprovenPerSecond, sources: maxReplySources}}
 	h.nextExpiry.Store(math.MaxInt64)
 	return h
 }

@@ -16,32 +16,46 @@ type lease struct {
 	expires time.Duration // on the hub's monotonic clock
 }
 
+// errUnproven is a destination that is not loopback and has not sent
+// back its token.
+var errUnproven = errors.New("the destination has not proven it receives there")
+
 // subscribe adds src's subscription of dst, or renews it, and returns the
-// lease granted.
-func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort) (time.Duration, error) {
+// lease granted. A destination that is not loopback must have sent back
+// tok, its token (errUnproven otherwise), whether it subscribes or
+// renews; stale reports a token under the previous key, whose holder is
+// due a new one.
+func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort, tok string) (d time.Duration, stale bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.clock()
 	h.expire(now)
 	if err := h.permitLocked(src, dst.Addr()); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	d := h.policy.Lease
+	if !dst.Addr().Unmap().IsLoopback() {
+		valid, fresh := h.tokens.check(dst, tok, now)
+		if !valid {
+			return 0, false, errUnproven
+		}
+		stale = !fresh
+	}
+	d = h.policy.Lease
 	if i := h.find(dst); i >= 0 {
 		h.subs[i].expires = now + d
 		h.updateExpiry()
-		return d, nil
+		return d, stale, nil
 	}
 	if n := h.held(src); n >= h.policy.PerSource {
-		return 0, fmt.Errorf("%v already holds %d subscriptions, the limit per source", src, n)
+		return 0, false, fmt.Errorf("%v already holds %d subscriptions, the limit per source", src, n)
 	}
 	if len(h.subs) >= MaxSubscribers {
-		return 0, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
+		return 0, false, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
 	}
 	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + d})
 	h.rebuild()
 	h.updateExpiry()
-	return d, nil
+	return d, stale, nil
 }
 
 // unsubscribe ends the subscription of dst, if there is one, when src is
