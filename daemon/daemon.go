@@ -46,6 +46,7 @@ type Daemon struct {
 	fps   frameRate
 
 	stages        [session.NumStages]prometheus.Observer
+	tally         *tally // the metrics' counts of the daemons before this one
 	watchdogPings atomic.Uint64
 	metrics       *http.Server
 	// view is the live page's server (nil: none); viewObjects the
@@ -90,12 +91,15 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 }
 
 // newDaemon builds a daemon, taking over what a reload carries (c may be
-// nil): the OSC hub, with its subscribers, and the wrist poses set over
-// OSC.
+// nil): the OSC hub, with its subscribers, the wrist poses set over OSC
+// and the metrics' counts.
 func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
-	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond))}
+	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond)), tally: newTally()}
 	if c != nil {
 		d.hub, d.scene, d.view, d.oscq, d.apps = c.hub, c.scene, c.view, c.oscq, c.apps
+		if c.tally != nil {
+			d.tally = c.tally
+		}
 	}
 	if err := d.open(); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
@@ -187,12 +191,14 @@ func (d *Daemon) openHands() error {
 	if err := d.openPairs(); err != nil {
 		return err
 	}
-	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) {
+	d.hub.OnWrist = func(name string, p mgl64.Vec3, q mgl64.Quat) bool {
 		for _, h := range d.hands {
 			if h.cfg.Name == name {
 				h.setWrist(p, q)
+				return true
 			}
 		}
+		return false
 	}
 	for _, h := range d.hands {
 		h.writer.NonFinite = &d.hub.Stats.NonFinite

@@ -32,7 +32,7 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 			return
 		case <-h.ready:
 		}
-		h.busySince.Store(time.Now().UnixNano())
+		h.busySince.Store(busyStamp())
 		if wrist, status, ok := h.take(&s); ok {
 			if err := d.frame(h, &s, wrist, status, seq); err != nil {
 				h.log.Error().Err(err).Msg("frame failed")

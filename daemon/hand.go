@@ -105,8 +105,9 @@ type handRuntime struct {
 	touches *session.Touches
 	writer  osc.Writer
 	outs    []handOutput // the [[osc.profile]]s' encoders, built at the first frame
-	// busySince is when the frame loop took its current sample (Unix ns),
-	// 0 while it waits: the watchdog's measure of a wedged loop.
+	// busySince is when the frame loop took its current sample
+	// (busyStamp), 0 while it waits: the watchdog's measure of a wedged
+	// loop.
 	busySince      atomic.Int64
 	lastOverrunLog time.Time
 	lastPairLog    time.Time

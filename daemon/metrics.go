@@ -104,34 +104,13 @@ func listenMetrics(addr string) (net.Listener, error) {
 func (d *Daemon) startMetrics(l net.Listener) {
 	addr := l.Addr().String()
 	reg := prometheus.NewRegistry()
-	hist := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "gloved_stage_seconds", Help: "Time per frame stage.",
-		Buckets: prometheus.ExponentialBuckets(1e-6, 2, 16),
-	}, []string{"stage"})
-	reg.MustRegister(hist)
+	reg.MustRegister(d.tally.stages)
 	for k := range d.stages {
-		d.stages[k] = hist.WithLabelValues(session.Stage(k).String())
+		d.stages[k] = d.tally.stages.WithLabelValues(session.Stage(k).String())
 	}
-	counter := func(name, help string, f func() float64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f))
+	for _, c := range d.counters() {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help}, func() float64 { return d.tally.value(c) }))
 	}
-	sum := func(get func(h *handRuntime) uint64) func() float64 {
-		return func() float64 {
-			t := uint64(0)
-			for _, h := range d.hands {
-				t += get(h)
-			}
-			return float64(t)
-		}
-	}
-	counter("gloved_frames_total", "Frames processed.", sum(func(h *handRuntime) uint64 { return h.Stats.Frames.Load() }))
-	counter("gloved_overruns_total", "Frames over budget.", sum(func(h *handRuntime) uint64 { return h.Stats.Overruns.Load() }))
-	counter("gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() }))
-	counter("gloved_contacts_total", "Contacts published.", sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() }))
-	counter("gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() }))
-	counter("gloved_recording_failures_total", "Recordings that stopped or could not start (a full disk): the contacts went on.", sum(func(h *handRuntime) uint64 { return h.Stats.RecordingFailures.Load() }))
-	counter("gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms.", sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() }))
-	counter("gloved_watchdog_pings_total", "systemd watchdog pings sent.", func() float64 { return float64(d.watchdogPings.Load()) })
 	for _, h := range d.hands {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_sample_rate", Help: "Glove samples a second that arrived over the last 2 s (a glove on a serial line; 0 otherwise). Compare with gloved_hand_nominal_rate: a hand well below it is degraded.",
 			ConstLabels: prometheus.Labels{"hand": h.cfg.Name}}, h.rate.Measured))
@@ -147,6 +126,40 @@ func (d *Daemon) startMetrics(l net.Listener) {
 			}))
 		}
 	}
+	d.oscqueryGauges(reg)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := d.metrics.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
+		}
+	}()
+}
+
+// counters lists the daemon's Prometheus counters: the hands' and
+// devices' sums, the watchdog's pings, the OSC hub's, OSCQuery's and
+// mDNS's.
+func (d *Daemon) counters() []counter {
+	sum := func(get func(h *handRuntime) uint64) func() float64 {
+		return func() float64 {
+			t := uint64(0)
+			for _, h := range d.hands {
+				t += get(h)
+			}
+			return float64(t)
+		}
+	}
+	cs := []counter{
+		{"gloved_frames_total", "Frames processed.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Frames.Load() })},
+		{"gloved_overruns_total", "Frames over budget.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Overruns.Load() })},
+		{"gloved_dropped_samples_total", "Samples replaced by a newer one before processing.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Dropped.Load() })},
+		{"gloved_contacts_total", "Contacts published.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() })},
+		{"gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() })},
+		{"gloved_recording_failures_total", "Recordings that stopped or could not start (a full disk): the contacts went on.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.RecordingFailures.Load() })},
+		{"gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() })},
+		{"gloved_watchdog_pings_total", "systemd watchdog pings sent.", fromDaemon, func() float64 { return float64(d.watchdogPings.Load()) }},
+	}
 	for _, f := range []struct {
 		name string
 		get  func(devices.Faults) uint64
@@ -158,7 +171,7 @@ func (d *Daemon) startMetrics(l net.Listener) {
 		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
 		{"out_of_range", func(f devices.Faults) uint64 { return f.OutOfRange }},
 	} {
-		counter("gloved_serial_"+f.name+"_total", "Serial faults: "+f.name+".", sum(func(h *handRuntime) uint64 {
+		cs = append(cs, counter{"gloved_serial_" + f.name + "_total", "Serial faults: " + f.name + ".", fromDaemon, sum(func(h *handRuntime) uint64 {
 			n := uint64(0)
 			if f.name == "open_failures" {
 				n = h.Stats.OpenFailures.Load() // a glove absent at start
@@ -167,26 +180,17 @@ func (d *Daemon) startMetrics(l net.Listener) {
 				n += f.get(fc.Faults())
 			}
 			return n
-		}))
+		})})
 	}
 	for _, c := range d.hub.Stats.Counters() {
-		counter("gloved_osc_"+c.Name+"_total", c.Help, func() float64 { return float64(c.Value.Load()) })
+		cs = append(cs, counter{"gloved_osc_" + c.Name + "_total", c.Help, fromHub, func() float64 { return float64(c.Value.Load()) }})
 	}
-	d.oscqueryMetrics(reg)
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := d.metrics.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
-		}
-	}()
+	return append(cs, d.oscqueryCounters()...)
 }
 
-// oscqueryMetrics registers the OSCQuery service's gauges and counters:
-// whether it is advertised, how many apps found are sent to, its HTTP
-// requests and refusals, and the mDNS traffic.
-func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
+// oscqueryGauges registers whether the OSCQuery service is advertised
+// and how many apps it found are sent to.
+func (d *Daemon) oscqueryGauges(reg *prometheus.Registry) {
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_oscquery_advertised",
 		Help: "1 while the OSCQuery service is advertised over mDNS, 0 when it is off or cannot be."}, func() float64 {
 		if d.oscq != nil && d.oscq.Advertised() {
@@ -201,13 +205,11 @@ func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
 		}
 		return float64(d.oscq.Found())
 	}))
-	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "gloved_oscquery_apps_left_out_total",
-		Help: "Apps found over mDNS beyond the caps (8 of a glob, 16 in all, per destination list): they wait for one sent to to go."}, func() float64 {
-		if d.apps == nil {
-			return 0
-		}
-		return float64(d.apps.leftOut.Load())
-	}))
+}
+
+// oscqueryCounters are the OSCQuery service's counters: its HTTP requests
+// and refusals, and the mDNS traffic.
+func (d *Daemon) oscqueryCounters() []counter {
 	server := func(get func(s oscquery.Stats) uint64) func() float64 {
 		return func() float64 {
 			if d.oscq == nil {
@@ -216,31 +218,40 @@ func (d *Daemon) oscqueryMetrics(reg *prometheus.Registry) {
 			return float64(get(d.oscq.Server.Stats()))
 		}
 	}
-	for _, c := range []struct {
-		name, help string
-		f          func() float64
-	}{
-		{"gloved_oscquery_requests_total", "OSCQuery HTTP requests.", server(func(s oscquery.Stats) uint64 { return s.Requests })},
-		{"gloved_oscquery_refused_total", "OSCQuery HTTP requests refused by the allow rules.", server(func(s oscquery.Stats) uint64 { return s.Refused })},
-	} {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help}, c.f))
-	}
-	mdnsCounter := func(name, help string, get func(s *mdns.Stats) uint64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "gloved_mdns_" + name + "_total", Help: help}, func() float64 {
+	mdnsCount := func(get func(s *mdns.Stats) uint64) func() float64 {
+		return func() float64 {
 			if d.oscq == nil || d.oscq.MDNS() == nil {
 				return 0
 			}
 			return float64(get(d.oscq.MDNS()))
-		}))
+		}
 	}
-	mdnsCounter("received", "mDNS datagrams received.", func(s *mdns.Stats) uint64 { return s.Received.Load() })
-	mdnsCounter("malformed", "mDNS datagrams that did not decode.", func(s *mdns.Stats) uint64 { return s.Malformed.Load() })
-	mdnsCounter("ignored", "mDNS datagrams ignored (off the link, or a response from a port other than 5353).", func(s *mdns.Stats) uint64 { return s.Ignored.Load() })
-	mdnsCounter("sent", "mDNS datagrams sent.", func(s *mdns.Stats) uint64 { return s.Sent.Load() })
-	mdnsCounter("send_errors", "mDNS datagrams that could not be sent.", func(s *mdns.Stats) uint64 { return s.SendErrors.Load() })
-	mdnsCounter("answered", "mDNS queries answered.", func(s *mdns.Stats) uint64 { return s.Answered.Load() })
-	mdnsCounter("limited", "mDNS answers held back by the rate limits.", func(s *mdns.Stats) uint64 { return s.Limited.Load() })
-	mdnsCounter("conflicts", "mDNS name conflicts met.", func(s *mdns.Stats) uint64 { return s.Conflicts.Load() })
-	mdnsCounter("renames", "Times the advertised name was taken and another was tried.", func(s *mdns.Stats) uint64 { return s.Renames.Load() })
-	mdnsCounter("refused", "Addresses of apps found that were not taken: off the link they were heard on and not the sender's nor in osc.allow, or another machine's loopback (each app and address once).", func(s *mdns.Stats) uint64 { return s.Refused.Load() })
+	cs := []counter{
+		{"gloved_oscquery_requests_total", "OSCQuery HTTP requests.", fromOSCQuery, server(func(s oscquery.Stats) uint64 { return s.Requests })},
+		{"gloved_oscquery_refused_total", "OSCQuery HTTP requests refused by the allow rules.", fromOSCQuery, server(func(s oscquery.Stats) uint64 { return s.Refused })},
+		{"gloved_oscquery_apps_left_out_total", "Apps found over mDNS beyond the caps (8 of a glob, 16 in all, per destination list): they wait for one sent to to go.", fromOSCQuery, func() float64 {
+			if d.apps == nil {
+				return 0
+			}
+			return float64(d.apps.leftOut.Load())
+		}},
+	}
+	for _, m := range []struct {
+		name, help string
+		get        func(s *mdns.Stats) uint64
+	}{
+		{"received", "mDNS datagrams received.", func(s *mdns.Stats) uint64 { return s.Received.Load() }},
+		{"malformed", "mDNS datagrams that did not decode.", func(s *mdns.Stats) uint64 { return s.Malformed.Load() }},
+		{"ignored", "mDNS datagrams ignored (off the link, or a response from a port other than 5353).", func(s *mdns.Stats) uint64 { return s.Ignored.Load() }},
+		{"sent", "mDNS datagrams sent.", func(s *mdns.Stats) uint64 { return s.Sent.Load() }},
+		{"send_errors", "mDNS datagrams that could not be sent.", func(s *mdns.Stats) uint64 { return s.SendErrors.Load() }},
+		{"answered", "mDNS queries answered.", func(s *mdns.Stats) uint64 { return s.Answered.Load() }},
+		{"limited", "mDNS answers held back by the rate limits.", func(s *mdns.Stats) uint64 { return s.Limited.Load() }},
+		{"conflicts", "mDNS name conflicts met.", func(s *mdns.Stats) uint64 { return s.Conflicts.Load() }},
+		{"renames", "Times the advertised name was taken and another was tried.", func(s *mdns.Stats) uint64 { return s.Renames.Load() }},
+		{"refused", "Addresses of apps found that were not taken: off the link they were heard on and not the sender's nor in osc.allow, or another machine's loopback (each app and address once).", func(s *mdns.Stats) uint64 { return s.Refused.Load() }},
+	} {
+		cs = append(cs, counter{"gloved_mdns_" + m.name + "_total", m.help, fromOSCQuery, mdnsCount(m.get)})
+	}
+	return cs
 }

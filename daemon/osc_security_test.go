@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -88,15 +89,8 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	if d.hands[0].writer.NonFinite != &d.hub.Stats.NonFinite {
 		t.Fatal("the hand's writer does not count non-finite drops in the hub's stats")
 	}
-	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer app.Close()
-	send := func(m *goosc.Message) {
-		b, _ := m.MarshalBinary()
-		app.WriteTo(b, d.hub.Addr())
-	}
+	app := loopbackApp(t)
+	send := func(m *goosc.Message) { sendOSC(t, app, d, m) }
 	port := app.LocalAddr().(*net.UDPAddr).Port
 	send(goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)))
 	// A frame may overtake the acknowledgement: it goes out as soon as
@@ -114,12 +108,9 @@ wrist_box = [-1.0, 0.0, -1.0, 1.0, 2.0, 1.0]
 	if fmt.Sprint(ack) != fmt.Sprintf("/gloved/subscribed ,sif 127.0.0.1 %d 4", port) {
 		t.Fatalf("reply %v, want the acknowledgement", ack)
 	}
-	send(goosc.NewMessage("/gloved/right/wrist", float32(0.5), float32(3), float32(0), float32(0), float32(0), float32(0), float32(1)))
-	send(goosc.NewMessage("/gloved/right/wrist", float32(0.5), float32(1.5), float32(0), float32(0), float32(0), float32(0), float32(1)))
-	waitUntil(t, "the wrist pose", func() bool {
-		w, _, _ := d.hands[0].peekStatus()
-		return w.T == geom.Vec3{X: 0.5, Y: 1.5}
-	})
+	send(wristPose("right", 0.5, 3))
+	send(wristPose("right", 0.5, 1.5))
+	waitUntil(t, "the wrist pose", func() bool { return wristAt(d, 0.5, 1.5) })
 	if n := d.hub.Stats.BadPoses.Load(); n != 1 {
 		t.Fatalf("%d bad poses counted, want 1", n)
 	}
@@ -237,4 +228,100 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestDaemonTakesBundlesWholeOrNotAtAll: through the daemon's socket, a
+// wrist pose at the end of a 60 kB bundle moves the wrist and every
+// message before it is counted; a bundle whose element size is -100 is
+// counted malformed and the pose in it is not applied.
+func TestDaemonTakesBundlesWholeOrNotAtAll(t *testing.T) {
+	d, done, stop := startDaemon(t, 20*time.Second, "bundles.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n")
+	app := loopbackApp(t)
+	encode := func(ms ...*goosc.Message) []byte {
+		b := goosc.NewBundle(time.Now())
+		for _, m := range ms {
+			b.Append(m)
+		}
+		out, err := b.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	var ms []*goosc.Message
+	for range 3000 {
+		ms = append(ms, goosc.NewMessage("/gloved/pad"))
+	}
+	if _, err := app.WriteTo(encode(append(ms, wristPose("right", 0.5, 1.5))...), d.hub.Addr()); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the pose at the end of the 60 kB bundle", func() bool { return wristAt(d, 0.5, 1.5) })
+	if n := d.hub.Stats.Unknown.Load(); n != 3000 {
+		t.Errorf("%d unknown messages counted, want the 3000 before the pose", n)
+	}
+	bad := encode(wristPose("right", 0.25, 1.5))
+	binary.BigEndian.PutUint32(bad[16:], uint32(0xffffff9c)) // the element's size: -100
+	if _, err := app.WriteTo(bad, d.hub.Addr()); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the malformed bundle counted", func() bool { return d.hub.Stats.Malformed.Load() == 1 })
+	if !wristAt(d, 0.5, 1.5) {
+		t.Errorf("the pose of a bundle with an element of size -100 was applied")
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDaemonCountsWristPosesForNoHand: a wrist pose for a hand the config
+// does not have is counted as unknown (gloved_osc_unknown_total) and
+// moves no hand; one for the configured hand moves it.
+func TestDaemonCountsWristPosesForNoHand(t *testing.T) {
+	d, done, stop := startDaemon(t, 20*time.Second, "hands.toml", oscBase+"[osc]\nlisten = \"127.0.0.1:0\"\n")
+	app := loopbackApp(t)
+	sendOSC(t, app, d, wristPose("lefty", 0.25, 1.5))
+	sendOSC(t, app, d, wristPose("right", 0.5, 1.5))
+	waitUntil(t, "the right hand's pose", func() bool { return wristAt(d, 0.5, 1.5) })
+	if n := d.hub.Stats.Unknown.Load(); n != 1 {
+		t.Errorf("%d unknown messages counted, want the pose for lefty", n)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loopbackApp is an app's socket on loopback, closed when the test ends.
+func loopbackApp(t *testing.T) *net.UDPConn {
+	t.Helper()
+	app, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Close() })
+	return app
+}
+
+// sendOSC sends m from app to d's OSC socket.
+func sendOSC(t *testing.T, app *net.UDPConn, d *Daemon, m *goosc.Message) {
+	t.Helper()
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.WriteTo(b, d.hub.Addr()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wristPose is a wrist pose for hand at (x, y, 0), not rotated.
+func wristPose(hand string, x, y float32) *goosc.Message {
+	return goosc.NewMessage("/gloved/"+hand+"/wrist", x, y, float32(0), float32(0), float32(0), float32(0), float32(1))
+}
+
+// wristAt reports whether d's first hand's wrist is at (x, y, 0).
+func wristAt(d *Daemon, x, y float64) bool {
+	w, _, _ := d.hands[0].peekStatus()
+	return w.T == geom.Vec3{X: x, Y: y}
 }

@@ -25,6 +25,9 @@ type carried struct {
 	// advertisement and the HTTP server stay, and serve the new tree.
 	oscq *oscquery.Service
 	apps *apps
+	// tally is the metrics' counts so far, set once the running daemon
+	// has stopped (tally.next).
+	tally *tally
 }
 
 // handoff prepares a reload to next: what carries over, and the hub kept

@@ -4,8 +4,11 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -188,6 +191,78 @@ func TestReloadReplacesTheProfiles(t *testing.T) {
 	}
 	cancel()
 	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scrape reads the metrics served at addr, by name with their labels
+// (`gloved_stage_seconds_count{stage="pose"}`); nil while none are.
+func scrape(addr string) map[string]float64 {
+	r, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return nil
+	}
+	defer r.Body.Close()
+	b, _ := io.ReadAll(r.Body)
+	out := map[string]float64{}
+	for _, l := range strings.Split(string(b), "\n") {
+		name, v, ok := strings.Cut(l, " ")
+		if f, err := strconv.ParseFloat(v, 64); ok && err == nil && !strings.HasPrefix(l, "#") {
+			out[name] = f
+		}
+	}
+	return out
+}
+
+// TestMetricsCountOnThroughReloads: Prometheus counters reset only with
+// the process: through a reload that rebuilds the hands (a left hand
+// added) and one that moves osc.listen (a new hub, the left hand gone),
+// the frames, contacts, stage times and OSC packets counted never go
+// back.
+func TestMetricsCountOnThroughReloads(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath, listen, metrics := filepath.Join(dir, "g.toml"), freeUDPPort(t), freeTCPPort(t)
+	target, _ := daemontest.ListenAny(t)
+	right, left := hand("right", "sim", demoWrist), hand("left", "sim", `side = "left"`)
+	write := func(hands, listen string) {
+		writeConfig(t, cfgPath, hands+sections{listen: listen, target: target.LocalAddr().String()}.String()+
+			"[log]\nlevel = \"error\"\n[metrics]\nlisten = \""+metrics+"\"\n")
+	}
+	write(right, listen)
+	r := runService(t, cfgPath, listen)
+	watched := []string{"gloved_frames_total", "gloved_contacts_total", `gloved_stage_seconds_count{stage="pose"}`, "gloved_osc_packets_sent_total"}
+	var last map[string]float64
+	if !waitFor(10*time.Second, func() bool {
+		last = scrape(metrics)
+		return last["gloved_frames_total"] >= 200 && last["gloved_contacts_total"] > 0
+	}) {
+		t.Fatalf("before the reloads: %v", last)
+	}
+	hasLeft := func(m map[string]float64) bool {
+		return m[`gloved_hand_status{hand="left",status="streaming"}`] == 1
+	}
+	for _, step := range []struct {
+		what         string
+		hands, oscAt string
+		done         func(map[string]float64) bool
+	}{
+		{"a left hand added", right + left, listen, hasLeft},
+		{"osc.listen moved, the left hand gone", right, freeUDPPort(t), func(m map[string]float64) bool { return m != nil && !hasLeft(m) }},
+	} {
+		before := last
+		write(step.hands, step.oscAt)
+		r.reload <- syscall.SIGHUP
+		if !waitFor(10*time.Second, func() bool { last = scrape(metrics); return step.done(last) }) {
+			t.Fatalf("%s: the new daemon did not come up: %v", step.what, last)
+		}
+		for _, name := range watched {
+			if last[name] < before[name] {
+				t.Errorf("%s: %s went back from %v to %v", step.what, name, before[name], last[name])
+			}
+		}
+	}
+	r.cancel()
+	if err := <-r.done; err != nil {
 		t.Fatal(err)
 	}
 }

@@ -146,6 +146,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			if err := <-done; err != nil {
 				d.log.Error().Err(err).Msg("the daemon stopped with an error for the reload")
 			}
+			c.tally = d.tally.next(d, c)
 			if s.beforeReplace != nil {
 				s.beforeReplace()
 			}

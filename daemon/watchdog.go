@@ -5,6 +5,8 @@ import (
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
+
+	"github.com/gloved/gloved/internal/uptime"
 )
 
 // watchdogInterval is how often to ping systemd's watchdog: half its
@@ -41,7 +43,7 @@ func (d *Daemon) liveness(ctx context.Context, every time.Duration) {
 // healthy reports whether every frame loop is waiting or has been busy
 // with its current frame for less than limit.
 func (d *Daemon) healthy(limit time.Duration) bool {
-	now := time.Now().UnixNano()
+	now := busyStamp()
 	for _, h := range d.hands {
 		if since := h.busySince.Load(); since != 0 && time.Duration(now-since) > limit {
 			return false
@@ -49,3 +51,8 @@ func (d *Daemon) healthy(limit time.Duration) bool {
 	}
 	return true
 }
+
+// busyStamp is now as a hand's busySince holds it: the monotonic clock's
+// reading (setting the wall clock forward must not look like a wedged
+// loop), never 0, which means waiting.
+func busyStamp() int64 { return int64(uptime.Now()) + 1 }

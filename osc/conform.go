@@ -9,17 +9,20 @@ import (
 
 // CheckArgs reports the first of args, a message's arguments as an OSC
 // decoder gives them (go-osc's int32, float32, string and bool), that
-// does not fit the method for a hand of shape s: an argument missing or
-// extra, of another type, a float that is NaN or infinite (the contract
-// never sends one), a number outside its Range's bounds, or a value not
-// among its Range's Values. The tests check what goes on the wire with
-// it.
+// does not fit the method for a hand of shape s: an argument missing
+// (but an optional one at the end) or extra, of another type, a float
+// that is NaN or infinite (the contract never sends one), a number
+// outside its Range's bounds, or a value not among its Range's Values.
+// The tests check what goes on the wire with it.
 func (m *Method) CheckArgs(args []any, s Shape) error {
 	want := m.Expand(s)
-	if len(args) != len(want) {
+	if req := m.Required(s); len(args) < req || len(args) > len(want) {
+		if req < len(want) {
+			return fmt.Errorf("osc: %s: %d arguments, the method has %d to %d", m.Path, len(args), req, len(want))
+		}
 		return fmt.Errorf("osc: %s: %d arguments, the method has %d", m.Path, len(args), len(want))
 	}
-	for i := range want {
+	for i := range args {
 		if err := want[i].checkValue(args[i]); err != nil {
 			return fmt.Errorf("osc: %s: argument %d (%s): %w", m.Path, i, want[i].Name, err)
 		}

@@ -39,6 +39,22 @@ func TestCheckArgsHoldsValuesToTheirRanges(t *testing.T) {
 			t.Errorf("%v: got %v, want %q", tc.args, err, tc.says)
 		}
 	}
+	opt := Method{Path: "/o", Access: Accepted, Args: []Arg{{Type: 'i', Name: "port"}, {Type: 's', Name: "token", Optional: true}}}
+	for _, tc := range []struct {
+		args []any
+		says string
+	}{
+		{[]any{int32(1)}, ""},
+		{[]any{int32(1), "t"}, ""},
+		{[]any{}, "0 arguments, the method has 1 to 2"},
+		{[]any{int32(1), "t", "u"}, "3 arguments, the method has 1 to 2"},
+		{[]any{int32(1), int32(2)}, "token): the int32 2"},
+	} {
+		err := opt.CheckArgs(tc.args, Shape{})
+		if tc.says == "" && err != nil || tc.says != "" && (err == nil || !strings.Contains(err.Error(), tc.says)) {
+			t.Errorf("optional token, %v: got %v, want %q", tc.args, err, tc.says)
+		}
+	}
 	each := Method{Path: "/e", Access: Sent, Each: []Arg{{Type: 'f', Name: "angle", Range: Between(-1, 1)}}, Per: PerJoint}
 	if err := each.CheckArgs([]any{float32(0.5), float32(-1.5)}, Shape{Joints: 2}); err == nil || !strings.Contains(err.Error(), "argument 1") {
 		t.Errorf("a repeated group's second value out of range: got %v", err)

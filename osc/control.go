@@ -20,12 +20,12 @@ const (
 
 // controlAddresses are the hub's own message addresses under its prefix.
 type controlAddresses struct {
-	prefix, subscribe, unsubscribe, subscribed, unsubscribed, refused string
+	prefix, subscribe, unsubscribe, subscribed, unsubscribed, refused, validate string
 }
 
 func newControlAddresses(prefix string) controlAddresses {
 	return controlAddresses{prefix: prefix, subscribe: prefix + "/subscribe", unsubscribe: prefix + "/unsubscribe",
-		subscribed: prefix + "/subscribed", unsubscribed: prefix + "/unsubscribed", refused: prefix + "/refused"}
+		subscribed: prefix + "/subscribed", unsubscribed: prefix + "/unsubscribed", refused: prefix + "/refused", validate: prefix + "/validate"}
 }
 
 // parse decodes a packet with go-osc, turning its panics into errors.
@@ -38,45 +38,28 @@ func parse(b []byte) (p goosc.Packet, err error) {
 	return goosc.ParsePacket(string(b))
 }
 
-// handle takes one datagram from src.
+// handle takes one datagram from src: all its messages, or none when it
+// is malformed.
 func (h *Hub) handle(b []byte, src netip.AddrPort) {
 	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
-	p, err := parse(b)
-	if err != nil || p == nil {
+	reqs, err := decode(b, nil)
+	if err != nil {
 		h.Stats.Malformed.Add(1)
 		return
 	}
-	h.dispatch(p, src, 0)
-}
-
-func (h *Hub) dispatch(p goosc.Packet, src netip.AddrPort, depth int) {
-	switch m := p.(type) {
-	case *goosc.Bundle:
-		if depth >= maxBundleDepth {
-			h.Stats.Malformed.Add(1)
-			return
-		}
-		for _, x := range m.Messages {
-			h.dispatch(x, src, depth+1)
-		}
-		for _, x := range m.Bundles {
-			h.dispatch(x, src, depth+1)
-		}
-	case *goosc.Message:
-		h.message(m, src)
-	default:
-		h.Stats.Malformed.Add(1)
+	for _, r := range reqs {
+		h.message(r, src)
 	}
 }
 
 // message routes one message: subscriptions are open to any source under
 // the policy; control messages only to trusted ones.
-func (h *Hub) message(m *goosc.Message, src netip.AddrPort) {
-	switch {
+func (h *Hub) message(r request, src netip.AddrPort) {
+	switch m := r.m; {
 	case m.Address == h.addr.subscribe:
-		h.request(m, src, false)
+		h.request(r, src, false)
 	case m.Address == h.addr.unsubscribe:
-		h.request(m, src, true)
+		h.request(r, src, true)
 	case strings.HasPrefix(m.Address, h.addr.prefix+"/") && strings.HasSuffix(m.Address, "/wrist"):
 		if !h.trusted(src.Addr()) {
 			h.Stats.Denied.Add(1)
@@ -84,7 +67,7 @@ func (h *Hub) message(m *goosc.Message, src netip.AddrPort) {
 				"source", src.String(), "address", m.Address)
 			return
 		}
-		h.wrist(m, src)
+		h.wrist(r.m, src)
 	default:
 		h.Stats.Unknown.Add(1)
 	}
@@ -116,23 +99,29 @@ func (h *Hub) wrist(m *goosc.Message, src netip.AddrPort) {
 			"source", src.String(), "hand", hand, "position", fmt.Sprint(p))
 		return
 	}
-	if h.OnWrist != nil {
-		h.OnWrist(hand, p, q.Scale(1/n))
+	if h.OnWrist == nil || !h.OnWrist(hand, p, q.Scale(1/n)) {
+		h.Stats.Unknown.Add(1)
 	}
 }
 
-// hostPort reads the s host, i port arguments of /subscribe and
-// /unsubscribe.
-func hostPort(args []any) (string, uint16, bool) {
+// hostPort reads the s host, i port and optional s token arguments of
+// /subscribe and /unsubscribe.
+func hostPort(args []any) (host string, port uint16, token string, ok bool) {
+	if len(args) == 3 {
+		if token, ok = args[2].(string); !ok {
+			return "", 0, "", false
+		}
+		args = args[:2]
+	}
 	if len(args) != 2 {
-		return "", 0, false
+		return "", 0, "", false
 	}
 	host, ok1 := args[0].(string)
-	port, ok2 := args[1].(int32)
-	if !ok1 || !ok2 || port <= 0 || port > 65535 || !validHost(host) {
-		return "", 0, false
+	p, ok2 := args[1].(int32)
+	if !ok1 || !ok2 || p <= 0 || p > 65535 || !validHost(host) {
+		return "", 0, "", false
 	}
-	return host, uint16(port), true
+	return host, uint16(p), token, true
 }
 
 // validHost reports whether s is an IP address or a syntactically valid

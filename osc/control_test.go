@@ -1,6 +1,7 @@
 package osc
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"net/netip"
@@ -20,10 +21,11 @@ type wristCatcher struct {
 	poses []mgl64.Vec3
 }
 
-func (w *wristCatcher) on(_ string, p mgl64.Vec3, _ mgl64.Quat) {
+func (w *wristCatcher) on(_ string, p mgl64.Vec3, _ mgl64.Quat) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.poses = append(w.poses, p)
+	return true
 }
 
 func (w *wristCatcher) count() int {
@@ -110,5 +112,45 @@ func TestWristPosesOutsideTheBoxAreRejected(t *testing.T) {
 	h.handle(wrist(t, 0, 2.5, 0), ap("127.0.0.1:5000"))
 	if got.count() != 2 {
 		t.Fatalf("custom box: %d poses taken, want 2", got.count())
+	}
+}
+
+// TestBundlesAreTakenWholeOrNotAtAll: a wrist pose at the end of a 60 kB
+// bundle is taken and every message before it counted; a bundle with an
+// element of size -100 is malformed, and the pose in it is not taken.
+func TestBundlesAreTakenWholeOrNotAtAll(t *testing.T) {
+	h, _, _ := testHub(t, Policy{})
+	var got wristCatcher
+	h.OnWrist = got.on
+	h.handle(padded(t, 3000, wristMessage(0.5)), ap("127.0.0.1:5000"))
+	if got.count() != 1 || h.Stats.Unknown.Load() != 3000 || h.Stats.Malformed.Load() != 0 {
+		t.Errorf("60 kB bundle: %d poses taken, %d unknown, %d malformed; want 1, 3000, 0",
+			got.count(), h.Stats.Unknown.Load(), h.Stats.Malformed.Load())
+	}
+	got.poses = nil
+	h.Stats.Malformed.Store(0)
+	b := bundle(t, wristMessage(0.25))
+	binary.BigEndian.PutUint32(b[bundleHeader:], uint32(0xffffff9c)) // -100
+	h.handle(b, ap("127.0.0.1:5000"))
+	if got.count() != 0 || h.Stats.Malformed.Load() != 1 {
+		t.Errorf("element size -100: %d poses taken, %d malformed; want 0, 1", got.count(), h.Stats.Malformed.Load())
+	}
+}
+
+// TestWristForNoHandIsCounted: a pose OnWrist has no hand for is counted
+// as a message to an unknown address, as is any pose when no OnWrist is
+// set.
+func TestWristForNoHandIsCounted(t *testing.T) {
+	h, _, _ := testHub(t, Policy{})
+	h.OnWrist = func(hand string, _ mgl64.Vec3, _ mgl64.Quat) bool { return hand == "right" }
+	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
+	h.handle(packet(t, "/gloved/lefty/wrist", float32(0), float32(1), float32(0), float32(0), float32(0), float32(0), float32(1)), ap("127.0.0.1:5000"))
+	if n := h.Stats.Unknown.Load(); n != 1 {
+		t.Fatalf("%d unknown, want 1 (the pose for lefty)", n)
+	}
+	h.OnWrist = nil
+	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
+	if n := h.Stats.Unknown.Load(); n != 2 {
+		t.Fatalf("%d unknown, want 2 (a pose with no OnWrist)", n)
 	}
 }

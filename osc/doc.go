@@ -5,10 +5,13 @@
 // the daemon dropped), its link quaternions kept continuous from frame to
 // frame by the caller; and apps subscribe, unsubscribe and send wrist poses
 // to the daemon's listen address. The daemon owns its UDP sockets; encoding
-// on the hot path is this package's allocation-free Writer, and decoding of
-// what arrives is hypebeast/go-osc behind a guard that counts and drops
-// anything malformed (its Server stops on a bad packet and its Match panics
-// on some patterns, so neither is used).
+// on the hot path is this package's allocation-free Writer. What arrives
+// is split into its messages here (a bundle is read by its element sizes
+// to the datagram's end, and taken whole or not at all), each message
+// decoded by hypebeast/go-osc behind a guard that counts and drops
+// anything malformed (its Server stops on a bad packet, its Match panics
+// on some patterns and its bundle reader stops at 4 KB and ignores element
+// sizes, so none of them is used).
 //
 // The contract is also data: Methods describes every address gloved sends
 // and accepts (type tags, argument names, units and ranges by the
@@ -29,10 +32,13 @@
 // The listen socket is a control surface, guarded by the hub's Policy:
 // subscriptions are leases that lapse unless renewed, bounded per source,
 // cancelled only by their subscriber or their destination, and by default
-// send frames only back to the requester's own address; wrist poses are
+// send frames only back to the requester's own address, and to an address
+// that is not loopback only once it has sent back the token it was sent
+// (<prefix>/validate: RFC 9000's address validation); wrist poses are
 // taken only from loopback or osc.allow, and only inside a workspace box;
 // requests are answered (<prefix>/subscribed, /unsubscribed, /refused)
-// within a rate limit. No NaN or infinity is ever sent.
+// within a rate limit, and never with more bytes than they held to an
+// address that has not proven itself. No NaN or infinity is ever sent.
 //
 // Sources: the OSC 1.0 specification (messages, bundles, NTP timetags,
 // 4-byte alignment) as implemented by hypebeast/go-osc, and the contract of
@@ -40,5 +46,6 @@
 // right-handed Y-up, -Z-forward world, float32 on the wire); OSC 1.1's
 // type tags T and F (Bool); the OSCQuery proposal
 // (github.com/Vidvox/OSCQueryProposal: ACCESS, TYPE, RANGE, UNIT and its
-// units.md) for the contract's description.
+// units.md) for the contract's description; RFC 9000 (QUIC), section 8.1,
+// address validation with tokens, and RFC 2104 (HMAC) for the tokens.
 package osc

@@ -63,18 +63,32 @@ func (r *recorder) destinations() []netip.AddrPort {
 	return out
 }
 
+// to counts the datagrams sent to a (any port) and their bytes.
+func (r *recorder) to(a netip.Addr) (n, bytes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range r.sent {
+		if d.to.Addr() == a {
+			n, bytes = n+1, bytes+len(d.b)
+		}
+	}
+	return n, bytes
+}
+
 type reply struct {
 	to netip.AddrPort
 	m  *goosc.Message
 }
 
-// clock is a settable time for leases and rate limits.
+// clock is a settable monotonic clock for leases, rate limits and token
+// keys. It starts 1000 hours in, far from the process's own uptime, so
+// that a hub reading any other clock shows.
 type clock struct {
 	mu sync.Mutex
-	t  time.Time
+	t  time.Duration
 }
 
-func (c *clock) now() time.Time {
+func (c *clock) now() time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
@@ -83,7 +97,7 @@ func (c *clock) now() time.Time {
 func (c *clock) advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+	c.t += d
 }
 
 // fakeHosts resolves a few names without DNS.
@@ -103,8 +117,8 @@ func testHub(t *testing.T, p Policy) (*Hub, *recorder, *clock) {
 	t.Helper()
 	h := newHub("/gloved")
 	rec := &recorder{}
-	clk := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	h.out, h.now, h.resolve = rec, clk.now, fakeHosts
+	clk := &clock{t: 1000 * time.Hour}
+	h.out, h.clock, h.resolve = rec, clk.now, fakeHosts
 	h.SetPolicy(p)
 	return h, rec, clk
 }
@@ -145,4 +159,29 @@ func subscribe(t testing.TB, h *Hub, from string, host string, port int) {
 func unsubscribe(t testing.TB, h *Hub, from string, host string, port int) {
 	t.Helper()
 	h.handle(packet(t, "/gloved/unsubscribe", host, int32(port)), ap(from))
+}
+
+// subscribeProven subscribes host:port (an address) from `from` as a
+// client that answers the hub's challenge does: the request, then the
+// request again with the token the hub sent the destination.
+func subscribeProven(t *testing.T, h *Hub, rec *recorder, from, host string, port int) {
+	t.Helper()
+	subscribe(t, h, from, host, port)
+	tok := tokenSent(t, rec, netip.AddrPortFrom(netip.MustParseAddr(host), uint16(port)))
+	h.handle(packet(t, "/gloved/subscribe", host, int32(port), tok), ap(from))
+}
+
+// tokenSent returns the token the hub sent dst (<prefix>/validate), and
+// forgets what it sent; it fails t when none went there.
+func tokenSent(t *testing.T, rec *recorder, dst netip.AddrPort) string {
+	t.Helper()
+	for _, r := range rec.replies(t) {
+		if r.to == dst && r.m.Address == "/gloved/validate" && len(r.m.Arguments) == 1 {
+			if tok, ok := r.m.Arguments[0].(string); ok {
+				return tok
+			}
+		}
+	}
+	t.Fatalf("no token sent to %v", dst)
+	return ""
 }

@@ -38,10 +38,11 @@ func FuzzHubHandle(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
 		h, _, clk := testHub(t, Policy{Allow: []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24")}, PerSource: 3})
-		h.OnWrist = func(hand string, p mgl64.Vec3, q mgl64.Quat) {
+		h.OnWrist = func(hand string, p mgl64.Vec3, q mgl64.Quat) bool {
 			if !inBox(DefaultWristBox, p) || !finiteVec(q.V) || !finite32(q.W) || hand == "" {
 				t.Fatalf("wrist %q %v %v passed on", hand, p, q)
 			}
+			return true
 		}
 		for k := range 3 {
 			src := fuzzSources[(int(pick)+k)%len(fuzzSources)]

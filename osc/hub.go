@@ -15,6 +15,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/internal/loglimit"
+	"github.com/gloved/gloved/internal/uptime"
 )
 
 // Default addresses: gloved's own ports, not VRChat's 9000 and 9001 (where
@@ -34,8 +35,9 @@ const MaxSubscribers = 32
 type HubStats struct {
 	PacketsSent, SendErrors atomic.Uint64
 	// PacketsReceived counts datagrams; Malformed those that do not decode,
-	// Unknown messages to no known address, Rejected known messages with
-	// the wrong arguments.
+	// Unknown messages to no known address (a wrist pose for a hand
+	// OnWrist does not have among them), Rejected known messages with the
+	// wrong arguments.
 	PacketsReceived, Malformed, Unknown, Rejected atomic.Uint64
 	// Denied counts control messages (wrist poses) from sources that are
 	// neither loopback nor in the allow list.
@@ -54,6 +56,15 @@ type HubStats struct {
 	// RepliesLimited counts acknowledgements not sent under the reply
 	// rate limit.
 	RepliesLimited atomic.Uint64
+	// Challenges counts tokens sent to a subscription's destination that
+	// is not loopback, for it to prove it receives there before any frame
+	// goes to it; BadTokens subscriptions whose token was wrong, too old
+	// or another destination's (sent a new one).
+	Challenges, BadTokens atomic.Uint64
+	// Withheld counts replies not sent to an address that has not proven
+	// it receives there: larger than the request, or over the unproven
+	// budget.
+	Withheld atomic.Uint64
 }
 
 // Counter names one of HubStats' counters for a metrics endpoint.
@@ -70,7 +81,7 @@ func (s *HubStats) Counters() []Counter {
 		{"send_errors", "OSC send errors.", &s.SendErrors},
 		{"packets_received", "OSC packets received.", &s.PacketsReceived},
 		{"malformed", "Malformed OSC packets dropped.", &s.Malformed},
-		{"unknown", "OSC messages to unknown addresses dropped.", &s.Unknown},
+		{"unknown", "OSC messages to unknown addresses dropped (wrist poses for no configured hand among them).", &s.Unknown},
 		{"rejected", "OSC messages with wrong arguments dropped.", &s.Rejected},
 		{"denied", "OSC control messages from sources outside osc.allow dropped.", &s.Denied},
 		{"refused", "OSC subscriptions and unsubscriptions refused.", &s.Refused},
@@ -78,6 +89,9 @@ func (s *HubStats) Counters() []Counter {
 		{"bad_poses", "OSC wrist poses dropped (not finite or outside osc.wrist_box).", &s.BadPoses},
 		{"nonfinite", "OSC frames and messages not sent for holding a NaN or an infinity.", &s.NonFinite},
 		{"replies_limited", "OSC replies not sent under the rate limit.", &s.RepliesLimited},
+		{"challenges", "OSC tokens sent to a subscription's destination, which gets no frame until it sends one back.", &s.Challenges},
+		{"bad_tokens", "OSC subscriptions with a token that is wrong, too old or another destination's (sent a new one).", &s.BadTokens},
+		{"replies_withheld", "OSC replies not sent to an address that has not proven it receives there: larger than the request, or over the unproven budget.", &s.Withheld},
 	}
 }
 
@@ -89,29 +103,35 @@ type packetWriter interface {
 
 // Hub owns the daemon's UDP socket: frames go out from it to the
 // configured targets and to subscribers, and it receives
-// <prefix>/subscribe s host i port, <prefix>/unsubscribe s host i port and
-// <prefix>/<hand>/wrist f f f (position) f f f f (quaternion x y z w).
-// What it accepts from whom is its Policy; whatever else arrives,
-// malformed or hostile, is counted and dropped.
+// <prefix>/subscribe s host i port [s token], <prefix>/unsubscribe s host
+// i port [s token] and <prefix>/<hand>/wrist f f f (position) f f f f
+// (quaternion x y z w). What it accepts from whom is its Policy; a
+// destination that is not loopback gets frames only once it has sent back
+// its token (tokenKeys); whatever else arrives, malformed or hostile, is
+// counted and dropped.
 type Hub struct {
 	Stats HubStats
 	// OnWrist receives wrist poses by hand name, only from trusted
-	// sources, finite and inside the workspace box; set before Serve.
-	OnWrist func(hand string, p mgl64.Vec3, q mgl64.Quat)
+	// sources, finite and inside the workspace box, and reports whether a
+	// hand of that name took it (a pose for none is counted as Unknown);
+	// set before Serve.
+	OnWrist func(hand string, p mgl64.Vec3, q mgl64.Quat) bool
 	// Log, if set, receives the hub's warnings as a message and key-value
 	// pairs, at most one line a second of each kind; set before Serve.
 	Log func(msg string, kv ...any)
 
-	addr    controlAddresses
-	conn    *net.UDPConn // nil when the handler is tested alone
-	out     packetWriter
-	local   netip.AddrPort // the socket's address; zero when there is none
-	now     func() time.Time
-	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
-	lookups chan lookup
-	bcast   []netip.Addr // the broadcast addresses of this machine's networks
-	replies rateLimit
-	logs    loglimit.Limiter
+	addr     controlAddresses
+	conn     *net.UDPConn // nil when the handler is tested alone
+	out      packetWriter
+	local    netip.AddrPort       // the socket's address; zero when there is none
+	clock    func() time.Duration // monotonic (uptime.Now): no lease, limit or key follows the wall clock
+	resolve  func(ctx context.Context, host string) ([]netip.Addr, error)
+	lookups  chan lookup
+	bcast    []netip.Addr // the broadcast addresses of this machine's networks
+	replies  rateLimit    // every reply
+	unproven rateLimit    // replies to addresses that have not proven they receive
+	tokens   tokenKeys
+	logs     loglimit.Limiter
 
 	mu     sync.RWMutex
 	policy Policy
@@ -120,13 +140,15 @@ type Hub struct {
 	static     *Targets
 	subs       []lease
 	subDests   []netip.AddrPort // the subscriptions' destinations, rebuilt on change
-	nextExpiry atomic.Int64     // Unix nanoseconds of the first lease to lapse
+	nextExpiry atomic.Int64     // the clock's reading when the first lease lapses
 }
 
 // newHub returns a hub with the default policy and no socket.
 func newHub(prefix string) *Hub {
-	h := &Hub{addr: newControlAddresses(prefix), now: time.Now, resolve: lookupHost,
-		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second}}
+	h := &Hub{addr: newControlAddresses(prefix), clock: uptime.Now, resolve: lookupHost,
+		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second},
+		replies:  rateLimit{perSource: RepliesPerSource, total: RepliesPerSecond, sources: maxReplySources},
+		unproven: rateLimit{perSource: UnprovenPerAddress, total: UnprovenPerSecond, sources: maxReplySources}}
 	h.nextExpiry.Store(math.MaxInt64)
 	return h
 }
@@ -220,7 +242,7 @@ func resolveTarget(addr string) (netip.AddrPort, error) {
 // subscriber) are counted, not returned: one bad target must not stop the
 // others. Lapsed subscriptions are dropped first.
 func (h *Hub) Send(packets [][]byte) {
-	if now := h.now().UnixNano(); now >= h.nextExpiry.Load() {
+	if now := h.clock(); int64(now) >= h.nextExpiry.Load() {
 		h.mu.Lock()
 		h.expire(now)
 		h.mu.Unlock()

@@ -121,12 +121,13 @@ func TestHostileInputIsCountedAndDropped(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 81))
 	var mu sync.Mutex
 	var wrists []mgl64.Vec3
-	h.OnWrist = func(hand string, p mgl64.Vec3, q mgl64.Quat) {
+	h.OnWrist = func(hand string, p mgl64.Vec3, q mgl64.Quat) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if hand == "right" {
 			wrists = append(wrists, p)
 		}
+		return hand == "right"
 	}
 	hostile := [][]byte{
 		[]byte("/foo[\x00\x00\x00,i\x00\x00\x00\x00\x00\x01"),

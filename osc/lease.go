@@ -12,36 +12,50 @@ import (
 // unless its owner renews it.
 type lease struct {
 	dest    netip.AddrPort
-	owner   netip.Addr // the source address that made it
-	expires int64      // Unix nanoseconds
+	owner   netip.Addr    // the source address that made it
+	expires time.Duration // on the hub's monotonic clock
 }
 
+// errUnproven is a destination that is not loopback and has not sent
+// back its token.
+var errUnproven = errors.New("the destination has not proven it receives there")
+
 // subscribe adds src's subscription of dst, or renews it, and returns the
-// lease granted.
-func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort) (time.Duration, error) {
+// lease granted. A destination that is not loopback must have sent back
+// tok, its token (errUnproven otherwise), whether it subscribes or
+// renews; stale reports a token under the previous key, whose holder is
+// due a new one.
+func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort, tok string) (d time.Duration, stale bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	now := h.now().UnixNano()
+	now := h.clock()
 	h.expire(now)
 	if err := h.permitLocked(src, dst.Addr()); err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	d := h.policy.Lease
+	if !dst.Addr().Unmap().IsLoopback() {
+		valid, fresh := h.tokens.check(dst, tok, now)
+		if !valid {
+			return 0, false, errUnproven
+		}
+		stale = !fresh
+	}
+	d = h.policy.Lease
 	if i := h.find(dst); i >= 0 {
-		h.subs[i].expires = now + int64(d)
+		h.subs[i].expires = now + d
 		h.updateExpiry()
-		return d, nil
+		return d, stale, nil
 	}
 	if n := h.held(src); n >= h.policy.PerSource {
-		return 0, fmt.Errorf("%v already holds %d subscriptions, the limit per source", src, n)
+		return 0, false, fmt.Errorf("%v already holds %d subscriptions, the limit per source", src, n)
 	}
 	if len(h.subs) >= MaxSubscribers {
-		return 0, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
+		return 0, false, fmt.Errorf("all %d subscriptions are taken", MaxSubscribers)
 	}
-	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + int64(d)})
+	h.subs = append(h.subs, lease{dest: dst, owner: src, expires: now + d})
 	h.rebuild()
 	h.updateExpiry()
-	return d, nil
+	return d, stale, nil
 }
 
 // unsubscribe ends the subscription of dst, if there is one, when src is
@@ -66,7 +80,7 @@ func (h *Hub) unsubscribe(src netip.Addr, dst netip.AddrPort) error {
 func (h *Hub) Subscribers() []netip.AddrPort {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.expire(h.now().UnixNano())
+	h.expire(h.clock())
 	out := make([]netip.AddrPort, len(h.subs))
 	for i, l := range h.subs {
 		out[i] = l.dest
@@ -76,7 +90,7 @@ func (h *Hub) Subscribers() []netip.AddrPort {
 
 // expire drops the leases lapsed at now; h.mu is held. It allocates
 // nothing (Send calls it).
-func (h *Hub) expire(now int64) {
+func (h *Hub) expire(now time.Duration) {
 	kept := h.subs[:0]
 	for _, l := range h.subs {
 		if l.expires > now {
@@ -95,11 +109,11 @@ func (h *Hub) expire(now int64) {
 
 // updateExpiry records when the first lease lapses; h.mu is held.
 func (h *Hub) updateExpiry() {
-	next := int64(math.MaxInt64)
+	next := time.Duration(math.MaxInt64)
 	for _, l := range h.subs {
 		next = min(next, l.expires)
 	}
-	h.nextExpiry.Store(next)
+	h.nextExpiry.Store(int64(next))
 }
 
 // rebuild lists the subscriptions' destinations; h.mu is held.

@@ -66,6 +66,9 @@ func describeArgs(args []Arg) string {
 		if r := args[i].Range; r != nil && len(r.Values) > 0 {
 			part += ": " + strings.Join(r.Values, ", ")
 		}
+		if args[i].Optional {
+			part += " (optional)"
+		}
 		parts = append(parts, part)
 		i += n
 	}

@@ -29,6 +29,9 @@ type Arg struct {
 	Unit string
 	// Range bounds the value; nil when it is unbounded.
 	Range *Range
+	// Optional says a message may end before this argument; only the
+	// last of a method's Args may be optional, and not with Each.
+	Optional bool
 }
 
 // Range is the values an argument takes: at least Min where HasMin, at
@@ -120,12 +123,22 @@ func (m *Method) TypeTags(s Shape) string {
 	return b.String()
 }
 
+// Required returns how many of the method's arguments for a hand of
+// shape s a message must hold: all but the optional ones at the end.
+func (m *Method) Required(s Shape) int {
+	n := len(m.Expand(s))
+	for i := len(m.Args) - 1; i >= 0 && m.Args[i].Optional && len(m.Each) == 0; i-- {
+		n--
+	}
+	return n
+}
+
 // Matches reports whether a message with type tags tags (without the
 // leading comma) fits the method for a hand of shape s: the same tags,
-// where a bool may be T or F.
+// where a bool may be T or F, optional ones at the end left out or not.
 func (m *Method) Matches(tags string, s Shape) bool {
 	want := m.TypeTags(s)
-	if len(tags) != len(want) {
+	if len(tags) < m.Required(s) || len(tags) > len(want) {
 		return false
 	}
 	for i := range len(tags) {
@@ -150,6 +163,11 @@ func (m *Method) check() error {
 	}
 	if m.Description == "" || m.When == "" {
 		return fmt.Errorf("osc: method %s: no description or no when", m.Path)
+	}
+	for i, a := range m.Args {
+		if a.Optional && (len(m.Each) > 0 || i+1 < len(m.Args) && !m.Args[i+1].Optional) {
+			return fmt.Errorf("osc: method %s: optional argument %s before a required one", m.Path, a.Name)
+		}
 	}
 	for _, a := range append(append([]Arg(nil), m.Args...), m.Each...) {
 		if !strings.ContainsRune("ifsT", rune(a.Type)) || a.Name == "" {

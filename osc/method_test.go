@@ -148,7 +148,7 @@ func TestMethodExpandsPerHand(t *testing.T) {
 		{"/gloved/right/joints", strings.Repeat("f", 23)},
 		{"/gloved/right/links", strings.Repeat("f", 7*16)},
 		{"/gloved/right/contact", "ssfffffff"},
-		{"/gloved/subscribe", "si"},
+		{"/gloved/subscribe", "sis"},
 	}
 	for _, tc := range tests {
 		if got := byPath[tc.path].TypeTags(testShape); got != tc.want {
@@ -159,6 +159,34 @@ func TestMethodExpandsPerHand(t *testing.T) {
 	for tags, want := range map[string]bool{"T": true, "F": true, "i": false, "TT": false} {
 		if got := bools.Matches(tags, Shape{}); got != want {
 			t.Errorf("a bool method matching %q: got %v, want %v", tags, got, want)
+		}
+	}
+	sub := byPath["/gloved/subscribe"]
+	for tags, want := range map[string]bool{"si": true, "sis": true, "s": false, "sisi": false, "sii": false} {
+		if got := sub.Matches(tags, testShape); got != want {
+			t.Errorf("/subscribe, its token optional, matching %q: got %v, want %v", tags, got, want)
+		}
+	}
+}
+
+// TestOnlyTheLastArgumentsMayBeOptional: a method with an optional
+// argument before a required one, or beside a repeated group, cannot be
+// described.
+func TestOnlyTheLastArgumentsMayBeOptional(t *testing.T) {
+	opt, req := Arg{Type: 's', Name: "token", Optional: true}, Arg{Type: 'i', Name: "port"}
+	for _, tc := range []struct {
+		m  Method
+		ok bool
+	}{
+		{Method{Args: []Arg{req, opt}}, true},
+		{Method{Args: []Arg{req, opt, opt}}, true},
+		{Method{Args: []Arg{opt, req}}, false},
+		{Method{Args: []Arg{req, opt}, Each: []Arg{req}, Per: PerJoint}, false},
+	} {
+		m := tc.m
+		m.Path, m.Access, m.Description, m.When = "/x", Accepted, "d", "w"
+		if err := m.check(); (err == nil) != tc.ok {
+			t.Errorf("%+v: got %v, want ok %v", m.Args, err, tc.ok)
 		}
 	}
 }
@@ -255,13 +283,14 @@ func sample(m *Method) *goosc.Message {
 }
 
 // TestAcceptedMessagesFollowTheContract: a message built from each method
-// the contract says gloved accepts is taken by the hub (not counted
-// unknown or rejected), and the same with one argument short is
-// rejected; the hub's answers are methods the contract says it sends.
+// the contract says gloved accepts, optional arguments included, is taken
+// by the hub (not counted unknown or rejected), and the same one short of
+// its required arguments is rejected; the hub's answers are methods the
+// contract says it sends.
 func TestAcceptedMessagesFollowTheContract(t *testing.T) {
 	h, rec, _ := testHub(t, Policy{})
 	wrists := 0
-	h.OnWrist = func(string, mgl64.Vec3, mgl64.Quat) { wrists++ }
+	h.OnWrist = func(string, mgl64.Vec3, mgl64.Quat) bool { wrists++; return true }
 	from := netip.MustParseAddrPort("127.0.0.1:5000")
 	var answers []*goosc.Message
 	ms := Methods()
@@ -281,7 +310,7 @@ func TestAcceptedMessagesFollowTheContract(t *testing.T) {
 		if n := h.Stats.Unknown.Load() + h.Stats.Rejected.Load(); n != 0 {
 			t.Fatalf("%s %v: the hub counted it unknown or rejected", msg.Address, msg.Arguments)
 		}
-		short := goosc.NewMessage(msg.Address, msg.Arguments[:len(msg.Arguments)-1]...)
+		short := goosc.NewMessage(msg.Address, msg.Arguments[:m.Required(testShape)-1]...)
 		if b, err = short.MarshalBinary(); err != nil {
 			t.Fatal(err)
 		}

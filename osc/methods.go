@@ -23,6 +23,7 @@ var (
 	argBegin     = Arg{Type: 'i', Name: "begin (1) or end (0)", Range: Between(0, 1)}
 	argHost      = Arg{Type: 's', Name: "host"}
 	argPort      = Arg{Type: 'i', Name: "port", Range: Between(1, 65535)}
+	argToken     = Arg{Type: 's', Name: "token", Optional: true}
 )
 
 // Vec3Args returns a vector's three float arguments, named name x, y, z,
@@ -128,12 +129,13 @@ func MethodsIn(c geom.Convention) []Method {
 		{Path: "{prefix}/{hand}/rate", Access: Sent, When: "after each status of a glove on a serial line, once it has sent a sample",
 			Args:        one(Arg{Type: 'f', Name: "samples a second", Range: AtLeast(0)}),
 			Description: "The glove's samples a second that arrived over the last 2 s (or since it opened, if that is shorter): what degraded is judged on, against the rate the glove was set to send."},
-		{Path: "{prefix}/subscribe", Access: Accepted, When: "answered with {prefix}/subscribed or {prefix}/refused",
-			Args:        one(argHost, argPort),
-			Description: "Asks for frames at host:port (an address, or a name from a trusted source) for a lease of osc.lease_s; send it again to renew."},
+		{Path: "{prefix}/subscribe", Access: Accepted, When: "answered with {prefix}/subscribed, {prefix}/validate (to host:port) or {prefix}/refused",
+			Args: one(argHost, argPort, argToken),
+			Description: "Asks for frames at host:port (an address, or a name from a trusted source) for a lease of osc.lease_s; send it again to renew. " +
+				"A destination that is not loopback gets no frame until it proves it receives there: it is sent {prefix}/validate, and this request and every renewal carry the token that came in it."},
 		{Path: "{prefix}/unsubscribe", Access: Accepted, When: "answered with {prefix}/unsubscribed or {prefix}/refused",
-			Args:        one(argHost, argPort),
-			Description: "Ends a subscription, by its subscriber or its destination."},
+			Args:        one(argHost, argPort, argToken),
+			Description: "Ends a subscription, by its subscriber or its destination (the token, if sent, lets the answer reach a sender that is not loopback)."},
 		{Path: "{prefix}/{hand}/wrist", Access: Accepted, When: "from loopback or osc.allow; not answered",
 			Args:        args(Vec3Args("position", unitMetre), QuatArgs("rotation")),
 			Description: "Sets the hand's wrist pose, overriding the config's wrist and a recording's wrist channel; dropped unless finite and inside osc.wrist_box."},
@@ -143,8 +145,12 @@ func MethodsIn(c geom.Convention) []Method {
 		{Path: "{prefix}/unsubscribed", Access: Sent, When: "to the requester, answering {prefix}/unsubscribe",
 			Args:        one(argHost, argPort),
 			Description: "A subscription ended."},
+		{Path: "{prefix}/validate", Access: Sent, When: "to a destination that is not loopback, answering {prefix}/subscribe without its token, or with one about to expire",
+			Args: one(Arg{Type: 's', Name: "token"}),
+			Description: "The destination's token: frames go to host:port once a {prefix}/subscribe of it comes back with the token (from the destination's host, or from a trusted source the rules let subscribe it). " +
+				"A token is good for 2 to 4 minutes; renewals get a new one before it runs out."},
 		{Path: "{prefix}/refused", Access: Sent, When: "to the requester, answering a request the rules refuse",
 			Args:        one(Arg{Type: 's', Name: "reason"}),
-			Description: "Why a subscription or unsubscription was refused."},
+			Description: "Why a subscription or unsubscription was refused. Not sent to a requester that is not loopback and has not sent its token when longer than the request (the daemon logs it)."},
 	}
 }

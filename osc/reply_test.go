@@ -130,16 +130,76 @@ func receiveMessage(t *testing.T, app *net.UDPConn) *goosc.Message {
 }
 
 // TestStrangersSendAddresses: a source outside osc.allow may only
-// subscribe its own address, so it gets no DNS lookups done for it.
+// subscribe its own address, so it gets no DNS lookups done for it; the
+// refusal, longer than the request, is not sent to an address that has
+// not proven it receives (logged and counted instead).
 func TestStrangersSendAddresses(t *testing.T) {
 	h, rec, _ := testHub(t, Policy{})
+	var logs logLines
+	h.Log = logs.log
 	subscribe(t, h, "192.0.2.7:5000", "quest.lan", 5000)
 	rs := rec.replies(t)
-	if len(h.lookups) != 0 || len(rs) != 1 || rs[0].m.Address != "/gloved/refused" || !strings.Contains(rs[0].m.Arguments[0].(string), "send your address") {
-		t.Fatalf("replies %v, %d lookups queued", rs, len(h.lookups))
+	if len(h.lookups) != 0 || len(rs) != 0 || h.Stats.Refused.Load() != 1 || h.Stats.Withheld.Load() != 1 {
+		t.Fatalf("replies %v, %d lookups queued, %d refused, %d withheld", rs, len(h.lookups), h.Stats.Refused.Load(), h.Stats.Withheld.Load())
 	}
-	subscribe(t, h, "192.0.2.7:5000", "192.0.2.7", 5000)
+	if l := logs.all(); len(l) != 1 || !strings.Contains(l[0], "send your address") {
+		t.Fatalf("log %q, want the reason", l)
+	}
+	subscribeProven(t, h, rec, "192.0.2.7:5000", "192.0.2.7", 5000)
 	if s := h.Subscribers(); len(s) != 1 {
 		t.Fatalf("a stranger could not subscribe its own address: %v", s)
+	}
+}
+
+// TestUnprovenAddressesGetNoMoreThanTheySent: an address that has not
+// proven it receives (no token, not loopback) gets at most one reply a
+// second, no larger than the request it answers: 100 forged requests in
+// a second buy one reply no larger than one of them; refusals and usage
+// longer than the request are withheld and counted; 100 such addresses
+// get at most UnprovenPerSecond replies in all. Loopback and a sender
+// that sent its token get their refusals whole.
+func TestUnprovenAddressesGetNoMoreThanTheySent(t *testing.T) {
+	h, rec, clk := testHub(t, Policy{PerSource: 1})
+	victim := netip.MustParseAddr("192.0.2.66")
+	req := packet(t, "/gloved/subscribe", "192.0.2.66", int32(7000))
+	for range 100 {
+		h.handle(req, ap("192.0.2.66:7000"))
+	}
+	if n, bytes := rec.to(victim); n != 1 || bytes > len(req) || h.Stats.Withheld.Load() != 99 {
+		t.Fatalf("100 forged requests of %d bytes: %d replies of %d bytes, %d withheld; want 1 of at most %d, 99",
+			len(req), n, bytes, h.Stats.Withheld.Load(), len(req))
+	}
+	clk.advance(time.Second)
+	rec.replies(t)
+	for _, b := range [][]byte{
+		packet(t, "/gloved/subscribe", "192.0.2.67", int32(7000)),  // another host: refused
+		packet(t, "/gloved/subscribe", "192.0.2.66", int32(70000)), // usage
+	} {
+		h.handle(b, ap("192.0.2.66:7000"))
+		clk.advance(time.Second)
+	}
+	if rs := rec.replies(t); len(rs) != 0 || h.Stats.Withheld.Load() != 101 {
+		t.Fatalf("refusals longer than the request: %v sent, %d withheld", rs, h.Stats.Withheld.Load())
+	}
+	for i := range 100 {
+		from := netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, byte(i)}), 7000)
+		h.handle(packet(t, "/gloved/subscribe", from.Addr().String(), int32(7000)), from)
+	}
+	if rs := rec.replies(t); len(rs) != UnprovenPerSecond {
+		t.Fatalf("100 unproven addresses in a second: %d replies, want %d", len(rs), UnprovenPerSecond)
+	}
+	clk.advance(time.Second)
+	subscribe(t, h, "127.0.0.1:5000", "192.0.2.67", 7000)
+	if rs := rec.replies(t); len(rs) != 1 || rs[0].m.Address != "/gloved/refused" {
+		t.Fatalf("loopback: %v, want the refusal", rs)
+	}
+	me := ap("192.0.2.7:5000")
+	subscribeProven(t, h, rec, me.String(), "192.0.2.7", 5000)
+	clk.advance(time.Second)
+	subscribe(t, h, me.String(), "192.0.2.7", 5001)
+	tok := tokenSent(t, rec, ap("192.0.2.7:5001"))
+	h.handle(packet(t, "/gloved/subscribe", "192.0.2.7", int32(5001), tok), me)
+	if rs := rec.replies(t); len(rs) != 1 || rs[0].m.Address != "/gloved/refused" || !strings.Contains(rs[0].m.Arguments[0].(string), "limit per source") {
+		t.Fatalf("a sender with its token over the limit: %v, want the refusal", rs)
 	}
 }

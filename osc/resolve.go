@@ -2,13 +2,12 @@ package osc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"slices"
 	"time"
-
-	goosc "github.com/hypebeast/go-osc/osc"
 )
 
 // Host name lookups run off the receive path, one at a time, from a short
@@ -18,11 +17,14 @@ const (
 	maxPendingLookups = 4
 )
 
-// lookup is a /subscribe or /unsubscribe request waiting for its host.
+// lookup is a /subscribe or /unsubscribe request, waiting for its host
+// when it names one.
 type lookup struct {
 	src   netip.AddrPort
 	host  string
 	port  uint16
+	token string // "" when it has none
+	size  int    // the request's size on the wire
 	unsub bool
 }
 
@@ -34,14 +36,14 @@ func lookupHost(ctx context.Context, host string) ([]netip.Addr, error) {
 // request handles /subscribe and /unsubscribe: an address is applied at
 // once; a host name from a trusted source is queued for lookup (other
 // sources may only subscribe their own address, so they send it).
-func (h *Hub) request(m *goosc.Message, src netip.AddrPort, unsub bool) {
-	host, port, ok := hostPort(m.Arguments)
+func (h *Hub) request(q request, src netip.AddrPort, unsub bool) {
+	host, port, token, ok := hostPort(q.m.Arguments)
 	if !ok {
 		h.Stats.Rejected.Add(1)
-		h.reply(src, h.addr.refused, "usage: "+m.Address+" s host i port (host an address or a name, port 1-65535)")
+		h.reply(answer{to: src, size: q.size}, h.addr.refused, "usage: "+q.m.Address+" s host i port [s token] (host an address or a name, port 1-65535)")
 		return
 	}
-	r := lookup{src: src, host: host, port: port, unsub: unsub}
+	r := lookup{src: src, host: host, port: port, token: token, size: q.size, unsub: unsub}
 	if a, err := netip.ParseAddr(host); err == nil {
 		h.apply(r, []netip.Addr{a})
 		return
@@ -80,7 +82,8 @@ func (h *Hub) resolveLoop(ctx context.Context) {
 }
 
 // apply subscribes the first of addrs the policy permits, or unsubscribes
-// them all, and answers.
+// them all, and answers; a destination that has yet to prove itself is
+// sent its token instead.
 func (h *Hub) apply(r lookup, addrs []netip.Addr) {
 	addrs = slices.Clone(addrs)
 	for i, a := range addrs {
@@ -99,8 +102,17 @@ func (h *Hub) apply(r lookup, addrs []netip.Addr) {
 		var err error
 		if r.unsub {
 			err = h.unsubscribe(r.src.Addr(), dst)
-		} else if d, serr := h.subscribe(r.src.Addr(), dst); serr == nil {
-			h.reply(r.src, h.addr.subscribed, a.String(), int32(r.port), float32(d.Seconds()))
+		} else if d, stale, serr := h.subscribe(r.src.Addr(), dst, r.token); serr == nil {
+			h.reply(h.answerOf(r), h.addr.subscribed, a.String(), int32(r.port), float32(d.Seconds()))
+			if stale {
+				h.challenge(r, dst, true) // the next renewal's token
+			}
+			return
+		} else if errors.Is(serr, errUnproven) {
+			if r.token != "" {
+				h.Stats.BadTokens.Add(1)
+			}
+			h.challenge(r, dst, false)
 			return
 		} else {
 			err = serr
@@ -113,7 +125,24 @@ func (h *Hub) apply(r lookup, addrs []netip.Addr) {
 		h.refuse(r, first.Error())
 		return
 	}
-	h.reply(r.src, h.addr.unsubscribed, r.host, int32(r.port))
+	h.reply(h.answerOf(r), h.addr.unsubscribed, r.host, int32(r.port))
+}
+
+// challenge sends dst its token (<prefix>/validate s token), for the
+// subscriber to send back from there; a destination that has not proven
+// itself gets it only within the unproven budget and when it is no larger
+// than the request.
+func (h *Hub) challenge(r lookup, dst netip.AddrPort, proven bool) {
+	if h.reply(answer{to: dst, proven: proven, size: r.size}, h.addr.validate, h.tokens.issue(dst, h.clock())) {
+		h.Stats.Challenges.Add(1)
+	}
+}
+
+// answerOf is how to answer r: to its sender, proven when r's token is
+// good for the sender's own address at the port r names.
+func (h *Hub) answerOf(r lookup) answer {
+	valid, _ := h.tokens.check(netip.AddrPortFrom(r.src.Addr(), r.port), r.token, h.clock())
+	return answer{to: r.src, proven: valid, size: r.size}
 }
 
 // refuse counts, logs and answers a refused request.
@@ -124,7 +153,7 @@ func (h *Hub) refuse(r lookup, reason string) {
 		what = "unsubscription"
 	}
 	h.logf(logRefused, "osc: "+what+" refused", "source", r.src.String(), "reason", reason)
-	h.reply(r.src, h.addr.refused, reason)
+	h.reply(h.answerOf(r), h.addr.refused, reason)
 }
 
 func boolInt(b bool) int {

@@ -162,10 +162,10 @@ func TestSendSendsToFoundServicesAndSubscribersOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Targets().Found("TouchDesigner-1", ap("127.0.0.1:9500"))
-	if _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9500")); err != nil {
+	if _, _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9500"), ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9600")); err != nil {
+	if _, _, err := h.subscribe(netip.MustParseAddr("127.0.0.1"), ap("127.0.0.1:9600"), ""); err != nil {
 		t.Fatal(err)
 	}
 	rec.destinations()

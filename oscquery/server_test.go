@@ -61,7 +61,7 @@ func TestServerAnswersAsTheProposalSays(t *testing.T) {
 		{"GET", "/gloved/right/frame?FULL_PATH", 200, `{"FULL_PATH":"/gloved/right/frame"}`},
 		{"GET", "/gloved/right/frame?ACCESS", 200, `{"ACCESS":1}`},
 		{"GET", "/gloved/right/wrist?ACCESS", 200, `{"ACCESS":2}`},
-		{"GET", "/gloved/subscribe?TYPE", 200, `{"TYPE":"si"}`},
+		{"GET", "/gloved/subscribe?TYPE", 200, `{"TYPE":"sis"}`},
 		{"GET", "/gloved/right/frame?RANGE", 200, `{"RANGE":[null,{"MIN":0},{"MIN":0,"MAX":2147483647}]}`},
 		{"GET", "/gloved/right/frame?UNIT", 200, `{"UNIT":[null,"time.ms",null]}`},
 		{"GET", "/gloved/right/sample?UNIT", 200, `{}`},

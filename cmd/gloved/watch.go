@@ -7,6 +7,7 @@ import (
 	"net"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
@@ -63,16 +64,49 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	if me.IP.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	subscribe := func(addr string) {
-		b, _ := goosc.NewMessage(*prefix+addr, host, int32(me.Port)).MarshalBinary()
-		conn.WriteToUDP(b, da)
-	}
-	go renew(ctx, func() { subscribe("/subscribe") })
-	defer subscribe("/unsubscribe")
+	s := &subscriber{conn: conn, daemon: da, prefix: *prefix, host: host, port: int32(me.Port)}
+	go renew(ctx, func() { s.send("/subscribe") })
+	defer s.send("/unsubscribe")
 	go func() { <-ctx.Done(); conn.SetReadDeadline(time.Now()) }()
 	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
-	watchLoop(ctx, conn, *prefix, out)
+	watchLoop(ctx, conn, *prefix, out, s.validate)
 	return nil
+}
+
+// subscriber is gloved watch's subscription of its own socket: requests
+// go from it to the daemon, carrying the token the daemon sent there once
+// one came (a destination that is not loopback proves so that it
+// receives what is sent to it).
+type subscriber struct {
+	conn   *net.UDPConn
+	daemon *net.UDPAddr
+	prefix string
+	host   string
+	port   int32
+
+	mu    sync.Mutex
+	token string
+}
+
+// send sends prefix+addr (/subscribe, /unsubscribe) for the socket.
+func (s *subscriber) send(addr string) {
+	s.mu.Lock()
+	args := []any{s.host, s.port}
+	if s.token != "" {
+		args = append(args, s.token)
+	}
+	s.mu.Unlock()
+	b, _ := goosc.NewMessage(s.prefix+addr, args...).MarshalBinary()
+	s.conn.WriteToUDP(b, s.daemon)
+}
+
+// validate keeps the token the daemon sent (<prefix>/validate) and
+// subscribes with it at once.
+func (s *subscriber) validate(token string) {
+	s.mu.Lock()
+	s.token = token
+	s.mu.Unlock()
+	s.send("/subscribe")
 }
 
 // renew subscribes now and every few seconds until ctx ends: a
@@ -92,8 +126,9 @@ func renew(ctx context.Context, subscribe func()) {
 }
 
 // watchLoop shows what arrives on conn until ctx ends, at most ten times a
-// second.
-func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Writer) {
+// second, and passes a token the daemon sends (<prefix>/validate) to
+// validate.
+func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Writer, validate func(token string)) {
 	hands := map[string]*watchState{}
 	buf := make([]byte, 65536)
 	var lastPrint time.Time
@@ -109,7 +144,14 @@ func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Wri
 		}
 		b, ok := p.(*goosc.Bundle)
 		if !ok {
-			if m, ok := p.(*goosc.Message); ok && m.Address == prefix+"/refused" && len(m.Arguments) > 0 && m.Arguments[0] != refused {
+			m, _ := p.(*goosc.Message)
+			switch {
+			case m == nil || len(m.Arguments) == 0:
+			case m.Address == prefix+"/validate":
+				if token, ok := m.Arguments[0].(string); ok {
+					validate(token)
+				}
+			case m.Address == prefix+"/refused" && m.Arguments[0] != refused:
 				refused = m.Arguments[0]
 				fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
 			}
