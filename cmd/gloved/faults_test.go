@@ -21,6 +21,7 @@ import (
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/internal/netns"
 )
 
 // checkSimRecording replays a recording of the simulated grasp: every
@@ -53,7 +54,7 @@ func checkSimRecording(t *testing.T, path string) int {
 // publishing frames; the recording holds complete samples up to there.
 func TestDiskFullStopsOnlyTheRecording(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
-		t.Skip("prlimit (util-linux) is not installed: cannot limit the file size")
+		netns.Skipf(t, "prlimit (util-linux) is not installed: cannot limit the file size")
 	}
 	rx, got := daemontest.Listen(t)
 	rec := filepath.Join(t.TempDir(), "session.glove")

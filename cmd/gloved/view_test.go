@@ -29,6 +29,7 @@ import (
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/netns"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
 	"github.com/gloved/gloved/view/viewtest"
@@ -40,7 +41,7 @@ func chromium(t *testing.T) *viewtest.Browser {
 	t.Helper()
 	path := viewtest.Path()
 	if path == "" {
-		t.Skip("no Chromium on this machine: install Debian's chromium package (.ci/run does) to test the live page")
+		netns.Skipf(t, "no Chromium on this machine: install Debian's chromium package (.ci/run does) to test the live page")
 	}
 	b, err := viewtest.Launch(path)
 	if err != nil {
