@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
@@ -227,9 +227,13 @@ var ErrConfig = errors.New("config")
 // DefaultBudgetMS is frame.budget_ms unless a config says otherwise.
 const DefaultBudgetMS = 5.0
 
+// configFile is what a config file may be: gloved's shipped ones take a
+// few kilobytes.
+var configFile = userfile.Kind{Name: "a config file", MaxBytes: 1_000_000}
+
 // LoadConfig reads and checks a config file.
 func LoadConfig(path string) (*Config, error) {
-	text, err := os.ReadFile(path)
+	text, err := userfile.ReadFile(path, configFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
