@@ -34,7 +34,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 	}{
 		{"unknown key", base + "[frame]\nbudget = 3\n", "unknown key frame.budget"},
 		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nvelocity = 2", 1), "unknown key hand.velocity"},
-		{"syntax", base + "[frame\n", "line 7"},
+		{"syntax", base + "[frame\n", "line 6"},
 		{"no hand", `[scene]`, "no [[hand]]"},
 		{"device", strings.Replace(base, `"sim"`, `"glove9000"`, 1), `hand[0].device = "glove9000"`},
 		{"cyberglove port", strings.Replace(base, `"sim"`, `"cyberglove"`, 1), "hand[0].port"},

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestADeepConfigIsRefusedAtOnce: a config nested 20,000 tables deep
+// (which took 16 GB and 76 s to decode) and one whose unknown key
+// is 10,000 tables deep (a line of megabytes) each end with one short
+// line naming the limit.
+func TestADeepConfigIsRefusedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"inline.toml": "a = " + strings.Repeat("{a = ", 20_000) + "1" + strings.Repeat("}", 20_000) + "\n",
+		"header.toml": "[" + strings.Repeat("a.", 10_000) + "a]\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBinary(t, 60*time.Second, "run", "-c", path, "--check")
+		r.oneLine(t, 2, name+": line 1: nested deeper than 16 levels")
+		if len(r.stderr) > 300 {
+			t.Errorf("%s: a line of %d bytes: %.300s", name, len(r.stderr), r.stderr)
+		}
+	}
+}
+
+// TestATOMLMistakeIsReportedOnItsLine: an array left open on line 8 is
+// reported on line 8, not where the decoder gave up.
+func TestATOMLMistakeIsReportedOnItsLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	text := `# my glove
+[[hand]]
+name = "right"
+device = "sim"
+
+[osc]
+listen = "127.0.0.1:0"
+targets = ["127.0.0.1:9430"
+# frames go to these
+prefix = "/gloved"
+`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, 20*time.Second, "run", "-c", path, "--check")
+	r.oneLine(t, 2, "gloved.toml: line 8: an array begun here is never closed")
+}
