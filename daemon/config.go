@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -317,21 +316,6 @@ func (c *Config) HandPairs() (*session.HandPairs, error) {
 		names[i] = h.Name
 	}
 	return session.NewHandPairs(names, o)
-}
-
-// Resolve returns p relative to the config's directory.
-func (c *Config) Resolve(p string) string {
-	if c.Path == "" {
-		return p
-	}
-	return session.Resolve(filepath.Dir(c.Path), p)
-}
-
-// Spec returns hand i's spec with its paths resolved.
-func (c *Config) Spec(i int) session.Spec {
-	s := c.Hands[i].Spec
-	s.Recording, s.Calibration, s.Mesh = c.Resolve(s.Recording), c.Resolve(s.Calibration), c.Resolve(s.Mesh)
-	return s
 }
 
 func (c *Config) check() error {

@@ -51,3 +51,24 @@ prefix = "/gloved"
 	r := runBinary(t, 20*time.Second, "run", "-c", path, "--check")
 	r.oneLine(t, 2, "gloved.toml: line 8: an array begun here is never closed")
 }
+
+// TestAMissingRelativePathSaysWhereItWasLookedFor: a config copied away
+// from the files it names by relative paths says, for each, the absolute
+// path tried and that paths are relative to the config file, at --check
+// and at start.
+func TestAMissingRelativePathSaysWhereItWasLookedFor(t *testing.T) {
+	scene := writeConfig(t, "127.0.0.1:0", "../scenes/grasp.obj", "")
+	cal := writeConfig(t, "127.0.0.1:0", "builtin:grasp", leftHand("cyberglove", `port = "/dev/null-glove"`, `calibration = "../calibrations/mine.toml"`))
+	for _, tc := range []struct{ config, key, relative string }{
+		{scene, "scene", "../scenes/grasp.obj"},
+		{cal, "hand[1] (left).calibration", "../calibrations/mine.toml"},
+	} {
+		dir := filepath.Dir(tc.config)
+		says := []string{"open " + filepath.Join(dir, tc.relative) + ": no such file",
+			tc.relative + " is relative to the config file's directory, " + dir}
+		r := runBinary(t, 20*time.Second, "run", "-c", tc.config, "--check")
+		r.oneLine(t, 2, append(says, tc.key)...)
+		r = runBinary(t, 20*time.Second, "run", "-c", tc.config, "--status=false", "--for", "3s")
+		r.oneLine(t, 1, says...)
+	}
+}
