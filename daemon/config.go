@@ -36,6 +36,10 @@ type Config struct {
 	// Path is the file the config came from ("" for built-in); relative
 	// paths in it are relative to its directory.
 	Path string `toml:"-"`
+	// Warnings are what the file says in a form still read but no longer
+	// written, each naming the form to write; `gloved run` logs them and
+	// --check prints them.
+	Warnings []string `toml:"-"`
 }
 
 // HandConfig is one glove and the hand it drives: a name for its OSC
@@ -247,6 +251,7 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	c.Path = name
+	c.warnOldForms(name)
 	c.defaults()
 	if err := c.check(); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
@@ -337,6 +342,17 @@ func (c *Config) check() error {
 		}
 	}
 	return c.checkService()
+}
+
+// warnOldForms notes the keys of a config file name written in an old
+// form.
+func (c *Config) warnOldForms(name string) {
+	for i, h := range c.Hands {
+		if len(h.Wrist) == 7 && h.WristPose == nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: hand[%d].wrist = %s is the old order, qw qx qy qz tx ty tz: write wrist_pose = %s (tx ty tz qx qy qz qw, as the OSC wrist message)",
+				name, i, configs.Numbers(h.Wrist), configs.Numbers(session.WristPose(h.Wrist))))
+		}
+	}
 }
 
 func (c *Config) checkHands() error {

@@ -72,3 +72,25 @@ func TestAMissingRelativePathSaysWhereItWasLookedFor(t *testing.T) {
 		r.oneLine(t, 1, says...)
 	}
 }
+
+// TestTheOldWristFormWarnsOnce: a hand's wrist in the old order still
+// checks and runs, with one warning line naming the wrist_pose to write
+// (at --check on standard error, at run in the log); wrist_pose itself
+// says nothing.
+func TestTheOldWristFormWarnsOnce(t *testing.T) {
+	old := writeConfig(t, "127.0.0.1:0", "builtin:grasp", leftHand("sim", "wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]"))
+	says := "hand[1].wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.1] is the old order, qw qx qy qz tx ty tz: " +
+		"write wrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678] (tx ty tz qx qy qz qw, as the OSC wrist message)"
+	r := runBinary(t, 20*time.Second, "run", "-c", old, "--check")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "config ok") || r.stderr != "gloved: warning: "+old+": "+says+"\n" {
+		t.Errorf("--check: exit %d, stdout %q, stderr %q; want config ok and the one warning", r.code, r.stdout, r.stderr)
+	}
+	r = runBinary(t, 20*time.Second, "run", "-c", old, "--status=false", "--for", "2s")
+	if r.code != 0 || strings.Count(r.stderr, "is the old order") != 1 || !strings.Contains(r.stderr, says) {
+		t.Errorf("run: exit %d, want the warning logged once:\n%s", r.code, r.stderr)
+	}
+	written := writeConfig(t, "127.0.0.1:0", "builtin:grasp", leftHand("sim", "wrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678]"))
+	if r := runBinary(t, 20*time.Second, "run", "-c", written, "--check"); r.code != 0 || r.stderr != "" {
+		t.Errorf("wrist_pose: exit %d, stderr %q; want nothing said", r.code, r.stderr)
+	}
+}

@@ -36,6 +36,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
 		}
+		for _, w := range cfg.Warnings {
+			warn("%s", w)
+		}
 		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v", len(cfg.Hands), len(scene.Tris), scene.Objects)
 		for i, p := range cfg.OSC.Profiles {
 			sep := ", "
