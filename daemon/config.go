@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
@@ -37,6 +36,10 @@ type Config struct {
 	// Path is the file the config came from ("" for built-in); relative
 	// paths in it are relative to its directory.
 	Path string `toml:"-"`
+	// Warnings are what the file says in a form still read but no longer
+	// written, each naming the form to write; `gloved run` logs them and
+	// --check prints them.
+	Warnings []string `toml:"-"`
 }
 
 // HandConfig is one glove and the hand it drives: a name for its OSC
@@ -227,9 +230,13 @@ var ErrConfig = errors.New("config")
 // DefaultBudgetMS is frame.budget_ms unless a config says otherwise.
 const DefaultBudgetMS = 5.0
 
+// configFile is what a config file may be: gloved's shipped ones take a
+// few kilobytes.
+var configFile = userfile.Kind{Name: "a config file", MaxBytes: 1_000_000}
+
 // LoadConfig reads and checks a config file.
 func LoadConfig(path string) (*Config, error) {
-	text, err := os.ReadFile(path)
+	text, err := userfile.ReadFile(path, configFile)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -244,6 +251,7 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	c.Path = name
+	c.warnOldForms(name)
 	c.defaults()
 	if err := c.check(); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
@@ -315,21 +323,6 @@ func (c *Config) HandPairs() (*session.HandPairs, error) {
 	return session.NewHandPairs(names, o)
 }
 
-// Resolve returns p relative to the config's directory.
-func (c *Config) Resolve(p string) string {
-	if c.Path == "" {
-		return p
-	}
-	return session.Resolve(filepath.Dir(c.Path), p)
-}
-
-// Spec returns hand i's spec with its paths resolved.
-func (c *Config) Spec(i int) session.Spec {
-	s := c.Hands[i].Spec
-	s.Recording, s.Calibration, s.Mesh = c.Resolve(s.Recording), c.Resolve(s.Calibration), c.Resolve(s.Mesh)
-	return s
-}
-
 func (c *Config) check() error {
 	if err := c.checkHands(); err != nil {
 		return err
@@ -349,6 +342,17 @@ func (c *Config) check() error {
 		}
 	}
 	return c.checkService()
+}
+
+// warnOldForms notes the keys of a config file name written in an old
+// form.
+func (c *Config) warnOldForms(name string) {
+	for i, h := range c.Hands {
+		if len(h.Wrist) == 7 && h.WristPose == nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: hand[%d].wrist = %s is the old order, qw qx qy qz tx ty tz: write wrist_pose = %s (tx ty tz qx qy qz qw, as the OSC wrist message)",
+				name, i, configs.Numbers(h.Wrist), configs.Numbers(session.WristPose(h.Wrist))))
+		}
+	}
 }
 
 func (c *Config) checkHands() error {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +25,9 @@ func TestShippedConfigsParse(t *testing.T) {
 		if len(c.Hands) != n || c.OSC.Prefix != "/gloved" || c.OSC.Listen != osc.DefaultListen {
 			t.Errorf("%s: %+v", name, c)
 		}
+		if len(c.Warnings) > 0 {
+			t.Errorf("%s: warnings %q: the shipped configs are written as they are to be written", name, c.Warnings)
+		}
 	}
 }
 
@@ -34,7 +38,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 	}{
 		{"unknown key", base + "[frame]\nbudget = 3\n", "unknown key frame.budget"},
 		{"unknown section key", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nvelocity = 2", 1), "unknown key hand.velocity"},
-		{"syntax", base + "[frame\n", "line 7"},
+		{"syntax", base + "[frame\n", "line 6"},
 		{"no hand", `[scene]`, "no [[hand]]"},
 		{"device", strings.Replace(base, `"sim"`, `"glove9000"`, 1), `hand[0].device = "glove9000"`},
 		{"cyberglove port", strings.Replace(base, `"sim"`, `"cyberglove"`, 1), "hand[0].port"},
@@ -44,6 +48,8 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"duplicate name", base + "[[hand]]\nname = \"right\"\ndevice = \"sim\"\n", `hand[1].name = "right": used by another hand`},
 		{"wrist", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nwrist = [1, 0, 0]", 1), "hand[0].wrist: want 7 numbers"},
 		{"zero quaternion", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nwrist = [0, 0, 0, 0, 1, 2, 3]", 1), "hand[0].wrist: the quaternion is zero"},
+		{"wrist pose", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nwrist_pose = [1, 0, 0]", 1), "hand[0].wrist_pose: want 7 numbers (tx ty tz qx qy qz qw"},
+		{"wrist twice", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nwrist_pose = [0, 1, 0, 0, 0, 0, 1]\nwrist = [1, 0, 0, 0, 0, 1, 0]", 1), "hand[0].wrist and wrist_pose: give the pose once"},
 		{"motion", strings.Replace(base, `device = "sim"`, "device = \"sim\"\nmotion = \"wave\"", 1), `hand[0].motion = "wave"`},
 		{"scene up", strings.Replace(base, `path = "builtin:grasp"`, `path = "x.obj", up = "x"`, 1), `scene.files[0].up = "x"`},
 		{"scene scale", strings.Replace(base, `path = "builtin:grasp"`, `path = "x.obj", scale = -2.0`, 1), "scene.files[0].scale = -2"},
@@ -62,6 +68,35 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		if err == nil || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "lab.toml") || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: got %v, want a config error naming lab.toml and saying %q", tc.name, err, tc.says)
 		}
+	}
+}
+
+// TestTheOldWristIsReadWithAWarning: a hand's wrist in the old order, qw
+// qx qy qz tx ty tz, places the hand as the same pose in wrist_pose's
+// order, tx ty tz qx qy qz qw, does; the old form is warned of once,
+// naming the wrist_pose to write, and the new form is not.
+func TestTheOldWristIsReadWithAWarning(t *testing.T) {
+	withWrist := func(key string) string {
+		return strings.Replace(simOnTheBuiltinScene, `device = "sim"`, "device = \"sim\"\n"+key, 1)
+	}
+	old, err := ParseConfig("lab.toml", []byte(withWrist("wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := ParseConfig("lab.toml", []byte(withWrist("wrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678]")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := old.Spec(0).Wrist, written.Spec(0).Wrist; !slices.Equal(got, want) {
+		t.Errorf("the old form gives the wrist %v, wrist_pose %v", got, want)
+	}
+	want := "lab.toml: hand[0].wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.1] is the old order, qw qx qy qz tx ty tz: " +
+		"write wrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678] (tx ty tz qx qy qz qw, as the OSC wrist message)"
+	if len(old.Warnings) != 1 || old.Warnings[0] != want {
+		t.Errorf("the old form's warnings: got %q, want [%q]", old.Warnings, want)
+	}
+	if len(written.Warnings) != 0 {
+		t.Errorf("wrist_pose warned: %q", written.Warnings)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -182,7 +181,7 @@ func (d *Daemon) openHands() error {
 	for i, hc := range cfg.Hands {
 		h, err := d.openHand(i)
 		if err != nil {
-			return fmt.Errorf("hand %s: %w", hc.Name, err)
+			return fmt.Errorf("hand %s: %w", hc.Name, cfg.explainMissing(err))
 		}
 		h.index = i
 		h.onAttach = d.viewScene
@@ -218,13 +217,9 @@ func (d *Daemon) openPairs() error {
 
 // LoadScene loads the config's scene files (or the built-in scene).
 func LoadScene(cfg *Config) (*env.Mesh, error) {
-	dir := ""
-	if cfg.Path != "" {
-		dir = filepath.Dir(cfg.Path)
-	}
-	m, err := session.LoadScene(cfg.Scene.Files, dir)
+	m, err := session.LoadScene(cfg.Scene.Files, cfg.Dir())
 	if err != nil {
-		return nil, fmt.Errorf("scene: %w", err)
+		return nil, fmt.Errorf("scene: %w", cfg.explainMissing(err))
 	}
 	if err := contact.Check(m, cfg.Scene.Methods); err != nil {
 		var me *contact.MethodError

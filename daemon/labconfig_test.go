@@ -26,7 +26,7 @@ func quoted(key, value string) string { return fmt.Sprintf("%s = %q", key, value
 const (
 	// demoWrist holds the hand where the demo does, above the grasp
 	// scene's ball.
-	demoWrist      = "wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]"
+	demoWrist      = "wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]"
 	graspRecording = `recording = "../testdata/recordings/grasp.glove"`
 	atFullSpeed    = `speed = "max"`
 )

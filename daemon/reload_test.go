@@ -75,15 +75,21 @@ func runService(t *testing.T, cfgPath, listen string) running {
 }
 
 // TestReloadKeepsTheRunningDaemonAndItsState: a config that does not parse
-// or does not load leaves the running daemon as it was; a good one
+// or does not load (a named pipe for its scene among them: it must not
+// block the reload) leaves the running daemon as it was; a good one
 // replaces it, and the subscriber, the wrist pose set over OSC and the
 // recording so far all survive.
 func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath, rec, listen := filepath.Join(dir, "g.toml"), filepath.Join(dir, "session.glove"), freeUDPPort(t)
-	write := func(log string) {
-		writeConfig(t, cfgPath, hand("right", "sim", quoted("recording", rec))+sections{listen: listen}.String()+"[log]\nlevel = \"error\"\n"+log)
+	pipe := filepath.Join(dir, "scene.obj")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
 	}
+	writeScene := func(scene, log string) {
+		writeConfig(t, cfgPath, hand("right", "sim", quoted("recording", rec))+sections{scene: scene, listen: listen}.String()+"[log]\nlevel = \"error\"\n"+log)
+	}
+	write := func(log string) { writeScene("", log) }
 	write("")
 	sd := fakeSystemd(t, 400*time.Millisecond)
 	r := runService(t, cfgPath, listen)
@@ -107,11 +113,12 @@ func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
 		t.Fatal("the wrist set over OSC did not move the palm")
 	}
 
-	for _, bad := range []struct{ name, extra string }{
-		{"does not parse", "[frame\n"},
-		{"does not load", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n"},
+	for _, bad := range []struct{ name, scene, extra string }{
+		{"does not parse", "", "[frame\n"},
+		{"does not load", "", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n"},
+		{"names a named pipe as its scene", pipe, ""},
 	} {
-		write(bad.extra)
+		writeScene(bad.scene, bad.extra)
 		n := daemontest.Frames(got.All(), "right")
 		reload <- syscall.SIGHUP
 		time.Sleep(300 * time.Millisecond)

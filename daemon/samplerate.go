@@ -18,6 +18,10 @@ const (
 	rateWindow    = 2 * time.Second
 	degradedBelow = 0.8
 	wellAt        = 0.9
+	// rateAfter is how long samples must have arrived before a rate is
+	// told: over less, a burst the line delivered at once would read as
+	// thousands a second.
+	rateAfter = rateWindow / 2
 )
 
 // sampleRate measures the arrival of one hand's samples: the reader's
@@ -87,8 +91,7 @@ func (r *sampleRate) sample(now time.Time) bool {
 	for r.n > 0 && r.arrived[(r.head-r.n+len(r.arrived))%len(r.arrived)] <= t-w {
 		r.n--
 	}
-	span := min(w, t-r.since)
-	if span > 0 {
+	if span := min(w, t-r.since); span >= int64(rateAfter) {
 		r.measured.Store(math.Float64bits(float64(r.n) / time.Duration(span).Seconds()))
 	}
 	nominal := r.Nominal()
@@ -112,5 +115,6 @@ func (r *sampleRate) sample(now time.Time) bool {
 func (r *sampleRate) Nominal() float64 { return math.Float64frombits(r.nominal.Load()) }
 
 // Measured returns the samples a second that arrived over the last window
-// (or since measuring began, if that is shorter).
+// (or since measuring began, if that is shorter); 0 until samples have
+// arrived for rateAfter.
 func (r *sampleRate) Measured() float64 { return math.Float64frombits(r.measured.Load()) }

@@ -108,3 +108,18 @@ func TestNoNominalRateIsNeverDegraded(t *testing.T) {
 		t.Errorf("measured %.2f, want 10", got)
 	}
 }
+
+// A burst the line delivers at once is no rate: none is told until
+// samples have arrived for rateAfter.
+func TestABurstIsNoRate(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	r.sample(r.base)
+	r.sample(r.base.Add(40 * time.Microsecond))
+	if got := r.Measured(); got != 0 {
+		t.Errorf("two samples 40 us apart: rate %v, want none yet", got)
+	}
+	feed(r, 10*time.Millisecond, 100, rateAfter)
+	if got := r.Measured(); got < 90 || got > 110 {
+		t.Errorf("after %v at 100/s: rate %v", rateAfter, got)
+	}
+}

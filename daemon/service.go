@@ -50,6 +50,13 @@ func NewLogger(c *Config, w io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(level).With().Timestamp().Logger()
 }
 
+// logWarnings logs the config's warnings, one line each.
+func (c *Config) logWarnings(log zerolog.Logger) {
+	for _, w := range c.Warnings {
+		log.Warn().Msg(w)
+	}
+}
+
 // Service runs the daemon as `gloved run` does: on the config at Path (or
 // the demo), logging to Log, rebuilt on each signal from Reload.
 type Service struct {
@@ -95,7 +102,9 @@ func (s *Service) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	d, err := New(cfg, NewLogger(cfg, s.Log))
+	log := NewLogger(cfg, s.Log)
+	cfg.logWarnings(log)
+	d, err := New(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -166,6 +175,7 @@ func (s *Service) reloadable(log zerolog.Logger) (*Config, *env.Mesh) {
 	if err == nil {
 		var scene *env.Mesh
 		if scene, err = next.Validate(); err == nil {
+			next.logWarnings(log)
 			log.Info().Msg("SIGHUP: reloading the config")
 			return next, scene
 		}

@@ -23,7 +23,7 @@ func (c *Config) Validate() (*env.Mesh, error) {
 	}
 	for i, h := range c.Hands {
 		if err := session.Check(c.Spec(i)); err != nil {
-			return nil, fmt.Errorf("hand[%d] (%s).%w", i, h.Name, err)
+			return nil, fmt.Errorf("hand[%d] (%s).%w", i, h.Name, c.explainMissing(err))
 		}
 	}
 	if err := c.checkAddresses(); err != nil {

@@ -1,12 +1,8 @@
 package env
 
 import (
-	"fmt"
-	"io"
-	"os"
-
 	"github.com/gloved/gloved/gltfdoc"
-	"github.com/gloved/gloved/internal/bytesize"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // What a mesh file may make a loader do. Every count, offset and length a
@@ -30,9 +26,14 @@ const (
 )
 
 // ErrTooBig is wrapped by errors for files, and scenes they expand to,
-// beyond the limits above. It is package gltfdoc's, which reads glTF
-// files and the buffers they name within maxFileBytes.
+// beyond the limits above. It is package userfile's, which opens every
+// file a user names, and package gltfdoc's, which reads glTF files and the
+// buffers they name within maxFileBytes.
 var ErrTooBig = gltfdoc.ErrTooBig
+
+// meshFile is what a mesh file may be: a regular file of at most
+// maxFileBytes.
+var meshFile = userfile.Kind{Name: "a mesh file (.obj, .stl, .gltf or .glb)", MaxBytes: maxFileBytes}
 
 // meshBytes is what the arrays of a mesh of v vertices and t triangles
 // take: a Vec3 per vertex, three int32 corners and an int32 object per
@@ -41,32 +42,3 @@ func meshBytes(v, t int64) int64 { return 24*v + 16*t }
 
 // meshBudget is the most meshBytes a file of n bytes may expand to.
 func meshBudget(n int64) int64 { return meshBytesPerByte*n + meshBytesSlack }
-
-// readInput reads a whole mesh file, refusing one over maxFileBytes before
-// reading it (or, for a pipe, as soon as it passes the limit).
-func readInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxFileBytes {
-		return nil, fmt.Errorf("%s file: %w (the limit is %s)", bytesize.Format(st.Size()), ErrTooBig, bytesize.Format(maxFileBytes))
-	}
-	if st.Mode().IsRegular() {
-		b := make([]byte, st.Size())
-		if _, err := io.ReadFull(f, b); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err == nil && len(b) > maxFileBytes {
-		err = fmt.Errorf("more than %s: %w", bytesize.Format(maxFileBytes), ErrTooBig)
-	}
-	return b, err
-}

@@ -3,7 +3,6 @@ package env
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/gltfdoc"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // Up names the axis a file treats as up. gloved's world is Y-up, like OpenXR
@@ -54,12 +55,9 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 		}
 		return nil, fmt.Errorf("env: %s: %w %q (want .obj, .stl, .gltf or .glb)", path, ErrUnsupported, ext)
 	}
-	b, err := readInput(path)
-	if errors.As(err, new(*fs.PathError)) { // it names the file
+	b, err := userfile.ReadFile(path, meshFile)
+	if err != nil { // it names the file
 		return nil, fmt.Errorf("env: %w", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	var m *Mesh
 	switch ext {
@@ -68,7 +66,7 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	case ".stl":
 		m, err = readSTL(b, baseName(path))
 	default:
-		m, err = readGLTF(b, os.DirFS(filepath.Dir(path)))
+		m, err = readGLTF(b, gltfdoc.DirFS(filepath.Dir(path)))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("env: %s: %w", path, err)

@@ -12,7 +12,16 @@ import (
 	"strings"
 
 	"github.com/gloved/gloved/internal/bytesize"
+	"github.com/gloved/gloved/internal/userfile"
 )
+
+// bufferFile is what a buffer beside a document may be: a regular file
+// (its size is checked against its byteLength and Read's limit).
+var bufferFile = userfile.Kind{Name: "a glTF buffer file"}
+
+// DirFS is the directory dir, whose files a document names as its
+// buffers: each opens only if it is a regular file, and never blocks.
+func DirFS(dir string) fs.FS { return userfile.DirFS(dir, bufferFile) }
 
 // loadBuffers gets every buffer's bytes: a GLB's BIN chunk, a base64 data
 // URI, or a file beside the document in fsys (nil forbids files). Each

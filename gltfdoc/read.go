@@ -1,17 +1,18 @@
 package gltfdoc
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
 	"github.com/gloved/gloved/internal/bytesize"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // ErrTooBig is wrapped by the error for a file, with the external buffers
-// it names, of more than the bytes Read was allowed.
-var ErrTooBig = errors.New("too big")
+// it names, of more than the bytes Read was allowed. It is package
+// userfile's, which refuses a file over its kind's limit before it is read.
+var ErrTooBig = userfile.ErrTooBig
 
 // Modes of a primitive that carry a surface (specification 3.7.2.1); 0 to
 // 3 are points and lines.

@@ -2,7 +2,6 @@ package handmodel
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // SensorCal turns one raw value into radians.
@@ -87,10 +87,16 @@ func LoadCalibration(path string) (*Calibration, error) {
 	return LoadCalibrationFor(path, layout.Layouts(devices.Bits8)...)
 }
 
+// calibrationFile is what a calibration file may be: a recording stores
+// the calibration in its header, which may hold 1 MiB (package
+// recording); a 22-sensor glove with a 256-point table for every sensor
+// takes under 150 kB.
+var calibrationFile = userfile.Kind{Name: "a calibration file", MaxBytes: 256_000}
+
 // LoadCalibrationFor reads a calibration file for a glove of one of the
 // layouts.
 func LoadCalibrationFor(path string, layouts ...*devices.Layout) (*Calibration, error) {
-	text, err := os.ReadFile(path)
+	text, err := userfile.ReadFile(path, calibrationFile)
 	if err != nil {
 		return nil, fmt.Errorf("handmodel: %w", err)
 	}

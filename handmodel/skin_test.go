@@ -221,7 +221,7 @@ func TestLoadSkinRefusesAFilePastItsBound(t *testing.T) {
 	} else {
 		f.Close()
 	}
-	if _, err := LoadSkin(huge); err == nil || !strings.Contains(err.Error(), "more than a skinned hand's") {
+	if _, err := LoadSkin(huge); err == nil || !strings.Contains(err.Error(), "too big for a skinned hand") {
 		t.Errorf("a file past the size bound: got %v", err)
 	}
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/gltfdoc"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // What a skinned hand's file may make the reader do: a rendered hand has
@@ -23,20 +23,16 @@ const (
 	maxSkinJoints    = 1 << 10
 )
 
+// skinFile is what a skinned hand's file may be.
+var skinFile = userfile.Kind{Name: "a skinned hand (.gltf or .glb)", MaxBytes: maxSkinFileBytes}
+
 // LoadSkin reads the first skinned mesh of a glTF 2.0 file (.gltf or .glb).
 func LoadSkin(path string) (*Skin, error) {
-	st, err := os.Stat(path)
+	b, err := userfile.ReadFile(path, skinFile)
 	if err != nil {
 		return nil, fmt.Errorf("handmodel: skin: %w", err)
 	}
-	if st.Size() > maxSkinFileBytes {
-		return nil, fmt.Errorf("handmodel: skin %s: %d bytes, more than a skinned hand's %d", path, st.Size(), maxSkinFileBytes)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("handmodel: skin: %w", err)
-	}
-	s, err := ReadSkin(b, os.DirFS(filepath.Dir(path)))
+	s, err := ReadSkin(b, gltfdoc.DirFS(filepath.Dir(path)))
 	if err != nil {
 		return nil, fmt.Errorf("handmodel: skin %s: %w", path, err)
 	}

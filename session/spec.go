@@ -46,7 +46,8 @@ type Spec struct {
 	Side        string    `toml:"side"`        // sim: right | left; cyberglove3: the side of a III that answers no queries (a glove that answers, and a recording, say)
 	Calibration string    `toml:"calibration"` // file (default: the recording's stored one, else the driver's shipped one)
 	Recording   string    `toml:"recording"`   // replay: the file to play; any other glove: record the session to this file
-	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz (default: the recording's, else the identity)
+	Wrist       []float64 `toml:"wrist"`       // fixed wrist pose qw qx qy qz tx ty tz, as PoseFrom reads it (default: the recording's, else the identity); in a config, the old form of wrist_pose
+	WristPose   []float64 `toml:"wrist_pose"`  // the fixed wrist pose as a config writes it, tx ty tz qx qy qz qw like the OSC wrist message; Normalize moves it to Wrist
 	Motion      string    `toml:"motion"`      // sim: grasp | tap | pinch | fist | cross | spread | handshake
 	Length      float64   `toml:"length"`      // hand length, m
 	Breadth     float64   `toml:"breadth"`     // hand breadth, m
@@ -162,6 +163,16 @@ func (s *Spec) checkHand() error {
 	}
 	if !(s.Length >= 0.05 && s.Length <= 0.4) || !(s.Breadth >= 0.02 && s.Breadth <= 0.2) {
 		return fmt.Errorf("length/breadth = %v/%v m: want 0.05-0.4 and 0.02-0.2", s.Length, s.Breadth)
+	}
+	if s.WristPose != nil {
+		if s.Wrist != nil {
+			return fmt.Errorf("wrist and wrist_pose: give the pose once, as wrist_pose")
+		}
+		v, err := FromWristPose(s.WristPose)
+		if err != nil {
+			return fmt.Errorf("wrist_pose: %w", err)
+		}
+		s.Wrist, s.WristPose = v, nil
 	}
 	if s.Wrist != nil {
 		if _, err := PoseFrom(s.Wrist); err != nil {

@@ -131,7 +131,7 @@ func latencyConfig(r latencyRun, link, target string) string {
 name = "right"
 device = "cyberglove"
 port = %q
-wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
+wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]
 [scene]
 files = [%s]
 [osc]

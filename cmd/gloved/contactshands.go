@@ -56,6 +56,9 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	if err != nil {
 		return err
 	}
+	for _, w := range cfg.Warnings {
+		warn("%s", w)
+	}
 	if len(cfg.Hands) < 2 {
 		return fmt.Errorf("%w: --hands %s: %d [[hand]]; two or more meet", errUsage, path, len(cfg.Hands))
 	}

@@ -131,13 +131,13 @@ func TestContactsBetweenHandsWarnsOfADamagedRecording(t *testing.T) {
 name = "right"
 device = "replay"
 recording = "cut.glove"
-wrist = [0.70710678, 0.0, 0.0, -0.70710678, 0.0, 1.3, 0.025]
+wrist_pose = [0.0, 1.3, 0.025, 0.0, 0.0, -0.70710678, 0.70710678]
 [[hand]]
 name = "left"
 device = "sim"
 side = "left"
 motion = "handshake"
-wrist = [0.0, 0.70710678, -0.70710678, 0.0, 0.15, 1.3, -0.025]
+wrist_pose = [0.15, 1.3, -0.025, 0.70710678, -0.70710678, 0.0, 0.0]
 [scene]
 files = [{ path = "builtin:grasp" }]
 `), 0o644)

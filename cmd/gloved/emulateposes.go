@@ -11,6 +11,7 @@ import (
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // input is where commands read what the user types: the emulator's pose
@@ -33,6 +34,9 @@ func (p *posesFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&p.noise, "noise", 0, "with --calibration: standard deviation of the noise on every reading, counts")
 }
 
+// scriptFile is what a --script may be: a few lines a pose.
+var scriptFile = userfile.Kind{Name: "a script of \"pose seconds\" lines", MaxBytes: 1_000_000}
+
 // script makes the poses' source; it names each pose as it starts on out.
 func (p *posesFlags) script(out io.Writer, seed uint64) (*emulator.Script, int, error) {
 	cal, err := handmodel.LoadCalibration(p.calibration)
@@ -52,7 +56,7 @@ func (p *posesFlags) script(out io.Writer, seed uint64) (*emulator.Script, int, 
 		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.file != "" {
-		f, err := os.Open(p.file)
+		f, err := userfile.Open(p.file, scriptFile)
 		if err != nil {
 			return nil, 0, fmt.Errorf("--script: %w", err)
 		}

@@ -278,7 +278,7 @@ func TestRunAndWatch(t *testing.T) {
 [[hand]]
 name = "right"
 device = "sim"
-wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]
+wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]
 [scene]
 files = [{ path = %q }]
 [osc]

@@ -19,7 +19,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("run", "gloved run [-c FILE] [--check] [--status] [--for DURATION] [--view ADDR]", out)
 	path := fs.String("c", "", "config file (default: the built-in demo, configs/demo.toml)")
 	check := fs.Bool("check", false, "validate the config without opening a glove (scene, calibrations, recordings, addresses), then exit")
-	status := fs.Bool("status", isatty.IsTerminal(os.Stdout.Fd()), "print a live status line every second")
+	status := fs.Bool("status", terminal(out), "print a live status line every second (redrawn in place on a terminal, one line a second otherwise)")
 	runFor := fs.Duration("for", 0, "stop after this long (0: run until SIGINT/SIGTERM)")
 	viewAt := fs.String("view", "", `serve the live 3D page here (host:port) instead of where the config's [view] listen says; "off": no page`)
 	if pos, err := parseInterleaved(fs, args); err != nil {
@@ -35,6 +35,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		scene, err := cfg.Validate()
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
+		}
+		for _, w := range cfg.Warnings {
+			warn("%s", w)
 		}
 		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v", len(cfg.Hands), len(scene.Tris), scene.Objects)
 		for i, p := range cfg.OSC.Profiles {
@@ -57,18 +60,35 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	defer signal.Stop(hup)
 	svc := daemon.Service{Path: *path, Log: os.Stderr, Reload: hup, View: *viewAt}
 	if *status {
-		svc.Tick = func(d *daemon.Daemon) { printStatus(out, d.Snapshot()) }
-		defer fmt.Fprintln(out)
+		redraw := terminal(out)
+		svc.Tick = func(d *daemon.Daemon) { printStatus(out, d.Snapshot(), redraw) }
+		if redraw {
+			defer fmt.Fprintln(out)
+		}
 	}
 	return svc.Run(ctx)
 }
 
-func printStatus(out io.Writer, s daemon.Status) {
+// terminal reports whether out is a terminal.
+func terminal(out io.Writer) bool {
+	f, ok := out.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+// printStatus prints the status line: with redraw over the last one (a
+// terminal), else as a line of its own (a pipe or a file, where carriage
+// returns would make one endless line).
+func printStatus(out io.Writer, s daemon.Status, redraw bool) {
 	var hands []string
 	for name, st := range s.Hands {
 		hands = append(hands, name+" "+st)
 	}
 	slices.Sort(hands)
-	fmt.Fprintf(out, "\r%5.1f fps  p50 %6.1f us  p99 %6.1f us  contacts %2d  overruns %d  subscribers %d  %s   ",
+	line := fmt.Sprintf("%5.1f fps  p50 %6.1f us  p99 %6.1f us  contacts %2d  overruns %d  subscribers %d  %s",
 		s.FPS, float64(s.P50.Nanoseconds())/1e3, float64(s.P99.Nanoseconds())/1e3, s.Contacts, s.Overruns, s.Subscribers, strings.Join(hands, ", "))
+	if redraw {
+		fmt.Fprintf(out, "\r%s   ", line)
+		return
+	}
+	fmt.Fprintln(out, line)
 }

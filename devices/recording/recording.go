@@ -17,6 +17,7 @@ import (
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // The recording format (version 1), all integers little-endian:
@@ -257,9 +258,13 @@ type Reader struct {
 	closer io.Closer
 }
 
+// recordingFile is what a recording may be: a regular file of any size,
+// read record by record, each of at most maxRecordPayload.
+var recordingFile = userfile.Kind{Name: "a gloved recording"}
+
 // Open opens path and reads its header.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path, recordingFile)
 	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}

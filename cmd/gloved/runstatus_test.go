@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gloved/gloved/daemon"
+)
+
+// TestStatusToAPipeIsPlainLines: `run --status` with its output going to
+// a pipe (or a file) prints one plain line a second, never a carriage
+// return, so the output reads line by line.
+func TestStatusToAPipeIsPlainLines(t *testing.T) {
+	r := runBinary(t, 60*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", ""), "--status", "--for", "3.5s")
+	if r.code != 0 || r.stdout == "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "\r") || !strings.HasSuffix(r.stdout, "\n") {
+		t.Errorf("stdout is not plain lines: %q", r.stdout)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		if !strings.Contains(line, " fps ") || !strings.HasSuffix(line, "right streaming") {
+			t.Errorf("not a status line: %q", line)
+		}
+	}
+}
+
+// TestStatusRedrawsOnlyOnATerminal: on a terminal each status line is
+// drawn over the last; elsewhere each is a line of its own.
+func TestStatusRedrawsOnlyOnATerminal(t *testing.T) {
+	s := daemon.Status{FPS: 100, Hands: map[string]string{"right": "streaming"}}
+	var term, pipe bytes.Buffer
+	printStatus(&term, s, true)
+	printStatus(&pipe, s, false)
+	if got := term.String(); !strings.HasPrefix(got, "\r100.0 fps") || strings.Contains(got, "\n") {
+		t.Errorf("terminal: got %q, want a line drawn over the last", got)
+	}
+	if got := pipe.String(); !strings.HasPrefix(got, "100.0 fps") || !strings.HasSuffix(got, "right streaming\n") || strings.Contains(got, "\r") {
+		t.Errorf("pipe: got %q, want a plain line", got)
+	}
+}
