@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/serialport"
@@ -47,7 +47,7 @@ type Daemon struct {
 
 	stages        [session.NumStages]prometheus.Observer
 	watchdogPings atomic.Uint64
-	metrics       *http.Server
+	metrics       *access.Server
 	// view is the live page's server (nil: none); viewObjects the
 	// scene's objects as it sends them.
 	view        *view.Server
