@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,29 +37,15 @@ func startSurface(t *testing.T, prefix ...string) *surface {
 	t.Helper()
 	rx, frames := daemontest.Listen(t)
 	s := &surface{metrics: freePortTCP(t), frames: frames}
-	path := filepath.Join(t.TempDir(), "gloved.toml")
-	text := fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[frame]
-budget_ms = 100.0
-count_tris = false
-[osc]
-listen = %q
-targets = [%q]
-[view]
-listen = "127.0.0.1:0"
-[oscquery]
-listen = "127.0.0.1:0"
-[metrics]
-listen = %q
-`, freeUDP(t), rx.LocalAddr().String(), s.metrics)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	path := simConfig(t, freeUDP(t), rx.LocalAddr().String(), "")
+	text, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(path, append(text, "[view]\nlisten = \"127.0.0.1:0\"\n[oscquery]\nlisten = \"127.0.0.1:0\"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendMetrics(t, path, s.metrics)
 	args := append(append([]string{}, prefix...), binary(t), "run", "-c", path, "--status=false")
 	s.p = startCommand(t, "gloved run", exec.Command(args[0], args[1:]...))
 	running := s.p.logLine(t, "gloved running")
@@ -339,9 +324,9 @@ func TestViewersThatNeverReadCostNothing(t *testing.T) {
 // naming another host (a page that rebound its DNS name to 127.0.0.1)
 // or another port is refused, one naming the server by its address, as
 // localhost, by the machine's name or, for the tree, by its mDNS host
-// name is served; a WebSocket upgrade or a POST from a
-// page of another origin is refused; a path out of the served files is
-// 404.
+// name is served; a request head of 64 KB is refused (431); a WebSocket
+// upgrade or a POST from a page of another origin is refused; a path out
+// of the served files is 404.
 func TestTheHTTPServersAnswerOnlyTheirOwnNames(t *testing.T) {
 	s := startSurface(t)
 	host, err := os.Hostname()
@@ -394,6 +379,9 @@ func TestTheHTTPServersAnswerOnlyTheirOwnNames(t *testing.T) {
 				t.Errorf("%s: GET %s: %d %.100q, want 404", srv.name, target, a.code, a.body)
 			}
 		}
+		if a := send(srv.addr, "GET", srv.target, srv.addr, "X-Filler: "+strings.Repeat("x", 64<<10)); a.code != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("%s: a 64 KB request head: %d, want 431", srv.name, a.code)
+		}
 		foreign := "Origin: http://evil.example:" + port
 		if a := send(srv.addr, "POST", srv.target, srv.addr, foreign); a.code != http.StatusForbidden {
 			t.Errorf("%s: a POST from another origin: %d, want 403", srv.name, a.code)
@@ -431,11 +419,7 @@ func TestMetricsBeyondLoopbackAreForOSCAllowOnly(t *testing.T) {
 	if !inNamespace(t) {
 		return
 	}
-	for _, a := range []string{"192.0.2.1/32", "192.0.2.2/32"} {
-		if out, err := exec.Command("ip", "addr", "add", a, "dev", "lo").CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
-	}
+	addToLoopback(t, "192.0.2.1/32", "192.0.2.2/32")
 	for _, allow := range []string{"", `"192.0.2.2"`} {
 		_, port, _ := net.SplitHostPort(freePortTCP(t))
 		p := startGloved(t, "gloved run", "run", "-c", twoHandConfig(t, freeUDP(t), fmt.Sprintf("allow = [%s]\n[metrics]\nlisten = \"0.0.0.0:%s\"\n", allow, port)), "--status=false")
