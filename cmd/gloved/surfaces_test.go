@@ -64,18 +64,19 @@ func hostOf(url string) string {
 }
 
 // usage is what the daemon used over a window: frames a second arriving
-// at the receiver, resident memory and open files at its end; and the
-// kernel's memory for TCP buffers then (the machine's: shown, not
-// judged).
+// at the receiver, resident memory and open files at its end, and the
+// glove samples it dropped so far (its metrics); and the kernel's memory
+// for TCP buffers then (the machine's: shown, not judged).
 type usage struct {
-	fps   float64
-	rssMB float64
-	fds   int
-	tcpMB float64
+	fps     float64
+	rssMB   float64
+	fds     int
+	dropped string
+	tcpMB   float64
 }
 
 func (u usage) String() string {
-	return fmt.Sprintf("%6.1f frames/s %6.1f MB RSS %5d fds, TCP buffers %6.1f MB", u.fps, u.rssMB, u.fds, u.tcpMB)
+	return fmt.Sprintf("%6.1f frames/s %6.1f MB RSS %5d fds, %s samples dropped; TCP buffers %6.1f MB", u.fps, u.rssMB, u.fds, u.dropped, u.tcpMB)
 }
 
 // usage waits for window and says what the daemon used over it.
@@ -108,6 +109,11 @@ func (s *surface) usage(t *testing.T, window time.Duration) usage {
 		t.Fatal(err)
 	}
 	u.fds = len(fds)
+	u.dropped = "?"
+	if a := send(s.metrics, "GET", "/metrics", s.metrics); a.code == http.StatusOK {
+		_, after, _ := strings.Cut(a.body, "\ngloved_dropped_samples_total ")
+		u.dropped, _, _ = strings.Cut(after, "\n")
+	}
 	if sockstat, err := os.ReadFile("/proc/net/sockstat"); err == nil {
 		_, tcp, _ := strings.Cut(string(sockstat), "TCP:")
 		if _, mem, ok := strings.Cut(tcp, " mem "); ok {
