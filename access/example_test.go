@@ -9,8 +9,8 @@ import (
 	"github.com/gloved/gloved/access"
 )
 
-// A server on loopback refuses a request that names it by another host
-// name: a page that rebound its DNS name to 127.0.0.1.
+// A server refuses a request that names it by another host name: a page
+// that rebound its DNS name to 127.0.0.1.
 func ExampleRules_Refuse() {
 	rules := access.Rules{Allow: []netip.Prefix{netip.MustParsePrefix("192.168.1.0/24")}}
 	listen := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 9432}
@@ -21,5 +21,5 @@ func ExampleRules_Refuse() {
 	fmt.Printf("%q\n", rules.Refuse(r, listen))
 	// Output:
 	// ""
-	// "a server on loopback is reached by address or as localhost only"
+	// "Host names another server: use this one's address, localhost or the machine's name"
 }

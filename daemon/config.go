@@ -272,6 +272,7 @@ func (c *Config) Normalize() error {
 func (c *Config) defaults() {
 	c.OSC.defaults()
 	c.OSCQuery.defaults()
+	c.View.defaults()
 	if c.Frame.StallMS == 0 {
 		c.Frame.StallMS = 1000
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/serialport"
@@ -47,7 +47,7 @@ type Daemon struct {
 	stages        [session.NumStages]prometheus.Observer
 	tally         *tally // the metrics' counts of the daemons before this one
 	watchdogPings atomic.Uint64
-	metrics       *http.Server
+	metrics       *access.Server
 	// view is the live page's server (nil: none); viewObjects the
 	// scene's objects as it sends them.
 	view        *view.Server

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/mdns"
 	"github.com/gloved/gloved/oscquery"
@@ -102,7 +103,6 @@ func listenMetrics(addr string) (net.Listener, error) {
 
 // startMetrics serves the metrics on l.
 func (d *Daemon) startMetrics(l net.Listener) {
-	addr := l.Addr().String()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(d.tally.stages)
 	for k := range d.stages {
@@ -127,14 +127,33 @@ func (d *Daemon) startMetrics(l net.Listener) {
 		}
 	}
 	d.oscqueryGauges(reg)
+	d.serveMetrics(l, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+}
+
+// metricsConns caps the connections the metrics server holds: a
+// scraper or two.
+const metricsConns = 16
+
+// serveMetrics serves h at /metrics on l, by the rules of the page and
+// the OSCQuery tree: to loopback and osc.allow's hosts, naming this
+// server (package access). Listening beyond loopback without osc.allow
+// is warned of: no other machine may read them then.
+func (d *Daemon) serveMetrics(l net.Listener, h http.Handler) {
+	warn := func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
+	policy, _ := d.config.OSC.Policy() // checked when the daemon opened
+	rules := access.Rules{Allow: policy.Allow}
+	if at := l.Addr().(*net.TCPAddr); !at.IP.IsLoopback() && len(rules.Allow) == 0 {
+		warn("metrics: metrics.listen is beyond loopback but osc.allow is empty, and only loopback and osc.allow's hosts may read the metrics: add the address of the host that scrapes them to osc.allow",
+			"listen", at.String())
+	}
+	gate := access.NewGate("metrics", warn)
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	d.metrics = &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := d.metrics.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			d.log.Error().Err(err).Str("listen", addr).Msg("metrics endpoint")
+	mux.Handle("GET /metrics", h)
+	d.metrics = access.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if gate.Let(w, r, rules, l.Addr()) {
+			mux.ServeHTTP(w, r)
 		}
-	}()
+	}), access.Limits{Conns: metricsConns}, "metrics", warn)
 }
 
 // counters lists the daemon's Prometheus counters: the hands' and

@@ -18,7 +18,8 @@ type carried struct {
 	wrists map[string]geom.Transform
 	scene  *env.Mesh // the next config's scene, loaded when it was validated
 	// view is the live page's server, when the next config serves it
-	// where this one does: browsers stay connected and get the new scene.
+	// where this one does, to as many viewers: browsers stay connected
+	// and get the new scene.
 	view *view.Server
 	// oscq is the OSCQuery service, when the next config has the same
 	// [oscquery], allow list and apps to find, and the hub is kept: the
@@ -44,7 +45,7 @@ func (d *Daemon) handoff(next *Config) *carried {
 	if next.OSC.Listen == d.config.OSC.Listen && next.OSC.Prefix == d.config.OSC.Prefix {
 		c.hub, d.keepHub = d.hub, true
 	}
-	if d.view != nil && next.View.Listen == d.config.View.Listen {
+	if d.view != nil && next.View == d.config.View {
 		c.view, d.keepView = d.view, true
 	}
 	if d.sameOSCQuery(next, c.hub != nil) {

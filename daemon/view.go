@@ -18,12 +18,26 @@ type ViewConfig struct {
 	// page. Sources other than loopback need osc.allow, as for OSC
 	// control.
 	Listen string `toml:"listen"`
+	// MaxViewers caps the browsers watching at once.
+	MaxViewers int `toml:"max_viewers"`
 	// optional: a port in use is only warned about (the built-in demo's
 	// own page, not one a user asked for).
 	optional bool
 }
 
+// maxViewers bounds view.max_viewers: each viewer is woken every frame.
+const maxViewers = 256
+
+func (v *ViewConfig) defaults() {
+	if v.MaxViewers == 0 {
+		v.MaxViewers = view.DefaultMaxViewers
+	}
+}
+
 func (v *ViewConfig) check() error {
+	if v.MaxViewers < 1 || v.MaxViewers > maxViewers {
+		return fmt.Errorf("view.max_viewers = %d: want 1 to %d", v.MaxViewers, maxViewers)
+	}
 	if v.Listen == "" {
 		return nil
 	}
@@ -48,7 +62,8 @@ func (d *Daemon) openView() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	v, err := view.Listen(cfg.View.Listen, view.Options{Allow: policy.Allow, Log: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }})
+	v, err := view.Listen(cfg.View.Listen, view.Options{Allow: policy.Allow, MaxViewers: cfg.View.MaxViewers,
+		Log: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }})
 	if err != nil {
 		if errors.Is(err, access.ErrInUse) {
 			if cfg.View.optional {

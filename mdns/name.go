@@ -69,11 +69,11 @@ func serviceName(typ string) string {
 // instanceName is a service instance's full name.
 func instanceName(instance, typ string) string { return escape(instance) + "." + serviceName(typ) }
 
-// hostName is the host name a service instance's SRV record names: one
+// HostName is the host name a service instance's SRV record names: one
 // per instance and type ("gloved-labpc (2)" and "_oscjson._tcp" give
 // "gloved-labpc-2-oscjson.local."), so that each holds exactly one
 // address on an interface.
-func hostName(instance, typ string) string {
+func HostName(instance, typ string) string {
 	var b strings.Builder
 	dash := false
 	for _, c := range strings.ToLower(instance) {

@@ -35,8 +35,8 @@ func TestNames(t *testing.T) {
 		{"Gloved LAB!!", "_osc._udp", "gloved-lab-osc.local."},
 		{"(((", "_osc._udp", "host-osc.local."},
 	} {
-		if got := hostName(tc[0], tc[1]); got != tc[2] {
-			t.Errorf("hostName(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		if got := HostName(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("HostName(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
 		}
 	}
 	if renamed("gloved", 1) != "gloved" || renamed("gloved", 3) != "gloved (3)" {

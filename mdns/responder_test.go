@@ -455,9 +455,9 @@ func TestNamesFitALabel(t *testing.T) {
 			t.Errorf("renamed(%d) = %q (%d bytes)", n, name, len(name))
 		}
 		for _, typ := range []string{"_oscjson._tcp", "_osc._udp"} {
-			h := hostName(name, typ)
+			h := HostName(name, typ)
 			if label, _ := firstLabel(h); len(label) > maxLabel || hosts[h] {
-				t.Errorf("hostName(%q, %s) = %q: %d bytes, seen before %v", name, typ, h, len(label), hosts[h])
+				t.Errorf("HostName(%q, %s) = %q: %d bytes, seen before %v", name, typ, h, len(label), hosts[h])
 			}
 			hosts[h] = true
 		}

@@ -51,7 +51,7 @@ type records struct {
 
 // recordsOf returns instance's records of s at addr, with ttl.
 func recordsOf(instance string, s Service, addr netip.Addr, ttl uint32) records {
-	inst, host, typ := instanceName(instance, s.Type), hostName(instance, s.Type), serviceName(s.Type)
+	inst, host, typ := instanceName(instance, s.Type), HostName(instance, s.Type), serviceName(s.Type)
 	hdr := func(name string, t uint16, unique bool) dns.RR_Header {
 		class := uint16(dns.ClassINET)
 		if unique {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/access"
-	"github.com/gloved/gloved/internal/loglimit"
+	"github.com/gloved/gloved/mdns"
 )
 
 // Options configure a Server.
@@ -25,6 +25,10 @@ type Options struct {
 	Log func(msg string, kv ...any)
 }
 
+// maxConns caps the connections the server holds (access.Serve): an
+// OSCQuery client asks a few times and goes.
+const maxConns = 64
+
 // Stats count what the server answered.
 type Stats struct {
 	Requests, Refused, NotFound, BadRequests uint64
@@ -34,22 +38,24 @@ type Stats struct {
 // of it, one attribute of a node, and HOST_INFO.
 type Server struct {
 	opt  Options
-	http *http.Server
+	http *access.Server
 	ln   net.Listener
-	now  func() time.Time
-	logs loglimit.Limiter
+	gate *access.Gate
 
 	mu   sync.RWMutex
 	tree *Tree
 	name string
+	// host is the mDNS host name of the tree's service, which a client
+	// that resolved it may send as Host.
+	host string
 	osc  netip.AddrPort
 
-	requests, refused, notFound, bad atomic.Uint64
+	requests, notFound, bad atomic.Uint64
 }
 
 // New makes a server that is not listening: serve its Handler.
 func New(o Options) *Server {
-	return &Server{opt: o, now: time.Now, logs: loglimit.Limiter{Every: time.Second}}
+	return &Server{opt: o, gate: access.NewGate("oscquery", o.Log)}
 }
 
 // ListenHTTP makes a server and serves it on addr ("127.0.0.1:0" picks a
@@ -61,8 +67,7 @@ func ListenHTTP(addr string, o Options) (*Server, error) {
 	}
 	s := New(o)
 	s.ln = ln
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
-	go s.http.Serve(ln)
+	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: maxConns}, "oscquery", o.Log)
 	return s, nil
 }
 
@@ -77,11 +82,12 @@ func (s *Server) SetTree(t *Tree) {
 // SetHost sets HOST_INFO's NAME (the advertised instance name) and the
 // OSC server's address (where gloved accepts OSC: osc.listen). An
 // unspecified address (0.0.0.0) is answered with the address the request
-// arrived on.
+// arrived on. The name's mDNS host name (mdns.HostName) is one the
+// server answers to.
 func (s *Server) SetHost(name string, oscAddr netip.AddrPort) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.name, s.osc = name, oscAddr
+	s.name, s.osc, s.host = name, oscAddr, mdns.HostName(name, TypeJSON)
 }
 
 // Addr is where the server listens (nil if it was made by New).
@@ -115,7 +121,7 @@ func (s *Server) URL() string {
 
 // Stats returns the server's counters.
 func (s *Server) Stats() Stats {
-	return Stats{Requests: s.requests.Load(), Refused: s.refused.Load(), NotFound: s.notFound.Load(), BadRequests: s.bad.Load()}
+	return Stats{Requests: s.requests.Load(), Refused: s.gate.Refused(), NotFound: s.notFound.Load(), BadRequests: s.bad.Load()}
 }
 
 // Close stops serving.
@@ -139,14 +145,10 @@ func (s *Server) Close() error {
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
-		var local net.Addr
-		if s.ln != nil {
-			local = s.ln.Addr()
-		}
-		if why := (access.Rules{Allow: s.opt.Allow}).Refuse(r, local); why != "" {
-			s.refused.Add(1)
-			s.logf("refused", "oscquery: request refused", "remote", r.RemoteAddr, "host", r.Host, "why", why)
-			http.Error(w, "gloved oscquery: "+why, http.StatusForbidden)
+		s.mu.RLock()
+		rules := access.Rules{Allow: s.opt.Allow, Names: []string{s.host}}
+		s.mu.RUnlock()
+		if !s.gate.Let(w, r, rules, s.Addr()) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
@@ -241,10 +243,4 @@ func writeJSON(w http.ResponseWriter, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)
-}
-
-// logf logs a line of kind, at most one a second: a flood of bad
-// requests must not flood the log.
-func (s *Server) logf(kind, msg string, kv ...any) {
-	s.logs.Log(s.opt.Log, kind, s.now(), msg, kv...)
 }

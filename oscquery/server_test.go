@@ -29,11 +29,12 @@ func testServer(t testing.TB, o Options) (*Server, *Tree) {
 	return s, tree
 }
 
-// get asks h for target as a loopback client would, and returns the
-// status and body.
+// get asks h for target as a loopback client would, naming the server
+// as localhost (whatever port it listens on), and returns the status and
+// body.
 func get(h http.Handler, method, target string) (int, string) {
 	r := httptest.NewRequest(method, target, nil)
-	r.RemoteAddr, r.Host = "127.0.0.1:40000", "127.0.0.1:9432"
+	r.RemoteAddr, r.Host = "127.0.0.1:40000", "localhost"
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	return w.Code, w.Body.String()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync/atomic"
 
@@ -41,9 +42,21 @@ type frameMsg struct {
 	Skipped uint64 `json:"skipped"`
 }
 
+// serveWS streams to one browser, if fewer than MaxViewers watch: one
+// more is turned away (503), so that browsers by the thousand cost
+// neither the frame loop (Publish wakes each) nor memory.
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	if !s.admit() {
+		s.turnedAway.Add(1)
+		s.logf("full", "view: a browser was turned away: the page has as many viewers as it takes", "max_viewers", s.opt.MaxViewers)
+		http.Error(w, fmt.Sprintf("gloved view: %d browsers watch already, as many as view.max_viewers allows", s.opt.MaxViewers), http.StatusServiceUnavailable)
+		return
+	}
+	// Each message has its own deadline (WriteTimeout); net/http lifts
+	// the request's when the stream takes the connection over.
 	c, err := websocket.Accept(w, r, nil) // refuses other origins
 	if err != nil {
+		s.leave()
 		return
 	}
 	c.SetReadLimit(maxRequest)
@@ -53,11 +66,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	go b.read(ctx, s, c, cancel)
 	err = s.stream(ctx, c, b)
-	s.removeBrowser(b) // before it is counted: Stats never shows it both gone and connected
+	s.removeBrowser(b) // before it is counted: Stats never shows it both gone and connected; frees its place
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		s.dropped.Add(1)
-		s.logf("view: a browser did not take a message in time; disconnected", "timeout", s.opt.WriteTimeout.String())
+		s.logf("slow", "view: a browser did not take a message in time; disconnected", "timeout", s.opt.WriteTimeout.String())
 		c.Close(websocket.StatusPolicyViolation, "too slow")
 	case s.ctx.Err() != nil:
 		c.Close(websocket.StatusGoingAway, "gloved is stopping")
@@ -210,6 +223,24 @@ func (s *Server) write(ctx context.Context, c *websocket.Conn, msg frameMsg) err
 	return s.writeRaw(ctx, c, data)
 }
 
+// admit takes a place among the viewers, if one is free.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.viewers >= s.opt.MaxViewers {
+		return false
+	}
+	s.viewers++
+	return true
+}
+
+// leave frees a place admit took for a browser never added.
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.viewers--
+	s.mu.Unlock()
+}
+
 func (s *Server) addBrowser(b *browser) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,9 +249,12 @@ func (s *Server) addBrowser(b *browser) {
 	s.browsers.Store(&next)
 }
 
+// removeBrowser takes b off the list and frees its place, at once: a
+// browser gone from Stats leaves its place to another.
 func (s *Server) removeBrowser(b *browser) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.viewers--
 	old := *s.browsers.Load()
 	next := make([]*browser, 0, len(old))
 	for _, x := range old {

@@ -117,7 +117,7 @@ func (s *Server) answer(a Answer) bool {
 	select {
 	case s.answers <- a:
 	default:
-		s.logf("view: a calibration answer was dropped: answers are not being read")
+		s.logf("answer", "view: a calibration answer was dropped: answers are not being read")
 	}
 	return true
 }

@@ -12,12 +12,21 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/access"
+	"github.com/gloved/gloved/internal/loglimit"
 	"github.com/gloved/gloved/osc"
 )
 
 // DefaultWriteTimeout is how long a browser may take to accept one message
 // before its connection is closed.
 const DefaultWriteTimeout = 5 * time.Second
+
+// DefaultMaxViewers is how many browsers may watch at once unless
+// Options say otherwise.
+const DefaultMaxViewers = 32
+
+// spareConns are the connections the server holds besides its viewers':
+// pages loading, and the viewers beyond the cap being turned away.
+const spareConns = 32
 
 // Options configure a Server.
 type Options struct {
@@ -26,7 +35,11 @@ type Options struct {
 	Allow []netip.Prefix
 	// WriteTimeout bounds each message to a browser (0: DefaultWriteTimeout).
 	WriteTimeout time.Duration
-	// Log, if set, hears refused requests and browsers that fell behind.
+	// MaxViewers caps the browsers watching at once (0:
+	// DefaultMaxViewers); one more is turned away (503).
+	MaxViewers int
+	// Log, if set, hears refused requests, browsers turned away and
+	// browsers that fell behind, at most one line of a kind a second.
 	Log func(msg string, kv ...any)
 }
 
@@ -39,17 +52,20 @@ type Stats struct {
 	// asked (its refresh rate is below the frame rate, it was paused, or
 	// slow).
 	Sent, Skipped uint64
-	// Refused counts requests refused by the allow rules; Dropped the
+	// Refused counts requests refused by the allow rules; TurnedAway the
+	// browsers refused because MaxViewers watched already; Dropped the
 	// browsers disconnected for not taking a message in time.
-	Refused, Dropped uint64
+	Refused, TurnedAway, Dropped uint64
 }
 
 // Server serves the page and streams frames to browsers.
 type Server struct {
 	opt  Options
 	mux  *http.ServeMux
-	http *http.Server
+	gate *access.Gate
+	http *access.Server
 	ln   net.Listener
+	logs loglimit.Limiter
 
 	mu       sync.Mutex
 	scene    []byte // the encoded scene message
@@ -59,13 +75,14 @@ type Server struct {
 	answers  chan Answer
 	timeline *Timeline
 	slots    []*slot
+	viewers  int // browsers watching or being let in, at most opt.MaxViewers
 	// browsers is replaced, never changed in place, so Publish reads it
 	// without a lock.
 	browsers atomic.Pointer[[]*browser]
 
-	sent, skipped, refused, dropped atomic.Uint64
-	ctx                             context.Context
-	cancel                          context.CancelFunc
+	sent, skipped, turnedAway, dropped atomic.Uint64
+	ctx                                context.Context
+	cancel                             context.CancelFunc
 }
 
 // New makes a server that is not listening: serve its Handler.
@@ -73,7 +90,11 @@ func New(o Options) *Server {
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
 	}
-	s := &Server{opt: o, mux: http.NewServeMux(), answers: make(chan Answer, 16)}
+	if o.MaxViewers <= 0 {
+		o.MaxViewers = DefaultMaxViewers
+	}
+	s := &Server{opt: o, mux: http.NewServeMux(), answers: make(chan Answer, 16), gate: access.NewGate("view", o.Log),
+		logs: loglimit.Limiter{Every: time.Second}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.browsers.Store(&[]*browser{})
 	s.mux.Handle("GET /ws", http.HandlerFunc(s.serveWS))
@@ -82,7 +103,8 @@ func New(o Options) *Server {
 }
 
 // Listen makes a server and serves it on addr ("127.0.0.1:8080"; port 0
-// picks one: see Addr). A port in use is access.ErrInUse.
+// picks one: see Addr), holding at most MaxViewers and spareConns
+// connections (access.Serve). A port in use is access.ErrInUse.
 func Listen(addr string, o Options) (*Server, error) {
 	ln, err := access.Listen(addr)
 	if err != nil {
@@ -90,8 +112,7 @@ func Listen(addr string, o Options) (*Server, error) {
 	}
 	s := New(o)
 	s.ln = ln
-	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go s.http.Serve(ln)
+	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: s.opt.MaxViewers + spareConns}, "view", o.Log)
 	return s, nil
 }
 
@@ -117,29 +138,17 @@ func (s *Server) URL() string {
 }
 
 // Handler serves the page, its files and the stream at /ws, to allowed
-// sources only.
+// sources naming this server only (package access's rules, those of the
+// OSC control port), and the stream to pages of its own origin only.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if why := s.refuse(r); why != "" {
-			s.refused.Add(1)
-			s.logf("view: request refused", "remote", r.RemoteAddr, "host", r.Host, "why", why)
-			http.Error(w, "gloved view: "+why, http.StatusForbidden)
+		if !s.gate.Let(w, r, access.Rules{Allow: s.opt.Allow}, s.Addr()) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		s.mux.ServeHTTP(w, r)
 	})
-}
-
-// refuse says why r may not be served, or "" if it may: package access's
-// rules, those of the OSC control port.
-func (s *Server) refuse(r *http.Request) string {
-	var local net.Addr
-	if s.ln != nil {
-		local = s.ln.Addr()
-	}
-	return access.Rules{Allow: s.opt.Allow}.Refuse(r, local)
 }
 
 // SetScene sets what browsers are shown; browsers already connected get
@@ -227,7 +236,8 @@ func (s *Server) wakeAll() {
 
 // Stats returns the server's counters.
 func (s *Server) Stats() Stats {
-	return Stats{Browsers: len(*s.browsers.Load()), Sent: s.sent.Load(), Skipped: s.skipped.Load(), Refused: s.refused.Load(), Dropped: s.dropped.Load()}
+	return Stats{Browsers: len(*s.browsers.Load()), Sent: s.sent.Load(), Skipped: s.skipped.Load(), Refused: s.gate.Refused(),
+		TurnedAway: s.turnedAway.Load(), Dropped: s.dropped.Load()}
 }
 
 // Close stops serving and disconnects every browser.
@@ -243,8 +253,8 @@ func (s *Server) Close() error {
 	return nil
 }
 
-func (s *Server) logf(msg string, kv ...any) {
-	if s.opt.Log != nil {
-		s.opt.Log(msg, kv...)
-	}
+// logf logs a line of kind, at most one a second: browsers by the
+// hundred must not flood the log.
+func (s *Server) logf(kind, msg string, kv ...any) {
+	s.logs.Log(s.opt.Log, kind, time.Now(), msg, kv...)
 }

@@ -333,6 +333,43 @@ func TestOnlyAllowedSourcesAndNamesAreServed(t *testing.T) {
 	}
 }
 
+// TestViewersBeyondTheCapAreTurnedAway: with MaxViewers watching, one
+// more browser is answered 503 and counted; once one leaves, another is
+// let in.
+func TestViewersBeyondTheCapAreTurnedAway(t *testing.T) {
+	var logged []string
+	s := listen(t, Options{MaxViewers: 2, Log: func(msg string, kv ...any) { logged = append(logged, msg) }})
+	s.SetScene(testScene())
+	first, second := dial(t, s), dial(t, s)
+	first.recv(nil)
+	second.recv(nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for range 3 {
+		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.URL(), "http")+"ws", nil)
+		if err == nil {
+			c.CloseNow()
+			t.Fatal("a third browser was let in")
+		}
+		if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("a third browser: %v, want 503", err)
+		}
+	}
+	if st := s.Stats(); st.TurnedAway != 3 || st.Browsers != 2 || len(logged) != 1 {
+		t.Errorf("stats %+v, %d lines logged: want 3 turned away, 2 watching, one line", st, len(logged))
+	}
+	first.conn.Close(websocket.StatusNormalClosure, "")
+	for deadline := time.Now().Add(10 * time.Second); s.Stats().Browsers != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the browser that left is still counted")
+		}
+	}
+	third := dial(t, s)
+	if typ := third.recv(nil); typ != "scene" {
+		t.Errorf("the browser let in got %q, want the scene", typ)
+	}
+}
+
 func TestAPortInUseIsSaidSo(t *testing.T) {
 	s := listen(t, Options{})
 	_, err := Listen(s.Addr().String(), Options{})

@@ -34,7 +34,14 @@ type proc struct {
 // startGloved starts the built binary; it is stopped when the test ends.
 func startGloved(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
-	p := &proc{name: name, cmd: exec.Command(binary(t), args...), done: make(chan struct{})}
+	return startCommand(t, name, exec.Command(binary(t), args...))
+}
+
+// startCommand starts cmd, a command that runs the built binary (under
+// prlimit, say); it is stopped when the test ends.
+func startCommand(t *testing.T, name string, cmd *exec.Cmd) *proc {
+	t.Helper()
+	p := &proc{name: name, cmd: cmd, done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.errs
 	var err error
 	if p.in, err = p.cmd.StdinPipe(); err != nil {

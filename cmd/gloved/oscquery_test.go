@@ -340,6 +340,17 @@ func frameAt(t *testing.T, c *net.UDPConn, d time.Duration) string {
 	return "?"
 }
 
+// addToLoopback gives the namespace's loopback the addresses of a
+// network: hosts to send from and to.
+func addToLoopback(t *testing.T, prefixes ...string) {
+	t.Helper()
+	for _, a := range prefixes {
+		if out, err := exec.Command("ip", "addr", "add", a, "dev", "lo").CombinedOutput(); err != nil {
+			t.Fatalf("%v %s", err, out)
+		}
+	}
+}
+
 // TestOSCQueryAnswersOverTheNetwork: the real server's answers per the
 // proposal (404, 204, 400, 405 and attribute queries), and its access
 // rules: a host outside osc.allow is refused, one in it is served, and a
@@ -348,11 +359,7 @@ func TestOSCQueryAnswersOverTheNetwork(t *testing.T) {
 	if !inNamespace(t) {
 		return
 	}
-	for _, a := range []string{"192.0.2.1/32", "192.0.2.2/32"} {
-		if out, err := exec.Command("ip", "addr", "add", a, "dev", "lo").CombinedOutput(); err != nil {
-			t.Fatalf("%v %s", err, out)
-		}
-	}
+	addToLoopback(t, "192.0.2.1/32", "192.0.2.2/32")
 	p := startGloved(t, "gloved run", "run", "-c", twoHandConfig(t, freeUDP(t), "allow = [\"192.0.2.2\"]\n[oscquery]\nlisten = \"0.0.0.0:0\"\n"), "--status=false")
 	url := fmt.Sprint(p.logLine(t, "gloved running")["oscquery"])
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))

@@ -55,6 +55,7 @@ func TestStartupFailuresSayWhatToDo(t *testing.T) {
 		{"scene file missing", writeConfig(t, "127.0.0.1:0", "no-such-scene.obj", ""), 1, []string{"no-such-scene.obj"}},
 		{"metrics port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n", busyTCP(t))), 1, []string{"metrics.listen", "in use"}},
 		{"OSCQuery port in use", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[oscquery]\nlisten = %q\n", busyTCP(t))), 1, []string{"oscquery.listen", "in use", "choose a free port"}},
+		{"viewers out of range", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[view]\nlisten = \"127.0.0.1:0\"\nmax_viewers = 1000\n"), 2, []string{"view.max_viewers = 1000", "want 1 to 256"}},
 		{"OSCQuery name", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nname = \"lab glove\"\n"), 2, []string{`oscquery.name = "lab glove"`, "starting with gloved"}},
 		{"contact method for an object the scene lacks", writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[scene.methods]\nbowl = \"solid\"\n"), 2, []string{`scene.methods: "bowl" = "solid"`, "the scene has no such object: its objects are table and ball"}},
 	}
