@@ -103,6 +103,9 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 		if rerr := sess.RecordingFailed(); rerr != nil {
 			h.log.Error().Err(rerr).Msg("recording stopped")
 		}
+		if jump := sess.Jump(); jump != nil {
+			h.log.Warn().Err(jump).Msg("played on through a jump in the recording's clock")
+		}
 		if err == nil {
 			lastSample = time.Now()
 			if !h.deliver(&s, sess, stop) {

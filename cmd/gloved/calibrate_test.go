@@ -31,7 +31,8 @@ type proc struct {
 	seen      int // how much of out the test has read
 }
 
-// startGloved starts the built binary; it is stopped when the test ends.
+// startGloved starts the built binary; it is stopped when the test ends
+// (killed if SIGTERM has not ended it within 10 s).
 func startGloved(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
 	p := &proc{name: name, cmd: exec.Command(binary(t), args...), done: make(chan struct{})}
@@ -46,7 +47,12 @@ func startGloved(t *testing.T, name string, args ...string) *proc {
 	go func() { p.cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		p.cmd.Process.Signal(syscall.SIGTERM)
-		<-p.done
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+			p.cmd.Process.Kill()
+			<-p.done
+		}
 	})
 	return p
 }
