@@ -94,17 +94,20 @@ func runFault(t *testing.T, model cyberglove.Model, f fault) {
 	}
 	lost := f.lost
 	if f.drained {
-		// Each record missed was drained whole; two more may have been cut
-		// by the hang-up and the reopening.
+		// Each record missed was drained whole by the reopening, or sent
+		// and not yet read when the port hung up (the pty discards those,
+		// as an unplugged adapter does); two more may have been cut by the
+		// hang-up and the reopening.
 		size := uint64(cyberglove.Record3Len)
 		if model == cyberglove.ModelII { // as the daemon opens it: 22 sensors and the status byte
 			size = uint64(cyberglove.Format{Sensors: 22, Status: true}.RecordLen())
 		}
-		lost = int((faults.SkippedBytes+size-1)/size) + 2
+		unread := uint64(em.Emulator.Stats().Unread)
+		lost = int((faults.SkippedBytes+size-1)/size+(unread+size-1)/size) + 2
 	}
 	recorded := checkRecording(t, rec, em.Values(), lost)
-	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d",
-		len(em.Values()), recorded, daemontest.Statuses(got.All(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load())
+	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d; %d bytes unread at hang-up",
+		len(em.Values()), recorded, daemontest.Statuses(got.All(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load(), em.Emulator.Stats().Unread)
 }
 
 // checkRecording replays rec and compares its samples with the records the

@@ -321,7 +321,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	case <-ctx.Done():
 	case err = <-errs:
 	case <-exitDone:
-		d.drain()
+		d.drain(ctx)
 	}
 	cancel()
 	close(stop)
@@ -335,19 +335,36 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
-// drain waits for the frame loops to take their last samples.
-func (d *Daemon) drain() {
+// drain waits for the frame loops to take their last samples, at most
+// drainFor for each hand, or until ctx ends.
+func (d *Daemon) drain(ctx context.Context) {
+	poll := time.NewTicker(time.Millisecond)
+	defer poll.Stop()
 	for _, h := range d.hands {
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-			h.mu.Lock()
-			fresh := h.fresh
-			h.mu.Unlock()
-			if !fresh && h.busySince.Load() == 0 {
-				break
+		deadline := time.After(drainFor)
+	wait:
+		for !h.drained() {
+			select {
+			case <-ctx.Done():
+				return
+			case <-deadline:
+				break wait
+			case <-poll.C:
 			}
-			time.Sleep(time.Millisecond)
 		}
 	}
+}
+
+// drainFor bounds drain's wait for one hand's frame loop.
+const drainFor = 5 * time.Second
+
+// drained reports whether the hand's frame loop has taken its last sample
+// and finished its frame.
+func (h *handRuntime) drained() bool {
+	h.mu.Lock()
+	fresh := h.fresh
+	h.mu.Unlock()
+	return !fresh && h.busySince.Load() == 0
 }
 
 // Close releases the devices, recordings, socket and metrics server.

@@ -104,6 +104,9 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 			h.Stats.RecordingFailures.Add(1)
 			h.log.Error().Err(rerr).Msg("recording stopped; the contacts go on")
 		}
+		if jump := sess.Jump(); jump != nil {
+			h.log.Warn().Err(jump).Msg("played on through a jump in the recording's clock")
+		}
 		if err == nil {
 			lastSample = time.Now()
 			if !h.deliver(&s, sess, stop) {

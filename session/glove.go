@@ -179,6 +179,16 @@ func (g *Glove) Warning() error {
 	return nil
 }
 
+// Jump returns, once, the first jump in the clock of a recording being
+// replayed, which the replay played on through without waiting (see
+// recording.MaxGap), or nil.
+func (g *Glove) Jump() error {
+	if r := g.playing(); r != nil {
+		return r.Jump()
+	}
+	return nil
+}
+
 // RecordingFailed returns, once, why the recording stopped, if it did.
 func (g *Glove) RecordingFailed() error {
 	g.mu.Lock()

@@ -31,7 +31,8 @@ type proc struct {
 	seen      int // how much of out the test has read
 }
 
-// startGloved starts the built binary; it is stopped when the test ends.
+// startGloved starts the built binary; it is stopped when the test ends
+// (killed if SIGTERM has not ended it within 10 s).
 func startGloved(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
 	return startCommand(t, name, exec.Command(binary(t), args...))
@@ -53,7 +54,12 @@ func startCommand(t *testing.T, name string, cmd *exec.Cmd) *proc {
 	go func() { p.cmd.Wait(); close(p.done) }()
 	t.Cleanup(func() {
 		p.cmd.Process.Signal(syscall.SIGTERM)
-		<-p.done
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+			p.cmd.Process.Kill()
+			<-p.done
+		}
 	})
 	return p
 }

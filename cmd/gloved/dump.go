@@ -61,6 +61,9 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 	}
+	if j := g.Jump(); j != nil {
+		warn("%s: %v", pos[0], j)
+	}
 	if w := g.Warning(); w != nil {
 		warn("%s: %v; dumped the samples before it", pos[0], w)
 	}

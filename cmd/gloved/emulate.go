@@ -74,7 +74,7 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	fs.StringVar(&a.source, "source", "sim", `"sim", or a recording to play (looped)`)
 	fs.StringVar(&a.motion, "motion", "grasp", "simulated motion: "+sim.MotionNames())
 	fs.BoolVar(&a.left, "left", false, "report a left-hand glove")
-	fs.StringVar(&a.link, "link", "", "also make PATH a symlink to the pty, kept pointing at it across hangups")
+	fs.StringVar(&a.link, "link", "", "also make PATH a symlink to the pty: removed while the port is hung up, then pointed at the new one")
 	fs.Float64Var(&a.garbage, "garbage", 0, "probability per record of a burst of garbage bytes (cyberglove3: one in four a spurious 1S or e1S fragment)")
 	fs.Float64Var(&a.lose, "lose", 0, "probability per streamed record that the line loses it (it is not sent), as a flaky adapter or a second reader of the port")
 	fs.Float64Var(&a.unplugAt, "unplug-at", 0, "seconds after start at which the glove is unplugged from the unit")

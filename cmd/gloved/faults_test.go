@@ -160,6 +160,14 @@ func freeUDP(t *testing.T) string {
 // built-in scene, listening at listen and sending to target (if any).
 func simConfig(t *testing.T, listen, target, rec string) string {
 	t.Helper()
+	return rightHandConfig(t, fmt.Sprintf("device = \"sim\"\nrecording = %q\n", rec), listen, target)
+}
+
+// rightHandConfig writes a config of one hand, right, with the keys
+// given, on the built-in scene, listening at listen and sending to target
+// (if any).
+func rightHandConfig(t *testing.T, keys, listen, target string) string {
+	t.Helper()
 	targets := "[]"
 	if target != "" {
 		targets = fmt.Sprintf("[%q]", target)
@@ -168,16 +176,14 @@ func simConfig(t *testing.T, listen, target, rec string) string {
 	text := fmt.Sprintf(`
 [[hand]]
 name = "right"
-device = "sim"
-recording = %q
-[scene]
+%s[scene]
 files = [{ path = "builtin:grasp" }]
 [osc]
 listen = %q
 targets = %s
 [frame]
 count_tris = false
-`, rec, listen, targets)
+`, keys, listen, targets)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,8 @@ func faultsThroughTheBinaries(t *testing.T, model string) {
 
 	emu := exec.CommandContext(ctx, binary(t), "emulate", "--model", model, "--link", link, "--seed", "7", "--garbage", "0.03",
 		"--unplug-at", "1.5", "--unplug-for", "0.5", "--silent-at", "3", "--silent-for", "0.8", "--hangup-at", "4.6", "--hangup-for", "0.5")
-	var emuOut, emuErr bytes.Buffer
+	// Read while emulate runs: os/exec's goroutines write them meanwhile.
+	var emuOut, emuErr syncBuffer
 	emu.Stdout, emu.Stderr = &emuOut, &emuErr
 	if err := emu.Start(); err != nil {
 		t.Fatal(err)

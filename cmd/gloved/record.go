@@ -59,42 +59,58 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	samples, transient, err := recordFor(ctx, g, seconds(*secs))
+	tally, err := recordFor(ctx, g, seconds(*secs))
 	if cerr := g.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "recorded %d samples in %.1f s to %s (%d-sensor %s glove)", samples, *secs, *outPath, g.Info.Sensors, g.Info.Hand())
+	if tally.interrupted {
+		fmt.Fprintf(out, "interrupted after %.1f s: recorded %d samples", tally.took.Seconds(), tally.samples)
+	} else {
+		fmt.Fprintf(out, "recorded %d samples in %.1f s", tally.samples, tally.took.Seconds())
+	}
+	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", *outPath, g.Info.Sensors, g.Info.Hand())
 	if fc, ok := g.Device().(devices.FaultCounter); ok {
 		fmt.Fprintf(out, "; faults %+v", fc.Faults())
 	}
-	if transient > 0 {
-		fmt.Fprintf(out, "; %d reads without a sample", transient)
+	if tally.transient > 0 {
+		fmt.Fprintf(out, "; %d reads without a sample", tally.transient)
 	}
 	fmt.Fprintln(out)
 	return nil
 }
 
+// recordTally is what recordFor read: samples and reads without one, for
+// how long (measured), and whether ctx ended it first.
+type recordTally struct {
+	samples, transient int
+	took               time.Duration
+	interrupted        bool
+}
+
 // recordFor reads the glove for d, or until ctx ends, counting samples and
 // reads without one; it fails if the recording does.
-func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (samples, transient int, err error) {
-	deadline := time.Now().Add(d)
+func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (recordTally, error) {
+	start := time.Now()
+	deadline := start.Add(d)
+	var tally recordTally
 	var s devices.Sample
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		err := g.Read(&s)
 		switch {
 		case err == nil:
-			samples++
+			tally.samples++
 		case devices.Transient(err):
-			transient++
+			tally.transient++
 		default:
-			return samples, transient, err
+			return tally, err
 		}
 		if err := g.RecordingFailed(); err != nil {
-			return samples, transient, err
+			return tally, err
 		}
 	}
-	return samples, transient, nil
+	tally.took, tally.interrupted = time.Since(start), ctx.Err() != nil
+	return tally, nil
 }

@@ -88,8 +88,12 @@ func (o *sessionOpts) limit() int {
 	return 0
 }
 
-// warnDamage tells the user what was wrong with a damaged recording, if it was.
+// warnDamage tells the user what was wrong with a damaged recording, if it
+// was: a jump in its clock, played through, and the damage it ends at.
 func warnDamage(s *session.Session) {
+	if j := s.Jump(); j != nil {
+		warn("%s: %v", s.Spec.Recording, j)
+	}
 	if w := s.Warning(); w != nil {
 		warn("%s: %v; used the frames before it", s.Spec.Recording, w)
 	}

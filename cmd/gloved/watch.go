@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -31,18 +32,22 @@ type watchState struct {
 }
 
 func runWatch(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("watch", "gloved watch [--daemon ADDR] [--listen ADDR] [--prefix P] [--for DURATION]", out)
+	fs := newFlagSet("watch", "gloved watch [--daemon ADDR] [--listen ADDR] [--prefix P] [--for DURATION] [--timeout DURATION]", out)
 	daemonAddr := fs.String("daemon", osc.DefaultListen, "the daemon's OSC listen address (subscriptions go there)")
 	listen := fs.String("listen", "127.0.0.1:0", "where to receive frames")
 	prefix := fs.String("prefix", "/gloved", "the daemon's OSC prefix")
 	runFor := fs.Duration("for", 0, "stop after this long (0: until Ctrl-C)")
+	timeout := fs.Duration("timeout", 3*time.Second, "fail if the daemon has not answered within this long (0: wait for it)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
+	// Ends the subscription's renewal and the receiving goroutine when the
+	// watch does, by a timeout or for want of an answer.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	if *runFor > 0 {
-		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *runFor)
 		defer cancel()
 	}
@@ -67,9 +72,10 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	s := &subscriber{conn: conn, daemon: da, prefix: *prefix, host: host, port: int32(me.Port)}
 	go renew(ctx, func() { s.send("/subscribe") })
 	defer s.send("/unsubscribe")
-	go func() { <-ctx.Done(); conn.SetReadDeadline(time.Now()) }()
 	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
-	watchLoop(ctx, conn, *prefix, out, s.validate)
+	if !watchLoop(ctx, receive(ctx, conn), *timeout, *prefix, out, s.validate) {
+		return fmt.Errorf("no gloved answered at %s within %v: is the daemon running? (gloved run)", *daemonAddr, *timeout)
+	}
 	return nil
 }
 
@@ -109,6 +115,30 @@ func (s *subscriber) validate(token string) {
 	s.send("/subscribe")
 }
 
+// receive reads conn from a goroutine of its own until conn is closed or
+// ctx ends, and sends each datagram on the channel it returns.
+func receive(ctx context.Context, conn *net.UDPConn) <-chan []byte {
+	got := make(chan []byte)
+	go func() {
+		buf := make([]byte, 65536)
+		for {
+			n, _, err := conn.ReadFromUDP(buf)
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			if err != nil {
+				continue
+			}
+			select {
+			case got <- append([]byte(nil), buf[:n]...):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return got
+}
+
 // renew subscribes now and every few seconds until ctx ends: a
 // subscription is a lease that lapses unless renewed (osc.lease_s, 10 s by
 // default), and a restarted daemon forgets its subscribers.
@@ -125,24 +155,36 @@ func renew(ctx context.Context, subscribe func()) {
 	}
 }
 
-// watchLoop shows what arrives on conn until ctx ends, at most ten times a
-// second, and passes a token the daemon sends (<prefix>/validate) to
-// validate.
-func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Writer, validate func(token string)) {
+// watchLoop shows the OSC packets that arrive on got until ctx ends, at
+// most ten times a second, and passes a token the daemon sends
+// (<prefix>/validate) to validate. False if none came within timeout
+// (unless it is 0).
+func watchLoop(ctx context.Context, got <-chan []byte, timeout time.Duration, prefix string, out io.Writer, validate func(token string)) (answered bool) {
 	hands := map[string]*watchState{}
-	buf := make([]byte, 65536)
 	var lastPrint time.Time
 	var refused any // the last refusal shown
-	for ctx.Err() == nil {
-		n, _, err := conn.ReadFromUDP(buf)
+	var noAnswer <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		noAnswer = t.C
+	}
+	for {
+		var b []byte
+		select {
+		case <-ctx.Done():
+			printWatch(out, hands)
+			return true
+		case <-noAnswer:
+			return false
+		case b = <-got:
+		}
+		p, err := goosc.ParsePacket(string(b))
 		if err != nil {
 			continue
 		}
-		p, err := goosc.ParsePacket(string(buf[:n]))
-		if err != nil {
-			continue
-		}
-		b, ok := p.(*goosc.Bundle)
+		noAnswer = nil
+		bundle, ok := p.(*goosc.Bundle)
 		if !ok {
 			m, _ := p.(*goosc.Message)
 			switch {
@@ -157,7 +199,7 @@ func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Wri
 			}
 			continue
 		}
-		for _, m := range b.Messages {
+		for _, m := range bundle.Messages {
 			watchMessage(hands, prefix, m)
 		}
 		if time.Since(lastPrint) >= 100*time.Millisecond {
@@ -165,7 +207,6 @@ func watchLoop(ctx context.Context, conn *net.UDPConn, prefix string, out io.Wri
 			lastPrint = time.Now()
 		}
 	}
-	printWatch(out, hands)
 }
 
 func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message) {

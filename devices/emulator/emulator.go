@@ -59,10 +59,13 @@ type Opts struct {
 	Period3 time.Duration
 }
 
-// Stats counts what an emulator did.
+// Stats counts what an emulator did. Unread counts the bytes sent that no
+// reader had taken when the port hung up (or closed): the pseudo-terminal
+// discards them, as an unplugged adapter loses what it holds.
 type Stats struct {
 	Records, ErrorTails, GarbageBursts, Fragments, Commands int
 	Lost                                                    int // streamed records not sent (Opts.Lose)
+	Unread                                                  int
 }
 
 // Emulator answers the CyberGlove I/II protocol like an interface unit:
@@ -121,6 +124,13 @@ func (e *Emulator) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.stats
+}
+
+// lose counts n bytes sent that a hang-up discarded.
+func (e *Emulator) lose(n int) {
+	e.mu.Lock()
+	e.stats.Unread += n
+	e.mu.Unlock()
 }
 
 func (e *Emulator) now() time.Duration { return time.Since(e.start) }

@@ -42,7 +42,39 @@ func OpenPTY() (*PTY, error) {
 		s.Close()
 		return nil, fmt.Errorf("emulator: pty raw mode: %w", err)
 	}
+	if m, err = pollable(m); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("emulator: pty: %w", err)
+	}
 	return &PTY{Master: m, slave: s, Path: s.Name()}, nil
+}
+
+// pollable returns f non-blocking, in Go's poller, and closes f. creack/pty
+// leaves the master blocking; Close cannot interrupt a Read blocked in a
+// blocking file and defers the close until the Read returns, so the pty
+// would hang up only when its driver next wrote, not when Run closes it.
+func pollable(f *os.File) (*os.File, error) {
+	name := f.Name()
+	fd, err := unix.Dup(int(f.Fd()))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}
+
+// unread returns how many bytes the master sent that the slave side has
+// not read: a hang-up discards them.
+func (p *PTY) unread() int {
+	n, err := unix.IoctlGetInt(int(p.slave.Fd()), unix.TIOCINQ)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Close closes both ends: a driver reading the slave sees the line hang up.
@@ -60,7 +92,10 @@ type Hangup struct {
 // slave path on ready (and points the symlink link at it, if link is set,
 // replacing it atomically). With a hangup it closes the pty at h.At, waits
 // h.For and serves a new one, as a USB adapter unplugged and replugged
-// would appear.
+// would appear. The link is removed before a pty closes, as udev removes
+// an unplugged adapter's: the closed pty's number is free for the next
+// pty anyone opens, and a driver reopening the port through a link left
+// behind would open that one, another program's.
 func Run(ctx context.Context, e *Emulator, link string, h Hangup, ready func(path string)) error {
 	hungUp := false
 	for {
@@ -90,11 +125,12 @@ func Run(ctx context.Context, e *Emulator, link string, h Hangup, ready func(pat
 		}
 		err = e.Serve(sctx, p.Master)
 		cancel()
+		if link != "" {
+			os.Remove(link)
+		}
+		e.lose(p.unread())
 		p.Close()
 		if ctx.Err() != nil {
-			if link != "" {
-				os.Remove(link)
-			}
 			return nil
 		}
 		if err != nil && !hungUp && h.For == 0 {

@@ -27,13 +27,18 @@ type Glove struct {
 	start    time.Time
 	seq      uint64
 	chunkT   time.Duration
+	timeline recording.Timeline
 	faults   devices.FaultLog
 	wrist    [7]float64
 	hasWrist bool
 	warning  error
+	jump     error // the first jump in the recording's clock
+	jumpSaid bool  // Jump has returned it
 	done     bool
-	closed   atomic.Bool // set by Close, possibly from another goroutine
-	reading  sync.Mutex  // held by Read
+	timer    *time.Timer   // the pacing's, made at the first wait
+	closed   atomic.Bool   // set by Close, possibly from another goroutine
+	stop     chan struct{} // closed by Close: ends a wait
+	reading  sync.Mutex    // held by Read
 }
 
 var (
@@ -70,7 +75,7 @@ func New(r io.Reader, realTime bool) (*Glove, error) {
 }
 
 func newGlove(rr *recording.Reader, realTime bool) (*Glove, error) {
-	g := &Glove{rr: rr, realTime: realTime, start: time.Now()}
+	g := &Glove{rr: rr, realTime: realTime, start: time.Now(), stop: make(chan struct{})}
 	h := rr.Header
 	d, err := driver.Lookup(h.Model)
 	if err != nil || !d.Records() {
@@ -110,8 +115,21 @@ func (g *Glove) Wrist() ([7]float64, bool) { return g.wrist, g.hasWrist }
 // nil for a clean end.
 func (g *Glove) Warning() error { return g.warning }
 
+// Jump returns, once, the first jump in the recording's clock (an error
+// wrapping recording.ErrJump that names the record's byte offset), which
+// the replay played on through without waiting; nil if there is none (as
+// of the last Read).
+func (g *Glove) Jump() error {
+	if g.jump == nil || g.jumpSaid {
+		return nil
+	}
+	g.jumpSaid = true
+	return g.jump
+}
+
 // Read returns the next recorded sample, ErrEnd after the last good one,
-// or a glove error tail that was recorded (as the live driver would).
+// or a glove error tail that was recorded (as the live driver would). In
+// real time it waits for the sample's time, or until Close.
 func (g *Glove) Read(s *devices.Sample) error {
 	g.reading.Lock()
 	defer g.reading.Unlock()
@@ -141,12 +159,27 @@ func (g *Glove) Read(s *devices.Sample) error {
 			g.finish()
 			return devices.ErrEnd
 		}
+		g.follow(&rec)
 		if got, err := g.take(rec, s); err != nil {
 			g.done, g.warning = true, fmt.Errorf("record at byte %d: %w", rec.Offset, err)
 			return devices.ErrEnd
 		} else if got {
 			return g.deliver(s)
 		}
+	}
+}
+
+// follow puts rec on the replay's timeline, which takes out the jumps in
+// the recording's clock, and keeps the first jump. A wrist pose's time is
+// left as it is: it is taken up when read, never waited for, and a
+// recorder may stamp it 0 after records of later times.
+func (g *Glove) follow(rec *recording.Record) {
+	if rec.Kind == recording.KindWrist {
+		return
+	}
+	var jump error
+	if rec.Time, jump = g.timeline.Next(*rec); jump != nil && g.jump == nil {
+		g.jump = jump
 	}
 }
 
@@ -204,22 +237,44 @@ func (g *Glove) fits(s *devices.Sample) error {
 	return nil
 }
 
+// deliver numbers s and, in real time, waits for its time; ErrClosed if
+// Close came first.
 func (g *Glove) deliver(s *devices.Sample) error {
-	s.Seq = g.seq
-	g.seq++
 	if g.realTime {
-		if wait := time.Until(g.start.Add(s.Time)); wait > 0 {
-			time.Sleep(wait)
+		if wait := time.Until(g.start.Add(s.Time)); wait > 0 && !g.wait(wait) {
+			g.finish()
+			return devices.ErrClosed
 		}
 	}
+	s.Seq = g.seq
+	g.seq++
 	return nil
 }
 
-// Close stops the replay: Read then returns ErrClosed. It may be called
-// from another goroutine than Read's: the file is closed here if no Read
-// is running, else by that Read as it returns.
+// wait waits d, or until Close (false).
+func (g *Glove) wait(d time.Duration) bool {
+	if g.timer == nil {
+		g.timer = time.NewTimer(d)
+	} else {
+		g.timer.Reset(d)
+	}
+	select {
+	case <-g.timer.C:
+		return true
+	case <-g.stop:
+		g.timer.Stop()
+		return false
+	}
+}
+
+// Close stops the replay: Read then returns ErrClosed, at once even while
+// it waits for a sample's time. It may be called from another goroutine
+// than Read's: the file is closed here if no Read is running, else by that
+// Read as it returns.
 func (g *Glove) Close() error {
-	g.closed.Store(true)
+	if !g.closed.Swap(true) {
+		close(g.stop)
+	}
 	if g.reading.TryLock() {
 		g.finish()
 		g.reading.Unlock()
