@@ -3,6 +3,7 @@ package access
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,7 +19,8 @@ import (
 // http.Server.ConnState.
 type capped struct {
 	net.Listener
-	max int
+	max    int
+	source func(netip.Addr) bool // the sources served (nil: all)
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
@@ -33,6 +35,8 @@ type conn struct {
 	state http.ConnState // under l.mu
 	since time.Time      // when it entered state, under l.mu
 	once  sync.Once
+	// stranger: from a source the server refuses; it evicts no one.
+	stranger bool
 }
 
 // Close closes the connection and frees its place.
@@ -41,8 +45,8 @@ func (c *conn) Close() error {
 	return c.Conn.Close()
 }
 
-func newCapped(ln net.Listener, max int) *capped {
-	return &capped{Listener: ln, max: max, conns: map[*conn]struct{}{}}
+func newCapped(ln net.Listener, max int, source func(netip.Addr) bool) *capped {
+	return &capped{Listener: ln, max: max, source: source, conns: map[*conn]struct{}{}}
 }
 
 // Accept returns the next connection that gets a place.
@@ -52,7 +56,7 @@ func (l *capped) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := &conn{Conn: nc, l: l, state: http.StateNew, since: time.Now()}
+		c := &conn{Conn: nc, l: l, state: http.StateNew, since: time.Now(), stranger: l.stranger(nc.RemoteAddr())}
 		if l.admit(c) {
 			return c, nil
 		}
@@ -61,12 +65,28 @@ func (l *capped) Accept() (net.Conn, error) {
 	}
 }
 
+// stranger reports whether a connection from remote is one the server
+// will refuse (l.source says; nil: none is).
+func (l *capped) stranger(remote net.Addr) bool {
+	if l.source == nil {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(remote.String())
+	return err != nil || !l.source(ap.Addr())
+}
+
 // admit gives c a place, closing the longest waiting connection if none
-// is free; it reports false if every connection is busy.
+// is free; it reports false if every connection is busy, or if none is
+// free and c is a stranger's: a source the server refuses takes a free
+// place (to be answered why), never another client's.
 func (l *capped) admit(c *conn) bool {
 	l.mu.Lock()
 	var victim *conn
 	if len(l.conns) >= l.max {
+		if c.stranger {
+			l.mu.Unlock()
+			return false
+		}
 		for o := range l.conns {
 			if (o.state == http.StateNew || o.state == http.StateIdle) && (victim == nil || o.since.Before(victim.since)) {
 				victim = o

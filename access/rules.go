@@ -32,7 +32,7 @@ func (ru Rules) Refuse(r *http.Request, listen net.Addr) string {
 	if err != nil {
 		return "unknown source address"
 	}
-	if src := ap.Addr().Unmap(); !src.IsLoopback() && !ru.Allowed(src) {
+	if !ru.Source(ap.Addr()) {
 		return "the source is neither loopback nor in osc.allow"
 	}
 	w := where{listen: addrPort(listen)}
@@ -46,6 +46,13 @@ func (ru Rules) Refuse(r *http.Request, listen net.Addr) string {
 		return "a page of another origin may not open the stream or send requests"
 	}
 	return ""
+}
+
+// Source reports whether a source at a may be served: loopback, or in
+// one of the Allow prefixes.
+func (ru Rules) Source(a netip.Addr) bool {
+	a = a.Unmap()
+	return a.IsLoopback() || ru.Allowed(a)
 }
 
 // Allowed reports whether a is in one of the Allow prefixes.

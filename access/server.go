@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -38,6 +39,10 @@ type Limits struct {
 	Conns int
 	// The timeouts; 0 is the default above.
 	ReadHeader, Read, Write, Idle time.Duration
+	// Source says which sources the server serves (Rules.Source): a
+	// connection from any other takes only a free place, never evicting
+	// another's. Nil: every source is treated alike.
+	Source func(netip.Addr) bool
 }
 
 // Server is one of gloved's HTTP servers.
@@ -53,7 +58,7 @@ type Server struct {
 // second: a flood must not flood the log. Close or Shutdown the Server
 // to stop.
 func Serve(ln net.Listener, h http.Handler, lim Limits, name string, logf func(msg string, kv ...any)) *Server {
-	s := &Server{conns: newCapped(ln, lim.Conns)}
+	s := &Server{conns: newCapped(ln, lim.Conns, lim.Source)}
 	s.Server = &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: cmp.Or(lim.ReadHeader, ReadHeaderTimeout),

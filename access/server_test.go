@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"syscall"
@@ -70,7 +71,9 @@ func closedAtOnce(t *testing.T, addr string) bool {
 // them, closing the one that waited longest for each that came, and a
 // new client is answered.
 func TestConnectionsLeftOpenMakeWayForNewOnes(t *testing.T) {
-	s, addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), Limits{Conns: 4})
+	// A header timeout far beyond the test, so that a slow machine does not
+	// close the slowloris connections itself before they are evicted.
+	s, addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), Limits{Conns: 4, ReadHeader: time.Minute})
 	for i := range 20 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -203,4 +206,36 @@ func TestNetHTTPsLinesAreLimited(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("logged %d lines, the first %.3q; want %q", len(got), got, want)
 	}
+}
+
+// TestAStrangerEvictsNoOne: with every place taken by idle connections
+// of served sources, a connection from a source the server refuses is
+// closed at once, and none of theirs; one from a served source still
+// takes the place of the one that waited longest.
+func TestAStrangerEvictsNoOne(t *testing.T) {
+	stranger := netip.MustParseAddr("127.0.0.2")
+	s, addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}),
+		Limits{Conns: 2, ReadHeader: time.Minute, Source: func(a netip.Addr) bool { return a != stranger }})
+	from := func(src string) net.Conn {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+		c, err := d.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	from("127.0.0.1")
+	from("127.0.0.1")
+	waitFor(t, "2 connections held", func() bool { return s.Stats().Held == 2 })
+	c := from("127.0.0.2")
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Read(make([]byte, 1)); err != io.EOF && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("a stranger's connection was kept with every place taken")
+	}
+	if st := s.Stats(); st.Held != 2 || st.Evicted != 0 || st.Refused != 1 {
+		t.Errorf("%+v: want 2 held, none evicted, the stranger refused", st)
+	}
+	from("127.0.0.1")
+	waitFor(t, "a served source takes a place", func() bool { return s.Stats().Evicted == 1 })
 }

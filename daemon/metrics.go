@@ -153,7 +153,7 @@ func (d *Daemon) serveMetrics(l net.Listener, h http.Handler) {
 		if gate.Let(w, r, rules, l.Addr()) {
 			mux.ServeHTTP(w, r)
 		}
-	}), access.Limits{Conns: metricsConns}, "metrics", warn)
+	}), access.Limits{Conns: metricsConns, Source: rules.Source}, "metrics", warn)
 }
 
 // counters lists the daemon's Prometheus counters: the hands' and

@@ -43,8 +43,8 @@ type sampleRate struct {
 	nominal, measured atomic.Uint64
 }
 
-// newSampleRate measures against nominal samples a second (0: arrivals are
-// counted but never judged).
+// newSampleRate measures against nominal samples a second (0: nothing is
+// measured nor judged, as for a simulation or a replay).
 func newSampleRate(nominal float64, stall time.Duration) *sampleRate {
 	r := &sampleRate{stall: stall, base: time.Now()}
 	r.restart(nominal)
@@ -52,7 +52,8 @@ func newSampleRate(nominal float64, stall time.Duration) *sampleRate {
 }
 
 // restart measures afresh against a glove (re)opened at nominal samples a
-// second: the ring holds twice a window's samples at that rate.
+// second: the ring holds twice a window's samples at that rate (a glove
+// faster still is measured over the ring's span).
 func (r *sampleRate) restart(nominal float64) {
 	size := 64
 	for float64(size) < 2*nominal*rateWindow.Seconds() && size < 1<<16 {
@@ -76,6 +77,10 @@ func (r *sampleRate) reset() {
 // sample counts a sample arriving at now and says whether the hand is
 // degraded.
 func (r *sampleRate) sample(now time.Time) bool {
+	nominal := r.Nominal()
+	if nominal <= 0 {
+		return false // not a glove on a line: neither measured nor judged
+	}
 	t := int64(now.Sub(r.base))
 	if !r.started {
 		r.since, r.last, r.started = t, t, true
@@ -92,11 +97,12 @@ func (r *sampleRate) sample(now time.Time) bool {
 		r.n--
 	}
 	if span := min(w, t-r.since); span >= int64(rateAfter) {
-		r.measured.Store(math.Float64bits(float64(r.n) / time.Duration(span).Seconds()))
-	}
-	nominal := r.Nominal()
-	if nominal <= 0 {
-		return false
+		rate := float64(r.n) / time.Duration(span).Seconds()
+		if r.n == len(r.arrived) { // more arrived in the window than the ring holds
+			oldest := r.arrived[r.head] // the ring is full: the next to be written over
+			rate = float64(r.n-1) / time.Duration(t-oldest).Seconds()
+		}
+		r.measured.Store(math.Float64bits(rate))
 	}
 	gap := r.gapAt >= 0 && r.gapAt > t-w
 	full := t-r.since >= w

@@ -97,15 +97,25 @@ func TestAResetForgetsTheGap(t *testing.T) {
 	}
 }
 
-// A glove without a rate (a simulation, a replay) is measured, never
-// judged.
+// A glove without a rate (a simulation, a replay) is neither judged nor
+// measured: no rate is told for it.
 func TestNoNominalRateIsNeverDegraded(t *testing.T) {
 	r := newSampleRate(0, 300*time.Millisecond)
-	if _, any, _ := feed(r, 0, 10, 5*time.Second); any {
+	if _, any, _ := feed(r, 0, 100, 5*time.Second); any {
 		t.Errorf("a glove with no nominal rate was reported degraded")
 	}
-	if got := r.Measured(); math.Abs(got-10) > 0.5 {
-		t.Errorf("measured %.2f, want 10", got)
+	if got := r.Measured(); got != 0 {
+		t.Errorf("measured %.2f, want none", got)
+	}
+}
+
+// A glove sending faster than the ring holds over a window is measured
+// over the ring's span, not cut to what the ring holds.
+func TestAFastGloveIsMeasuredWhole(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	feed(r, 0, 300, 3*time.Second)
+	if got := r.Measured(); math.Abs(got-300) > 3 {
+		t.Errorf("at 300/s against 100: measured %.2f", got)
 	}
 }
 

@@ -67,7 +67,7 @@ func ListenHTTP(addr string, o Options) (*Server, error) {
 	}
 	s := New(o)
 	s.ln = ln
-	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: maxConns}, "oscquery", o.Log)
+	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: maxConns, Source: access.Rules{Allow: o.Allow}.Source}, "oscquery", o.Log)
 	return s, nil
 }
 

@@ -112,7 +112,7 @@ func Listen(addr string, o Options) (*Server, error) {
 	}
 	s := New(o)
 	s.ln = ln
-	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: s.opt.MaxViewers + spareConns}, "view", o.Log)
+	s.http = access.Serve(ln, s.Handler(), access.Limits{Conns: s.opt.MaxViewers + spareConns, Source: access.Rules{Allow: s.opt.Allow}.Source}, "view", o.Log)
 	return s, nil
 }
 

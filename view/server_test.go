@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -334,17 +335,19 @@ func TestOnlyAllowedSourcesAndNamesAreServed(t *testing.T) {
 }
 
 // TestViewersBeyondTheCapAreTurnedAway: with MaxViewers watching, one
-// more browser is answered 503 and counted; once one leaves, another is
-// let in.
+// more browser is answered 503 and counted, and logged at most once a
+// second; once one leaves, another is let in.
 func TestViewersBeyondTheCapAreTurnedAway(t *testing.T) {
+	var mu sync.Mutex
 	var logged []string
-	s := listen(t, Options{MaxViewers: 2, Log: func(msg string, kv ...any) { logged = append(logged, msg) }})
+	s := listen(t, Options{MaxViewers: 2, Log: func(msg string, kv ...any) { mu.Lock(); logged = append(logged, msg); mu.Unlock() }})
 	s.SetScene(testScene())
 	first, second := dial(t, s), dial(t, s)
 	first.recv(nil)
 	second.recv(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	began := time.Now()
 	for range 3 {
 		c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.URL(), "http")+"ws", nil)
 		if err == nil {
@@ -355,8 +358,12 @@ func TestViewersBeyondTheCapAreTurnedAway(t *testing.T) {
 			t.Fatalf("a third browser: %v, want 503", err)
 		}
 	}
-	if st := s.Stats(); st.TurnedAway != 3 || st.Browsers != 2 || len(logged) != 1 {
-		t.Errorf("stats %+v, %d lines logged: want 3 turned away, 2 watching, one line", st, len(logged))
+	mu.Lock()
+	lines := len(logged)
+	mu.Unlock()
+	// One line a second at most, however slow the machine made the dials.
+	if st, most := s.Stats(), 1+int(time.Since(began)/time.Second); st.TurnedAway != 3 || st.Browsers != 2 || lines < 1 || lines > most {
+		t.Errorf("stats %+v, %d lines logged: want 3 turned away, 2 watching, 1 to %d lines", st, lines, most)
 	}
 	first.conn.Close(websocket.StatusNormalClosure, "")
 	for deadline := time.Now().Add(10 * time.Second); s.Stats().Browsers != 1; time.Sleep(5 * time.Millisecond) {

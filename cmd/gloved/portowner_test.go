@@ -109,10 +109,12 @@ func TestOneProcessOwnsAGlovePort(t *testing.T) {
 		t.Errorf("ports --probe: exit %d\n%s%s", probe.code, probe.stdout, probe.stderr)
 	}
 
-	// The first daemon's stream went on as it was: streaming all along,
-	// frames arriving meanwhile.
+	// The first daemon's stream went on as it was: its glove never away,
+	// frames arriving meanwhile. (Degraded may be honest on a machine
+	// starved by the three binaries started meanwhile; losing the port
+	// would show as reconnecting or stalled.)
 	all := got.All()
-	if statuses := daemontest.Statuses(all[before:], "right"); slices.ContainsFunc(statuses, func(s string) bool { return s != "streaming" }) {
+	if statuses := daemontest.Statuses(all[before:], "right"); slices.ContainsFunc(statuses, func(s string) bool { return s != "streaming" && s != "degraded" }) {
 		t.Errorf("the first daemon's statuses while the others tried its port: %v", statuses)
 	}
 	if n := daemontest.Frames(all[before:], "right"); n == 0 {

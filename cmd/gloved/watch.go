@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"sort"
 	"strings"
 	"sync"
@@ -73,7 +74,7 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	go renew(ctx, func() { s.send("/subscribe") })
 	defer s.send("/unsubscribe")
 	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
-	if !watchLoop(ctx, receive(ctx, conn), *timeout, *prefix, out, s.validate) {
+	if !watchLoop(ctx, receive(ctx, conn, da), *timeout, *prefix, out, s.validate) {
 		return fmt.Errorf("no gloved answered at %s within %v: is the daemon running? (gloved run)", *daemonAddr, *timeout)
 	}
 	return nil
@@ -115,22 +116,33 @@ func (s *subscriber) validate(token string) {
 	s.send("/subscribe")
 }
 
+// datagram is what arrived on watch's socket, and whether it came from
+// the daemon's address: only the daemon's answers (a token, a refusal)
+// are taken; anyone may send to the socket.
+type datagram struct {
+	b          []byte
+	fromDaemon bool
+}
+
 // receive reads conn from a goroutine of its own until conn is closed or
 // ctx ends, and sends each datagram on the channel it returns.
-func receive(ctx context.Context, conn *net.UDPConn) <-chan []byte {
-	got := make(chan []byte)
+func receive(ctx context.Context, conn *net.UDPConn, daemon *net.UDPAddr) <-chan datagram {
+	got := make(chan datagram)
+	d := daemon.AddrPort()
+	d = netip.AddrPortFrom(d.Addr().Unmap(), d.Port())
 	go func() {
 		buf := make([]byte, 65536)
 		for {
-			n, _, err := conn.ReadFromUDP(buf)
+			n, from, err := conn.ReadFromUDPAddrPort(buf)
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
 			if err != nil {
 				continue
 			}
+			from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
 			select {
-			case got <- append([]byte(nil), buf[:n]...):
+			case got <- datagram{append([]byte(nil), buf[:n]...), from == d}:
 			case <-ctx.Done():
 				return
 			}
@@ -159,10 +171,10 @@ func renew(ctx context.Context, subscribe func()) {
 // most ten times a second, and passes a token the daemon sends
 // (<prefix>/validate) to validate. False if none came within timeout
 // (unless it is 0).
-func watchLoop(ctx context.Context, got <-chan []byte, timeout time.Duration, prefix string, out io.Writer, validate func(token string)) (answered bool) {
+func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, prefix string, out io.Writer, validate func(token string)) (answered bool) {
 	hands := map[string]*watchState{}
 	var lastPrint time.Time
-	var refused any // the last refusal shown
+	var refused string // the last refusal shown
 	var noAnswer <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -170,7 +182,7 @@ func watchLoop(ctx context.Context, got <-chan []byte, timeout time.Duration, pr
 		noAnswer = t.C
 	}
 	for {
-		var b []byte
+		var b datagram
 		select {
 		case <-ctx.Done():
 			printWatch(out, hands)
@@ -179,7 +191,7 @@ func watchLoop(ctx context.Context, got <-chan []byte, timeout time.Duration, pr
 			return false
 		case b = <-got:
 		}
-		p, err := goosc.ParsePacket(string(b))
+		p, err := goosc.ParsePacket(string(b.b))
 		if err != nil {
 			continue
 		}
@@ -187,14 +199,15 @@ func watchLoop(ctx context.Context, got <-chan []byte, timeout time.Duration, pr
 		bundle, ok := p.(*goosc.Bundle)
 		if !ok {
 			m, _ := p.(*goosc.Message)
+			if m == nil || len(m.Arguments) == 0 || !b.fromDaemon {
+				continue
+			}
+			arg, _ := m.Arguments[0].(string)
 			switch {
-			case m == nil || len(m.Arguments) == 0:
-			case m.Address == prefix+"/validate":
-				if token, ok := m.Arguments[0].(string); ok {
-					validate(token)
-				}
-			case m.Address == prefix+"/refused" && m.Arguments[0] != refused:
-				refused = m.Arguments[0]
+			case m.Address == prefix+"/validate" && arg != "":
+				validate(arg)
+			case m.Address == prefix+"/refused" && arg != refused:
+				refused = arg
 				fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
 			}
 			continue

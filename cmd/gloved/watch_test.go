@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"net"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	goosc "github.com/hypebeast/go-osc/osc"
 )
 
 // TestWatchProvesItsAddressBeyondLoopback: gloved watch subscribing an
@@ -43,5 +46,25 @@ func TestWatchWithoutADaemonSaysSo(t *testing.T) {
 	} {
 		r := runBinary(t, 30*time.Second, append([]string{"watch", "--daemon", addr}, tc.args...)...)
 		r.oneLine(t, 1, "gloved: no gloved answered at "+addr+" within "+tc.within+": is the daemon running? (gloved run)")
+	}
+}
+
+// TestWatchTakesAnswersOnlyFromTheDaemon: anyone may send to watch's
+// socket; a token or a refusal from another address is ignored, and
+// refusals whose argument is not a string (a blob) are no panic.
+func TestWatchTakesAnswersOnlyFromTheDaemon(t *testing.T) {
+	blob, _ := goosc.NewMessage("/gloved/refused", []byte{1, 2}).MarshalBinary()
+	token, _ := goosc.NewMessage("/gloved/validate", "forged").MarshalBinary()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	got := make(chan datagram, 4)
+	got <- datagram{blob, true}
+	got <- datagram{blob, true}
+	got <- datagram{token, false}
+	var validated []string
+	var out strings.Builder
+	watchLoop(ctx, got, 0, "/gloved", &out, func(tok string) { validated = append(validated, tok) })
+	if len(validated) != 0 {
+		t.Errorf("a token from another address was taken: %q", validated)
 	}
 }

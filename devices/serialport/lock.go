@@ -113,11 +113,18 @@ func lockName(path string) string {
 
 // lockHolder reads a lock file's process id: ten ASCII digits and a
 // newline in the UUCP form (any spacing is accepted). ok is false when
-// there is no lock file, or its process is gone (a stale file).
+// there is no lock file, or its process is gone (a stale file). The lock
+// directory is everyone's: the file is opened without following a
+// symlink and without waiting on a pipe, and only a regular file is read.
 func lockHolder(name string) (pid int, ok bool) {
 	b := make([]byte, 64)
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_NOCTTY, 0)
 	if err != nil {
+		return 0, false
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
 		return 0, false
 	}
 	n, _ := f.Read(b)

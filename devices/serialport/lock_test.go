@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -186,5 +187,51 @@ func TestAnOpenLineRefusesOtherOpenersOfTheTTY(t *testing.T) {
 	c.Close()
 	if err := asNobody(); err != nil {
 		t.Errorf("after close, another user's open: %v (TIOCEXCL left on the tty)", err)
+	}
+}
+
+// The lock directory is everyone's: a pipe, a directory or a symlink
+// where a lock file goes neither blocks an opener nor names a holder.
+func TestALockFileThatIsNoFileIsIgnored(t *testing.T) {
+	for _, odd := range []struct {
+		what string
+		at   func(string) error
+	}{
+		{"a pipe", func(p string) error { return syscall.Mkfifo(p, 0o666) }},
+		{"a directory", func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"a symlink to a live process's lock", func(p string) error {
+			target := p + ".target"
+			if err := os.WriteFile(target, fmt.Appendf(nil, "%10d\n", os.Getppid()), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(target, p)
+		}},
+	} {
+		dir := useLockDir(t)
+		em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, "", emulator.Hangup{})
+		name := filepath.Join(dir, "LCK.."+strings.ReplaceAll(strings.TrimPrefix(em.Path, "/dev/"), "/", "_"))
+		if err := odd.at(name); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			if err := serialport.Free(em.Path); err != nil {
+				done <- err
+				return
+			}
+			c, err := serialport.Open(em.Path, 115200, 50*time.Millisecond)
+			if err == nil {
+				c.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s as the lock file: %v", odd.what, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s as the lock file: the open is still waiting after 10 s", odd.what)
+		}
 	}
 }

@@ -36,7 +36,7 @@ var (
 // Open opens path for reading if it is a regular file of at most
 // k.MaxBytes. It never blocks on a named pipe.
 func Open(path string, k Kind) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0) // a tty named by mistake never becomes the daemon's terminal
 	if err != nil {
 		// A socket cannot be opened (ENXIO), nor a directory without
 		// read permission: say what the path is rather than why the
