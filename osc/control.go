@@ -38,8 +38,13 @@ func parse(b []byte) (p goosc.Packet, err error) {
 	return goosc.ParsePacket(string(b))
 }
 
+// maxRequests is how many subscribe and unsubscribe requests one
+// datagram may make: a bundle of 64 KB could hold some 1,800, each an
+// HMAC and the hub's lock on the receive path. The rest are refused.
+const maxRequests = 8
+
 // handle takes one datagram from src: all its messages, or none when it
-// is malformed.
+// is malformed; at most maxRequests of them subscriptions.
 func (h *Hub) handle(b []byte, src netip.AddrPort) {
 	src = netip.AddrPortFrom(src.Addr().Unmap(), src.Port())
 	reqs, err := decode(b, nil)
@@ -47,7 +52,14 @@ func (h *Hub) handle(b []byte, src netip.AddrPort) {
 		h.Stats.Malformed.Add(1)
 		return
 	}
+	n := 0
 	for _, r := range reqs {
+		if a := r.m.Address; a == h.addr.subscribe || a == h.addr.unsubscribe {
+			if n++; n > maxRequests {
+				h.Stats.Refused.Add(1)
+				continue
+			}
+		}
 		h.message(r, src)
 	}
 }

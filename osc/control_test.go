@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
+	goosc "github.com/hypebeast/go-osc/osc"
 
 	"github.com/gloved/gloved/geom"
 )
@@ -152,5 +153,20 @@ func TestWristForNoHandIsCounted(t *testing.T) {
 	h.handle(wrist(t, 0, 1, 0), ap("127.0.0.1:5000"))
 	if n := h.Stats.Unknown.Load(); n != 2 {
 		t.Fatalf("%d unknown, want 2 (a pose with no OnWrist)", n)
+	}
+}
+
+// TestADatagramMakesAFewRequestsAtMost: a bundle of 100 subscriptions
+// (one datagram could hold some 1,800, each an HMAC on the receive path)
+// makes maxRequests of them; the rest are refused and counted.
+func TestADatagramMakesAFewRequestsAtMost(t *testing.T) {
+	h, _, _ := testHub(t, Policy{PerSource: MaxSubscribers})
+	var ms []*goosc.Message
+	for i := range 100 {
+		ms = append(ms, goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(20000+i)))
+	}
+	h.handle(bundle(t, ms...), ap("127.0.0.1:5000"))
+	if n, refused := len(h.Subscribers()), h.Stats.Refused.Load(); n != maxRequests || refused != 100-maxRequests {
+		t.Errorf("%d subscriptions taken, %d refused; want %d and %d", n, refused, maxRequests, 100-maxRequests)
 	}
 }
