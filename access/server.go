@@ -60,7 +60,7 @@ type Server struct {
 func Serve(ln net.Listener, h http.Handler, lim Limits, name string, logf func(msg string, kv ...any)) *Server {
 	s := &Server{conns: newCapped(ln, lim.Conns, lim.Source)}
 	s.Server = &http.Server{
-		Handler:           h,
+		Handler:           bodiless(h),
 		ReadHeaderTimeout: cmp.Or(lim.ReadHeader, ReadHeaderTimeout),
 		ReadTimeout:       cmp.Or(lim.Read, ReadTimeout),
 		WriteTimeout:      cmp.Or(lim.Write, WriteTimeout),
@@ -112,4 +112,21 @@ func (e *errorLog) Write(p []byte) (int, error) {
 	}
 	e.limit.Log(e.log, kind, time.Now(), e.name+": "+line)
 	return len(p), nil
+}
+
+// bodiless refuses, at once, a request that carries a body: none of
+// gloved's servers reads one, and net/http, answering, would go on to
+// read a body it was not given whole (up to 256 KB, until the request's
+// timeout), holding a busy place a slow sender keeps trickling into.
+func bodiless(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength != 0 { // -1: chunked, of unknown length
+			w.Header().Set("Connection", "close")
+			http.Error(w, "gloved: requests here carry no body", http.StatusRequestEntityTooLarge)
+			// Nothing more is read: the connection closes with the answer.
+			http.NewResponseController(w).SetReadDeadline(time.Now())
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

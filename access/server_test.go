@@ -239,3 +239,37 @@ func TestAStrangerEvictsNoOne(t *testing.T) {
 	from("127.0.0.1")
 	waitFor(t, "a served source takes a place", func() bool { return s.Stats().Evicted == 1 })
 }
+
+// TestATrickledBodyHoldsNoPlace: connections that send a request with a
+// body (none of the servers takes one) and trickle it are answered and
+// closed at once, so that however many come, a new client is answered.
+func TestATrickledBodyHoldsNoPlace(t *testing.T) {
+	s, addr := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}), Limits{Conns: 4})
+	for i := range 12 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		head := "POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nffffffff\r\n"
+		if i%2 == 1 {
+			head = "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\nx"
+		}
+		io.WriteString(c, head)
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Fatalf("connection %d: %v %v, want 413 at once", i, resp, err)
+		}
+	}
+	waitFor(t, "the body senders closed", func() bool { return s.Stats().Held == 0 })
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if code, err := ask(c, bufio.NewReader(c)); err != nil || code != 200 {
+		t.Fatalf("a new client: %d %v, want 200", code, err)
+	}
+}

@@ -205,3 +205,50 @@ func scrape(t *testing.T, addr string) []byte {
 	}
 	return body
 }
+
+// TestTheDaemonOutlivesItsReaders: `gloved run | head -1`: when what
+// reads the daemon's status lines and log goes away, the daemon goes on
+// sending frames, and stops cleanly on SIGTERM.
+func TestTheDaemonOutlivesItsReaders(t *testing.T) {
+	rx, got := daemontest.Listen(t)
+	cfg := simConfig(t, "127.0.0.1:0", rx.LocalAddr().String(), "")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	daemon := exec.Command(binary(t), "run", "-c", cfg, "--status")
+	daemon.Stdout, daemon.Stderr = w, w
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- daemon.Wait() }()
+	for deadline := time.Now().Add(20 * time.Second); daemontest.Frames(got.All(), "right") < 10; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no frames")
+		}
+	}
+	r.Close() // the reader goes away
+	n := daemontest.Frames(got.All(), "right")
+	for deadline := time.Now().Add(20 * time.Second); daemontest.Frames(got.All(), "right") < n+200; time.Sleep(20 * time.Millisecond) {
+		select {
+		case err := <-exited:
+			t.Fatalf("the daemon ended when its reader went away: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("frames stopped when the reader went away")
+		}
+	}
+	daemon.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("after SIGTERM: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		daemon.Process.Kill()
+		t.Fatal("the daemon did not stop on SIGTERM")
+	}
+}

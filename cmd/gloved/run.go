@@ -58,6 +58,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	// A reader of the status lines or the log that goes away (`| head`)
+	// must not end the daemon: a write to its pipe fails, and nothing else.
+	signal.Ignore(syscall.SIGPIPE)
 	svc := daemon.Service{Path: *path, Log: os.Stderr, Reload: hup, View: *viewAt}
 	if *status {
 		redraw := terminal(out)

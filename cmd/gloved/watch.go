@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
@@ -117,8 +118,8 @@ func (s *subscriber) validate(token string) {
 }
 
 // datagram is what arrived on watch's socket, and whether it came from
-// the daemon's address: only the daemon's answers (a token, a refusal)
-// are taken; anyone may send to the socket.
+// the daemon's address: only the daemon's frames and answers (a token, a
+// refusal) are taken; anyone may send to the socket.
 type datagram struct {
 	b          []byte
 	fromDaemon bool
@@ -191,6 +192,9 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 			return false
 		case b = <-got:
 		}
+		if !b.fromDaemon { // anyone may send to the socket
+			continue
+		}
 		p, err := goosc.ParsePacket(string(b.b))
 		if err != nil {
 			continue
@@ -199,7 +203,7 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 		bundle, ok := p.(*goosc.Bundle)
 		if !ok {
 			m, _ := p.(*goosc.Message)
-			if m == nil || len(m.Arguments) == 0 || !b.fromDaemon {
+			if m == nil || len(m.Arguments) == 0 {
 				continue
 			}
 			arg, _ := m.Arguments[0].(string)
@@ -222,6 +226,20 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 	}
 }
 
+// maxWatchedHands bounds the hands watch keeps: a daemon runs a few.
+const maxWatchedHands = 64
+
+// printable is s with what a terminal would take as a command (escapes,
+// control characters) shown as '?'.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || (unicode.Is(unicode.Cf, r)) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
 func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message) {
 	rest, ok := strings.CutPrefix(m.Address, prefix+"/")
 	if !ok {
@@ -233,13 +251,16 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 	}
 	h := hands[hand]
 	if h == nil {
+		if len(hands) >= maxWatchedHands {
+			return
+		}
 		h = &watchState{since: time.Now()}
 		hands[hand] = h
 	}
 	str := func(i int) string {
 		if i < len(m.Arguments) {
 			if s, ok := m.Arguments[i].(string); ok {
-				return s
+				return printable(s)
 			}
 		}
 		return "?"

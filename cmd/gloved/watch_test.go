@@ -67,4 +67,22 @@ func TestWatchTakesAnswersOnlyFromTheDaemon(t *testing.T) {
 	if len(validated) != 0 {
 		t.Errorf("a token from another address was taken: %q", validated)
 	}
+	// Frames from another address are not shown; the daemon's hand names
+	// are shown without what a terminal would obey.
+	forged := goosc.NewBundle(time.Unix(0, 0))
+	forged.Append(goosc.NewMessage("/gloved/evil/status", "streaming"))
+	fb, _ := forged.MarshalBinary()
+	own := goosc.NewBundle(time.Unix(0, 0))
+	own.Append(goosc.NewMessage("/gloved/right/status", "\x1b[2Jstreaming"))
+	ob, _ := own.MarshalBinary()
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel2()
+	got = make(chan datagram, 2)
+	got <- datagram{fb, false}
+	got <- datagram{ob, true}
+	out.Reset()
+	watchLoop(ctx2, got, 0, "/gloved", &out, func(string) {})
+	if strings.Contains(out.String(), "evil") || strings.Contains(out.String(), "\x1b") || !strings.Contains(out.String(), "right: ?[2Jstreaming") {
+		t.Errorf("watch showed %q", out.String())
+	}
 }
