@@ -63,6 +63,8 @@ func Check(spec Spec) error {
 func checkWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory: name a file in it", path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (a pipe or a device): name a file to record to", path)
 	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)

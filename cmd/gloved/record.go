@@ -34,8 +34,10 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if *outPath == "" || !(*secs > 0) {
-		return fmt.Errorf("%w: record needs --seconds S (> 0) and -o FILE", errUsage)
+	// At most a billion seconds (some 31 years): more would overflow a
+	// duration and record nothing.
+	if *outPath == "" || !(*secs > 0 && *secs <= 1e9) {
+		return fmt.Errorf("%w: record needs --seconds S (0 < S <= 1e9) and -o FILE", errUsage)
 	}
 	wristPose, err := session.ParsePose(*wrist)
 	if err != nil {
