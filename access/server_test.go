@@ -89,15 +89,7 @@ func TestConnectionsLeftOpenMakeWayForNewOnes(t *testing.T) {
 		}
 	}
 	waitFor(t, "20 connections taken", func() bool { st := s.Stats(); return st.Held+int(st.Evicted) == 20 })
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	if code, err := ask(c, bufio.NewReader(c)); err != nil || code != 200 {
-		t.Fatalf("a new client: %d %v, want 200", code, err)
-	}
+	newClientAnswered(t, addr)
 	if st := s.Stats(); st.Held > 4 || st.Evicted < 17 || st.Refused != 0 {
 		t.Errorf("%+v: want at most 4 held, the 17 that waited longest closed, none refused", st)
 	}
@@ -263,6 +255,13 @@ func TestATrickledBodyHoldsNoPlace(t *testing.T) {
 		}
 	}
 	waitFor(t, "the body senders closed", func() bool { return s.Stats().Held == 0 })
+	newClientAnswered(t, addr)
+}
+
+// newClientAnswered fails t unless a new connection to addr is answered
+// 200 (within 10 s).
+func newClientAnswered(t *testing.T, addr string) {
+	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)

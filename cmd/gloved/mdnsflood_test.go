@@ -81,19 +81,9 @@ func TestAnMDNSFloodDoesNotMultiplyTheDestinations(t *testing.T) {
 		socks = append(socks, c)
 	}
 	path := filepath.Join(t.TempDir(), "gloved.toml")
-	os.WriteFile(path, []byte(`
-[[hand]]
-name = "right"
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[frame]
-budget_ms = 100.0
-count_tris = false
-[osc]
-listen = "127.0.0.1:0"
-targets = ["oscquery:VRChat-Client-*"]
-`), 0o644)
+	if err := os.WriteFile(path, []byte(vrchatConfig("right")), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := startGloved(t, "gloved run", "run", "-c", path, "--status=false")
 	p.logLine(t, "oscquery: advertised over mDNS")
 	forgeApps(t, "A", socks[:8])

@@ -260,22 +260,10 @@ func TestGlovedSendsToTheVRChatItFinds(t *testing.T) {
 	fake := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-A1B2C3", port(vrchat), "127.0.0.1")
 	fake.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
 	config := func(hand string) string {
-		return fmt.Sprintf(`
-[[hand]]
-name = %q
-device = "sim"
-[scene]
-files = [{ path = "builtin:grasp" }]
-[frame]
-budget_ms = 100.0
-count_tris = false
-[osc]
-listen = "127.0.0.1:0"
-targets = ["oscquery:VRChat-Client-*"]
-[[osc.profile]]
+		return vrchatConfig(hand) + `[[osc.profile]]
 name = "vrchat"
 targets = ["oscquery:VRChat-Client-*"]
-`, hand)
+`
 	}
 	path := filepath.Join(t.TempDir(), "gloved.toml")
 	os.WriteFile(path, []byte(config("right")), 0o644)
@@ -304,6 +292,24 @@ targets = ["oscquery:VRChat-Client-*"]
 			t.Fatal("frames kept coming after the app went away")
 		}
 	}
+}
+
+// vrchatConfig is a config of one simulated hand whose frames go to the
+// VRChat clients found over mDNS.
+func vrchatConfig(hand string) string {
+	return fmt.Sprintf(`
+[[hand]]
+name = %q
+device = "sim"
+[scene]
+files = [{ path = "builtin:grasp" }]
+[frame]
+budget_ms = 100.0
+count_tris = false
+[osc]
+listen = "127.0.0.1:0"
+targets = ["oscquery:VRChat-Client-*"]
+`, hand)
 }
 
 // receives reports whether c gets a message whose address starts with
