@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/netip"
 	"strings"
 	"time"
@@ -105,6 +106,10 @@ func (o *OSCConfig) defaults() {
 		b := osc.DefaultWristBox
 		o.WristBox = []float64{b.Min.X, b.Min.Y, b.Min.Z, b.Max.X, b.Max.Y, b.Max.Z}
 	}
+	o.profileDefaults()
+}
+
+func (o *OSCConfig) profileDefaults() {
 	for i := range o.Profiles {
 		o.Profiles[i].defaults()
 	}
@@ -112,6 +117,9 @@ func (o *OSCConfig) defaults() {
 
 // check checks the [osc] settings, naming the key at fault.
 func (o *OSCConfig) check() error {
+	if _, port, err := net.SplitHostPort(o.Listen); err != nil || port == "" {
+		return fmt.Errorf("osc.listen = %q: want host:port, such as 127.0.0.1:9431", o.Listen)
+	}
 	if !strings.HasPrefix(o.Prefix, "/") || strings.ContainsAny(o.Prefix, " #*,?[]{}") || strings.HasSuffix(o.Prefix, "/") {
 		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", o.Prefix)
 	}
@@ -196,20 +204,25 @@ type HandContactConfig struct {
 // about ten levels deep.
 const maxDepthLimit = 64
 
-// options are the self-contact options the table gives, defaults for
-// what it leaves out.
-func (s SelfConfig) options() selfcontact.Options {
-	o := selfcontact.DefaultOptions
-	set := func(dst *float64, v float64) {
-		if v != 0 {
+// defaults fills the distances left zero with selfcontact's defaults.
+func (s *SelfConfig) defaults() {
+	d := selfcontact.DefaultOptions
+	fill := func(dst *float64, v float64) {
+		if *dst == 0 {
 			*dst = v
 		}
 	}
-	set(&o.Slack, s.SlackM)
-	set(&o.PinchOn, s.PinchOnM)
-	set(&o.PinchOff, s.PinchOffM)
-	set(&o.FistOn, s.FistOnM)
-	set(&o.FistOff, s.FistOffM)
+	fill(&s.SlackM, d.Slack)
+	fill(&s.PinchOnM, d.PinchOn)
+	fill(&s.PinchOffM, d.PinchOff)
+	fill(&s.FistOnM, d.FistOn)
+	fill(&s.FistOffM, d.FistOff)
+}
+
+// options are the self-contact options the table gives.
+func (s SelfConfig) options() selfcontact.Options {
+	o := selfcontact.DefaultOptions
+	o.Slack, o.PinchOn, o.PinchOff, o.FistOn, o.FistOff = s.SlackM, s.PinchOnM, s.PinchOffM, s.FistOnM, s.FistOffM
 	return o
 }
 
@@ -246,13 +259,16 @@ func LoadConfig(path string) (*Config, error) {
 // ParseConfig parses and checks config TOML; name labels errors and
 // anchors relative paths.
 func ParseConfig(name string, text []byte) (*Config, error) {
+	// A key left out keeps its default; a key written is checked as
+	// written: max_viewers = 0 is refused, not taken for the default.
 	var c Config
+	c.defaults()
 	if err := configs.Decode(name, text, &c); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	c.Path = name
 	c.warnOldForms(name)
-	c.defaults()
+	c.OSC.profileDefaults() // the profiles are the file's tables
 	if err := c.check(); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
 	}
@@ -273,6 +289,7 @@ func (c *Config) defaults() {
 	c.OSC.defaults()
 	c.OSCQuery.defaults()
 	c.View.defaults()
+	c.Self.defaults()
 	if c.Frame.StallMS == 0 {
 		c.Frame.StallMS = 1000
 	}
@@ -356,6 +373,25 @@ func (c *Config) warnOldForms(name string) {
 	}
 }
 
+// maxHandName bounds a hand's name.
+const maxHandName = 32
+
+// handName reports whether s is a hand name: 1 to maxHandName ASCII
+// letters, digits, _ and -. The name goes into OSC addresses, metric
+// labels, log lines and the page; these are safe in all of them, and no
+// control, bidirectional or OSC pattern character can slip in.
+func handName(s string) bool {
+	if s == "" || len(s) > maxHandName {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *Config) checkHands() error {
 	if len(c.Hands) == 0 {
 		return fmt.Errorf("no [[hand]]: at least one hand is needed")
@@ -364,8 +400,8 @@ func (c *Config) checkHands() error {
 	for i := range c.Hands {
 		h := &c.Hands[i]
 		key := fmt.Sprintf("hand[%d]", i)
-		if h.Name == "" || strings.ContainsAny(h.Name, "/ #*,?[]{}") {
-			return fmt.Errorf("%s.name = %q: want a name usable in an OSC address (no spaces or /#*,?[]{})", key, h.Name)
+		if !handName(h.Name) {
+			return fmt.Errorf("%s.name = %q: want 1 to %d letters, digits, _ or - (such as right): it names the hand in OSC addresses, metrics, logs and the page", key, h.Name, maxHandName)
 		}
 		if names[h.Name] {
 			return fmt.Errorf("%s.name = %q: used by another hand", key, h.Name)
@@ -390,6 +426,9 @@ func (c *Config) checkService() error {
 		return err
 	}
 	if err := c.checkTargets(); err != nil {
+		return err
+	}
+	if err := c.checkListeners(); err != nil {
 		return err
 	}
 	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {

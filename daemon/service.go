@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func (s *Service) load() (*Config, error) {
 		if s.View == "off" {
 			cfg.View.Listen = ""
 		}
-		if err = cfg.View.check(); err != nil {
+		if err = cmp.Or(cfg.View.check(), cfg.checkListeners()); err != nil {
 			err = fmt.Errorf("%w: --view: %v", ErrConfig, err)
 		}
 	}

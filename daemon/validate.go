@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"strings"
 
 	"github.com/gloved/gloved/env"
@@ -35,14 +36,16 @@ func (c *Config) Validate() (*env.Mesh, error) {
 // checkAddresses resolves the OSC listen address and targets and the
 // metrics address.
 func (c *Config) checkAddresses() error {
-	if _, err := net.ResolveUDPAddr("udp", c.OSC.Listen); err != nil {
+	la, err := net.ResolveUDPAddr("udp", c.OSC.Listen)
+	if err != nil {
 		return fmt.Errorf("osc.listen = %q: %v", c.OSC.Listen, err)
 	}
-	if err := resolveTargets("osc.targets", c.OSC.Targets); err != nil {
-		return err
+	self := selfCheck{listen: la.AddrPort(), own: osc.MachineAddrs()}
+	if !self.listen.Addr().IsValid() { // ":9431": every address
+		self.listen = netip.AddrPortFrom(netip.IPv6Unspecified(), self.listen.Port())
 	}
-	for i, p := range c.OSC.Profiles {
-		if err := resolveTargets(fmt.Sprintf("osc.profile[%d].targets", i), p.Targets); err != nil {
+	for _, list := range c.targetLists() {
+		if err := self.resolveTargets(list.key, list.targets); err != nil {
 			return err
 		}
 	}
@@ -67,8 +70,16 @@ func (c *Config) checkAddresses() error {
 	return nil
 }
 
-// resolveTargets resolves the host names of a targets list at key.
-func resolveTargets(key string, targets []string) error {
+// selfCheck is gloved's own OSC socket's address, resolved, and the
+// machine's addresses (osc.SendsToSelf).
+type selfCheck struct {
+	listen netip.AddrPort
+	own    []netip.Addr
+}
+
+// resolveTargets resolves the host names of a targets list at key, and
+// refuses one that is gloved's own OSC socket.
+func (s selfCheck) resolveTargets(key string, targets []string) error {
 	for i, t := range targets {
 		if strings.HasPrefix(t, osc.OSCQueryTarget) {
 			continue
@@ -79,6 +90,9 @@ func resolveTargets(key string, targets []string) error {
 		}
 		if ua.Port == 0 {
 			return fmt.Errorf("%s[%d] = %q: a target needs a port", key, i, t)
+		}
+		if err := selfTarget(key, i, t, s.listen, ua.AddrPort(), s.own); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -128,6 +128,7 @@ type Hub struct {
 	resolve  func(ctx context.Context, host string) ([]netip.Addr, error)
 	lookups  chan lookup
 	bcast    []netip.Addr // the broadcast addresses of this machine's networks
+	own      []netip.Addr // this machine's addresses (MachineAddrs)
 	replies  rateLimit    // every reply
 	unproven rateLimit    // replies to addresses that have not proven they receive
 	tokens   tokenKeys
@@ -169,7 +170,7 @@ func Listen(addr, prefix string) (*Hub, error) {
 	h := newHub(prefix)
 	h.conn, h.out = c, c
 	h.local = c.LocalAddr().(*net.UDPAddr).AddrPort()
-	h.bcast = interfaceBroadcasts()
+	h.bcast, h.own = interfaceBroadcasts(), MachineAddrs()
 	return h, nil
 }
 

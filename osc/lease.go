@@ -33,6 +33,9 @@ func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort, tok string) (d time.
 	if err := h.permitLocked(src, dst.Addr()); err != nil {
 		return 0, false, err
 	}
+	if SendsToSelf(h.local, dst, h.own) {
+		return 0, false, errSelf
+	}
 	if !dst.Addr().Unmap().IsLoopback() {
 		valid, fresh := h.tokens.check(dst, tok, now)
 		if !valid {

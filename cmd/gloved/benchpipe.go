@@ -70,6 +70,9 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	if res.Frames == 0 {
+		if o.recording != "" {
+			return noSamples(o.recording, nil)
+		}
 		return fmt.Errorf("the session has no frames")
 	}
 	// Counted over the second pass's frame loop only (its session is

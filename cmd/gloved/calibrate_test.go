@@ -346,7 +346,7 @@ func TestEmulatePosesFailuresSayWhatIsWrong(t *testing.T) {
 		{[]string{"--calibration", known, "--motion", "fist"}, "give --source and --motion only without it"},
 		{[]string{"--calibration", known, "--sensors", "18"}, "--sensors 18, but " + known + " is for 22 sensors"},
 		{[]string{"--calibration", known, "--pose", "wave"}, `no pose "wave" (have fist, flat, spread`},
-		{[]string{"--calibration", known, "--noise", "-1"}, "noise -1 counts"},
+		{[]string{"--calibration", known, "--noise", "-1"}, "--noise -1: want 0 to 50 counts"},
 		{[]string{"--calibration", known, "--script", script}, "bad.txt line 2: emulator: no pose \"wave\""},
 		{[]string{"--calibration", table}, "sensor index_mcp: only a linear calibration"},
 	} {

@@ -108,7 +108,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if *viewAt == "" {
-		if err := s.Each(ctx, o.limit(), each); err != nil {
+		if err := runFrames(ctx, s, o.limit(), each); err != nil {
 			return err
 		}
 		warnDamage(s)
@@ -170,6 +170,9 @@ func contactsLine(fj *frameJSON) string {
 // and shows it on the live page served at viewAt until ctx is done.
 func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewAt string, each func() error) error {
 	tl, err := daemon.Timeline(ctx, s, o.limit(), each)
+	if err == nil {
+		err = heldSamples(ctx, s)
+	}
 	if err != nil {
 		return err
 	}

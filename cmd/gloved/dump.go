@@ -39,6 +39,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 	var s devices.Sample
 	var q handmodel.Angles
 	line := dumpLine{Angles: make([]float64, handmodel.NumJoints)}
+	dumped := 0
 	for ctx.Err() == nil {
 		err := g.Read(&s)
 		if errors.Is(err, devices.ErrEnd) {
@@ -60,9 +61,13 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 		if err := enc.Encode(&line); err != nil {
 			return err
 		}
+		dumped++
 	}
 	if j := g.Jump(); j != nil {
 		warn("%s: %v", pos[0], j)
+	}
+	if dumped == 0 && ctx.Err() == nil {
+		return noSamples(pos[0], g.Warning())
 	}
 	if w := g.Warning(); w != nil {
 		warn("%s: %v; dumped the samples before it", pos[0], w)

@@ -91,7 +91,44 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	} else if len(pos) > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	return a, nil
+	return a, a.checkNumbers()
+}
+
+// The fault flags' seconds: a fault lasts at least a millisecond
+// (records are 10 ms apart), and no time is beyond a billion seconds
+// (some 31 years), which would overflow a duration.
+const (
+	minFaultS = 0.001
+	maxFaultS = 1e9
+	faultAt   = "seconds after start, 0 (never) to 1e9"
+	faultFor  = "seconds, 0.001 to 1e9"
+)
+
+// checkNumbers checks every number flag, given or not: finite and in
+// its range. A fault starts at 0 (never) or later and lasts at least a
+// millisecond (records are 10 ms apart).
+func (a *emulateArgs) checkNumbers() error {
+	for _, f := range []struct {
+		name   string
+		v      float64
+		lo, hi float64
+		want   string
+	}{
+		{"garbage", a.garbage, 0, 1, "a probability per record, 0 to 1"},
+		{"lose", a.lose, 0, 1, "a probability per record, 0 to 1"},
+		{"unplug-at", a.unplugAt, 0, maxFaultS, faultAt},
+		{"unplug-for", a.unplugFor, minFaultS, maxFaultS, faultFor},
+		{"silent-at", a.silentAt, 0, maxFaultS, faultAt},
+		{"silent-for", a.silentFor, minFaultS, maxFaultS, faultFor},
+		{"hangup-at", a.hangupAt, 0, maxFaultS, faultAt},
+		{"hangup-for", a.hangupFor, minFaultS, maxFaultS, faultFor},
+		{"noise", a.poses.noise, 0, emulator.MaxNoise, fmt.Sprintf("0 to %d counts", emulator.MaxNoise)},
+	} {
+		if err := inRange(f.name, f.v, f.lo, f.hi, f.want); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // opts are the emulator's options the flags give, but its source.

@@ -120,7 +120,7 @@ func exportFrames(ctx context.Context, s *session.Session, limit int, dir string
 	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
 	enc := json.NewEncoder(cw)
 	frames := 0
-	err = s.Each(ctx, limit, func() error {
+	err = runFrames(ctx, s, limit, func() error {
 		for l, x := range s.Pipeline.Poses() {
 			r := x.R
 			fmt.Fprintf(fw, "%d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", s.Frames-1, handmodel.Link(l),

@@ -33,7 +33,7 @@ func exportGLTF(ctx context.Context, s *session.Session, limit int, path string,
 	}()
 	p := s.Pipeline
 	rec := animation.NewRecorder(p.Hand(), p.Scene())
-	err = s.Each(ctx, limit, func() error {
+	err = runFrames(ctx, s, limit, func() error {
 		return rec.Add(animation.Frame{Time: s.Sample.Time, Links: p.Poses(), Angles: p.Angles(), Contacts: p.Contacts()})
 	})
 	if err != nil {

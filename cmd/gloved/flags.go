@@ -51,6 +51,15 @@ func atLeast(name string, v, least int) error {
 	return nil
 }
 
+// inRange checks that flag --name's value v is finite and lo to hi;
+// want says the range to the user.
+func inRange(name string, v, lo, hi float64, want string) error {
+	if !(v >= lo && v <= hi) {
+		return fmt.Errorf("%w: --%s %v: want %s", errUsage, name, v, want)
+	}
+	return nil
+}
+
 func newFlagSet(name, usage string, out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(out)

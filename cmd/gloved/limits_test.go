@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/devices/recording"
 )
 
 // TestRecordRefusesATimeItCannotCount: --seconds beyond a billion (or
@@ -32,5 +36,111 @@ func TestCheckRefusesARecordingPathThatIsNoFile(t *testing.T) {
 	r.oneLine(t, 2, fifo+" is not a regular file")
 	if _, err := os.Stat(fifo); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEmulateRefusesNumbersOutOfRange: every number flag of gloved
+// emulate is finite and in its range, or the emulator does not start:
+// one line naming the flag and the range.
+func TestEmulateRefusesNumbersOutOfRange(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"garbage", "nan", "0 to 1"},
+		{"garbage", "1.5", "0 to 1"},
+		{"lose", "-0.1", "0 to 1"},
+		{"unplug-at", "-5", "0 (never) to 1e9"},
+		{"unplug-at", "nan", "0 (never) to 1e9"},
+		{"unplug-for", "0", "0.001 to 1e9"},
+		{"silent-at", "inf", "0 (never) to 1e9"},
+		{"silent-for", "-1", "0.001 to 1e9"},
+		{"hangup-at", "1e10", "0 (never) to 1e9"},
+		{"hangup-for", "+Inf", "0.001 to 1e9"},
+		{"noise", "nan", "0 to 50 counts"},
+	} {
+		r := runBinary(t, 10*time.Second, "emulate", "--"+tc.flag, tc.value)
+		r.oneLine(t, 2, "--"+tc.flag+" ", tc.want)
+	}
+}
+
+// TestAConfigValueWrittenIsCheckedAsWritten: a key left out takes its
+// default, but one written is checked as written: a zero that cannot run
+// is refused with the range, not quietly taken for the default; a zero
+// inside the documented range means zero.
+func TestAConfigValueWrittenIsCheckedAsWritten(t *testing.T) {
+	for _, tc := range []struct{ extra, says string }{
+		{"[view]\nmax_viewers = 0\n", "view.max_viewers = 0: want 1 to 256"},
+		{"lease_s = 0.0\n", "osc.lease_s = 0: want 1 to 3600"},
+		{"subscribers_per_source = 0\n", "osc.subscribers_per_source = 0: want 1 to 32"},
+		{"[frame]\nstall_ms = 0.0\n", "frame.stall_ms = 0: want 50 to 60000"},
+		{"[frame]\nbudget_ms = 0.0\n", "frame.budget_ms = 0: want 0 < budget <= 1000"},
+		{"[self]\npinch_off_m = 0.0\n", "pinch_off_m = 0: want 0 <= on < off <= 0.1"},
+		{"prefix = \"\"\n", `osc.prefix = "": want an OSC address`},
+		{"[log]\nlevel = \"\"\n", `log.level = "": want debug`},
+		{"[[osc.profile]]\nname = \"vrchat\"\nrate_hz = 0.0\n", "osc.profile[0].rate_hz = 0: want 1 to 50"},
+		{"[[osc.profile]]\nname = \"vrchat\"\napproach_mps = 0\n", "osc.profile[0].approach_mps = 0: want a speed above 0"},
+	} {
+		r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", tc.extra), "--check")
+		r.oneLine(t, 2, tc.says)
+	}
+	for _, zero := range []string{"[frame]\nproximity_m = 0.0\n", "[self]\nslack_m = 0.0\npinch_on_m = 0.0\n", "[frame]\nworkers = 0\n"} {
+		if r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", zero), "--check"); r.code != 0 {
+			t.Errorf("%q refused: %s", zero, r.stderr)
+		}
+	}
+}
+
+// TestHandNamesAreLettersDigitsUnderscoresAndDashes: a hand's name goes
+// into OSC addresses, metric labels, log lines and the page, so it is 1
+// to 32 of A-Z a-z 0-9 _ -; a right-to-left override, a control
+// character or an OSC pattern character is refused with one line.
+func TestHandNamesAreLettersDigitsUnderscoresAndDashes(t *testing.T) {
+	for _, name := range []string{"right\u202eevil", "right\x01", "right\u00a0", "hand*", "r{1,2}", "", strings.Repeat("h", 33), "rechte-Hand\u00e9"} {
+		cfg := rightHandConfig(t, "", "127.0.0.1:0", "")
+		text, err := os.ReadFile(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = []byte(strings.Replace(string(text), `name = "right"`, fmt.Sprintf("name = %q\ndevice = \"sim\"", name), 1))
+		if err := os.WriteFile(cfg, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runBinary(t, 20*time.Second, "run", "-c", cfg, "--check")
+		r.oneLine(t, 2, "hand[0].name", "want 1 to 32 letters, digits, _ or -")
+	}
+	ok := rightHandConfig(t, "device = \"sim\"\n", "127.0.0.1:0", "")
+	text, _ := os.ReadFile(ok)
+	os.WriteFile(ok, []byte(strings.Replace(string(text), `name = "right"`, `name = "Left_2-b"`, 1)), 0o644)
+	if r := runBinary(t, 20*time.Second, "run", "-c", ok, "--check"); r.code != 0 {
+		t.Errorf("Left_2-b refused: %s", r.stderr)
+	}
+}
+
+// TestARecordingWithoutSamplesIsSaidToHoldNone: every command that reads
+// a recording's samples says, in one line and with exit code 1, that a
+// recording of a header alone holds none, instead of printing nothing and
+// succeeding.
+func TestARecordingWithoutSamplesIsSaidToHoldNone(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.glove")
+	rec, err := recording.Create(empty, recording.Header{Model: "sim", Sensors: 22, Hand: "right"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"contacts", "--scene", "builtin:grasp", "--recording", empty},
+		{"contacts", "--scene", "builtin:grasp", "--recording", empty, "--json"},
+		{"dump", empty},
+		{"export", "--scene", "builtin:grasp", "--recording", empty, "--out", dir},
+		{"export", "--scene", "builtin:grasp", "--recording", empty, "--gltf", filepath.Join(dir, "e.glb")},
+		{"replay", empty},
+		{"bench", "pipeline", "--scene", "builtin:grasp", "--recording", empty},
+	} {
+		r := runBinary(t, 20*time.Second, args...)
+		r.oneLine(t, 1, empty+" holds no samples", "record the session again")
+		if r.stdout != "" {
+			t.Errorf("gloved %s printed %q", strings.Join(args, " "), r.stdout)
+		}
 	}
 }

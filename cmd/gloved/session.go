@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 
@@ -86,6 +87,34 @@ func (o *sessionOpts) limit() int {
 		return o.frames
 	}
 	return 0
+}
+
+// runFrames runs the session's frames through each (Session.Each), and
+// refuses a recording that held none: a command that printed nothing and
+// succeeded would read as a session without contacts.
+func runFrames(ctx context.Context, s *session.Session, limit int, each func() error) error {
+	if err := s.Each(ctx, limit, each); err != nil {
+		return err
+	}
+	return heldSamples(ctx, s)
+}
+
+// heldSamples refuses a replayed session that ran (ctx not done) and
+// made no frame.
+func heldSamples(ctx context.Context, s *session.Session) error {
+	if s.Frames == 0 && s.Spec.Device == session.DeviceReplay && ctx.Err() == nil {
+		return noSamples(s.Spec.Recording, s.Warning())
+	}
+	return nil
+}
+
+// noSamples is the error of a recording that held no sample, before the
+// damage it ends at (damage), if any.
+func noSamples(path string, damage error) error {
+	if damage != nil {
+		return fmt.Errorf("%s holds no samples before its damage (%v): nothing to run; record the session again", path, damage)
+	}
+	return fmt.Errorf("%s holds no samples (it was stopped before the glove sent one): nothing to run; record the session again", path)
 }
 
 // warnDamage tells the user what was wrong with a damaged recording, if it

@@ -47,12 +47,16 @@ type queued struct {
 	arrived, start time.Duration
 }
 
+// MaxNoise bounds a script's noise, in counts: a fifth of the 8-bit
+// range.
+const MaxNoise = 50
+
 // NewScript returns a script of poses that starts by holding first;
 // noise is the standard deviation, in counts, added to every reading
 // before it is rounded.
 func NewScript(poses map[string][layout.Slots]float64, first string, noise float64, seed uint64) (*Script, error) {
-	if !(noise >= 0 && noise <= 50) {
-		return nil, fmt.Errorf("emulator: noise %v counts: want 0..50", noise)
+	if !(noise >= 0 && noise <= MaxNoise) {
+		return nil, fmt.Errorf("emulator: noise %v counts: want 0..%d", noise, MaxNoise)
 	}
 	s := &Script{poses: poses, noise: noise, rng: rand.New(rand.NewPCG(seed, seed^0x5bd1e995))}
 	if err := s.Play(Step{Pose: first}); err != nil {

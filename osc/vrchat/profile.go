@@ -44,14 +44,15 @@ func (registered) Configure(s profile.Settings) (profile.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rate != 0 && !(rate >= 1 && rate <= MaxRate) {
+	// A key left out is the default; one written is checked as written.
+	if _, given := s.Keys["rate_hz"]; given && !(rate >= 1 && rate <= MaxRate) {
 		return nil, fmt.Errorf("rate_hz = %v: want 1 to %v ticks a second (VRChat syncs avatar parameters at most about 10 times a second; the default)", rate, MaxRate)
 	}
 	approach, err := s.Keys.Number("approach_mps")
 	if err != nil {
 		return nil, err
 	}
-	if approach != 0 && !(approach > 0 && approach <= MaxApproach) {
+	if _, given := s.Keys["approach_mps"]; given && !(approach > 0 && approach <= MaxApproach) {
 		return nil, fmt.Errorf("approach_mps = %v: want a speed above 0 and at most %d m/s (the default is %v)", approach, MaxApproach, DefaultApproach)
 	}
 	table, err := s.Keys.Strings("parameters")

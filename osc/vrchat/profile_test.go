@@ -37,6 +37,8 @@ func TestProfileTakesItsKeys(t *testing.T) {
 	}{
 		{profile.Keys{"rate_hz": 0.5}, "rate_hz = 0.5: want 1 to 50"},
 		{profile.Keys{"approach_mps": 11.0}, "approach_mps = 11: want a speed above 0 and at most 10"},
+		{profile.Keys{"rate_hz": 0.0}, "rate_hz = 0: want 1 to 50"}, // written: not the default
+		{profile.Keys{"approach_mps": int64(0)}, "approach_mps = 0: want a speed above 0"},
 		{profile.Keys{"parameters": map[string]any{"curl": "Curl"}}, `parameters.curl = "Curl": want {finger}`},
 		{profile.Keys{"parameters": "Curl"}, `parameters = "Curl": want a table of strings`},
 	} {

@@ -1,0 +1,137 @@
+package daemon
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"strings"
+
+	"github.com/gloved/gloved/mdns"
+	"github.com/gloved/gloved/osc"
+)
+
+// gloved's own addresses: no two of its servers on one port, and no
+// frames sent to its own OSC socket. Checked when a config is read, so
+// that --check, a start and a reload refuse the same configs, on the
+// addresses written as numbers (and localhost); Validate checks again
+// with host names resolved.
+
+// ownServer is one of gloved's own TCP servers: the key of its address,
+// and the address.
+type ownServer struct{ key, addr string }
+
+// servers returns the TCP servers the config opens.
+func (c *Config) servers() []ownServer {
+	var out []ownServer
+	if c.Metrics.Listen != "" {
+		out = append(out, ownServer{"metrics.listen", c.Metrics.Listen})
+	}
+	if c.View.Listen != "" {
+		out = append(out, ownServer{"view.listen", c.View.Listen})
+	}
+	if c.OSCQuery.on() {
+		out = append(out, ownServer{"oscquery.listen", c.OSCQuery.Listen})
+	}
+	return out
+}
+
+// checkListeners refuses two of gloved's servers on one address and
+// port, which would leave the second unable to start, and an OSC socket
+// on mDNS's port while the OSCQuery service needs that port.
+func (c *Config) checkListeners() error {
+	s := c.servers()
+	for i := range s {
+		for _, o := range s[:i] {
+			if samePort(o.addr, s[i].addr) {
+				return fmt.Errorf("%s = %q and %s = %q: two of gloved's servers on one port: give each its own port", o.key, o.addr, s[i].key, s[i].addr)
+			}
+		}
+	}
+	if l, ok := literalAddrPort(c.OSC.Listen); ok && c.OSCQuery.on() && l.Port() == mdns.Port {
+		return fmt.Errorf("osc.listen = %q and oscquery.enabled: the OSCQuery service's mDNS needs UDP port %d: choose another port for osc.listen", c.OSC.Listen, mdns.Port)
+	}
+	return c.checkSelfTargets()
+}
+
+// checkSelfTargets refuses a target written as an address that is
+// gloved's own osc.listen: its frames would come back to it as input
+// and go round.
+func (c *Config) checkSelfTargets() error {
+	listen, ok := literalAddrPort(c.OSC.Listen)
+	if !ok {
+		return nil
+	}
+	var own []netip.Addr
+	if listen.Addr().IsUnspecified() {
+		own = osc.MachineAddrs()
+	}
+	for _, list := range c.targetLists() {
+		for i, t := range list.targets {
+			if dst, ok := literalAddrPort(t); ok {
+				if err := selfTarget(list.key, i, t, listen, dst, own); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// selfTarget is the error for target i of the list at key, t, when it
+// reaches the OSC socket bound at listen.
+func selfTarget(key string, i int, t string, listen, dst netip.AddrPort, own []netip.Addr) error {
+	if !osc.SendsToSelf(listen, dst, own) {
+		return nil
+	}
+	return fmt.Errorf("%s[%d] = %q: that is gloved's own osc.listen (%v): its frames would come back to it as input; give the port of the app that receives them", key, i, t, listen)
+}
+
+// samePort reports whether servers bound at a and b would take one
+// port: the same port (not 0, any free one) on the same address, or on
+// every address and one of them.
+func samePort(a, b string) bool {
+	x, ok1 := literalAddrPort(a)
+	y, ok2 := literalAddrPort(b)
+	if !ok1 || !ok2 {
+		return strings.EqualFold(a, b) && !strings.HasSuffix(a, ":0")
+	}
+	if x.Port() == 0 || x.Port() != y.Port() {
+		return false
+	}
+	p, q := x.Addr().Unmap(), y.Addr().Unmap()
+	switch {
+	case p == q:
+		return true
+	case p.IsUnspecified():
+		return p.Is6() || q.Is4() // [::] takes both IP versions, 0.0.0.0 IPv4 alone
+	case q.IsUnspecified():
+		return q.Is6() || p.Is4()
+	}
+	return false
+}
+
+// literalAddrPort reads "host:port" when the host is an address, empty
+// (every address) or localhost, without looking up a name; a service
+// name for the port is read from the system's list.
+func literalAddrPort(s string) (netip.AddrPort, bool) {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return netip.AddrPort{}, false
+	}
+	p, err := net.LookupPort("tcp", port)
+	if err != nil || p < 0 || p > 65535 {
+		return netip.AddrPort{}, false
+	}
+	var a netip.Addr
+	switch strings.ToLower(host) {
+	case "":
+		a = netip.IPv6Unspecified()
+	case "localhost":
+		a = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	default:
+		if a, err = netip.ParseAddr(host); err != nil {
+			return netip.AddrPort{}, false
+		}
+	}
+	return netip.AddrPortFrom(a.Unmap().WithZone(""), uint16(p)), true
+}
