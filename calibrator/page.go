@@ -71,10 +71,10 @@ func NewPage(srv *view.Server, info devices.GloveInfo, cal *handmodel.Calibratio
 		return nil, fmt.Errorf("calibrator: %w", err)
 	}
 	body := part.Hier.Body
-	target := view.NewHand("target", info.Right, body, nil)
+	target := view.NewHand("target", hand, body)
 	target.Ghost = true
 	sc := view.Scene{Title: "calibration", Live: true,
-		Hands: []view.Hand{view.NewHand(info.Hand()+" glove", info.Right, body, nil), target}}
+		Hands: []view.Hand{view.NewHand(info.Hand()+" glove", hand, body), target}}
 	if err := srv.SetScene(sc); err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func (d *Daemon) sendViewScene(live bool) {
 	for _, h := range d.hands {
 		hv := view.Hand{Name: h.cfg.Name}
 		if s := h.session(); s != nil {
-			hv = view.NewHand(h.cfg.Name, s.Info.Right, s.Pipeline.Body(), s.Pipeline.Hand().Rig())
+			hv = view.NewHand(h.cfg.Name, s.Pipeline.Hand(), s.Pipeline.Body())
 		}
 		sc.Hands = append(sc.Hands, hv)
 	}

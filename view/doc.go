@@ -13,6 +13,12 @@
 // never OSC. A connection that cannot take a message within WriteTimeout
 // is closed.
 //
+// A hand is drawn as a hand: its skin, if its config gives it one, or the
+// WebXR generic hand (assets/webxr-generic-hand) with its bones on the
+// OpenXR joints the scene places on the links (XRJoint); the browser
+// skins it from the link poses every frame carries anyway. The links'
+// hulls, what contacts are computed on, are a toggle away.
+//
 // A Timeline holds a whole session computed ahead (a recording or a
 // simulation): the page then shows a time slider and asks for the frame at
 // a time.
@@ -25,6 +31,8 @@
 //
 // Sources: the WebSocket protocol, RFC 6455, as coder/websocket (pinned in
 // go.mod) implements it; three.js (MIT) for the
-// page, bundled from npm by web/build.sh; the OSC contract (package osc),
+// page, bundled from npm by web/build.sh; the WebXR generic hand of
+// immersive-web/webxr-input-profiles (MIT, its licence beside it), drawn
+// as three.js's XRHandMeshModel draws it; the OSC contract (package osc),
 // whose frames the page shows.
 package view

@@ -33,11 +33,16 @@ type Mesh struct {
 
 // Hand is one hand's links, in handmodel.Link order (the order of a
 // frame's link poses), and its skin if it has one (a config's mesh =).
+// A hand without a skin is drawn as the WebXR generic hand (XRHand, the
+// glTF file's address on the page) with its bones on the OpenXR joints
+// (XR); its hulls are a click away.
 type Hand struct {
-	Name  string `json:"name"`
-	Right bool   `json:"right"`
-	Links []Mesh `json:"links"`
-	Skin  *Skin  `json:"skin,omitempty"`
+	Name   string    `json:"name"`
+	Right  bool      `json:"right"`
+	Links  []Mesh    `json:"links"`
+	Skin   *Skin     `json:"skin,omitempty"`
+	XRHand string    `json:"xr_hand,omitempty"`
+	XR     []XRJoint `json:"xr,omitempty"`
 	// Ghost draws the hand see-through and without a panel: a pose to
 	// match (a calibration's target).
 	Ghost bool `json:"ghost,omitempty"`
@@ -69,11 +74,15 @@ func SceneObjects(m *env.Mesh) []Mesh {
 	return out
 }
 
-// NewHand returns a hand as the page draws it: its links, as meshes in
-// their link frames, and the skin rig drives (nil for a hand of hulls
-// only).
-func NewHand(name string, right bool, b *cab.Body, rig *handmodel.SkinRig) Hand {
-	h := Hand{Name: name, Right: right, Links: make([]Mesh, len(b.Links)), Skin: newSkin(rig)}
+// NewHand returns hand as the page draws it: its links (b, the hand's
+// body), as meshes in their link frames, and the skin its rig drives, or,
+// for a hand without one, the WebXR hand on its OpenXR joints.
+func NewHand(name string, hand *handmodel.Hand, b *cab.Body) Hand {
+	right := hand.Params.Right
+	h := Hand{Name: name, Right: right, Links: make([]Mesh, len(b.Links)), Skin: newSkin(hand.Rig())}
+	if h.Skin == nil {
+		h.XRHand, h.XR = XRHandURL(right), newXRJoints(hand)
+	}
 	for l, link := range b.Links {
 		m := &h.Links[l]
 		m.Name = link.Name

@@ -98,7 +98,7 @@ func New(o Options) *Server {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.browsers.Store(&[]*browser{})
 	s.mux.Handle("GET /ws", http.HandlerFunc(s.serveWS))
-	s.mux.Handle("GET /", http.FileServerFS(Assets))
+	s.mux.Handle("GET /", serveAssets())
 	return s
 }
 

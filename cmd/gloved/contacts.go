@@ -182,7 +182,7 @@ func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewA
 		return err
 	}
 	defer v.Close()
-	hand := view.NewHand(handName(s), s.Info.Right, s.Pipeline.Body(), s.Pipeline.Hand().Rig())
+	hand := view.NewHand(handName(s), s.Pipeline.Hand(), s.Pipeline.Body())
 	sc := view.Scene{Objects: view.SceneObjects(s.Pipeline.Scene()), Hands: []view.Hand{hand},
 		BudgetMS: daemon.DefaultBudgetMS, Proximity: o.proximity, Title: sessionTitle(o)}
 	if err := v.SetScene(sc); err != nil {

@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/png"
+	"io/fs"
 	"math"
 	"net"
 	"net/http"
@@ -62,14 +64,7 @@ func chromium(t *testing.T) *viewtest.Browser {
 // drew a picture, not a blank canvas.
 func keepScreenshot(t *testing.T, b *viewtest.Browser, name string) {
 	t.Helper()
-	data, err := b.Screenshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
+	data, img := screenshot(t, b)
 	colours := map[uint32]bool{}
 	r := img.Bounds()
 	for y := r.Min.Y; y < r.Max.Y; y += 4 {
@@ -96,6 +91,23 @@ func keepScreenshot(t *testing.T, b *viewtest.Browser, name string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// openPaused opens the page at url, waits until it has drawn five frames
+// and ready holds, and pauses it; a frame on its way is let arrive (and
+// not drawn).
+func openPaused(t *testing.T, b *viewtest.Browser, url, ready string) {
+	t.Helper()
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.frames > 5 && "+ready, 60*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval("gloved.pause()", nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
 }
 
 // shownContact is a contact as the page draws it, and as OSC sends it.
@@ -265,16 +277,7 @@ func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
 	b := chromium(t)
 	target, wire := captureOSC(t)
 	url := startRun(t, demoConfig(t, target))
-	if err := b.Navigate(url); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.WaitFor("window.gloved && gloved.frames > 5 && gloved.arrows > 0", 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Eval("gloved.pause()", nil); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond) // a frame on its way is not drawn
+	openPaused(t, b, url, "gloved.arrows > 0")
 	st := readState(t, b)
 	scene, err := session.LoadScene(session.ScenePaths("builtin:grasp"), "")
 	if err != nil {
@@ -318,16 +321,7 @@ func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
 	}
 	text := strings.Replace(demoConfig(t, target), `motion = "grasp"`, fmt.Sprintf("motion = \"grasp\"\nmesh = %q", mesh), 1)
 	url := startRun(t, text)
-	if err := b.Navigate(url); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.WaitFor("window.gloved && gloved.frames > 5 && gloved.skins[0]", 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Eval("gloved.pause()", nil); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
+	openPaused(t, b, url, "gloved.skins[0]")
 	hand, err := handmodel.New(handmodel.Params{Right: true, Mesh: mesh})
 	if err != nil {
 		t.Fatal(err)
@@ -380,6 +374,171 @@ func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
 	}
 	t.Logf("frame %d: the drawn skin is within %.2f µm of the hand model's", page.Seq, worst*1e6)
 	keepScreenshot(t, b, "view-skin.png")
+}
+
+// TestTheDemoPageDrawsTheWebXRHand: the shipped demo's hand has no skin
+// of its own, and its page draws it as the WebXR generic hand: the file's
+// 25 bones, 1,360 vertices and 2,314 triangles, every vertex, at a paused
+// frame, where the hand model's own skinning (handmodel.Skin.Pose) puts
+// the shipped file's skin with its bones on the OpenXR joints
+// (handmodel.XRJoints, the openxr profile's) of the frame's link poses,
+// to 50 µm; and on the screen its warm skin covers the palm. One click on
+// Show hulls draws the link hulls instead (the page says so, and the
+// picture changes where the hand is); the choice is in the address and
+// outlives a reload.
+func TestTheDemoPageDrawsTheWebXRHand(t *testing.T) {
+	b := chromium(t)
+	url := startRun(t, demoConfig(t, freeUDP(t)))
+	openPaused(t, b, url, "gloved.xrHands[0]")
+	glb, err := fs.ReadFile(view.Assets, view.XRHandURL(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	skin, err := handmodel.ReadSkin(glb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Shown []string
+		XR    struct {
+			URL, Error                 string
+			Bones, Vertices, Triangles int
+		}
+		Links  []float64
+		Verts  [][3]float64
+		Palm   [2]float64 // the palm joint on the screen
+		Button string
+	}
+	read := func() {
+		t.Helper()
+		if err := b.Eval(`(() => {
+			const f = gloved.latest[0], n = gloved.xrHands[0].vertices || 0, verts = [];
+			for (let v = 0; v < n; v++) verts.push(gloved.skinVertex(0, v));
+			return {shown: gloved.shown(), xr: gloved.xrHands[0], links: f.links, verts, button: document.getElementById('hulls').textContent,
+				palm: gloved.project(gloved.xrJoint(0, 'palm'))};
+		})()`, &page); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	if page.XR.Error != "" || page.XR.URL != view.XRHandURL(true) || page.XR.Bones != len(skin.Joints) || page.XR.Vertices != len(skin.Verts) || page.XR.Triangles != len(skin.Tris) {
+		t.Fatalf("the page's WebXR hand is %+v; the shipped right hand has %d bones, %d vertices, %d triangles", page.XR, len(skin.Joints), len(skin.Verts), len(skin.Tris))
+	}
+	if len(page.Shown) != 1 || page.Shown[0] != "webxr" || page.Button != "Show hulls" {
+		t.Fatalf("the page shows its hand as %v with its button %q; want webxr, Show hulls", page.Shown, page.Button)
+	}
+	params := handmodel.DefaultParams
+	params.Right = true
+	hand, err := handmodel.New(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	places := hand.XRJoints()
+	world := make([]mgl64.Mat4, len(skin.Joints))
+	for j, name := range skin.Joints {
+		x := -1
+		for k := range places {
+			if handmodel.XRJoint(k).String() == name {
+				x = k
+			}
+		}
+		if x < 0 {
+			t.Fatalf("the WebXR hand's bone %s is no OpenXR joint", name)
+		}
+		l := 7 * int(places[x].Link)
+		link, err := geom.FromQuat(mgl64.Quat{W: page.Links[l+6], V: mgl64.Vec3{page.Links[l+3], page.Links[l+4], page.Links[l+5]}}, geom.Vec3{X: page.Links[l], Y: page.Links[l+1], Z: page.Links[l+2]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := places[x].Pose(link)
+		world[j] = p.R.Mat4()
+		world[j][12], world[j][13], world[j][14] = p.T.X, p.T.Y, p.T.Z
+	}
+	var posed handmodel.SkinPose
+	if err := skin.Pose(world, &posed); err != nil {
+		t.Fatal(err)
+	}
+	worst, at := 0.0, 0
+	for v, pv := range page.Verts {
+		if d := geom.FromMgl(pv).Sub(posed.Verts[v]).Len(); !(d <= worst) {
+			worst, at = d, v
+		}
+	}
+	if worst > 50e-6 {
+		t.Errorf("WebXR hand vertex %d is drawn %.1f µm from where the hand model's skinning puts it", at, worst*1e6)
+	}
+	t.Logf("the drawn WebXR hand is within %.2f µm of the hand model's skinning", worst*1e6)
+	_, hand1 := screenshot(t, b)
+	if c := pixel(hand1, page.Palm); !(c[0] > c[2]+30 && c[0] > 90) {
+		t.Errorf("at the palm, %v on the screen, the page drew %v: not the hand's skin", page.Palm, c)
+	}
+
+	if err := b.Eval("document.getElementById('hulls').click()", nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	read()
+	var address string
+	if err := b.Eval("location.search", &address); err != nil {
+		t.Fatal(err)
+	}
+	if page.Shown[0] != "hulls" || page.Button != "Hide hulls" || address != "?hulls=1" {
+		t.Errorf("after a click on Show hulls the page shows %v, its button %q, at %q; want hulls, Hide hulls, ?hulls=1", page.Shown, page.Button, address)
+	}
+	_, hulls := screenshot(t, b)
+	if changed := changedNear(hand1, hulls, page.Palm, 120); changed < 0.05 {
+		t.Errorf("the hulls changed %.1f%% of the pixels around the hand: the picture is the same", 100*changed)
+	}
+	keepScreenshot(t, b, "view-hulls.png")
+	if err := b.Navigate(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WaitFor("window.gloved && gloved.frames > 2 && gloved.xrHands[0] && gloved.shown()[0] === 'hulls'", 60*time.Second); err != nil {
+		t.Errorf("reloaded, the page forgot the hulls were shown: %v", err)
+	}
+}
+
+// screenshot is the page's picture, as PNG and decoded.
+func screenshot(t *testing.T, b *viewtest.Browser) ([]byte, image.Image) {
+	t.Helper()
+	data, err := b.Screenshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return data, img
+}
+
+// pixel is img's colour at p (CSS pixels: the screenshots are at 1:1),
+// 8 bits a channel.
+func pixel(img image.Image, p [2]float64) [3]uint32 {
+	r, g, b, _ := img.At(int(p[0]), int(p[1])).RGBA()
+	return [3]uint32{r >> 8, g >> 8, b >> 8}
+}
+
+// changedNear is the share of the pixels within r of p that differ by
+// more than 24 (of 255) in some channel between a and b.
+func changedNear(a, b image.Image, p [2]float64, r int) float64 {
+	n, changed := 0, 0
+	for y := int(p[1]) - r; y <= int(p[1])+r; y++ {
+		for x := int(p[0]) - r; x <= int(p[0])+r; x++ {
+			if !(image.Point{x, y}.In(a.Bounds())) {
+				continue
+			}
+			n++
+			c, d := pixel(a, [2]float64{float64(x), float64(y)}), pixel(b, [2]float64{float64(x), float64(y)})
+			for k := range c {
+				if max(c[k], d[k])-min(c[k], d[k]) > 24 {
+					changed++
+					break
+				}
+			}
+		}
+	}
+	return float64(changed) / float64(max(n, 1))
 }
 
 // TestPageSlidesThroughASession: `gloved contacts --view` serves the

@@ -25,7 +25,14 @@ const state = {
   gltf: null,
   calibration: null, // the calibration shown, as received
   skins: [], // per hand: {vertices, triangles, bones} of its skin drawn, or null
-  skinVertex: (hand, v) => world.skinVertex(hand, v), // a skin vertex as drawn, world space
+  // per hand: its WebXR hand once read, {url, bones, vertices, triangles}
+  // or {url, error}; null for a hand with a skin of its own, or a ghost
+  xrHands: [],
+  hulls: false, // the link hulls are shown (the toggle)
+  shown: () => world.handGroups.map((_, i) => world.shown(i)), // per hand: 'webxr', 'hulls', 'skin' or 'skin+hulls'
+  skinVertex: (hand, v) => world.skinVertex(hand, v), // a skin or WebXR hand vertex as drawn, world space
+  xrJoint: (hand, name) => world.xrJoint(hand, name), // an OpenXR joint on the drawn links, world space
+  project: (p) => world.project(p), // a world point on the page, CSS pixels
   pause: () => setPaused(true),
   resume: () => setPaused(false),
 };
@@ -50,10 +57,30 @@ function setPaused(p) {
 
 $('pause').onclick = () => setPaused(!state.paused);
 $('reset').onclick = () => world.fit();
-$('hulls').onclick = () => {
-  world.showHulls(!world.hulls);
-  $('hulls').textContent = world.hulls ? 'Hide hulls' : 'Show hulls';
-};
+// The hulls toggle: the hands are drawn as hands (the WebXR hand, or a
+// skin) until it is pressed; then as the link hulls contacts are computed
+// on. The choice is kept in the address (?hulls=1, to share it) and in
+// this browser's storage (for the next visit).
+function setHulls(on) {
+  world.showHulls(on);
+  state.hulls = on;
+  $('hulls').textContent = on ? 'Hide hulls' : 'Show hulls';
+  $('hulls').setAttribute('aria-pressed', String(on));
+  try { localStorage.setItem('gloved.hulls', on ? '1' : '0'); } catch { /* storage off: the address keeps it */ }
+  const url = new URL(location.href);
+  url.searchParams.set('hulls', on ? '1' : '0');
+  history.replaceState(null, '', url);
+}
+
+function storedHulls() {
+  if (params.has('hulls')) return params.get('hulls') === '1';
+  try { return localStorage.getItem('gloved.hulls') === '1'; } catch { return false; }
+}
+
+$('hulls').onclick = () => setHulls(!world.hulls);
+world.showHulls(storedHulls());
+state.hulls = world.hulls;
+$('hulls').textContent = world.hulls ? 'Hide hulls' : 'Show hulls';
 
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -90,11 +117,15 @@ function onScene(msg) {
   state.budget = msg.budget_ms;
   $('title').textContent = 'gloved' + (msg.title ? ' · ' + msg.title : '');
   document.title = 'gloved' + (msg.title ? ' · ' + msg.title : '');
-  world.setScene(msg);
+  state.xrHands = msg.hands.map(() => null);
+  world.setScene(msg, (i, info) => {
+    state.xrHands[i] = info;
+    if (info.error) console.warn(`gloved: the WebXR hand ${info.url} could not be read (${info.error}); its hulls are drawn`);
+  });
   state.sceneObjects = world.objects.children.length;
   state.handLinks = world.handGroups.map((g) => g.links.length);
   state.skins = msg.hands.map((h) => h.skin ? { vertices: h.skin.positions.length / 3, triangles: h.skin.indices.length / 3, bones: h.skin.bone_links.length } : null);
-  $('hulls').hidden = !state.skins.some(Boolean);
+  $('hulls').hidden = !msg.hands.some((h) => !h.ghost && (h.skin || h.xr_hand));
   $('hands').innerHTML = '';
   panels = msg.hands.map((h) => (h.ghost ? null : new Panel($('hands'), h.name)));
   state.hands = msg.hands.map(() => null);

@@ -1,7 +1,9 @@
-// The 3-D world: the scene's objects, each hand's links, contact arrows,
-// self-contact points, and a camera that orbits them.
+// The 3-D world: the scene's objects, each hand (its skin, or the WebXR
+// hand, or its links' hulls), contact arrows, self-contact points, and a
+// camera that orbits them.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { XRHand } from './xrhand.js';
 
 const SKIN = new THREE.Color(0xd9a77f);
 const NEAR = new THREE.Color(0xf2d64b);
@@ -24,6 +26,11 @@ function geometry(mesh) {
   return g;
 }
 
+// skinMaterial is a skin's, its vertices coloured as the links they ride on.
+function skinMaterial() {
+  return new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.55 });
+}
+
 // skinnedMesh is a hand's skin, its bones riding on the links: bone i's
 // matrix is its link's pose times the bone's bind matrix, which the
 // skeleton takes as the bone's inverse (three.js skins with bone world ·
@@ -38,7 +45,7 @@ function skinnedMesh(skin, links) {
   g.setIndex(skin.indices);
   g.computeVertexNormals();
   const binds = skin.bone_links.map((_, i) => new THREE.Matrix4().fromArray(skin.bone_binds, 16 * i));
-  const mesh = new THREE.SkinnedMesh(g, new THREE.MeshStandardMaterial({ vertexColors: true, roughness: 0.55 }));
+  const mesh = new THREE.SkinnedMesh(g, skinMaterial());
   mesh.name = 'skin';
   mesh.bind(new THREE.Skeleton(skin.bone_links.map((l) => links[l]), binds), new THREE.Matrix4());
   mesh.frustumCulled = false; // its bounds are the bind pose's
@@ -66,7 +73,7 @@ export class World {
     this.handGroups = [];
     this.arrows = [];
     this.dots = [];
-    this.hulls = false; // link hulls drawn over skins
+    this.hulls = false; // link hulls drawn: over a skin, instead of the WebXR hand
     this.extra = new THREE.Group(); // a loaded glTF
     this.scene.add(this.extra);
     this.resize();
@@ -80,8 +87,11 @@ export class World {
     this.camera.updateProjectionMatrix();
   }
 
-  // setScene replaces the objects and hands.
-  setScene(scene) {
+  // setScene replaces the objects and hands. A hand without a skin is
+  // drawn as the WebXR hand once its file is read (its hulls until then,
+  // or for good if it cannot be): loaded(hand, info) hears of it, info
+  // being the mesh's {url, bones, vertices, triangles} or {url, error}.
+  setScene(scene, loaded) {
     this.objects.clear();
     scene.objects.forEach((o, i) => {
       const m = new THREE.Mesh(geometry(o), new THREE.MeshStandardMaterial({
@@ -111,7 +121,22 @@ export class World {
       const skin = h.skin ? skinnedMesh(h.skin, links) : null;
       if (skin) group.add(skin);
       this.scene.add(group);
-      return { group, links, skin, ghost: !!h.ghost, vertexLinks: h.skin ? h.skin.vertex_links : null, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
+      return { group, links, skin, xr: null, cover: skin, xrJoints: h.xr || [], ghost: !!h.ghost, vertexLinks: h.skin ? h.skin.vertex_links : null, byName: new Map(links.map((m, i) => [h.links[i].name, m])), flashUntil: new Map() };
+    });
+    const groups = this.handGroups;
+    scene.hands.forEach((h, i) => {
+      if (h.ghost || h.skin || !h.xr_hand) return;
+      const g = groups[i];
+      XRHand.load(h, skinMaterial()).then((xr) => {
+        if (this.handGroups !== groups) return; // a newer scene came meanwhile
+        g.xr = xr;
+        g.cover = xr.mesh;
+        g.vertexLinks = xr.vertexLinks;
+        g.group.add(xr.root);
+        if (g.links.some((m) => m.userData.posed)) xr.pose(g.links);
+        this.showHand(g);
+        loaded(i, xr.info(h.xr_hand));
+      }).catch((err) => loaded(i, { url: h.xr_hand, error: String(err && err.message ? err.message : err) }));
     });
     this.proximity = scene.proximity || 0.01;
   }
@@ -129,25 +154,59 @@ export class World {
       m.matrix.compose(p, q, one);
       m.matrixWorldNeedsUpdate = true;
       m.userData.posed = true;
-      m.visible = !g.skin || this.hulls;
     });
-    if (g.skin) g.skin.visible = true;
+    if (g.xr) g.xr.pose(g.links);
+    this.showHand(g);
   }
 
-  // showHulls shows or hides the link hulls of skinned hands (a hand
-  // without a skin is drawn by its hulls always).
+  // showHand shows what is drawn of posed hand g: its skin, with its hulls
+  // as wireframes over it when hulls are shown; or the WebXR hand, or its
+  // hulls instead when they are shown; a hand that has neither, its hulls.
+  showHand(g) {
+    const posed = g.links.length > 0 && g.links[0].userData.posed;
+    for (const m of g.links) m.visible = m.userData.posed && (!g.cover || this.hulls);
+    if (g.skin) g.skin.visible = posed;
+    if (g.xr) g.xr.mesh.visible = posed && !this.hulls;
+  }
+
+  // showHulls shows the link hulls contacts are computed on, or the hands.
   showHulls(on) {
     this.hulls = on;
-    for (const g of this.handGroups) if (g.skin) for (const m of g.links) m.visible = on && m.userData.posed;
+    for (const g of this.handGroups) this.showHand(g);
   }
 
-  // skinVertex is vertex v of hand's skin as drawn, in world space.
+  // shown says how hand is drawn: 'skin', 'skin+hulls', 'webxr', 'hulls'.
+  shown(hand) {
+    const g = this.handGroups[hand];
+    if (!g) return null;
+    if (g.skin) return this.hulls ? 'skin+hulls' : 'skin';
+    return g.xr && !this.hulls ? 'webxr' : 'hulls';
+  }
+
+  // skinVertex is vertex v of hand's skin or WebXR hand as drawn, in world
+  // space.
   skinVertex(hand, v) {
     const g = this.handGroups[hand];
-    if (!g || !g.skin) return null;
+    if (!g || !g.cover) return null;
     g.group.updateMatrixWorld(true);
-    const p = g.skin.getVertexPosition(v, new THREE.Vector3()).applyMatrix4(g.skin.matrixWorld);
+    const p = g.cover.getVertexPosition(v, new THREE.Vector3()).applyMatrix4(g.cover.matrixWorld);
     return [p.x, p.y, p.z];
+  }
+
+  // xrJoint is hand's OpenXR joint of that name (the scene's xr table)
+  // where its link is drawn, in world space.
+  xrJoint(hand, name) {
+    const g = this.handGroups[hand];
+    const j = g && g.xrJoints.find((x) => x.name === name);
+    if (!j) return null;
+    return new THREE.Vector3(j.offset[0], j.offset[1], j.offset[2]).applyMatrix4(g.links[j.link].matrix).toArray();
+  }
+
+  // project is world point p on the page, in CSS pixels from the canvas's
+  // top left.
+  project(p) {
+    const v = new THREE.Vector3(...p).project(this.camera), c = this.renderer.domElement;
+    return [(v.x + 1) / 2 * c.clientWidth, (1 - v.y) / 2 * c.clientHeight];
   }
 
   // tint colours hand's links: touching red, near yellow by distance
@@ -166,9 +225,9 @@ export class World {
       else if (near.has(m.name)) c.copy(SKIN).lerp(NEAR, 1 - Math.min(near.get(m.name) / this.proximity, 1));
       else c.copy(SKIN);
     });
-    if (g.skin) {
+    if (g.cover) {
       // Each skin vertex takes the colour of the link it rides on.
-      const col = g.skin.geometry.getAttribute('color');
+      const col = g.cover.geometry.getAttribute('color');
       g.vertexLinks.forEach((l, v) => {
         const c = g.links[l].material.color;
         col.setXYZ(v, c.r, c.g, c.b);
