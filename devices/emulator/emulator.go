@@ -133,6 +133,8 @@ func (e *Emulator) lose(n int) {
 	e.mu.Unlock()
 }
 
+func (e *Emulator) epoch() time.Time { return e.start }
+
 func (e *Emulator) now() time.Duration { return time.Since(e.start) }
 
 func (e *Emulator) unplugged(t time.Duration) bool {
