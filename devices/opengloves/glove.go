@@ -49,9 +49,10 @@ var DefaultOpts = Opts{
 var start = []byte("(ZA)\n")
 
 // Glove reads an OpenGloves glove on a serial line. After each line the
-// glove sends it answers one line, as the OpenGloves driver does: what
-// Send queued, or an empty line. A LucidGloves firmware built with force
-// feedback waits up to a second for that line after each of its own.
+// glove sends, a sample or not, it answers one line, as the OpenGloves
+// driver does: what Send queued, or an empty line. A LucidGloves firmware
+// built with force feedback waits up to a second for that line after
+// each of its own (a line garbage spoiled included).
 type Glove struct {
 	opts   Opts
 	start  time.Time
@@ -74,6 +75,9 @@ type Glove struct {
 	out   [MaxLine]byte // the queued line and the answer's newline
 	outN  int
 	line  [MaxLine]byte // the answer being written, outside outMu
+	// answered is the parser's line count when the glove was last
+	// answered.
+	answered uint64
 
 	backoff  time.Duration
 	nextOpen time.Time
@@ -108,7 +112,10 @@ func Open(o Opts) (*Glove, error) {
 	if g.parser, err = NewParser(o.Max, &g.faults.Counts); err != nil {
 		return nil, err
 	}
-	g.info = devices.GloveInfo{Model: Name, Sensors: Channels, Right: o.Right, Assumed: true}
+	// Not Assumed: nothing is asked of an OpenGloves glove, and its side
+	// is always its [[hand]]'s (the daemon's warning of an assumed unit
+	// speaks of a CyberGlove's queries).
+	g.info = devices.GloveInfo{Model: Name, Sensors: Channels, Right: o.Right}
 	port, err := o.Open(o.Port, o.Baud, o.ReadTimeout)
 	if err != nil {
 		return nil, err
@@ -204,13 +211,18 @@ func (g *Glove) Read(s *devices.Sample) error {
 			}
 			continue
 		}
-		if ev, _ := g.parser.Next(s); ev == devices.GotSample {
+		ev, _ := g.parser.Next(s)
+		if n := g.parser.Lines(); n != g.answered {
+			g.answered = n
+			if err := g.answer(port); err != nil {
+				g.lost(port)
+				return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
+			}
+		}
+		if ev == devices.GotSample {
 			s.Time, s.Seq = g.chunkT, g.seq
 			g.seq++
 			g.lastReport = g.chunkT
-			if err := g.answer(port); err != nil {
-				g.lost(port)
-			}
 			return nil
 		}
 		if now := g.now(); now-g.lastReport >= quietReads*g.opts.ReadTimeout {

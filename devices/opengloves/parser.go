@@ -56,6 +56,7 @@ type Parser struct {
 	off  int
 	skip bool // discard up to the next newline
 
+	lines  uint64           // newlines consumed: every line, sample or not
 	state  [Channels]uint16 // the values as last sent
 	joints uint8            // bit f: finger f has sent per-joint curls
 	info   Info
@@ -104,6 +105,10 @@ func (p *Parser) Reset() {
 	p.info = Info{Hand: -1}
 }
 
+// Lines returns how many lines Next has consumed since NewParser, whether
+// they were samples or not: a driver answers each line the glove sends.
+func (p *Parser) Lines() uint64 { return p.lines }
+
 // Buffered returns how many unparsed bytes are held.
 func (p *Parser) Buffered() int { return len(p.buf) - p.off }
 
@@ -149,6 +154,7 @@ func (p *Parser) Next(s *devices.Sample) (devices.Event, error) {
 			return devices.NeedMore, nil
 		}
 		line := pending[:end]
+		p.lines++
 		if p.skip {
 			p.discard(end + 1)
 			p.skip = false
