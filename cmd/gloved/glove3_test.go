@@ -223,3 +223,33 @@ func widens(raw8, raw12 []uint16) bool {
 	}
 	return true
 }
+
+// TestOpenGlovesErrorsSayWhatToDo: what a user can get wrong about an
+// OpenGloves glove ends with one line naming it.
+func TestOpenGlovesErrorsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.glove")
+	noPort := filepath.Join(dir, "no-port.toml")
+	os.WriteFile(noPort, []byte("[[hand]]\nname = \"right\"\ndevice = \"opengloves\"\n"), 0o644)
+	badMax := filepath.Join(dir, "bad-max.toml")
+	os.WriteFile(badMax, []byte("[[hand]]\nname = \"right\"\ndevice = \"opengloves\"\nport = \"/dev/ttyUSB0\"\n[hand.options]\nmax = 255\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		says []string
+	}{
+		{[]string{"record", "--device", "opengloves", "--port", "/dev/null", "--option", "max=1000", "--seconds", "1", "-o", out}, 2, []string{"options.max = 1000", "want 4095 (an ESP32) or 1023"}},
+		{[]string{"record", "--device", "opengloves", "--port", "/dev/null", "--option", "maxx=1023", "--seconds", "1", "-o", out}, 2, []string{"unknown key maxx"}},
+		{[]string{"record", "--device", "opengloves", "--rate", "50", "--port", "/dev/null", "--seconds", "1", "-o", out}, 2, []string{"streams at its firmware's rate"}},
+		{[]string{"record", "--device", "opengloves", "--port", filepath.Join(dir, "ttyACM3"), "--seconds", "1", "-o", out}, 1, []string{"ttyACM3", "plugged in"}},
+		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "an opengloves glove needs its serial port"}},
+		{[]string{"run", "-c", badMax, "--check"}, 2, []string{"options.max = 255"}},
+		{[]string{"calibrate", "--device", "opengloves", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "opengloves"`, "cyberglove or cyberglove3"}},
+		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"full scale 2047", "want 4095 or 1023"}},
+		{[]string{"emulate", "--model", "opengloves", "--unplug-at", "1"}, 2, []string{"--unplug-at", "--hangup-at"}},
+		{[]string{"emulate", "--model", "opengloves", "--source", out}, 2, []string{"--source", "simulated motions"}},
+	} {
+		r := runBinary(t, 20*time.Second, tc.args...)
+		r.oneLine(t, tc.code, tc.says...)
+	}
+}

@@ -90,11 +90,8 @@ func NewOpenGloves(o OpenGlovesOpts) (*OpenGloves, error) {
 	if o.Period < time.Millisecond {
 		return nil, fmt.Errorf("emulator: line period %v: want 1 ms or more", o.Period)
 	}
-	if o.Source == nil {
-		return nil, fmt.Errorf("emulator: emulator needs a source of sensor values")
-	}
-	if o.Garbage < 0 || o.Garbage > 1 {
-		return nil, fmt.Errorf("emulator: garbage rate %v: want 0..1", o.Garbage)
+	if err := checkFaults(o.Source, o.Garbage); err != nil {
+		return nil, err
 	}
 	cyber, err := handmodel.DefaultCalibration(layout.Slots)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -21,16 +20,13 @@ type Opts struct {
 	// Right: the glove is a right one. The LucidGloves firmware does not
 	// say; its [[hand]]'s side does.
 	Right bool
-	// ReadTimeout bounds each port read; MinBackoff and MaxBackoff bound
-	// the wait between reopening attempts.
-	ReadTimeout            time.Duration
-	MinBackoff, MaxBackoff time.Duration
-	// Open opens the port; nil means serialport.Open.
-	Open serialport.Opener
-	// Tap, if set, receives every chunk of bytes read from the port with
-	// the time it arrived, before parsing; an empty chunk means the port
-	// was (re)opened and the parser reset.
-	Tap func(t time.Duration, b []byte)
+	// The line's read timeout and reopening backoff (serialport.Line),
+	// its opener (nil: serialport.Open), and the tap that sees what each
+	// read gave, before parsing (nil bytes: the port reopened, the parser
+	// reset), for a recording.
+	ReadTimeout, MinBackoff, MaxBackoff time.Duration
+	Open                                serialport.Opener
+	Tap                                 func(t time.Duration, b []byte)
 }
 
 // DefaultOpts are an ESP32 LucidGloves glove's on USB.
@@ -67,20 +63,16 @@ type Glove struct {
 	lastReport time.Duration
 	buf        [256]byte
 
-	mu     sync.Mutex // guards port against Close
-	port   serialport.Conn
-	closed atomic.Bool
+	line serialport.Line
 
 	outMu sync.Mutex
 	out   [MaxLine]byte // the queued line and the answer's newline
 	outN  int
-	line  [MaxLine]byte // the answer being written, outside outMu
+	reply [MaxLine]byte // the answer being written, outside outMu
 	// answered is the parser's line count when the glove was last
 	// answered.
 	answered uint64
 
-	backoff  time.Duration
-	nextOpen time.Time
 	statPort bool
 }
 
@@ -107,7 +99,8 @@ func Open(o Opts) (*Glove, error) {
 			return nil, fmt.Errorf("opengloves: timeouts and backoffs must be positive: %+v", o)
 		}
 	}
-	g := &Glove{opts: o, start: time.Now(), backoff: o.MinBackoff, statPort: statPort}
+	g := &Glove{opts: o, start: time.Now(), statPort: statPort}
+	g.line = serialport.Line{Name: o.Port, Baud: o.Baud, ReadTimeout: o.ReadTimeout, MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, Open: o.Open}
 	var err error
 	if g.parser, err = NewParser(o.Max, &g.faults.Counts); err != nil {
 		return nil, err
@@ -124,7 +117,7 @@ func Open(o Opts) (*Glove, error) {
 		port.Close()
 		return nil, fmt.Errorf("opengloves: %s: %w", o.Port, err)
 	}
-	g.port = port
+	g.line.Set(port)
 	g.faults.Publish()
 	return g, nil
 }
@@ -186,11 +179,11 @@ func (g *Glove) Send(line []byte) error {
 // answer writes the queued line, or an empty one, with its newline.
 func (g *Glove) answer(port serialport.Conn) error {
 	g.outMu.Lock()
-	n := copy(g.line[:], g.out[:g.outN])
+	n := copy(g.reply[:], g.out[:g.outN])
 	g.outN = 0
 	g.outMu.Unlock()
-	g.line[n] = '\n'
-	_, err := port.Write(g.line[:n+1])
+	g.reply[n] = '\n'
+	_, err := port.Write(g.reply[:n+1])
 	return err
 }
 
@@ -201,21 +194,15 @@ func (g *Glove) answer(port serialport.Conn) error {
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.faults.Publish()
 	for {
-		if g.closed.Load() {
-			return devices.ErrClosed
-		}
-		port := g.currentPort()
-		if port == nil {
-			if err := g.reopen(); err != nil {
-				return err
-			}
-			continue
+		port, err := g.line.Ready(g.begin, &g.faults.Counts)
+		if err != nil {
+			return err
 		}
 		ev, _ := g.parser.Next(s)
 		if n := g.parser.Lines(); n != g.answered {
 			g.answered = n
 			if err := g.answer(port); err != nil {
-				g.lost(port)
+				g.line.Lost(port)
 				return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 			}
 		}
@@ -231,13 +218,13 @@ func (g *Glove) Read(s *devices.Sample) error {
 		}
 		n, err := port.Read(g.buf[:])
 		if err != nil && err != io.EOF {
-			g.lost(port)
+			g.line.Lost(port)
 			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 		if n == 0 {
 			g.faults.Counts.Timeouts++
 			if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
-				g.lost(port)
+				g.line.Lost(port)
 				return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 			}
 			continue
@@ -250,69 +237,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 	}
 }
 
-func (g *Glove) currentPort() serialport.Conn {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.port
-}
-
-// lost closes a failed port; the next Read reopens it.
-func (g *Glove) lost(port serialport.Conn) {
-	g.mu.Lock()
-	if g.port == port {
-		g.port = nil
-	}
-	g.mu.Unlock()
-	port.Close()
-	g.nextOpen = time.Now()
-}
-
-// reopen tries once to reopen the port, after the backoff; it returns
-// ErrDisconnected while the port stays away.
-func (g *Glove) reopen() error {
-	if wait := time.Until(g.nextOpen); wait > 0 {
-		time.Sleep(wait)
-	}
-	if g.closed.Load() {
-		return devices.ErrClosed
-	}
-	port, err := g.opts.Open(g.opts.Port, g.opts.Baud, g.opts.ReadTimeout)
-	if err == nil {
-		if err = g.begin(port); err != nil {
-			port.Close()
-		}
-	}
-	if err != nil {
-		g.faults.Counts.OpenFailures++
-		g.nextOpen = time.Now().Add(g.backoff)
-		g.backoff = min(2*g.backoff, g.opts.MaxBackoff)
-		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed.Load() {
-		port.Close()
-		return devices.ErrClosed
-	}
-	g.port = port
-	g.backoff = g.opts.MinBackoff
-	g.faults.Counts.Reconnects++
-	return nil
-}
-
 // Close closes the port; a Read in progress returns ErrClosed within one
 // read timeout. The glove is not told to stop: the next program to open
 // it finds it streaming, as the OpenGloves driver leaves it.
-func (g *Glove) Close() error {
-	if g.closed.Swap(true) {
-		return nil
-	}
-	g.mu.Lock()
-	port := g.port
-	g.port = nil
-	g.mu.Unlock()
-	if port == nil {
-		return nil
-	}
-	return port.Close()
-}
+func (g *Glove) Close() error { return g.line.Close(nil) }
