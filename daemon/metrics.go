@@ -189,6 +189,7 @@ func (d *Daemon) counters() []counter {
 		{"no_glove", func(f devices.Faults) uint64 { return f.NoGlove }},
 		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
 		{"out_of_range", func(f devices.Faults) uint64 { return f.OutOfRange }},
+		{"unknown_keys", func(f devices.Faults) uint64 { return f.UnknownKeys }},
 	} {
 		cs = append(cs, counter{"gloved_serial_" + f.name + "_total", "Serial faults: " + f.name + ".", fromDaemon, sum(func(h *handRuntime) uint64 {
 			n := uint64(0)

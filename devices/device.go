@@ -30,6 +30,13 @@ type FaultCounter interface {
 	Faults() Faults
 }
 
+// Sender is the optional ability to send a line to the glove over its
+// port (an OpenGloves glove's force feedback and haptic lines): queued,
+// and written when the glove listens. It allocates nothing.
+type Sender interface {
+	Send(line []byte) error
+}
+
 // GloveInfo describes a connected glove.
 type GloveInfo struct {
 	Model   string // "cyberglove", "cyberglove3", "sim", "replay"
@@ -63,8 +70,13 @@ type Faults struct {
 	OpenFailures uint64 // failed attempts to (re)open the port
 	Timeouts     uint64 // reads that waited a whole sample period in vain
 	// OutOfRange counts sensor values a well-framed record carried outside
-	// the documented range (a CyberGlove III's 0 or 4095), clamped to it.
+	// the documented range (a CyberGlove III's 0 or 4095), clamped to it;
+	// an OpenGloves line with a value above the glove's maximum is instead
+	// rejected whole (and counted as a bad frame too).
 	OutOfRange uint64
+	// UnknownKeys counts keys a text protocol's line carried that the
+	// driver does not know (an OpenGloves glove's newer firmware), skipped.
+	UnknownKeys uint64
 }
 
 // Transient errors: Read returned without a sample, but the device is alive

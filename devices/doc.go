@@ -13,7 +13,8 @@
 // The devices themselves live in sub-packages, one per concept, in the
 // manner of periph's conn and its drivers: driver (the registry every
 // glove driver registers in) and all (the shipped drivers), cyberglove
-// (the serial driver and the record framing of both generations), sim
+// (the serial driver and the record framing of both generations),
+// opengloves (an OpenGloves glove's alpha-encoded lines), sim
 // (the deterministic simulated glove), replay (a recording played back
 // through its glove's driver), serialport (the serial line, its ports and
 // probing, with serialtest, a scripted fake line), recording (the file

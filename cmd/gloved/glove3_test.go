@@ -16,18 +16,22 @@ import (
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/handmodel"
 )
 
 // TestGloveFaultsThroughTheBinaries: `gloved emulate` plays a CyberGlove
-// I/II, then a III, on a pseudo-terminal with garbage on the line, the
-// glove unplugged from the unit, the unit silent and the port hung up and
-// back; `gloved run` with device = "cyberglove" or "cyberglove3" reads it,
-// publishes frames over OSC and records the session. The statuses on the
-// wire follow every fault in order, frames keep coming, and `gloved dump`
+// I/II, then a III, then an OpenGloves glove (with splay, waiting for the
+// host's line after each of its own), on a pseudo-terminal with garbage
+// on the line, the glove unplugged from the unit (not an OpenGloves
+// glove's: it has none), the glove silent and the port hung up and back;
+// `gloved run` with device = "cyberglove", "cyberglove3" or "opengloves"
+// reads it, publishes frames over OSC and records the session. The
+// statuses on the wire follow every fault in order, frames keep coming,
+// the hand moves (the joint angles on the wire change), and `gloved dump`
 // replays the recording: contiguous samples of the model's resolution,
 // every angle finite.
 func TestGloveFaultsThroughTheBinaries(t *testing.T) {
-	for _, model := range []string{"cyberglove", "cyberglove3"} {
+	for _, model := range []string{"cyberglove", "cyberglove3", "opengloves"} {
 		t.Run(model, func(t *testing.T) { faultsThroughTheBinaries(t, model) })
 	}
 }
@@ -39,8 +43,16 @@ func faultsThroughTheBinaries(t *testing.T, model string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	emu := exec.CommandContext(ctx, binary(t), "emulate", "--model", model, "--link", link, "--seed", "7", "--garbage", "0.03",
-		"--unplug-at", "1.5", "--unplug-for", "0.5", "--silent-at", "3", "--silent-for", "0.8", "--hangup-at", "4.6", "--hangup-for", "0.5")
+	args := []string{"emulate", "--model", model, "--link", link, "--seed", "7", "--garbage", "0.03",
+		"--silent-at", "3", "--silent-for", "0.8", "--hangup-at", "4.6", "--hangup-for", "0.5"}
+	want, sensors := []string{"streaming", "no-glove", "streaming", "stalled", "streaming", "reconnecting", "streaming"}, 22
+	if model == "opengloves" {
+		args = append(args, "--splay", "--force-feedback")
+		want, sensors = slices.Delete(want, 1, 3), 41
+	} else {
+		args = append(args, "--unplug-at", "1.5", "--unplug-for", "0.5")
+	}
+	emu := exec.CommandContext(ctx, binary(t), args...)
 	// Read while emulate runs: os/exec's goroutines write them meanwhile.
 	var emuOut, emuErr syncBuffer
 	emu.Stdout, emu.Stderr = &emuOut, &emuErr
@@ -84,14 +96,16 @@ stall_ms = 300.0
 		t.Fatalf("gloved run: %v\n%s", err, stderr.String())
 	}
 
-	unit := map[string]string{"cyberglove": "CyberGlove (", "cyberglove3": "CyberGlove III ("}[model]
-	if !strings.Contains(emuOut.String(), "22-sensor right-hand "+unit) {
+	unit := map[string]string{"cyberglove": "22-sensor right-hand CyberGlove (", "cyberglove3": "22-sensor right-hand CyberGlove III (", "opengloves": "an OpenGloves glove (full scale 4095"}[model]
+	if !strings.Contains(emuOut.String(), unit) {
 		t.Errorf("the emulator announced %q", emuOut.String())
 	}
 	statuses, frames := daemontest.Statuses(got.All(), "right"), daemontest.Frames(got.All(), "right")
-	want := []string{"streaming", "no-glove", "streaming", "stalled", "streaming", "reconnecting", "streaming"}
 	if !daemontest.InOrder(statuses, want) || frames < 300 {
 		t.Errorf("statuses %v, want %v in that order; %d frames\n%s", statuses, want, frames, stderr.String())
+	}
+	if span := daemontest.JointSpan(got.All(), "right", int(handmodel.IndexPIP)); span < 0.5 {
+		t.Errorf("the index finger's PIP moved %.2f rad on the wire: the grasp did not reach the hand", span)
 	}
 	if strings.Contains(stderr.String(), "panic") {
 		t.Errorf("the daemon's log:\n%s", stderr.String())
@@ -100,7 +114,7 @@ stall_ms = 300.0
 	lines := dumpLines(t, rec)
 	wide, fine := false, false
 	for i, l := range lines {
-		if l.Seq != uint64(i) || len(l.Raw) != 22 {
+		if l.Seq != uint64(i) || len(l.Raw) != sensors {
 			t.Fatalf("dumped line %d: seq %d, %d values", i, l.Seq, len(l.Raw))
 		}
 		for _, v := range l.Raw {
@@ -112,7 +126,7 @@ stall_ms = 300.0
 			}
 		}
 	}
-	if len(lines) < 300 || wide != (model == "cyberglove3") || (model == "cyberglove3" && !fine) {
+	if len(lines) < 300 || wide != (model != "cyberglove") || (model == "cyberglove3" && !fine) {
 		t.Errorf("%d samples recorded; values above 254: %v, not multiples of 16: %v", len(lines), wide, fine)
 	}
 	t.Logf("statuses %v, %d frames, %d samples recorded", statuses, frames, len(lines))
@@ -208,4 +222,34 @@ func widens(raw8, raw12 []uint16) bool {
 		}
 	}
 	return true
+}
+
+// TestOpenGlovesErrorsSayWhatToDo: what a user can get wrong about an
+// OpenGloves glove ends with one line naming it.
+func TestOpenGlovesErrorsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.glove")
+	noPort := filepath.Join(dir, "no-port.toml")
+	os.WriteFile(noPort, []byte("[[hand]]\nname = \"right\"\ndevice = \"opengloves\"\n"), 0o644)
+	badMax := filepath.Join(dir, "bad-max.toml")
+	os.WriteFile(badMax, []byte("[[hand]]\nname = \"right\"\ndevice = \"opengloves\"\nport = \"/dev/ttyUSB0\"\n[hand.options]\nmax = 255\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		says []string
+	}{
+		{[]string{"record", "--device", "opengloves", "--port", "/dev/null", "--option", "max=1000", "--seconds", "1", "-o", out}, 2, []string{"options.max = 1000", "want 4095 (an ESP32) or 1023"}},
+		{[]string{"record", "--device", "opengloves", "--port", "/dev/null", "--option", "maxx=1023", "--seconds", "1", "-o", out}, 2, []string{"unknown key maxx"}},
+		{[]string{"record", "--device", "opengloves", "--rate", "50", "--port", "/dev/null", "--seconds", "1", "-o", out}, 2, []string{"streams at its firmware's rate"}},
+		{[]string{"record", "--device", "opengloves", "--port", filepath.Join(dir, "ttyACM3"), "--seconds", "1", "-o", out}, 1, []string{"ttyACM3", "plugged in"}},
+		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "an opengloves glove needs its serial port"}},
+		{[]string{"run", "-c", badMax, "--check"}, 2, []string{"options.max = 255"}},
+		{[]string{"calibrate", "--device", "opengloves", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "opengloves"`, "cyberglove or cyberglove3"}},
+		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"full scale 2047", "want 4095 or 1023"}},
+		{[]string{"emulate", "--model", "opengloves", "--unplug-at", "1"}, 2, []string{"--unplug-at", "--hangup-at"}},
+		{[]string{"emulate", "--model", "opengloves", "--source", out}, 2, []string{"--source", "simulated motions"}},
+	} {
+		r := runBinary(t, 20*time.Second, tc.args...)
+		r.oneLine(t, tc.code, tc.says...)
+	}
 }

@@ -24,7 +24,7 @@ var probeBauds = []int{9600, 19200, 38400, 57600, 115200}
 
 func runPorts(_ context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("ports", "gloved ports [--probe] [--baud B] [--timeout D] [PATH ...]", out)
-	probe := fs.Bool("probe", false, "ask each port whether a glove is on it (a CyberGlove: writes ^C ?S ?G ?R), then put the line's settings back")
+	probe := fs.Bool("probe", false, "ask each port whether a glove is on it (a CyberGlove: writes ^C ?S ?G ?R; an OpenGloves glove: writes Z and reads its lines), then put the line's settings back")
 	baud := fs.Int("baud", session.DefaultBaud, "the baud rate to probe at")
 	timeout := fs.Duration("timeout", serialport.DefaultProbeOpts.Reply, "how long each query waits for its reply")
 	paths, err := parseInterleaved(fs, args)
@@ -132,20 +132,32 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 }
 
 // probePort asks each driver that can be probed, in turn, whether its
-// glove is on the port, until one is or something other than silence
-// answers.
+// glove is on the port, until one says it is. When none does, the first
+// answer other than silence is the verdict (a CyberGlove's probe fails on
+// a line that streams something else, as an OpenGloves glove's does,
+// before the OpenGloves probe is asked).
 func probePort(path string, o serialport.ProbeOpts) (string, error) {
-	err := fmt.Errorf("serialport: %s: no glove driver probes ports: %w", path, serialport.ErrNoReply)
+	var first error
 	for _, d := range driver.All() {
 		if d.Probe == nil {
 			continue
 		}
-		var u string
-		if u, err = serialport.Probe(path, o, d.Probe); !errors.Is(err, serialport.ErrNoReply) {
-			return u, err
+		u, err := serialport.Probe(path, o, d.Probe)
+		if err == nil {
+			return u, nil
+		}
+		var busy *serialport.InUseError
+		if errors.As(err, &busy) || errors.Is(err, fs.ErrPermission) {
+			return "", err
+		}
+		if first == nil || errors.Is(first, serialport.ErrNoReply) && !errors.Is(err, serialport.ErrNoReply) {
+			first = err
 		}
 	}
-	return "", err
+	if first == nil {
+		first = fmt.Errorf("serialport: %s: no glove driver probes ports: %w", path, serialport.ErrNoReply)
+	}
+	return "", first
 }
 
 // probeVerdict says in a few words what a probe found.

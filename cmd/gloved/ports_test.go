@@ -43,11 +43,14 @@ func emulatedGlove(t *testing.T, args ...string) (link, pty string) {
 }
 
 // TestPortsListsAndProbesAnEmulatedGlove: the emulator's pty, named by
-// its link or its own path, is listed; --probe finds the glove on it, and
-// says "no answer" of a pty where nothing answers.
+// its link or its own path, is listed; --probe finds the glove on it (a
+// CyberGlove, or an OpenGloves glove streaming its lines, waiting for
+// an answer after each, past the CyberGlove's probe), and says "no
+// answer" of a pty where nothing answers.
 func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	right, rightPTY := emulatedGlove(t)
 	left, _ := emulatedGlove(t, "--sensors", "18", "--left")
+	open, _ := emulatedGlove(t, "--model", "opengloves", "--force-feedback")
 	silent, err := emulator.OpenPTY() // nothing reads or answers its other end
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +73,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	// A second for each reply: the emulators are processes of their own,
 	// which a loaded machine (the suite's other packages, a browser test)
 	// can keep from answering within the default 300 ms.
-	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right, left, silent.Path, rightPTY)
+	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right, left, silent.Path, rightPTY, open)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -79,6 +82,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 		rightPTY:    "CyberGlove (22 sensors, right)", // probed once with its link
 		left:        "CyberGlove (18 sensors, left)",
 		silent.Path: "no answer (at 115200 baud)",
+		open:        "OpenGloves glove (alpha encoding)",
 	} {
 		if got := portLine(t, r.stdout, p); got[len(got)-1] != want {
 			t.Errorf("%s: got %q, want %q\n%s", p, got[len(got)-1], want, r.stdout)

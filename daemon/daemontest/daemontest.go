@@ -197,3 +197,24 @@ func InOrder(got, want []string) bool {
 	}
 	return i == len(want)
 }
+
+// JointSpan returns how far joint j (its index in <prefix>/<hand>/joints)
+// of hand moved over the bundles: its largest angle on the wire less its
+// least, 0 if it was never sent.
+func JointSpan(bundles []*goosc.Bundle, hand string, j int) float32 {
+	lo, hi, seen := float32(0), float32(0), false
+	for _, b := range bundles {
+		for _, m := range b.Messages {
+			if m.Address != "/gloved/"+hand+"/joints" || len(m.Arguments) <= j {
+				continue
+			}
+			if a, ok := m.Arguments[j].(float32); ok {
+				if !seen {
+					lo, hi, seen = a, a, true
+				}
+				lo, hi = min(lo, a), max(hi, a)
+			}
+		}
+	}
+	return hi - lo
+}

@@ -16,7 +16,7 @@ import (
 // registered, and each of their layouts names joints the hand has and
 // ships a calibration that parses for it.
 func TestEveryShippedDriverMapsOntoTheHand(t *testing.T) {
-	want := []string{"cyberglove", "cyberglove3", "replay", "sim"}
+	want := []string{"cyberglove", "cyberglove3", "opengloves", "replay", "sim"}
 	if got := driver.Names(); len(got) != len(want) {
 		t.Fatalf("drivers %v, want %v", got, want)
 	}

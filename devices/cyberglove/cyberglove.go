@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -100,12 +98,8 @@ type Glove struct {
 	lastReport time.Duration
 	buf        [256]byte
 
-	mu     sync.Mutex // guards port against Close
-	port   serialport.Conn
-	closed atomic.Bool
+	line serialport.Line
 
-	backoff   time.Duration
-	nextOpen  time.Time
 	idleReads int  // consecutive timed-out reads
 	noGlove   bool // the unit last reported the glove unplugged
 	statPort  bool // a real device node: its disappearance means unplugged
@@ -152,7 +146,8 @@ func Open(o Opts) (*Glove, error) {
 			return nil, fmt.Errorf("cyberglove: timeouts and backoffs must be positive: %+v", o)
 		}
 	}
-	g := &Glove{opts: o, start: time.Now(), backoff: o.MinBackoff, statPort: statPort}
+	g := &Glove{opts: o, start: time.Now(), statPort: statPort}
+	g.line = serialport.Line{Name: o.Port, Baud: o.Baud, ReadTimeout: o.ReadTimeout, MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, Open: o.Open}
 	port, err := o.Open(o.Port, o.Baud, o.ReadTimeout)
 	if err != nil {
 		return nil, err
@@ -161,7 +156,7 @@ func Open(o Opts) (*Glove, error) {
 		port.Close()
 		return nil, fmt.Errorf("cyberglove: %s: %w", o.Port, err)
 	}
-	g.port = port
+	g.line.Set(port)
 	g.faults.Publish()
 	return g, nil
 }
@@ -193,15 +188,9 @@ const quietReads = 3
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.faults.Publish()
 	for {
-		if g.closed.Load() {
-			return devices.ErrClosed
-		}
-		port := g.currentPort()
-		if port == nil {
-			if err := g.reopen(); err != nil {
-				return err
-			}
-			continue
+		port, err := g.line.Ready(g.handshake, &g.faults.Counts)
+		if err != nil {
+			return err
 		}
 		ev, err := g.parser.Next(s)
 		switch ev {
@@ -227,13 +216,13 @@ func (g *Glove) Read(s *devices.Sample) error {
 		}
 		if g.opts.Mode == Poll && g.parser.Buffered() == 0 {
 			if _, err := port.Write([]byte{'G'}); err != nil {
-				g.lost(port, err)
+				g.line.Lost(port)
 				return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 			}
 		}
 		n, err := port.Read(g.buf[:])
 		if err != nil && err != io.EOF {
-			g.lost(port, err)
+			g.line.Lost(port)
 			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 		if n == 0 {
@@ -259,13 +248,13 @@ func (g *Glove) idle(port serialport.Conn) error {
 	g.faults.Counts.Timeouts++
 	g.idleReads++
 	if _, err := os.Stat(g.opts.Port); err != nil && g.statPort {
-		g.lost(port, err)
+		g.line.Lost(port)
 		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 	}
 	if g.idleReads%quietReads == 0 && g.opts.Mode == Stream {
 		// Some units stop streaming after an error; ask again.
 		if _, err := port.Write(g.restart()); err != nil {
-			g.lost(port, err)
+			g.line.Lost(port)
 			return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
 		}
 	}
@@ -282,69 +271,6 @@ func (g *Glove) quiet() error {
 	return devices.ErrTimeout
 }
 
-func (g *Glove) currentPort() serialport.Conn {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.port
-}
-
-// lost closes a failed port; the next Read reopens it.
-func (g *Glove) lost(port serialport.Conn, _ error) {
-	g.mu.Lock()
-	if g.port == port {
-		g.port = nil
-	}
-	g.mu.Unlock()
-	port.Close()
-	g.nextOpen = time.Now()
-}
-
-// reopen tries once to reopen and re-handshake the port, waiting out the
-// backoff first. It returns ErrDisconnected while the port stays away.
-func (g *Glove) reopen() error {
-	if wait := time.Until(g.nextOpen); wait > 0 {
-		time.Sleep(wait)
-	}
-	if g.closed.Load() {
-		return devices.ErrClosed
-	}
-	port, err := g.opts.Open(g.opts.Port, g.opts.Baud, g.opts.ReadTimeout)
-	if err == nil {
-		if err = g.handshake(port); err != nil {
-			port.Close()
-		}
-	}
-	if err != nil {
-		g.faults.Counts.OpenFailures++
-		g.nextOpen = time.Now().Add(g.backoff)
-		g.backoff = min(2*g.backoff, g.opts.MaxBackoff)
-		return fmt.Errorf("%w: %v", devices.ErrDisconnected, err)
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed.Load() {
-		port.Close()
-		return devices.ErrClosed
-	}
-	g.port = port
-	g.backoff = g.opts.MinBackoff
-	g.faults.Counts.Reconnects++
-	return nil
-}
-
 // Close stops the stream and closes the port; a Read in progress returns
 // ErrClosed within one read timeout.
-func (g *Glove) Close() error {
-	if g.closed.Swap(true) {
-		return nil
-	}
-	g.mu.Lock()
-	port := g.port
-	g.port = nil
-	g.mu.Unlock()
-	if port == nil {
-		return nil
-	}
-	port.Write([]byte{0x03})
-	return port.Close()
-}
+func (g *Glove) Close() error { return g.line.Close([]byte{0x03}) }

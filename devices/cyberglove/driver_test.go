@@ -122,35 +122,10 @@ func TestDriverSurvivesGarbage(t *testing.T) {
 	})
 }
 
-// phases reads g until 20 samples have come after reports of fault (an
-// error that is fault), or for at most d: it returns the samples before the
-// first report, the reports, the samples after, and every sample read.
-func phases(t *testing.T, g *cyberglove.Glove, fault error, d time.Duration) (before, reports, after int, got [][]uint16) {
-	t.Helper()
-	var s devices.Sample
-	for deadline := time.Now().Add(d); after < 20 && time.Now().Before(deadline); {
-		err := g.Read(&s)
-		switch {
-		case errors.Is(err, fault):
-			reports++
-		case err == nil && reports == 0:
-			before++
-		case err == nil:
-			after++
-		case !devices.Transient(err):
-			t.Fatal(err)
-		}
-		if err == nil {
-			got = append(got, slices.Clone(s.Sensors()))
-		}
-	}
-	return before, reports, after, got
-}
-
 func TestDriverReportsUnpluggedGlove(t *testing.T) {
 	forModels(t, func(t *testing.T, m cyberglove.Model) {
 		_, g := start(t, m, emulator.Opts{Sensors: 22, UnplugAt: 300 * time.Millisecond, UnplugFor: 300 * time.Millisecond}, "", emulator.Hangup{}, 10*time.Millisecond, nil)
-		before, during, after, _ := phases(t, g, devices.ErrNoGlove, 3*time.Second)
+		before, during, after, _ := emulatortest.Phases(t, g, devices.ErrNoGlove, 3*time.Second)
 		if before == 0 || during == 0 || after < 20 || g.Faults().NoGlove == 0 {
 			t.Fatalf("samples before %d, no-glove reports %d, samples after %d, faults %+v", before, during, after, g.Faults())
 		}
@@ -161,7 +136,7 @@ func TestDriverReconnectsAfterHangup(t *testing.T) {
 	forModels(t, func(t *testing.T, m cyberglove.Model) {
 		link := filepath.Join(t.TempDir(), "glove")
 		em, g := start(t, m, emulator.Opts{Sensors: 18}, link, emulator.Hangup{At: 300 * time.Millisecond, For: 400 * time.Millisecond}, 10*time.Millisecond, nil)
-		before, disconnected, after, got := phases(t, g, devices.ErrDisconnected, 5*time.Second)
+		before, disconnected, after, got := emulatortest.Phases(t, g, devices.ErrDisconnected, 5*time.Second)
 		f := g.Faults()
 		if before == 0 || disconnected == 0 || after < 20 || f.Reconnects == 0 {
 			t.Fatalf("before %d, disconnected reports %d, after %d, faults %+v", before, disconnected, after, f)
@@ -176,7 +151,7 @@ func TestDriverReconnectsAfterHangup(t *testing.T) {
 func TestDriverRestartsAStoppedStream(t *testing.T) {
 	forModels(t, func(t *testing.T, m cyberglove.Model) {
 		_, g := start(t, m, emulator.Opts{Sensors: 22, SilentAt: 300 * time.Millisecond, SilentFor: 500 * time.Millisecond}, "", emulator.Hangup{}, 10*time.Millisecond, nil)
-		before, timeouts, after, _ := phases(t, g, devices.ErrTimeout, 4*time.Second)
+		before, timeouts, after, _ := emulatortest.Phases(t, g, devices.ErrTimeout, 4*time.Second)
 		if before == 0 || timeouts < 3 || after < 20 || g.Faults().Timeouts == 0 {
 			t.Fatalf("before %d, timeouts %d, after %d, faults %+v", before, timeouts, after, g.Faults())
 		}

@@ -9,7 +9,10 @@
 // simulated motion, a recording, or a Script of named poses held in turn
 // (scripted calibration poses, with noise); a III widens each to 12 bits
 // with seeded low bits.
-// `gloved emulate` serves it; the driver and daemon tests run against it
+// OpenGloves is the other glove it emulates: a LucidGloves firmware's
+// alpha-encoded lines at 1023 or 4095, with splay, the wait for the
+// host's line a force-feedback firmware makes, garbage and silence.
+// `gloved emulate` serves them; the driver and daemon tests run against it
 // through emulatortest.
 //
 // Source: the CyberGlove serial protocol as package cyberglove cites it

@@ -107,16 +107,25 @@ func New(o Opts) (*Emulator, error) {
 	if o.Period3 < time.Millisecond {
 		return nil, fmt.Errorf("emulator: 16-bit stream period %v: want 1 ms or more", o.Period3)
 	}
-	if o.Source == nil {
-		return nil, fmt.Errorf("emulator: emulator needs a source of sensor values")
-	}
-	if o.Garbage < 0 || o.Garbage > 1 {
-		return nil, fmt.Errorf("emulator: garbage rate %v: want 0..1", o.Garbage)
+	if err := checkFaults(o.Source, o.Garbage); err != nil {
+		return nil, err
 	}
 	if o.Lose < 0 || o.Lose > 1 {
 		return nil, fmt.Errorf("emulator: loss rate %v: want 0..1", o.Lose)
 	}
 	return &Emulator{opts: o, start: time.Now(), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)), period: 10 * time.Millisecond}, nil
+}
+
+// checkFaults checks what every emulated glove needs: a source, and a
+// garbage rate that is a probability.
+func checkFaults(src Source, garbage float64) error {
+	if src == nil {
+		return fmt.Errorf("emulator: emulator needs a source of sensor values")
+	}
+	if garbage < 0 || garbage > 1 {
+		return fmt.Errorf("emulator: garbage rate %v: want 0..1", garbage)
+	}
+	return nil
 }
 
 // Stats returns the counters.
@@ -132,6 +141,8 @@ func (e *Emulator) lose(n int) {
 	e.stats.Unread += n
 	e.mu.Unlock()
 }
+
+func (e *Emulator) epoch() time.Time { return e.start }
 
 func (e *Emulator) now() time.Duration { return time.Since(e.start) }
 

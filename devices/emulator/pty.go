@@ -88,6 +88,14 @@ type Hangup struct {
 	At, For time.Duration // 0 For: never
 }
 
+// Unit is an emulated glove Run serves: an Emulator (a CyberGlove
+// unit) or an OpenGloves glove.
+type Unit interface {
+	Serve(ctx context.Context, conn io.ReadWriter) error
+	epoch() time.Time // when its clock started
+	lose(n int)       // count bytes a hang-up discarded
+}
+
 // Run serves e on a pseudo-terminal until ctx ends. It reports each
 // slave path on ready (and points the symlink link at it, if link is set,
 // replacing it atomically). With a hangup it closes the pty at h.At, waits
@@ -96,7 +104,7 @@ type Hangup struct {
 // an unplugged adapter's: the closed pty's number is free for the next
 // pty anyone opens, and a driver reopening the port through a link left
 // behind would open that one, another program's.
-func Run(ctx context.Context, e *Emulator, link string, h Hangup, ready func(path string)) error {
+func Run(ctx context.Context, e Unit, link string, h Hangup, ready func(path string)) error {
 	hungUp := false
 	for {
 		p, err := OpenPTY()
@@ -114,7 +122,7 @@ func Run(ctx context.Context, e *Emulator, link string, h Hangup, ready func(pat
 		}
 		sctx, cancel := context.WithCancel(ctx)
 		if h.For > 0 && !hungUp {
-			at := time.Until(e.start.Add(h.At))
+			at := time.Until(e.epoch().Add(h.At))
 			go func() {
 				select {
 				case <-time.After(at):

@@ -40,7 +40,8 @@ import (
 //
 // The header's model is the name of the glove's driver, which says how
 // its raw bytes are read (driver.Driver's Parser); mode, status_byte and
-// timestamp are a CyberGlove I/II's record settings.
+// timestamp are a CyberGlove I/II's record settings, max an OpenGloves
+// glove's full scale.
 
 const (
 	recMagic   = "GLOVEREC"
@@ -69,6 +70,9 @@ type Header struct {
 	Source      string `json:"source"`      // port or motion
 	Created     string `json:"created"`     // RFC 3339
 	Calibration string `json:"calibration"` // the calibration TOML in force
+	// Max is an OpenGloves glove's full scale (1023 or 4095), which its
+	// lines do not say; 0 for every other glove.
+	Max int `json:"max,omitempty"`
 }
 
 // check reports a header no glove writes: no model, or a sensor count

@@ -193,7 +193,7 @@ func TestReplayRefusesWhatNoDriverReads(t *testing.T) {
 		h    recording.Header
 		says string
 	}{
-		{recording.Header{Model: "cyberglove4", Sensors: 22}, `glove model "cyberglove4": this gloved reads recordings of cyberglove, cyberglove3, sim`},
+		{recording.Header{Model: "cyberglove4", Sensors: 22}, `glove model "cyberglove4": this gloved reads recordings of cyberglove, cyberglove3, opengloves, sim`},
 		{recording.Header{Model: "replay", Sensors: 22}, `glove model "replay"`},
 		{recording.Header{Model: "cyberglove3", Sensors: 20}, "header: a cyberglove3 has no layout of 20 sensors: it has 18 or 22"},
 	} {

@@ -2,11 +2,13 @@ package emulatortest
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
@@ -46,6 +48,30 @@ func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emul
 		tb.Fatal(err)
 	}
 	em.Emulator = e
+	em.Path = serve(tb, e, link, h)
+	return em
+}
+
+// StartOpenGloves serves an emulated OpenGloves glove with options o
+// (source: the simulated grasp if none) on a pty, linked at link if it
+// is not empty, with the hangup h, and returns the port a driver opens
+// once it is ready. The emulator stops when tb ends.
+func StartOpenGloves(tb testing.TB, o emulator.OpenGlovesOpts, link string, h emulator.Hangup) (string, *emulator.OpenGloves) {
+	tb.Helper()
+	if o.Source == nil {
+		o.Source = func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(sim.Grasp, t, s) }
+	}
+	e, err := emulator.NewOpenGloves(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return serve(tb, e, link, h), e
+}
+
+// serve runs e on a pty until tb ends and returns its port (the link,
+// if one was given) once it is ready.
+func serve(tb testing.TB, e emulator.Unit, link string, h emulator.Hangup) string {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 4)
 	done := make(chan error, 1)
@@ -56,15 +82,16 @@ func Start(tb testing.TB, o emulator.Opts, link string, h emulator.Hangup) *Emul
 			tb.Errorf("emulator: %v", err)
 		}
 	})
+	var path string
 	select {
-	case em.Path = <-ready:
+	case path = <-ready:
 	case err := <-done:
 		tb.Fatalf("emulator: %v", err)
 	}
 	if link != "" {
-		em.Path = link
+		path = link
 	}
-	return em
+	return path
 }
 
 // Records returns the sensor bytes of every record sent so far, in order
@@ -134,4 +161,30 @@ func CheckSubsequence[S ~[]E, E comparable](tb testing.TB, got, sent []S) {
 		}
 		k++
 	}
+}
+
+// Phases reads g until 20 samples have come after reports of fault (an
+// error that is fault), or for at most d: it returns the samples before
+// the first report, the reports, the samples after, and every sample
+// read. An error that is not transient fails the test.
+func Phases(t *testing.T, g devices.Device, fault error, d time.Duration) (before, reports, after int, got [][]uint16) {
+	t.Helper()
+	var s devices.Sample
+	for deadline := time.Now().Add(d); after < 20 && time.Now().Before(deadline); {
+		err := g.Read(&s)
+		switch {
+		case errors.Is(err, fault):
+			reports++
+		case err == nil && reports == 0:
+			before++
+		case err == nil:
+			after++
+		case !devices.Transient(err):
+			t.Fatal(err)
+		}
+		if err == nil {
+			got = append(got, slices.Clone(s.Sensors()))
+		}
+	}
+	return before, reports, after, got
 }
