@@ -8,7 +8,7 @@ import (
 // MaxDepth bounds how deep TOML that gloved reads may nest: the parts of
 // a table header, the parts of a dotted key, and the inline tables and
 // arrays a value opens, counted together. gloved's own files reach 5
-// ([scene] files = [{ transform = [...] }]). The decoder copies a key's
+// ([scene] files = [{ pose = [...] }]). The decoder copies a key's
 // whole path at every level and lists every undecoded level as a key, so
 // a file nested 20,000 deep took 16 GB and 76 s; it is refused before it
 // is decoded.

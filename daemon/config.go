@@ -3,7 +3,6 @@ package daemon
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/netip"
 	"strings"
@@ -156,8 +155,8 @@ func (o *OSCConfig) Policy() (osc.Policy, error) {
 		return p, fmt.Errorf("osc.wrist_box: want 6 numbers [xmin, ymin, zmin, xmax, ymax, zmax] in metres, got %d", len(b))
 	}
 	for k := range 3 {
-		if !(b[k] < b[k+3]) || math.IsInf(b[k], 0) || math.IsInf(b[k+3], 0) {
-			return p, fmt.Errorf("osc.wrist_box = %v: want finite numbers with each minimum below its maximum", b)
+		if !(b[k] < b[k+3]) || !(b[k] >= -geom.MaxPosition) || !(b[k+3] <= geom.MaxPosition) {
+			return p, fmt.Errorf("osc.wrist_box = %v: want each minimum below its maximum, all within ±%g m", b, geom.MaxPosition)
 		}
 	}
 	p.WristBox = geom.AABB{Min: geom.Vec3{X: b[0], Y: b[1], Z: b[2]}, Max: geom.Vec3{X: b[3], Y: b[4], Z: b[5]}}
@@ -367,8 +366,14 @@ func (c *Config) check() error {
 func (c *Config) warnOldForms(name string) {
 	for i, h := range c.Hands {
 		if len(h.Wrist) == 7 && h.WristPose == nil {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: hand[%d].wrist = %s is the old order, qw qx qy qz tx ty tz: write wrist_pose = %s (tx ty tz qx qy qz qw, as the OSC wrist message)",
-				name, i, configs.Numbers(h.Wrist), configs.Numbers(session.WristPose(h.Wrist))))
+			c.Warnings = append(c.Warnings, name+": "+session.OldOrder(
+				fmt.Sprintf("hand[%d].wrist = %s", i, configs.Numbers(h.Wrist)), "wrist_pose = "+configs.Numbers(session.PositionFirstValues(h.Wrist))))
+		}
+	}
+	for i, f := range c.Scene.Files {
+		if len(f.Transform) == 7 && f.Pose == nil {
+			c.Warnings = append(c.Warnings, name+": "+session.OldOrder(
+				fmt.Sprintf("scene.files[%d].transform = %s", i, configs.Numbers(f.Transform)), "pose = "+configs.Numbers(session.PositionFirstValues(f.Transform))))
 		}
 	}
 }

@@ -57,6 +57,7 @@ func TestOSCConfigErrorsNameTheKey(t *testing.T) {
 		{`wrist_box = [-1.0, 0.0, -1.0, 1.0, 0.0, 1.0]`, "osc.wrist_box = [-1 0 -1 1 0 1]"},
 		{`wrist_box = [-1.0, 0.0, -1.0, 1.0, nan, 1.0]`, "osc.wrist_box"},
 		{`wrist_box = [-inf, 0.0, -1.0, 1.0, 2.0, 1.0]`, "osc.wrist_box"},
+		{`wrist_box = [-1e300, 0.0, -1.0, 1.0, 2.0, 1.0]`, "osc.wrist_box = [-1e+300 0 -1 1 2 1]: want each minimum below its maximum, all within ±100 m"},
 	}
 	for _, tc := range tests {
 		_, err := ParseConfig("lab.toml", []byte(oscBase+"[osc]\n"+tc.osc+"\n"))

@@ -107,6 +107,9 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 		if jump := sess.Jump(); jump != nil {
 			h.log.Warn().Err(jump).Msg("played on through a jump in the recording's clock")
 		}
+		if bad, _ := sess.BadWrist(); bad != nil {
+			h.log.Warn().Err(bad).Msg("skipped a damaged wrist pose in the recording, and skips any later one: the wrist stays as it was")
+		}
 		if err == nil {
 			lastSample = time.Now()
 			if !h.deliver(&s, sess, stop) {

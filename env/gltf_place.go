@@ -94,6 +94,9 @@ func placePositions(pos *gltfdoc.Accessor, world mgl64.Mat4, out []geom.Vec3) er
 	return pos.EachVec3(func(k int, p [3]float32) error {
 		w := geom.FromMgl(world.Mul4x1(mgl64.Vec4{float64(p[0]), float64(p[1]), float64(p[2]), 1}).Vec3())
 		if !w.Finite() {
+			if geom.Finite(float64(p[0])) && geom.Finite(float64(p[1])) && geom.Finite(float64(p[2])) {
+				return fmt.Errorf("POSITION %d %v: placed by its node's transform, with its ancestors', it overflows a float64: a scale, translation or matrix too large", k, p)
+			}
 			return fmt.Errorf("POSITION %d %v: %w", k, p, ErrNonFinite)
 		}
 		out[k] = w

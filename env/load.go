@@ -27,10 +27,21 @@ const (
 // LoadOptions places a file in the world. They are applied in this order:
 // up-axis conversion, uniform scale, then the rigid transform.
 type LoadOptions struct {
-	Scale     float64 // 0 means 1
+	Scale     float64 // 0 means 1; else MinScale to MaxScale
 	Up        Up      // "" means UpY
 	Transform *geom.Transform
 }
+
+// The scales a file may be placed at: a millionth (micrometres to
+// metres) to a million. Beyond, the scale is a mistake, and what it makes
+// of a file's coordinates nears what a float64 holds.
+const (
+	MinScale = 1e-6
+	MaxScale = 1e6
+)
+
+// ScaleInRange reports whether s is from MinScale to MaxScale.
+func ScaleInRange(s float64) bool { return s >= MinScale && s <= MaxScale }
 
 // Sentinel errors, wrapped with the file and element at fault.
 var (
@@ -98,8 +109,8 @@ func (m *Mesh) Place(opt LoadOptions) error {
 	if s == 0 {
 		s = 1
 	}
-	if !(s > 0) || !geom.Finite(s) {
-		return fmt.Errorf("scale %v: must be a positive finite number", opt.Scale)
+	if !ScaleInRange(s) {
+		return fmt.Errorf("scale %v: want %g to %g", opt.Scale, MinScale, MaxScale)
 	}
 	var up mgl64.Mat3
 	switch opt.Up {

@@ -20,22 +20,55 @@ func Identity() Transform { return Transform{R: mgl64.Ident3()} }
 // normalising would amplify rounding into an arbitrary rotation.
 const MinQuatLen = 1e-9
 
-// FromQuat returns the transform rotating by q (normalised here) then
-// translating by t. A zero or non-finite quaternion is an error.
-func FromQuat(q mgl64.Quat, t Vec3) (Transform, error) {
+// MaxPosition bounds the translation of every pose read from outside (a
+// config, a command line, a recording, the network), in metres along
+// each axis: farther is a mistake (millimetres written as metres, a
+// damaged number), not a lab, and the bound keeps all that is computed
+// from a pose far from overflow.
+const MaxPosition = 100.0
+
+// PoseError says why rotation q and translation t make no pose, or is
+// nil: a position not finite or beyond MaxPosition along an axis, or a
+// quaternion not finite, too long to normalise, or zero (shorter than
+// MinQuatLen). Its text follows the name of what was read.
+func PoseError(q mgl64.Quat, t Vec3) error {
 	n := q.Len()
-	if !(n >= MinQuatLen) || !Finite(n) || !t.Finite() {
-		return Transform{}, fmt.Errorf("geom: pose needs a non-zero finite quaternion and a finite translation, got q=%v t=%v", q, t)
+	switch {
+	case !t.Finite():
+		return fmt.Errorf("the position (%g, %g, %g) is not finite", t.X, t.Y, t.Z)
+	case math.Abs(t.X) > MaxPosition || math.Abs(t.Y) > MaxPosition || math.Abs(t.Z) > MaxPosition:
+		return fmt.Errorf("the position (%g, %g, %g) is beyond %g m from the origin along an axis: give metres, each within ±%g", t.X, t.Y, t.Z, MaxPosition, MaxPosition)
+	case !Finite(q.W) || !Finite3(q.V):
+		return fmt.Errorf("the rotation quaternion has a number that is not finite")
+	case !Finite(n):
+		return fmt.Errorf("the rotation quaternion is too long to normalise (its length overflows): give a unit quaternion")
+	case n < MinQuatLen:
+		return fmt.Errorf("the rotation quaternion is zero, which is no rotation: give a unit quaternion (qx qy qz qw = 0 0 0 1 turns nothing)")
 	}
-	q = q.Scale(1 / n)
+	return nil
+}
+
+// FromQuat returns the transform rotating by q (normalised here) then
+// translating by t; PoseError says why q and t make none.
+func FromQuat(q mgl64.Quat, t Vec3) (Transform, error) {
+	if err := PoseError(q, t); err != nil {
+		return Transform{}, fmt.Errorf("geom: pose: %w", err)
+	}
+	q = q.Scale(1 / q.Len())
 	return Transform{R: q.Mat4().Mat3(), T: t}, nil
 }
 
 // FromPose returns the transform of a pose written as seven numbers,
-// qw qx qy qz tx ty tz (as recordings, configuration files and the command
-// line write it), with FromQuat's normalisation and errors.
+// qw qx qy qz tx ty tz (as recordings store it), with FromQuat's
+// normalisation and errors.
 func FromPose(v [7]float64) (Transform, error) {
-	return FromQuat(mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, Vec3{v[4], v[5], v[6]})
+	return FromQuat(PoseQuat(v))
+}
+
+// PoseQuat splits a pose written qw qx qy qz tx ty tz into its rotation
+// and translation.
+func PoseQuat(v [7]float64) (mgl64.Quat, Vec3) {
+	return mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}, Vec3{v[4], v[5], v[6]}
 }
 
 // Quat returns x's rotation as a unit quaternion, of either sign (a

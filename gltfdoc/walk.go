@@ -3,6 +3,7 @@ package gltfdoc
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -80,7 +81,13 @@ func (f *File) walk(roots iter.Seq[int32], depth int, place bool, visit func(n i
 		if !place {
 			return visit(n, nil, len(path))
 		}
-		worlds = append(worlds, f.Nodes[n].world(worlds))
+		w := f.Nodes[n].world(worlds)
+		for _, x := range w {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("node %d %q: its transform, with its ancestors', overflows a float64: a scale, translation or matrix too large", n, f.Nodes[n].Name)
+			}
+		}
+		worlds = append(worlds, w)
 		return visit(n, &worlds[len(worlds)-1], len(path))
 	}
 	for r := range roots {

@@ -2,7 +2,6 @@ package osc
 
 import (
 	"fmt"
-	"math"
 	"net/netip"
 	"strings"
 
@@ -105,15 +104,31 @@ func (h *Hub) wrist(m *goosc.Message, src netip.AddrPort) {
 	p := mgl64.Vec3{v[0], v[1], v[2]}
 	q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
 	n := q.Len()
-	if !inBox(h.Policy().WristBox, p) || !(n >= geom.MinQuatLen) || math.IsInf(n, 0) {
+	if why := badPose(h.Policy().WristBox, p, n); why != "" {
 		h.Stats.BadPoses.Add(1)
-		h.logf(logBadPose, "osc: wrist pose dropped: not finite, zero rotation or outside osc.wrist_box",
-			"source", src.String(), "hand", hand, "position", fmt.Sprint(p))
+		h.logf(logBadPose, why, "source", src.String(), "hand", hand, "position", fmt.Sprint(p))
 		return
 	}
 	if h.OnWrist == nil || !h.OnWrist(hand, p, q.Scale(1/n)) {
 		h.Stats.Unknown.Add(1)
 	}
+}
+
+// badPose is the log line for a wrist pose, position p and a quaternion
+// of length n, that is dropped, or "": each reason its own line, so that
+// the log says which.
+func badPose(box geom.AABB, p mgl64.Vec3, n float64) string {
+	switch {
+	case !geom.Finite3(p):
+		return "osc: wrist pose dropped: the position is not finite"
+	case !inBox(box, p):
+		return "osc: wrist pose dropped: the position is outside osc.wrist_box"
+	case !geom.Finite(n):
+		return "osc: wrist pose dropped: the rotation is not finite"
+	case n < geom.MinQuatLen:
+		return "osc: wrist pose dropped: the rotation quaternion (x y z w) is zero, which is no rotation: send a unit quaternion, 0 0 0 1 for none"
+	}
+	return ""
 }
 
 // hostPort reads the s host, i port and optional s token arguments of

@@ -86,7 +86,7 @@ func (s *HubStats) Counters() []Counter {
 		{"denied", "OSC control messages from sources outside osc.allow dropped.", &s.Denied},
 		{"refused", "OSC subscriptions and unsubscriptions refused.", &s.Refused},
 		{"expired", "OSC subscriptions expired without renewal.", &s.Expired},
-		{"bad_poses", "OSC wrist poses dropped (not finite or outside osc.wrist_box).", &s.BadPoses},
+		{"bad_poses", "OSC wrist poses dropped (not finite, outside osc.wrist_box or a zero quaternion).", &s.BadPoses},
 		{"nonfinite", "OSC frames and messages not sent for holding a NaN or an infinity.", &s.NonFinite},
 		{"replies_limited", "OSC replies not sent under the rate limit.", &s.RepliesLimited},
 		{"challenges", "OSC tokens sent to a subscription's destination, which gets no frame until it sends one back.", &s.Challenges},

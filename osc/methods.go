@@ -138,7 +138,7 @@ func MethodsIn(c geom.Convention) []Method {
 			Description: "Ends a subscription, by its subscriber or its destination (the token, if sent, lets the answer reach a sender that is not loopback)."},
 		{Path: "{prefix}/{hand}/wrist", Access: Accepted, When: "from loopback or osc.allow; not answered",
 			Args:        args(Vec3Args("position", unitMetre), QuatArgs("rotation")),
-			Description: "Sets the hand's wrist pose, overriding the config's wrist and a recording's wrist channel; dropped unless finite and inside osc.wrist_box."},
+			Description: "Sets the hand's wrist pose, overriding the config's wrist_pose and a recording's wrist channel; dropped unless finite, inside osc.wrist_box and of a non-zero quaternion."},
 		{Path: "{prefix}/subscribed", Access: Sent, When: "to the requester, answering {prefix}/subscribe",
 			Args:        one(Arg{Type: 's', Name: "address"}, argPort, Arg{Type: 'f', Name: "lease", Unit: unitSecond}),
 			Description: "A subscription taken: the address and port frames go to, and how long until it lapses unless renewed."},

@@ -189,6 +189,16 @@ func (g *Glove) Jump() error {
 	return nil
 }
 
+// BadWrist returns, once, what was wrong with the first wrist pose of a
+// recording being replayed that was skipped as damaged, with how many
+// were (replay.Glove.BadWrist); nil if none was.
+func (g *Glove) BadWrist() (first error, n int) {
+	if r := g.playing(); r != nil {
+		return r.BadWrist()
+	}
+	return nil, 0
+}
+
 // RecordingFailed returns, once, why the recording stopped, if it did.
 func (g *Glove) RecordingFailed() error {
 	g.mu.Lock()

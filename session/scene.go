@@ -14,13 +14,14 @@ import (
 const BuiltinScene = "builtin:grasp"
 
 // SceneFile is one mesh file placed in the world: its path (or
-// BuiltinScene), then its up axis, scale and transform, applied in that
-// order. The daemon's [scene] files decode into it.
+// BuiltinScene), then its up axis, scale and pose, applied in that order.
+// The daemon's [scene] files decode into it.
 type SceneFile struct {
 	Path      string    `toml:"path"`
-	Scale     float64   `toml:"scale"`
+	Scale     *float64  `toml:"scale"`     // metres per unit of the file, env.MinScale to env.MaxScale (nil: 1)
 	Up        string    `toml:"up"`        // y (default) or z
-	Transform []float64 `toml:"transform"` // qw qx qy qz tx ty tz
+	Pose      []float64 `toml:"pose"`      // its placement, tx ty tz qx qy qz qw like a wrist_pose (nil: none)
+	Transform []float64 `toml:"transform"` // the old form of pose: qw qx qy qz tx ty tz
 }
 
 // Check reports a field that cannot be used, naming its key.
@@ -28,18 +29,34 @@ func (f SceneFile) Check() error {
 	if f.Path == "" {
 		return fmt.Errorf("path: missing")
 	}
-	if !(f.Scale >= 0) || !geom.Finite(f.Scale) {
-		return fmt.Errorf("scale = %v: want a positive number", f.Scale)
+	if f.Scale != nil && !env.ScaleInRange(*f.Scale) {
+		return fmt.Errorf("scale = %v: want %g to %g: the metres one unit of the file is (1, the default, for a file in metres)", *f.Scale, env.MinScale, env.MaxScale)
 	}
 	if f.Up != "" && f.Up != "y" && f.Up != "z" {
 		return fmt.Errorf("up = %q: want \"y\" or \"z\"", f.Up)
 	}
-	if f.Transform != nil {
-		if _, err := PoseFrom(f.Transform); err != nil {
-			return fmt.Errorf("transform: %v", err)
-		}
+	_, err := f.placement()
+	return err
+}
+
+// placement is the file's pose, from pose or the old transform; nil for
+// neither.
+func (f SceneFile) placement() (*geom.Transform, error) {
+	key, v, order := "pose", f.Pose, PositionFirst
+	switch {
+	case f.Pose != nil && f.Transform != nil:
+		return nil, fmt.Errorf("pose and transform: give the placement once, as pose")
+	case f.Transform != nil:
+		key, v, order = "transform", f.Transform, RotationFirst
+	case f.Pose == nil:
+		return nil, nil
 	}
-	return nil
+	p, err := ReadPose(v, order)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	x, err := PoseFrom(p)
+	return &x, err
 }
 
 // Resolve returns path relative to dir, unless it is absolute, built in,
@@ -83,10 +100,13 @@ func ScenePaths(list string) []SceneFile {
 }
 
 func (f SceneFile) load(dir string) (*env.Mesh, error) {
-	opt := env.LoadOptions{Scale: f.Scale, Up: env.Up(f.Up)}
-	if f.Transform != nil {
-		x := mustPose(f.Transform)
-		opt.Transform = &x
+	x, err := f.placement()
+	if err != nil {
+		return nil, err
+	}
+	opt := env.LoadOptions{Up: env.Up(f.Up), Transform: x}
+	if f.Scale != nil {
+		opt.Scale = *f.Scale
 	}
 	path := Resolve(dir, f.Path)
 	if path != BuiltinScene {

@@ -16,7 +16,7 @@ func TestBuiltinSceneIsPlacedLikeAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	shift := geom.Vec3{Z: 2}
-	moved, err := loadOne(SceneFile{Path: BuiltinScene, Scale: 2, Transform: []float64{1, 0, 0, 0, 0, 0, 2}})
+	moved, err := loadOne(SceneFile{Path: BuiltinScene, Scale: new(2.0), Pose: []float64{0, 0, 2, 0, 0, 0, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestBuiltinSceneIsPlacedLikeAFile(t *testing.T) {
 			t.Fatalf("vertex %d at %v, want %v", i, moved.Verts[i], want)
 		}
 	}
-	if _, err := (SceneFile{Path: BuiltinScene, Scale: -1}).load(""); err == nil || !strings.Contains(err.Error(), BuiltinScene) {
+	if _, err := (SceneFile{Path: BuiltinScene, Scale: new(-1.0)}).load(""); err == nil || !strings.Contains(err.Error(), BuiltinScene) {
 		t.Errorf("a negative scale gave %v", err)
 	}
 }

@@ -130,9 +130,9 @@ func TestSpecErrorsNameTheKey(t *testing.T) {
 		{Spec{Device: DeviceSim, Side: "middle"}, `side = "middle"`},
 		{Spec{Device: DeviceSim, Length: 3}, "length/breadth = 3/0.085 m"},
 		{Spec{Device: DeviceSim, Wrist: []float64{1, 2}}, "wrist: want 7 numbers"},
-		{Spec{Device: DeviceSim, Wrist: []float64{0, 0, 0, 0, 1, 2, 3}}, "wrist: the quaternion is zero"},
+		{Spec{Device: DeviceSim, Wrist: []float64{0, 0, 0, 0, 1, 2, 3}}, "wrist: the rotation quaternion is zero"},
 		{Spec{Device: DeviceSim, WristPose: []float64{1, 2}}, "wrist_pose: want 7 numbers (tx ty tz qx qy qz qw, as the OSC wrist message), got 2"},
-		{Spec{Device: DeviceSim, WristPose: []float64{1, 2, 3, 0, 0, 0, 0}}, "wrist_pose: the quaternion is zero"},
+		{Spec{Device: DeviceSim, WristPose: []float64{1, 2, 3, 0, 0, 0, 0}}, "wrist_pose: the rotation quaternion is zero"},
 		{Spec{Device: DeviceSim, WristPose: []float64{1, 2, 3, 0, 0, 0, 1}, Wrist: []float64{1, 0, 0, 0, 1, 2, 3}}, "wrist and wrist_pose: give the pose once, as wrist_pose"},
 		{Spec{Device: DeviceCyberGlove, Port: "/dev/x", Baud: -1}, "baud = -1"},
 		// The shipped drivers have no options of their own: a table for

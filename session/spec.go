@@ -4,17 +4,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
-	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -168,14 +164,14 @@ func (s *Spec) checkHand() error {
 		if s.Wrist != nil {
 			return fmt.Errorf("wrist and wrist_pose: give the pose once, as wrist_pose")
 		}
-		v, err := FromWristPose(s.WristPose)
+		v, err := ReadPose(s.WristPose, PositionFirst)
 		if err != nil {
 			return fmt.Errorf("wrist_pose: %w", err)
 		}
 		s.Wrist, s.WristPose = v, nil
 	}
 	if s.Wrist != nil {
-		if _, err := PoseFrom(s.Wrist); err != nil {
+		if _, err := ReadPose(s.Wrist, RotationFirst); err != nil {
 			return fmt.Errorf("wrist: %w", err)
 		}
 	}
@@ -185,50 +181,6 @@ func (s *Spec) checkHand() error {
 // HandParams is the hand the spec describes, for a glove of side right.
 func (s *Spec) HandParams(right bool) handmodel.Params {
 	return handmodel.Params{Length: s.Length, Breadth: s.Breadth, Right: right, Mesh: s.Mesh, JointNames: s.Joints}
-}
-
-// PoseFrom checks and converts a pose given as 7 numbers, qw qx qy qz tx
-// ty tz, as config files and flags write it.
-func PoseFrom(v []float64) (geom.Transform, error) {
-	if len(v) != 7 {
-		return geom.Transform{}, fmt.Errorf("want 7 numbers (qw qx qy qz tx ty tz), got %d", len(v))
-	}
-	for _, x := range v {
-		if !geom.Finite(x) {
-			return geom.Transform{}, fmt.Errorf("%v is not a finite number", x)
-		}
-	}
-	if (mgl64.Quat{W: v[0], V: mgl64.Vec3{v[1], v[2], v[3]}}).Len() < geom.MinQuatLen {
-		return geom.Transform{}, fmt.Errorf("the quaternion is zero")
-	}
-	return geom.FromPose([7]float64(v))
-}
-
-// ParsePose reads a pose written "qw qx qy qz tx ty tz", as on a command
-// line, and checks it as PoseFrom does.
-func ParsePose(s string) ([]float64, error) {
-	fields := strings.Fields(s)
-	if len(fields) != 7 {
-		return nil, fmt.Errorf("want 7 numbers \"qw qx qy qz tx ty tz\", got %d", len(fields))
-	}
-	v := make([]float64, 7)
-	for i, f := range fields {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("number %d %q: not a number", i+1, f)
-		}
-		v[i] = x
-	}
-	if _, err := PoseFrom(v); err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
-// PoseValues returns x as the 7 numbers PoseFrom reads.
-func PoseValues(x geom.Transform) []float64 {
-	q := x.Quat()
-	return []float64{q.W, q.V[0], q.V[1], q.V[2], x.T.X, x.T.Y, x.T.Z}
 }
 
 // checkNoOptions refuses an options table for a driver that has no keys

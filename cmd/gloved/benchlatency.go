@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
@@ -145,18 +146,17 @@ count_tris = %t
 // sceneEntry writes a scene file as an inline TOML table.
 func sceneEntry(f session.SceneFile) string {
 	e := fmt.Sprintf("{ path = %q", f.Path)
-	if f.Scale != 0 {
-		e += fmt.Sprintf(", scale = %v", f.Scale)
+	if f.Scale != nil {
+		e += fmt.Sprintf(", scale = %v", *f.Scale)
 	}
 	if f.Up != "" {
 		e += fmt.Sprintf(", up = %q", f.Up)
 	}
+	if f.Pose != nil {
+		e += ", pose = " + configs.Numbers(f.Pose)
+	}
 	if f.Transform != nil {
-		var t []string
-		for _, v := range f.Transform {
-			t = append(t, fmt.Sprint(v))
-		}
-		e += ", transform = [" + strings.Join(t, ", ") + "]"
+		e += ", transform = " + configs.Numbers(f.Transform)
 	}
 	return e + " }"
 }

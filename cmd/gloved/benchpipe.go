@@ -33,7 +33,7 @@ type pipelineBench struct {
 // frame's OSC bundle is encoded but not sent) and counts allocations per
 // frame over a second pass, once every buffer has grown.
 func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist POSE] [--no-tris] [--no-accel] [--workers N] [--self=false] [--json]", "print one JSON object", out)
+	fs := newBenchFlags("pipeline", "gloved bench pipeline --scene FILE[,FILE] (--recording FILE | --sim) [--wrist-pose POSE] [--no-tris] [--no-accel] [--workers N] [--self=false] [--json]", "print one JSON object", out)
 	o := addSessionFlags(fs.FlagSet)
 	noTris := addNoTris(fs.FlagSet)
 	self := fs.Bool("self", true, "run self-contact (the hand against itself), as the daemon does unless [self] enabled = false")

@@ -9,11 +9,12 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/traversal"
 )
 
 type collideFlags struct {
-	pose  string
+	pose  *poseFlag
 	first bool
 	json  bool
 	fit   string
@@ -22,7 +23,7 @@ type collideFlags struct {
 func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	var f collideFlags
 	fs := newFlagSet("collide", commands()["collide"].usage, out)
-	fs.StringVar(&f.pose, "pose-b", "1 0 0 0 0 0 0", "placement of B in A's frame: quaternion w x y z, then translation x y z")
+	f.pose = addPoseFlag(fs, "place-b", "pose-b", "B's pose in A's frame (default: the identity)")
 	fs.BoolVar(&f.first, "first", false, "stop at the first intersecting pair")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.StringVar(&f.fit, "fit", "hull", "box orientation: hull (the paper's), surface, or aabb")
@@ -34,9 +35,13 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("%w: collide takes two mesh files, got %d", errUsage, len(pos))
 	}
-	pose, err := parsePose(f.pose)
+	pose := geom.Identity()
+	v, err := f.pose.pose()
 	if err != nil {
-		return fmt.Errorf("%w: --pose-b: %v", errUsage, err)
+		return err
+	}
+	if v != nil {
+		pose, _ = session.PoseFrom(v) // pose() checked it
 	}
 	fit, err := parseFit(f.fit)
 	if err != nil {

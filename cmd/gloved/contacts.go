@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/session"
@@ -69,16 +71,20 @@ type frameJSON struct {
 
 func vec(v geom.Vec3) [3]float64 { return [3]float64{round9(v.X), round9(v.Y), round9(v.Z)} }
 
-func round9(x float64) float64 {
-	const k = 1e9
-	if x >= 0 {
-		return float64(int64(x*k+0.5)) / k
+func round9(x float64) float64 { return roundTo(x, 1e9) }
+
+// roundTo rounds x to the nearest multiple of 1/k, halves away from zero.
+// An x beyond 2^53/k has no finer digits than that already, and comes back
+// as it is: through an int64 it would saturate, and flip its sign.
+func roundTo(x, k float64) float64 {
+	if !(math.Abs(x) < (1<<53)/k) {
+		return x
 	}
-	return -float64(int64(-x*k+0.5)) / k
+	return math.Round(x*k) / k
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--no-accel] [--workers N] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
+	fs := newFlagSet("contacts", "gloved contacts --scene FILE[,FILE] (--recording FILE | --sim) [--motion M] [--frames N] [--wrist-pose POSE] [--proximity M] [--calibration FILE] [--mesh FILE.glb] [--no-accel] [--workers N] [--json] [--view ADDR]\n       gloved contacts --hands CONFIG.toml [--frames N]", out)
 	o := addSessionFlags(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per frame")
 	viewAt := fs.String("view", "", "then show the session on the live 3D page served here (host:port, e.g. 127.0.0.1:8080), with a time slider, until Ctrl-C")
@@ -121,7 +127,7 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 // the scene and the band from its config, and returns the frames to run
 // (0: all).
 func handsFrames(fs *flag.FlagSet, o *sessionOpts, viewAt string) (int, error) {
-	for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "proximity", "calibration", "mesh", "no-accel"} {
+	for _, f := range []string{"scene", "recording", "sim", "motion", "wrist", "wrist-pose", "proximity", "calibration", "mesh", "no-accel"} {
 		if flagSet(fs, f) {
 			return 0, fmt.Errorf("%w: --hands takes the hands, the scene and the band from its config: leave out --%s (only --frames goes with it)", errUsage, f)
 		}

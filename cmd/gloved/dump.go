@@ -75,10 +75,4 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
-func round6(x float64) float64 {
-	const k = 1e6
-	if x >= 0 {
-		return float64(int64(x*k+0.5)) / k
-	}
-	return -float64(int64(-x*k+0.5)) / k
-}
+func round6(x float64) float64 { return roundTo(x, 1e6) }

@@ -22,7 +22,7 @@ import (
 // transform per frame, the world-space scene, and the contacts), or as one
 // animated glTF file for any viewer (--gltf FILE).
 func runExport(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) (--out DIR | --gltf FILE) [--wrist POSE] [--mesh FILE] [--no-accel] [--workers N]", out)
+	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) (--out DIR | --gltf FILE) [--wrist-pose POSE] [--mesh FILE] [--no-accel] [--workers N]", out)
 	o := addSessionFlags(fs)
 	dir := fs.String("out", "", "output directory (created): links, frames, scene and contacts in OBJ, text and JSON")
 	file := fs.String("gltf", "", "write the session as one animated glTF 2.0 file instead: binary (.glb) or JSON (.gltf)")

@@ -56,7 +56,7 @@ func TestExportGLTFWritesAValidFile(t *testing.T) {
 
 	skinned := filepath.Join(dir, "skinned.gltf")
 	r = runBinary(t, 60*time.Second, "export", "--gltf", skinned, "--scene", "builtin:grasp", "--sim", "--frames", "120",
-		"--wrist", "0.70710678 -0.70710678 0 0 0 0.91 0.10", "--mesh", webxrRight)
+		"--wrist-pose", "0 0.91 0.10 -0.70710678 0 0 0.70710678", "--mesh", webxrRight)
 	if r.code != 0 || !strings.Contains(r.stdout, "16 links, a skin of 25 joints and 8 contact markers") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gloved/gloved/geom"
@@ -79,11 +80,47 @@ func (s *stringList) String() string { return strings.Join(*s, ",") }
 
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// parsePose reads a pose flag, "qw qx qy qz tx ty tz".
-func parsePose(s string) (geom.Transform, error) {
-	v, err := session.ParsePose(s)
-	if err != nil {
-		return geom.Transform{}, err
+// poseFlag is a pose flag, written position first as the OSC wrist
+// message writes it, beside its old name, rotation first, which is still
+// read with a warning that gives the new flag to write. Both take seven
+// numbers, so the new order needed a new name.
+type poseFlag struct {
+	name, old       string
+	value, oldValue string
+}
+
+// addPoseFlag declares --name "tx ty tz qx qy qz qw" (usage says what the
+// pose places) and its old form --old "qw qx qy qz tx ty tz".
+func addPoseFlag(fs *flag.FlagSet, name, old, usage string) *poseFlag {
+	p := &poseFlag{name: name, old: old}
+	fs.StringVar(&p.value, name, "", fmt.Sprintf("%s: %q, metres (each within ±%g) then a unit quaternion, as the OSC wrist message", usage, "tx ty tz qx qy qz qw", geom.MaxPosition))
+	fs.StringVar(&p.oldValue, old, "", fmt.Sprintf("the old form of --%s, %q (still read, with a warning)", name, session.RotationFirst.String()))
+	return p
+}
+
+// pose returns the pose given, rotation first as session.PoseFrom reads
+// it, or nil if neither flag was given.
+func (p *poseFlag) pose() ([]float64, error) {
+	switch {
+	case p.value != "" && p.oldValue != "":
+		return nil, fmt.Errorf("%w: --%s and --%s: give the pose once, as --%s", errUsage, p.old, p.name, p.name)
+	case p.value != "":
+		v, err := session.ParsePose(p.value, session.PositionFirst)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --%s: %v", errUsage, p.name, err)
+		}
+		return v, nil
+	case p.oldValue != "":
+		v, err := session.ParsePose(p.oldValue, session.RotationFirst)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --%s: %v", errUsage, p.old, err)
+		}
+		words := make([]string, 7)
+		for i, x := range session.PositionFirstValues(v) {
+			words[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		warn("%s", session.OldOrder(fmt.Sprintf("--%s %q", p.old, p.oldValue), fmt.Sprintf("--%s %q", p.name, strings.Join(words, " "))))
+		return v, nil
 	}
-	return session.PoseFrom(v)
+	return nil, nil
 }

@@ -194,11 +194,11 @@ func TestHandExport(t *testing.T) {
 	}
 }
 
-const graspWrist = "0.70710678 -0.70710678 0 0 0 0.91 0.10"
+const graspWrist = "0 0.91 0.10 -0.70710678 0 0 0.70710678"
 
 func TestContactsFromSimAndRecording(t *testing.T) {
 	scene := "../../testdata/scenes/grasp.obj"
-	out, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "120", "--wrist", graspWrist, "--json")
+	out, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "120", "--wrist-pose", graspWrist, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,14 +231,14 @@ func TestContactsFromSimAndRecording(t *testing.T) {
 	}
 	// The same session recorded and replayed gives the same contacts.
 	rec := filepath.Join(t.TempDir(), "grasp.glove")
-	if _, err := gloved(t, "record", "--device", "sim", "--seconds", "0.5", "--wrist", graspWrist, "-o", rec); err != nil {
+	if _, err := gloved(t, "record", "--device", "sim", "--seconds", "0.5", "--wrist-pose", graspWrist, "-o", rec); err != nil {
 		t.Fatal(err)
 	}
 	fromRec, err := gloved(t, "contacts", "--scene", scene, "--recording", rec, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromSim, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "50", "--wrist", graspWrist, "--json")
+	fromSim, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "50", "--wrist-pose", graspWrist, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestContactsFromSimAndRecording(t *testing.T) {
 			t.Fatalf("frame %d differs between the recording and the simulation:\n%s\n%s", i, recLines[i], simLines[i])
 		}
 	}
-	human, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "100", "--wrist", graspWrist)
+	human, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "100", "--wrist-pose", graspWrist)
 	if err != nil || !strings.Contains(human, "in ball") {
 		t.Fatalf("human output: %v\n%s", err, human)
 	}

@@ -93,7 +93,7 @@ func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {
 // on the skin: the simulated grasp closes its fingers on the shipped ball.
 func TestContactsWithTheSkinnedHand(t *testing.T) {
 	r := runBinary(t, 60*time.Second, "contacts", "--sim", "--scene", "builtin:grasp", "--frames", "200",
-		"--wrist", "0.70710678 -0.70710678 0 0 0 0.91 0.10", "--mesh", webxrRight)
+		"--wrist-pose", "0 0.91 0.10 -0.70710678 0 0 0.70710678", "--mesh", webxrRight)
 	if r.code != 0 || !strings.Contains(r.stdout, " in ball ") {
 		t.Fatalf("exit %d, no contact with the ball\nstdout: %.2000s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/experiments"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/traversal"
 )
 
@@ -57,8 +56,8 @@ func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
 	a := env.Sphere("left", geom.Vec3{}, 1, 3)
 	b := env.Sphere("right", geom.Vec3{}, 0.7, 3)
 	pa, pb := writeOBJ(t, a, "a.obj"), writeOBJ(t, b, "b.obj")
-	for _, pose := range []string{"1 0 0 0 1.6 0.1 0", "0.9 0.1 0.3 0.2 1.2 0.3 -0.2", "1 0 0 0 5 0 0", "1 0 0 0 0 0 0"} {
-		out, err := gloved(t, "collide", pa, pb, "--json", "--pose-b", pose)
+	for _, pose := range []string{"1.6 0.1 0 0 0 0 1", "1.2 0.3 -0.2 0.1 0.3 0.2 0.9", "5 0 0 0 0 0 1", "0 0 0 0 0 0 1"} {
+		out, err := gloved(t, "collide", pa, pb, "--json", "--place-b", pose)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +65,11 @@ func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("output is not the JSON object: %v\n%s", err, out)
 		}
-		x, err := parsePose(pose)
+		v, err := session.ParsePose(pose, session.PositionFirst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := session.PoseFrom(v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +92,7 @@ func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
 }
 
 func TestCollideFirstStopsAtOnePair(t *testing.T) {
-	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/crate.glb", "--first", "--json", "--pose-b", "1 0 0 0 -10 0.5 0")
+	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/crate.glb", "--first", "--json", "--place-b", "-10 0.5 0 0 0 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +106,7 @@ func TestCollideFirstStopsAtOnePair(t *testing.T) {
 }
 
 func TestCollideHumanOutputNamesObjects(t *testing.T) {
-	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/cube_binary.stl", "--pose-b", "1 0 0 0 3 -0.5 1.5")
+	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/cube_binary.stl", "--place-b", "3 -0.5 1.5 0 0 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +125,8 @@ func TestCommandLineErrors(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, true},
 		{[]string{"collide", "only-one.obj"}, "two mesh files, got 1", true},
-		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "1 0 0"}, "want 7 numbers", true},
-		{[]string{"collide", "a.obj", "b.obj", "--pose-b", "0 0 0 0 0 0 0"}, "the quaternion is zero", true},
+		{[]string{"collide", "a.obj", "b.obj", "--place-b", "1 0 0"}, "want 7 numbers", true},
+		{[]string{"collide", "a.obj", "b.obj", "--place-b", "0 0 0 0 0 0 0"}, "the rotation quaternion is zero", true},
 		{[]string{"collide", "a.obj", "b.obj", "--fit", "sphere"}, `"sphere": want hull`, true},
 		{[]string{"collide", "../../testdata/scenes/missing.obj", "../../testdata/scenes/cube_ascii.stl"}, "missing.obj", false},
 		{[]string{"bench"}, "needs an experiment", true},
@@ -188,17 +191,6 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 			t.Errorf("%v: got %v, want a usage error (it would run for ever)", args, err)
 		}
 	}
-}
-
-func TestParsePoseNormalisesTheQuaternion(t *testing.T) {
-	x, err := parsePose("2 0 0 0 1 2 3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x.R != mgl64.Ident3() || x.T != (geom.Vec3{X: 1, Y: 2, Z: 3}) {
-		t.Fatalf("got %+v", x)
-	}
-	_ = geom.Identity()
 }
 
 func TestBenchCAB(t *testing.T) {
@@ -343,5 +335,27 @@ func TestANegativeWorkerCountIsAUsageError(t *testing.T) {
 		{"contacts", "--scene", "builtin:grasp", "--sim", "--workers", "-1"},
 	} {
 		runBinary(t, 20*time.Second, args...).oneLine(t, 2, "--workers -1")
+	}
+}
+
+// TestRoundingKeepsTheSignAndSizeOfLargeValues: the outputs' rounding to
+// nine (contacts) or six (dump) decimals gives a value too large for
+// them back as it is, never an int64's saturation with its sign flipped,
+// and rounds halves away from zero.
+func TestRoundingKeepsTheSignAndSizeOfLargeValues(t *testing.T) {
+	for _, tc := range []struct{ in, nine, six float64 }{
+		{1e300, 1e300, 1e300},
+		{-1e300, -1e300, -1e300},
+		{1e10, 1e10, 1e10},
+		{0.0123456789012, 0.012345679, 0.012346},
+		{-0.0123456789012, -0.012345679, -0.012346},
+		{2.5e-10, 0, 0},
+	} {
+		if got := round9(tc.in); got != tc.nine {
+			t.Errorf("round9(%v) = %v, want %v", tc.in, got, tc.nine)
+		}
+		if got := round6(tc.in); got != tc.six {
+			t.Errorf("round6(%v) = %v, want %v", tc.in, got, tc.six)
+		}
 	}
 }

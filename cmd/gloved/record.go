@@ -10,11 +10,12 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/session"
 )
 
 func runRecord(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("record", "gloved record --device "+strings.Join(driver.Select((*driver.Driver).Records), "|")+" [--port PATH] [--sensors N] [--side right|left] [--baud B] [--rate HZ] [--poll] [--motion M] [--option KEY=VALUE] [--calibration FILE] [--wrist POSE] --seconds S -o FILE", out)
+	fs := newFlagSet("record", "gloved record --device "+strings.Join(driver.Select((*driver.Driver).Records), "|")+" [--port PATH] [--sensors N] [--side right|left] [--baud B] [--rate HZ] [--poll] [--motion M] [--option KEY=VALUE] [--calibration FILE] [--wrist-pose POSE] --seconds S -o FILE", out)
 	device := fs.String("device", session.DeviceCyberGlove, "the glove's driver: "+driver.OrList((*driver.Driver).Records))
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	sensors := fs.Int("sensors", 0, "the glove's sensor count, 18 or 22 for a CyberGlove (0: ask the unit; the simulator defaults to 22)")
@@ -24,7 +25,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	poll := fs.Bool("poll", false, "poll each record with G instead of streaming (cyberglove only)")
 	motion := fs.String("motion", "grasp", "the simulator's motion: "+sim.MotionNames())
 	calib := fs.String("calibration", "", "calibration file to store with the recording (default: the shipped one for the sensor count)")
-	wrist := fs.String("wrist", "1 0 0 0 0 0 0", "fixed wrist pose to store: qw qx qy qz tx ty tz")
+	wrist := addPoseFlag(fs, "wrist-pose", "wrist", "fixed wrist pose to store (default: the identity)")
 	var options driver.Options
 	fs.Var(&options, "option", "KEY=VALUE: one of the driver's own keys (its options table); repeatable")
 	secs := fs.Float64("seconds", 0, "how long to record")
@@ -39,9 +40,12 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if *outPath == "" || !(*secs > 0 && *secs <= 1e9) {
 		return fmt.Errorf("%w: record needs --seconds S (0 < S <= 1e9) and -o FILE", errUsage)
 	}
-	wristPose, err := session.ParsePose(*wrist)
+	wristPose, err := wrist.pose()
 	if err != nil {
-		return fmt.Errorf("%w: --wrist: %v", errUsage, err)
+		return err
+	}
+	if wristPose == nil {
+		wristPose = session.PoseValues(geom.Identity())
 	}
 	if !(*rate > 1 && *rate <= 500) {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)

@@ -14,10 +14,10 @@ import (
 )
 
 func runReplay(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist POSE] [--target ADDR]... [--profile NAME[@COORDS][=ADDR[,ADDR]]]... [--listen ADDR] [--proximity M] [--view ADDR]", out)
+	fs := newFlagSet("replay", "gloved replay FILE [--speed 1|max] [--scene FILE[,FILE]] [--wrist-pose POSE] [--target ADDR]... [--profile NAME[@COORDS][=ADDR[,ADDR]]]... [--listen ADDR] [--proximity M] [--view ADDR]", out)
 	speed := fs.String("speed", "1", `"1": in real time; "max": every sample, as fast as frames run`)
 	scenes := fs.String("scene", session.BuiltinScene, "scene files, comma-separated ("+session.BuiltinScene+" is the shipped table with a ball)")
-	wrist := fs.String("wrist", "", "wrist pose qw qx qy qz tx ty tz (default: the recording's)")
+	wrist := addPoseFlag(fs, "wrist-pose", "wrist", "the wrist's pose (default: the recording's)")
 	var targets stringList
 	fs.Var(&targets, "target", "send OSC frames to this address (repeatable; default "+osc.DefaultTarget+")")
 	var profiles stringList
@@ -39,10 +39,8 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	for _, p := range profiles {
 		o.Profiles = append(o.Profiles, profileFlag(p))
 	}
-	if *wrist != "" {
-		if o.Wrist, err = session.ParsePose(*wrist); err != nil {
-			return fmt.Errorf("%w: --wrist: %v", errUsage, err)
-		}
+	if o.Wrist, err = wrist.pose(); err != nil {
+		return err
 	}
 	if *viewAt != "" {
 		tl, err := daemon.ReplayTimeline(ctx, o)

@@ -13,12 +13,13 @@ import (
 // sessionOpts are the flags that choose an offline session: what
 // `contacts`, `export` and `bench pipeline` share.
 type sessionOpts struct {
-	scenes, recording, calibration, wrist, motion, mesh string
-	sim                                                 bool
-	frames                                              int
-	proximity                                           float64
-	noAccel                                             *bool
-	workers                                             *int
+	scenes, recording, calibration, motion, mesh string
+	sim                                          bool
+	frames                                       int
+	proximity                                    float64
+	wrist                                        *poseFlag
+	noAccel                                      *bool
+	workers                                      *int
 }
 
 // addSessionFlags declares the flags that choose a session.
@@ -29,7 +30,7 @@ func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
 	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
 	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
-	fs.StringVar(&o.wrist, "wrist", "", `wrist pose "qw qx qy qz tx ty tz" (default: the recording's, else the identity)`)
+	o.wrist = addPoseFlag(fs, "wrist-pose", "wrist", "the wrist's pose (default: the recording's, else the identity)")
 	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
 	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
 	fs.StringVar(&o.mesh, "mesh", "", "a skinned hand (glTF/GLB with the WebXR joints) instead of the procedural hand")
@@ -50,12 +51,9 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 	if o.sim {
 		s.Device, s.Recording, s.Motion = session.DeviceSim, "", o.motion
 	}
-	if o.wrist != "" {
-		v, err := session.ParsePose(o.wrist)
-		if err != nil {
-			return s, fmt.Errorf("%w: --wrist: %v", errUsage, err)
-		}
-		s.Wrist = v
+	var err error
+	if s.Wrist, err = o.wrist.pose(); err != nil {
+		return s, err
 	}
 	if err := s.Normalize(); err != nil {
 		return s, fmt.Errorf("%w: %v", errUsage, err)
@@ -122,6 +120,9 @@ func noSamples(path string, damage error) error {
 func warnDamage(s *session.Session) {
 	if j := s.Jump(); j != nil {
 		warn("%s: %v", s.Spec.Recording, j)
+	}
+	if first, n := s.BadWrist(); first != nil {
+		warn("%s: %d damaged wrist poses skipped, the wrist kept as it was (the first: %v)", s.Spec.Recording, n, first)
 	}
 	if w := s.Warning(); w != nil {
 		warn("%s: %v; used the frames before it", s.Spec.Recording, w)

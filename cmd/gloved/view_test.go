@@ -548,7 +548,7 @@ func TestPageSlidesThroughASession(t *testing.T) {
 	b := chromium(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary(t), "contacts", "--scene", "builtin:grasp", "--sim", "--frames", "300", "--json", "--view", "127.0.0.1:0",
-		"--wrist", "0.70710678 -0.70710678 0 0 0 0.91 0.10") // the demo's: palm down over the ball
+		"--wrist-pose", "0 0.91 0.10 -0.70710678 0 0 0.70710678") // the demo's: palm down over the ball
 	stdout, _ := cmd.StdoutPipe()
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
+	"github.com/gloved/gloved/geom"
 )
 
 // Glove is a device that plays a recording through its glove's driver:
@@ -31,14 +32,20 @@ type Glove struct {
 	faults   devices.FaultLog
 	wrist    [7]float64
 	hasWrist bool
-	warning  error
-	jump     error // the first jump in the recording's clock
-	jumpSaid bool  // Jump has returned it
-	done     bool
-	timer    *time.Timer   // the pacing's, made at the first wait
-	closed   atomic.Bool   // set by Close, possibly from another goroutine
-	stop     chan struct{} // closed by Close: ends a wait
-	reading  sync.Mutex    // held by Read
+	// badWrists counts the wrist records that make no pose (a position
+	// beyond geom.MaxPosition, a zero quaternion), skipped; badWrist
+	// says what was wrong with the first.
+	badWrists int
+	badWrist  error
+	badSaid   bool // BadWrist has returned badWrist
+	warning   error
+	jump      error // the first jump in the recording's clock
+	jumpSaid  bool  // Jump has returned it
+	done      bool
+	timer     *time.Timer   // the pacing's, made at the first wait
+	closed    atomic.Bool   // set by Close, possibly from another goroutine
+	stop      chan struct{} // closed by Close: ends a wait
+	reading   sync.Mutex    // held by Read
 }
 
 var (
@@ -127,6 +134,19 @@ func (g *Glove) Jump() error {
 	return g.jump
 }
 
+// BadWrist returns, once, what was wrong with the first recorded wrist
+// pose that makes no pose (its position beyond geom.MaxPosition, its
+// quaternion zero), with how many such poses there were, as of the last
+// Read: they are skipped, the wrist kept as it was. nil if there is none
+// (or it was returned).
+func (g *Glove) BadWrist() (first error, n int) {
+	if g.badWrist == nil || g.badSaid {
+		return nil, g.badWrists
+	}
+	g.badSaid = true
+	return g.badWrist, g.badWrists
+}
+
 // Read returns the next recorded sample, ErrEnd after the last good one,
 // or a glove error tail that was recorded (as the live driver would). In
 // real time it waits for the sample's time, or until Close.
@@ -211,6 +231,12 @@ func (g *Glove) take(rec recording.Record, s *devices.Sample) (got bool, err err
 		pose, err := recording.DecodeWrist(rec.Payload)
 		if err != nil {
 			return false, err
+		}
+		if err := geom.PoseError(geom.PoseQuat(pose)); err != nil {
+			if g.badWrists++; g.badWrist == nil {
+				g.badWrist = fmt.Errorf("the wrist pose at byte %d: %w", rec.Offset, err)
+			}
+			return false, nil
 		}
 		g.wrist, g.hasWrist = pose, true
 	case recording.KindSample:

@@ -9,10 +9,11 @@ import (
 	"github.com/gloved/gloved/geom"
 )
 
-// TestWristPoseIsTheOSCWristMessagesOrder: a config's wrist_pose, tx ty
-// tz qx qy qz qw, places the wrist where the OSC wrist message of the same
-// numbers does (position, then quaternion x y z w), and WristPose writes
-// the numbers PoseFrom reads back in that order.
+// TestWristPoseIsTheOSCWristMessagesOrder: a pose read position first,
+// tx ty tz qx qy qz qw, as a config's wrist_pose, places the wrist where
+// the OSC wrist message of the same numbers does (position, then
+// quaternion x y z w), and PositionFirstValues writes the numbers PoseFrom
+// reads back in that order.
 func TestWristPoseIsTheOSCWristMessagesOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for range 100 {
@@ -24,7 +25,7 @@ func TestWristPoseIsTheOSCWristMessagesOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := FromWristPose(v[:])
+		p, err := ReadPose(v[:], PositionFirst)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,8 +36,8 @@ func TestWristPoseIsTheOSCWristMessagesOrder(t *testing.T) {
 		if got != fromOSC {
 			t.Fatalf("wrist_pose %v: got %v, want the OSC message's %v", v, got, fromOSC)
 		}
-		if back := WristPose(p); [7]float64(back) != v {
-			t.Fatalf("WristPose(FromWristPose(%v)) = %v", v, back)
+		if back := PositionFirstValues(p); [7]float64(back) != v {
+			t.Fatalf("PositionFirstValues(ReadPose(%v)) = %v", v, back)
 		}
 	}
 }
@@ -53,5 +54,21 @@ func TestNormalizeTakesTheWristPose(t *testing.T) {
 		if [7]float64(s.Wrist) != [7]float64(want) || s.WristPose != nil {
 			t.Fatalf("got Wrist %v, WristPose %v; want %v, nil", s.Wrist, s.WristPose, want)
 		}
+	}
+}
+
+// TestParsePoseNormalisesTheQuaternion: a pose flag's quaternion need not
+// be of unit length; its position is taken as written.
+func TestParsePoseNormalisesTheQuaternion(t *testing.T) {
+	v, err := ParsePose("1 2 3 0 0 0 2", PositionFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := PoseFrom(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.R != mgl64.Ident3() || x.T != (geom.Vec3{X: 1, Y: 2, Z: 3}) {
+		t.Fatalf("got %+v", x)
 	}
 }
