@@ -254,9 +254,41 @@ func writeRecording(t *testing.T, src, dst string, insert map[int][7]float64) {
 }
 
 // TestAGLTFNodeWhoseScaleOverflowsSaysSo: a glTF scene whose nested node
-// scales multiply beyond a float64 is refused with one line naming the
-// node and the overflow, not a NaN position.
+// scales multiply beyond a float64, or whose node's scale carries a
+// vertex beyond it, is refused with one line naming the node (or the
+// vertex) and the overflow, not a NaN position.
 func TestAGLTFNodeWhoseScaleOverflowsSaysSo(t *testing.T) {
+	nested := crateWith(t, "nested.gltf", func(nodes []any) {
+		for _, n := range nodes {
+			n.(map[string]any)["scale"] = []float64{1e200, 1e200, 1e200}
+		}
+	})
+	turned := crateWith(t, "turned.gltf", func(nodes []any) {
+		n := nodes[0].(map[string]any)
+		delete(n, "children")
+		n["scale"] = []float64{1.5e308, 1.5e308, 1.5e308}
+		n["rotation"] = []float64{0, 0, 0.38268343, 0.92387953} // 45° about z: y' = s (x + y) / √2
+	})
+	for _, tc := range []struct {
+		file string
+		says []string
+	}{
+		{nested, []string{"nested.gltf", `node 1 "lid": its transform, with its ancestors', overflows a float64: a scale, translation or matrix too large`}},
+		{turned, []string{"turned.gltf", `node 0 "crate" primitive 0: POSITION 2 [1 1 0]: placed by its node's transform, with its ancestors', it overflows a float64`}},
+	} {
+		r := runBinary(t, 20*time.Second, "contacts", "--scene", tc.file, "--sim", "--frames", "1")
+		r.oneLine(t, 1, tc.says...)
+		if strings.Contains(r.stderr, "NaN") {
+			t.Errorf("%q speaks of NaN", r.stderr)
+		}
+		runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", tc.file, ""), "--check").oneLine(t, 2, tc.says...)
+	}
+}
+
+// crateWith writes testdata's crate.gltf with its nodes changed by edit
+// to a file named name, and returns its path.
+func crateWith(t *testing.T, name string, edit func(nodes []any)) string {
+	t.Helper()
 	var doc map[string]any
 	text, err := os.ReadFile("../../testdata/scenes/crate.gltf")
 	if err != nil {
@@ -265,21 +297,13 @@ func TestAGLTFNodeWhoseScaleOverflowsSaysSo(t *testing.T) {
 	if err := json.Unmarshal(text, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range doc["nodes"].([]any) {
-		n.(map[string]any)["scale"] = []float64{1e200, 1e200, 1e200}
-	}
-	huge := filepath.Join(t.TempDir(), "huge.gltf")
+	edit(doc["nodes"].([]any))
+	path := filepath.Join(t.TempDir(), name)
 	text, _ = json.Marshal(doc)
-	if err := os.WriteFile(huge, text, 0o644); err != nil {
+	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	says := []string{"huge.gltf", `node 1 "lid": its transform, with its ancestors', overflows a float64: a scale, translation or matrix too large`}
-	r := runBinary(t, 20*time.Second, "contacts", "--scene", huge, "--sim", "--frames", "1")
-	r.oneLine(t, 1, says...)
-	if strings.Contains(r.stderr, "NaN") {
-		t.Errorf("%q speaks of NaN", r.stderr)
-	}
-	runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", huge, ""), "--check").oneLine(t, 2, says...)
+	return path
 }
 
 // TestAZeroQuaternionOverOSCIsLoggedAsSuch: the daemon's log line for a
