@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,9 +15,10 @@ import (
 // object named is in the scene, every method named is registered, and
 // each takes its object. NewScene refuses the same names; Check lets a
 // program refuse them when it loads the scene, before a glove is open.
-func Check(mesh *env.Mesh, methods map[string]string) error {
+// Measuring an object takes its tree, given up once ctx ends.
+func Check(ctx context.Context, mesh *env.Mesh, methods map[string]string) error {
 	for _, name := range slices.Sorted(maps.Keys(methods)) {
-		if err := check(mesh, name, methods[name]); err != nil {
+		if err := check(ctx, mesh, name, methods[name]); err != nil {
 			return err
 		}
 	}
@@ -25,7 +27,7 @@ func Check(mesh *env.Mesh, methods map[string]string) error {
 
 // check checks method for every object called name (a scene may hold
 // several).
-func check(mesh *env.Mesh, name, method string) error {
+func check(ctx context.Context, mesh *env.Mesh, name, method string) error {
 	_, m, err := named(mesh, name, method)
 	if err != nil || m.Refuses == nil {
 		return err
@@ -34,7 +36,10 @@ func check(mesh *env.Mesh, name, method string) error {
 		if n != name {
 			continue
 		}
-		kind, err := kindOf(mesh, o)
+		kind, err := kindOf(ctx, mesh, o)
+		if cerr := ctx.Err(); cerr != nil { // given up: not the method's fault
+			return fmt.Errorf("contact: methods: %w", cerr)
+		}
 		if err == nil {
 			err = m.Refuses(kind)
 		}
@@ -46,10 +51,10 @@ func check(mesh *env.Mesh, name, method string) error {
 }
 
 // kindOf measures object o of mesh wholly: convex, closed, with a hull.
-func kindOf(mesh *env.Mesh, o int) (Kind, error) {
+func kindOf(ctx context.Context, mesh *env.Mesh, o int) (Kind, error) {
 	_, hull := mesh.ObjectHull(o)
 	kind := Kind{Convex: len(mesh.Convex) > o && mesh.Convex[o], Hull: hull}
-	surf, err := env.NewSurface(mesh, o)
+	surf, err := env.NewSurfaceContext(ctx, mesh, o)
 	if err != nil {
 		return kind, err
 	}

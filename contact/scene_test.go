@@ -1,6 +1,7 @@
 package contact_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -100,11 +101,11 @@ func TestMethodErrorsNameWhatIsWrong(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("methods %v: error %v, want it to say %q", c.methods, err, c.want)
 		}
-		if err := contact.Check(scene, c.methods); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := contact.Check(context.Background(), scene, c.methods); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("methods %v: Check says %v, want it to say %q", c.methods, err, c.want)
 		}
 	}
-	if err := contact.Check(mixedScene(), map[string]string{"ring": "surface", "crate": "solid", "sheet": "surface"}); err != nil {
+	if err := contact.Check(context.Background(), mixedScene(), map[string]string{"ring": "surface", "crate": "solid", "sheet": "surface"}); err != nil {
 		t.Errorf("methods every object can take: %v", err)
 	}
 }

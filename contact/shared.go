@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -15,6 +16,9 @@ import (
 // reload loads its scene anew, and so makes a new Shared.) It is safe for concurrent use, and what it hands out
 // is read-only.
 type Shared struct {
+	// ctx ends what the Shared prepares: a daemon stopped while it
+	// prepares a scene of millions of triangles stops at once.
+	ctx   context.Context
 	mesh  *env.Mesh
 	mu    sync.Mutex
 	surfs map[int]*env.Surface
@@ -27,8 +31,12 @@ type sharedKey struct {
 }
 
 // NewShared returns an empty Shared for mesh.
-func NewShared(mesh *env.Mesh) *Shared {
-	return &Shared{mesh: mesh, surfs: map[int]*env.Surface{}, extra: map[sharedKey]any{}}
+func NewShared(mesh *env.Mesh) *Shared { return NewSharedContext(context.Background(), mesh) }
+
+// NewSharedContext is NewShared whose preparations are given up, with
+// ctx's error (and not kept), once ctx ends.
+func NewSharedContext(ctx context.Context, mesh *env.Mesh) *Shared {
+	return &Shared{ctx: ctx, mesh: mesh, surfs: map[int]*env.Surface{}, extra: map[sharedKey]any{}}
 }
 
 // Mesh is the scene the Shared prepares for.
@@ -41,7 +49,7 @@ func (s *Shared) Surface(o int) (*env.Surface, error) {
 	if surf, ok := s.surfs[o]; ok {
 		return surf, nil
 	}
-	surf, err := env.NewSurface(s.mesh, o)
+	surf, err := env.NewSurfaceContext(s.ctx, s.mesh, o)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +71,10 @@ func Prepared[T any](s *Shared, o int, what string, build func() (T, error)) (T,
 			return zero, fmt.Errorf("contact: %s of object %d was prepared as %T", what, o, v)
 		}
 		return t, nil
+	}
+	if err := s.ctx.Err(); err != nil {
+		var zero T
+		return zero, fmt.Errorf("contact: %s of object %d: %w", what, o, err)
 	}
 	t, err := build()
 	if err != nil {

@@ -86,13 +86,14 @@ func New(cfg *Config, log zerolog.Logger) (*Daemon, error) {
 // (the OSC timetags): a replay passes its recording's start to make its
 // output reproducible.
 func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
-	return newDaemon(cfg, log, epoch, nil)
+	return newDaemon(context.Background(), cfg, log, epoch, nil)
 }
 
 // newDaemon builds a daemon, taking over what a reload carries (c may be
 // nil): the OSC hub, with its subscribers, the wrist poses set over OSC
-// and the metrics' counts.
-func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
+// and the metrics' counts. Loading and preparing the scene is given up
+// once ctx ends (Interrupted says so).
+func newDaemon(ctx context.Context, cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond)), tally: newTally()}
 	if c != nil {
 		d.hub, d.scene, d.view, d.oscq, d.apps = c.hub, c.scene, c.view, c.oscq, c.apps
@@ -100,7 +101,7 @@ func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*D
 			d.tally = c.tally
 		}
 	}
-	if err := d.open(); err != nil {
+	if err := d.open(ctx); err != nil {
 		d.keepHub = c != nil && c.hub != nil // the caller may still use it
 		d.keepView = c != nil && c.view != nil
 		d.keepOSCQuery = c != nil && c.oscq != nil
@@ -115,15 +116,16 @@ func newDaemon(cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*D
 
 // open loads the scene, opens the OSC socket (unless one was carried
 // over) and every hand; what it opened before a failure, Close releases.
-func (d *Daemon) open() error {
+// The scene's loading and preparing end with ctx.
+func (d *Daemon) open(ctx context.Context) error {
 	cfg := d.config
 	var err error
 	if d.scene == nil {
-		if d.scene, err = LoadScene(cfg); err != nil {
+		if d.scene, err = LoadScene(ctx, cfg); err != nil {
 			return err
 		}
 	}
-	d.shared = contact.NewShared(d.scene) // every hand's, and every reopened glove's
+	d.shared = contact.NewSharedContext(ctx, d.scene) // every hand's, and every reopened glove's
 	if d.hub == nil {
 		if d.hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
 			if errors.Is(err, syscall.EADDRINUSE) {
@@ -215,14 +217,18 @@ func (d *Daemon) openPairs() error {
 	return nil
 }
 
-// LoadScene loads the config's scene files (or the built-in scene).
-func LoadScene(cfg *Config) (*env.Mesh, error) {
-	m, err := session.LoadScene(cfg.Scene.Files, cfg.Dir())
+// LoadScene loads the config's scene files (or the built-in scene), given
+// up once ctx ends.
+func LoadScene(ctx context.Context, cfg *Config) (*env.Mesh, error) {
+	m, err := session.LoadSceneContext(ctx, cfg.Scene.Files, cfg.Dir())
 	if err != nil {
 		return nil, fmt.Errorf("scene: %w", cfg.explainMissing(err))
 	}
-	if err := contact.Check(m, cfg.Scene.Methods); err != nil {
+	if err := contact.Check(ctx, m, cfg.Scene.Methods); err != nil {
 		var me *contact.MethodError
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("scene: %w", err)
+		}
 		if errors.As(err, &me) {
 			return nil, fmt.Errorf("%w: scene.methods: %q = %q: %v", ErrConfig, me.Object, me.Method, me.Err)
 		}

@@ -65,7 +65,7 @@ func TestOSCQueryConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Validate(); err != nil {
+	if _, err := c.Validate(context.Background()); err != nil {
 		t.Errorf("an oscquery: target does not validate: %v", err)
 	}
 	if g := c.globs(); !slices.Equal(g, []string{"Router-*", "VRChat-Client-*"}) {

@@ -88,6 +88,19 @@ func (d *Daemon) keepReloading(c *carried) func() {
 	return func() { close(stop); <-done }
 }
 
+// close closes what was carried, when no daemon takes it over.
+func (c *carried) close() {
+	if c.hub != nil {
+		c.hub.Close()
+	}
+	if c.view != nil {
+		c.view.Close()
+	}
+	if c.oscq != nil {
+		c.oscq.Close()
+	}
+}
+
 // restore gives the new daemon's hands the wrist poses set over OSC.
 func (c *carried) restore(d *Daemon) {
 	for _, h := range d.hands {

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -33,7 +34,8 @@ type ReplayOpts struct {
 // recorded side, its OSC timetags count from the recording's creation (so
 // a replay's stream is reproducible), it has no frame budget to speak of,
 // logs warnings and above to log, and Run returns when the recording ends.
-func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
+// Loading the scene is given up once ctx ends (Interrupted says so).
+func NewReplay(ctx context.Context, o ReplayOpts, log io.Writer) (*Daemon, error) {
 	cfg, h, err := replayConfig(o)
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func NewReplay(o ReplayOpts, log io.Writer) (*Daemon, error) {
 	if o.View != nil {
 		c = &carried{view: o.View}
 	}
-	d, err := newDaemon(cfg, NewLogger(cfg, log), epoch, c)
+	d, err := newDaemon(ctx, cfg, NewLogger(cfg, log), epoch, c)
 	if err != nil {
 		return nil, err
 	}

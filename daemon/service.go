@@ -97,7 +97,11 @@ func (s *Service) load() (*Config, error) {
 // failure; a valid one replaces it, keeping the OSC socket and its
 // subscribers (when the listen address and prefix are unchanged) and the
 // wrist poses set over OSC. Recordings are closed whole and never
-// truncated (recording.Create keeps an earlier file).
+// truncated (recording.Create keeps an earlier file). ctx's end stops it
+// at once also while it loads a scene, at the start or in a reload: it
+// logs that it was interrupted while loading the scene and returns nil.
+// SIGHUPs that come while a reload loads wait for it, taken as one: the
+// next reload reads the config as it is then.
 func (s *Service) Run(ctx context.Context) error {
 	cfg, err := s.load()
 	if err != nil {
@@ -105,8 +109,12 @@ func (s *Service) Run(ctx context.Context) error {
 	}
 	log := NewLogger(cfg, s.Log)
 	cfg.logWarnings(log)
-	d, err := New(cfg, log)
+	d, err := newDaemon(ctx, cfg, log, time.Now(), nil)
 	if err != nil {
+		if ierr := Interrupted(ctx); ierr != nil {
+			log.Warn().Msg(ierr.Error() + ": gloved stopped before it ran")
+			return nil
+		}
 		return err
 	}
 	sd.SdNotify(false, sd.SdNotifyReady)
@@ -137,10 +145,19 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 		case err := <-done:
 			return nil, err
 		case <-s.Reload:
-			next, scene := s.reloadable(d.log)
-			if next == nil {
+			d.log.Info().Msg("SIGHUP: reading the config and loading its scene")
+			next, scene, err := s.reloadable(ctx)
+			if ierr := Interrupted(ctx); ierr != nil {
+				d.log.Warn().Msg("SIGHUP: " + ierr.Error() + ": gloved stops")
+				stop()
+				return nil, <-done
+			}
+			if err != nil {
+				d.log.Error().Err(err).Msg("SIGHUP: config not reloaded; the running one goes on")
 				continue
 			}
+			next.logWarnings(d.log)
+			d.log.Info().Msg("SIGHUP: reloading the config")
 			select {
 			case err := <-done: // the daemon ended meanwhile: nothing to hand on
 				return nil, err
@@ -160,7 +177,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			if s.beforeReplace != nil {
 				s.beforeReplace()
 			}
-			return s.replace(d, next, c)
+			return s.replace(ctx, d, next, c)
 		case <-tick.C:
 			if s.Tick != nil {
 				s.Tick(d)
@@ -169,45 +186,51 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 	}
 }
 
-// reloadable reads and validates the config again; nil (logged) if it
-// cannot replace the running one.
-func (s *Service) reloadable(log zerolog.Logger) (*Config, *env.Mesh) {
+// reloadable reads and validates the config again, with its scene: an
+// error if it cannot replace the running one.
+func (s *Service) reloadable(ctx context.Context) (*Config, *env.Mesh, error) {
 	next, err := s.load()
-	if err == nil {
-		var scene *env.Mesh
-		if scene, err = next.Validate(); err == nil {
-			next.logWarnings(log)
-			log.Info().Msg("SIGHUP: reloading the config")
-			return next, scene
-		}
+	if err != nil {
+		return nil, nil, err
 	}
-	log.Error().Err(err).Msg("SIGHUP: config not reloaded; the running one goes on")
-	return nil, nil
+	scene, err := next.Validate(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return next, scene, nil
 }
 
 // replace starts the daemon of next in place of the stopped old one; if it
-// cannot start, the old config starts again.
-func (s *Service) replace(old *Daemon, next *Config, c *carried) (*Daemon, error) {
-	d, err := newDaemon(next, NewLogger(next, s.Log), time.Now(), c)
+// cannot start, the old config starts again. ctx's end meanwhile (the new
+// scene's trees take seconds to build) stops both: nil and no error.
+func (s *Service) replace(ctx context.Context, old *Daemon, next *Config, c *carried) (*Daemon, error) {
+	d, err := newDaemon(ctx, next, NewLogger(next, s.Log), time.Now(), c)
 	if err == nil {
 		return d, nil
 	}
+	if ierr := Interrupted(ctx); ierr != nil {
+		old.log.Warn().Msg("SIGHUP: " + ierr.Error() + ": gloved stops")
+		c.close()
+		return nil, nil
+	}
 	old.log.Error().Err(err).Msg("SIGHUP: the new config did not start; back to the previous one")
 	c.scene = old.scene
-	d, rerr := newDaemon(old.config, old.log, time.Now(), c)
+	d, rerr := newDaemon(ctx, old.config, old.log, time.Now(), c)
 	if rerr != nil {
-		if c.hub != nil {
-			c.hub.Close()
-		}
-		if c.view != nil {
-			c.view.Close()
-		}
-		if c.oscq != nil {
-			c.oscq.Close()
-		}
+		c.close()
 		return nil, fmt.Errorf("reload: %v; the previous config did not restart either: %w", err, rerr)
 	}
 	return d, nil
+}
+
+// Interrupted is the error of a scene's loading that ctx's end cut short
+// (a SIGTERM or a SIGINT, which a scene of millions of triangles need not
+// wait out), naming why ctx ended; nil while ctx goes on.
+func Interrupted(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("interrupted while loading the scene (%v)", context.Cause(ctx))
 }
 
 // notifyReloading tells systemd a reload has begun (READY follows when the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 	"github.com/gloved/gloved/view"
@@ -46,13 +47,15 @@ func ReplayTimeline(ctx context.Context, o ReplayOpts) (*view.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	scene, err := LoadScene(cfg)
+	scene, err := LoadScene(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	spec := cfg.Spec(0)
 	spec.Speed = session.SpeedMax
-	s, err := session.Open(spec, scene, cfg.PipelineOptions())
+	opt := cfg.PipelineOptions()
+	opt.Shared = contact.NewSharedContext(ctx, scene) // its trees are given up with ctx too
+	s, err := session.Open(spec, scene, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/netip"
@@ -16,9 +17,10 @@ import (
 // calibrations, a replay's recording, where a session is recorded), and
 // the OSC and metrics addresses resolve to usable ports. `gloved run
 // --check` runs it, and a reload runs it before it touches the running
-// daemon. It returns the scene it loaded.
-func (c *Config) Validate() (*env.Mesh, error) {
-	scene, err := LoadScene(c)
+// daemon. It returns the scene it loaded. Loading the scene is given up
+// once ctx ends (Interrupted says so).
+func (c *Config) Validate(ctx context.Context) (*env.Mesh, error) {
+	scene, err := LoadScene(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -57,6 +58,12 @@ var (
 // before anything is allocated from it; see maxFileBytes and the limits
 // beside it for what loading may cost.
 func Load(path string, opt LoadOptions) (*Mesh, error) {
+	return LoadContext(context.Background(), path, opt)
+}
+
+// LoadContext is Load, given up, with ctx's error, soon after ctx ends (a
+// file of millions of triangles takes seconds).
+func LoadContext(ctx context.Context, path string, opt LoadOptions) (*Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".obj", ".stl", ".gltf", ".glb":
@@ -73,11 +80,13 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	var m *Mesh
 	switch ext {
 	case ".obj":
-		m, err = readOBJ(b, baseName(path))
+		m, err = readOBJ(ctx, b, baseName(path))
 	case ".stl":
-		m, err = readSTL(b, baseName(path))
+		m, err = readSTL(ctx, b, baseName(path))
 	default:
-		m, err = readGLTF(b, gltfdoc.DirFS(filepath.Dir(path)))
+		if m, err = readGLTF(b, gltfdoc.DirFS(filepath.Dir(path))); err == nil {
+			err = ctx.Err()
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("env: %s: %w", path, err)
@@ -88,12 +97,18 @@ func Load(path string, opt LoadOptions) (*Mesh, error) {
 	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
 	m.dropEmptyObjects()
 	if len(m.Objects) > maxObjects {
 		return nil, fmt.Errorf("env: %s: %d objects: %w (the limit is %d)", path, len(m.Objects), ErrTooBig, maxObjects)
 	}
 	m.countDegenerate()
 	m.detectConvex()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("env: %s: %w", path, err)
+	}
 	return m, nil
 }
 

@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"math"
@@ -178,7 +179,7 @@ func FuzzReadOBJ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m *Mesh
 		var err error
-		alloc := roughAlloc(func() { m, err = readOBJ(b, "fuzz") })
+		alloc := roughAlloc(func() { m, err = readOBJ(context.Background(), b, "fuzz") })
 		if alloc > hostileAlloc(len(b)) {
 			t.Fatalf("%d bytes allocated for %d bytes of file, more than %d", alloc, len(b), hostileAlloc(len(b)))
 		}

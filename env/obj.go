@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,15 +37,19 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 	if len(b) > maxFileBytes {
 		return nil, fmt.Errorf("more than %s: %w", bytesize.Format(maxFileBytes), ErrTooBig)
 	}
-	return readOBJ(b, defaultName)
+	return readOBJ(context.Background(), b, defaultName)
 }
 
 // readOBJ is ReadOBJ on a file in memory. A first pass counts the
 // vertices, triangles and objects so that the second makes each array
 // once, at its size: a file of n bytes makes at most 8n bytes of mesh (a
-// face corner takes two bytes of file and adds a 16-byte triangle).
-func readOBJ(b []byte, defaultName string) (*Mesh, error) {
-	nv, nt, no, corners := countOBJ(b)
+// face corner takes two bytes of file and adds a 16-byte triangle). It
+// gives up with ctx's error once ctx ends.
+func readOBJ(ctx context.Context, b []byte, defaultName string) (*Mesh, error) {
+	nv, nt, no, corners, err := countOBJ(ctx, b)
+	if err != nil {
+		return nil, err
+	}
 	m := &Mesh{
 		Verts:   make([]geom.Vec3, 0, nv),
 		Tris:    make([][3]int32, 0, nt),
@@ -58,6 +63,9 @@ func readOBJ(b []byte, defaultName string) (*Mesh, error) {
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		if len(l) >= maxOBJLine {
 			return nil, fmt.Errorf("line %d: longer than %s", line, bytesize.Format(maxOBJLine))
+		}
+		if err := polled(ctx, line); err != nil {
+			return nil, err
 		}
 		op, args := field(l)
 		switch string(op) {
@@ -88,10 +96,13 @@ func readOBJ(b []byte, defaultName string) (*Mesh, error) {
 
 // countOBJ returns how many vertices, triangles and objects readOBJ will
 // make of b (at most: it stops at the first error), and the most corners
-// of any face.
-func countOBJ(b []byte) (verts, tris, objects, corners int) {
+// of any face; ctx's error once ctx ends.
+func countOBJ(ctx context.Context, b []byte) (verts, tris, objects, corners int, err error) {
 	objects = 1 // the default object
-	for rest := b; len(rest) > 0; {
+	for line, rest := 1, b; len(rest) > 0; line++ {
+		if err := polled(ctx, line); err != nil {
+			return 0, 0, 0, 0, err
+		}
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		op, args := field(l)
@@ -106,7 +117,7 @@ func countOBJ(b []byte) (verts, tris, objects, corners int) {
 			corners = max(corners, n)
 		}
 	}
-	return verts, tris, objects, corners
+	return verts, tris, objects, corners, nil
 }
 
 // field returns the first field of s, split as strings.Fields splits, and

@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -32,16 +33,16 @@ const (
 // readSTL reads a binary or ASCII STL file as one object, named by an
 // ASCII file's solid name or else by name. STL repeats every corner, so
 // identical corners are welded into shared vertices.
-func readSTL(b []byte, name string) (*Mesh, error) {
+func readSTL(ctx context.Context, b []byte, name string) (*Mesh, error) {
 	var corners []geom.Vec3
 	var err error
 	if stlIsBinary(b) {
 		// A binary STL's 80-byte header is free text, often an exporter's
 		// banner, so it does not name the object.
-		corners, err = readBinarySTL(b)
+		corners, err = readBinarySTL(ctx, b)
 	} else {
 		var solid string
-		solid, corners, err = readASCIISTL(b)
+		solid, corners, err = readASCIISTL(ctx, b)
 		if solid != "" {
 			name = solid
 		}
@@ -83,7 +84,7 @@ func stlIsBinary(b []byte) bool {
 
 // readBinarySTL returns the corners of a binary STL's triangles, three
 // per triangle. Bytes after the declared triangles are ignored.
-func readBinarySTL(b []byte) ([]geom.Vec3, error) {
+func readBinarySTL(ctx context.Context, b []byte) ([]geom.Vec3, error) {
 	if len(b) < stlHeader {
 		return nil, fmt.Errorf("truncated binary STL: %d bytes, the header alone takes %d", len(b), stlHeader)
 	}
@@ -93,6 +94,9 @@ func readBinarySTL(b []byte) ([]geom.Vec3, error) {
 	}
 	corners := make([]geom.Vec3, 3*n)
 	for i := range corners {
+		if err := polled(ctx, i); err != nil {
+			return nil, err
+		}
 		off := stlHeader + stlTriangle*(i/3) + 12*(i%3+1)
 		var f [3]float32
 		for k := range f {
@@ -110,12 +114,15 @@ func readBinarySTL(b []byte) ([]geom.Vec3, error) {
 // "solid name", then facets of "facet normal x y z outer loop", three
 // "vertex x y z", "endloop endfacet", then "endsolid". What follows
 // endsolid is ignored.
-func readASCIISTL(b []byte) (string, []geom.Vec3, error) {
+func readASCIISTL(ctx context.Context, b []byte) (string, []geom.Vec3, error) {
 	line, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
 	name := string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("solid"))))
 	tok := stlTokens{b: rest, line: 1 + bytes.Count(b[:len(b)-len(rest)], []byte("\n"))}
 	corners := make([]geom.Vec3, 0, 3*(len(b)/stlMinFacet+1))
 	for facet := 1; ; facet++ {
+		if err := polled(ctx, facet); err != nil {
+			return "", nil, err
+		}
 		switch t := tok.next(); string(t) {
 		case "endsolid":
 			return name, corners, nil

@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -62,7 +63,7 @@ func TestReadASCIISTLErrorsNameTheLine(t *testing.T) {
 		{"solid a\n  \n\n" + facet + "endsolid\n", ""},
 	}
 	for _, tc := range tests {
-		m, err := readSTL([]byte(tc.src), "x")
+		m, err := readSTL(context.Background(), []byte(tc.src), "x")
 		switch {
 		case tc.want == "" && (err != nil || len(m.Tris) == 0):
 			t.Errorf("%q: got %v, want a triangle", tc.src, err)
@@ -114,7 +115,7 @@ func TestReadSTLMatchesLibrary(t *testing.T) {
 		}
 	}
 	for name, b := range files {
-		got, err := readSTL(b, "x")
+		got, err := readSTL(context.Background(), b, "x")
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -167,7 +168,7 @@ func FuzzReadSTL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m *Mesh
 		var err error
-		alloc := roughAlloc(func() { m, err = readSTL(b, "fuzz") })
+		alloc := roughAlloc(func() { m, err = readSTL(context.Background(), b, "fuzz") })
 		if alloc > hostileAlloc(len(b)) {
 			t.Fatalf("%d bytes allocated for %d bytes of file, more than %d", alloc, len(b), hostileAlloc(len(b)))
 		}

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -35,18 +36,28 @@ type Surface struct {
 
 // NewSurface prepares object o of m.
 func NewSurface(m *Mesh, o int) (*Surface, error) {
+	return NewSurfaceContext(context.Background(), m, o)
+}
+
+// NewSurfaceContext is NewSurface, given up, with ctx's error, soon after
+// ctx ends: its tree's build looks at every node, and each step after it
+// looks before it starts.
+func NewSurfaceContext(ctx context.Context, m *Mesh, o int) (*Surface, error) {
 	sub, orig := m.Subset(func(i int) bool { return int(m.Object[i]) == o })
 	if len(sub.Tris) == 0 {
 		return nil, fmt.Errorf("env: object %d has no triangles", o)
 	}
-	t, err := Build(sub, BuildOptions{})
+	t, err := BuildContext(ctx, sub, BuildOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("env: object %s: %w", m.Objects[o], err)
 	}
 	s := &Surface{Tree: t, Tris: orig, flip: 1}
-	s.weld(sub)
-	s.link()
-	s.normals(sub)
+	for _, step := range []func(){func() { s.weld(sub) }, s.link, func() { s.normals(sub) }} {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("env: object %s: %w", m.Objects[o], err)
+		}
+		step()
+	}
 	if s.Closed {
 		if signedVolume(sub) < 0 {
 			s.flip = -1

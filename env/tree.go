@@ -1,6 +1,7 @@
 package env
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -53,6 +54,12 @@ const parallelMin = 2048
 // leaf). Subtrees are built in parallel; the layout is deterministic: a node
 // over k triangles owns the next k-1 slots, its left subtree first.
 func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
+	return BuildContext(context.Background(), m, opt)
+}
+
+// BuildContext is Build, given up, with ctx's error, soon after ctx ends:
+// every node looks whether it has (a million triangles take seconds).
+func BuildContext(ctx context.Context, m *Mesh, opt BuildOptions) (*Tree, error) {
 	n := len(m.Tris)
 	if n == 0 {
 		return nil, fmt.Errorf("env: build: %w", ErrEmpty)
@@ -66,7 +73,8 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 	}
 	t.Nodes = make([]Node, n-1)
 	t.Root = 0
-	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit}
+	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit, stop: watch(ctx)}
+	defer b.stop.close()
 	for i := range n {
 		tri := m.Triangle(i)
 		b.centers[i] = tri.Centroid()
@@ -91,6 +99,9 @@ func Build(m *Mesh, opt BuildOptions) (*Tree, error) {
 			b.merge(w)
 		}
 	}
+	if b.stop.set.Load() {
+		return nil, fmt.Errorf("env: build: %w", ctx.Err())
+	}
 	return t, nil
 }
 
@@ -101,6 +112,7 @@ type builder struct {
 	logSize []float32 // per triangle: the log of its longest edge
 	fit     geom.FitMode
 	spare   chan *worker // idle workers for extra goroutines (nil: not made yet)
+	stop    *stopFlag    // set: the build is given up, the nodes left unbuilt
 	wg      sync.WaitGroup
 	mu      sync.Mutex // guards tree.Stats and tree.Depth
 }
@@ -124,6 +136,9 @@ func (b *builder) newWorker() *worker {
 // build fills node idx, at the given depth, over order[lo:hi] (at least two
 // triangles).
 func (b *builder) build(w *worker, lo, hi int, idx int32, depth int) {
+	if b.stop.set.Load() {
+		return
+	}
 	box := b.fitGroup(w, lo, hi)
 	mid := b.split(box, lo, hi)
 	left, right := idx+1, idx+int32(mid-lo)

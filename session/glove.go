@@ -99,7 +99,7 @@ func (g *Glove) startRecording(h recording.Header) error {
 	}
 	if g.fixedWrist {
 		if err := rec.WriteWrist(0, [7]float64(g.Spec.Wrist)); err != nil {
-			rec.Close()
+			rec.Discard() // a recording that never started leaves no file
 			return err
 		}
 	}

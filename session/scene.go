@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -72,12 +73,18 @@ func Resolve(dir, path string) string {
 // A file that cannot be used is named by its place in the list (files[i]);
 // one that does not load, by its path.
 func LoadScene(files []SceneFile, dir string) (*env.Mesh, error) {
+	return LoadSceneContext(context.Background(), files, dir)
+}
+
+// LoadSceneContext is LoadScene, given up, with ctx's error, soon after
+// ctx ends (env.LoadContext).
+func LoadSceneContext(ctx context.Context, files []SceneFile, dir string) (*env.Mesh, error) {
 	scene := &env.Mesh{}
 	for i, f := range files {
 		if err := f.Check(); err != nil {
 			return nil, fmt.Errorf("files[%d].%w", i, err)
 		}
-		m, err := f.load(dir)
+		m, err := f.load(ctx, dir)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +106,7 @@ func ScenePaths(list string) []SceneFile {
 	return files
 }
 
-func (f SceneFile) load(dir string) (*env.Mesh, error) {
+func (f SceneFile) load(ctx context.Context, dir string) (*env.Mesh, error) {
 	x, err := f.placement()
 	if err != nil {
 		return nil, err
@@ -110,7 +117,7 @@ func (f SceneFile) load(dir string) (*env.Mesh, error) {
 	}
 	path := Resolve(dir, f.Path)
 	if path != BuiltinScene {
-		return env.Load(path, opt)
+		return env.LoadContext(ctx, path, opt)
 	}
 	m := env.GraspScene(5)
 	if err := m.Place(opt); err != nil {

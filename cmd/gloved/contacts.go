@@ -194,7 +194,7 @@ func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewA
 	if err := v.SetScene(sc); err != nil {
 		return err
 	}
-	showUntilDone(ctx, v, fmt.Sprintf("%d frames", tl.Frames(0)), os.Stderr)
+	showUntilDone(ctx, v, fmt.Sprintf("%d frames", s.Frames), os.Stderr)
 	return nil
 }
 

@@ -69,7 +69,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	if pairs == nil {
 		return fmt.Errorf("%w: --hands %s: [hand_contact] enabled = false", errUsage, path)
 	}
-	scene, err := daemon.LoadScene(cfg)
+	scene, err := daemon.LoadScene(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if *viewAt != "" {
 		tl, err := daemon.ReplayTimeline(ctx, o)
 		if err != nil {
-			return err
+			return interrupted(ctx, err)
 		}
 		if o.View, err = openView(*viewAt, tl); err != nil {
 			return err
@@ -53,9 +53,9 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		defer o.View.Close()
 		fmt.Fprintf(out, "the live page is at %s\n", o.View.URL())
 	}
-	d, err := daemon.NewReplay(o, os.Stderr)
+	d, err := daemon.NewReplay(ctx, o, os.Stderr)
 	if err != nil {
-		return err
+		return interrupted(ctx, err)
 	}
 	start := time.Now()
 	if err := d.Run(ctx); err != nil {
@@ -73,6 +73,15 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		showUntilDone(ctx, o.View, "the recording", out)
 	}
 	return nil
+}
+
+// interrupted is err, or, if ctx has ended, that the scene's loading was
+// interrupted (err is then what the interruption made of it).
+func interrupted(ctx context.Context, err error) error {
+	if ierr := daemon.Interrupted(ctx); ierr != nil {
+		return ierr
+	}
+	return err
 }
 
 // profileFlag reads --profile NAME[@COORDS][=ADDR[,ADDR]] as a config's

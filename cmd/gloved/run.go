@@ -32,7 +32,10 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		scene, err := cfg.Validate()
+		scene, err := cfg.Validate(ctx)
+		if ierr := daemon.Interrupted(ctx); ierr != nil {
+			return fmt.Errorf("%w: the config was not checked", ierr)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
 		}

@@ -92,16 +92,22 @@ func (h *Header) check() error {
 var ErrCorrupt = errors.New("recording: recording damaged")
 
 // Recorder writes a recording. Every record is flushed as it is written,
-// so a crash loses at most the record being written.
+// so a crash loses at most the record being written; a record that
+// cannot be written whole (a full disk) is taken off the file's end, so
+// that the recording ends cleanly after the last record written.
 type Recorder struct {
 	f      *os.File
 	w      *bufio.Writer
 	buf    []byte
 	sample []byte // WriteSample's payload, reused
+	// size is the file's length up to the end of the last record
+	// written whole.
+	size int64
 }
 
 // Create creates path and writes the header. A recording already at path
-// is kept, renamed NAME.1.EXT (or the first free number).
+// is kept, renamed NAME.1.EXT (or the first free number). A header that
+// cannot be written (a full disk) leaves no file behind.
 func Create(path string, h Header) (*Recorder, error) {
 	h.Format = "gloved-recording"
 	if h.Created == "" {
@@ -128,10 +134,19 @@ func Create(path string, h Header) (*Recorder, error) {
 		err = r.w.Flush()
 	}
 	if err != nil {
-		f.Close()
+		r.Discard()
 		return nil, fmt.Errorf("recording: %s: %w", path, err)
 	}
+	r.size = int64(len(b))
 	return r, nil
+}
+
+// Discard closes the recording and removes its file: a recording that
+// could not start (its header, or its first record, not written) leaves
+// nothing behind. Create made the file, so it is the recorder's own.
+func (r *Recorder) Discard() error {
+	r.f.Close()
+	return os.Remove(r.f.Name())
 }
 
 // createKeeping creates path, first moving a non-empty file already there
@@ -189,10 +204,20 @@ func (r *Recorder) write(kind byte, t time.Duration, payload []byte) error {
 	b = append(b, payload...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	r.buf = b
-	if _, err := r.w.Write(b); err != nil {
-		return fmt.Errorf("recording: recording: %w", err)
+	_, err := r.w.Write(b)
+	if err == nil {
+		err = r.w.Flush()
 	}
-	return r.w.Flush()
+	if err != nil {
+		// The writer keeps its error: nothing more reaches the file,
+		// whose end is cut back to the last whole record.
+		if terr := r.f.Truncate(r.size); terr != nil {
+			return fmt.Errorf("recording: %w (and the record cut short stays: %v)", err, terr)
+		}
+		return fmt.Errorf("recording: %w", err)
+	}
+	r.size += int64(len(b))
+	return nil
 }
 
 // WriteRaw records bytes read from the port at time t; an empty b records
