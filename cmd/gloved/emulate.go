@@ -24,16 +24,16 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 
 // emulateArgs are `gloved emulate`'s flags.
 type emulateArgs struct {
-	model, source, motion, link, stamps string
-	sensors, max                        int
-	left, splay, forceFeedback          bool
-	garbage, lose                       float64
-	unplugAt, unplugFor                 float64
-	silentAt, silentFor                 float64
-	hangupAt, hangupFor                 float64
-	seed                                uint64
-	poses                               posesFlags
-	set                                 func(name string) bool // whether a flag was given
+	model, source, motion, link, stamps  string
+	sensors, max                         int
+	left, splay, forceFeedback, controls bool
+	garbage, lose                        float64
+	unplugAt, unplugFor                  float64
+	silentAt, silentFor                  float64
+	hangupAt, hangupFor                  float64
+	seed                                 uint64
+	poses                                posesFlags
+	set                                  func(name string) bool // whether a flag was given
 }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
@@ -43,6 +43,11 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if a.model == opengloves.Name {
 		return a.emulateOpenGloves(ctx, out)
+	}
+	for _, f := range []string{"max", "splay", "force-feedback", "controls"} {
+		if a.set(f) {
+			return fmt.Errorf("%w: --%s: only for an emulated OpenGloves glove (--model opengloves)", errUsage, f)
+		}
 	}
 	o := a.opts()
 	what, err := a.setSource(&o, out)
@@ -71,12 +76,13 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--force-feedback] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records), cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz) or opengloves (a LucidGloves firmware's alpha-encoded lines at 100 Hz)")
 	fs.IntVar(&a.max, "max", opengloves.MaxESP32, "opengloves: the firmware's full scale, 4095 (an ESP32) or 1023 (an AVR board)")
 	fs.BoolVar(&a.splay, "splay", false, "opengloves: send the splays too (a firmware built with USING_SPLAY)")
 	fs.BoolVar(&a.forceFeedback, "force-feedback", false, "opengloves: after each line wait up to a second for the host's, as a firmware built with force feedback does")
+	fs.BoolVar(&a.controls, "controls", false, fmt.Sprintf("opengloves: work the controls: the joystick turns round every %v, the A button pressed while it points right, B while left", emulator.ControlsTurn))
 	fs.IntVar(&a.sensors, "sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
 	fs.StringVar(&a.source, "source", "sim", `"sim", or a recording to play (looped)`)
 	fs.StringVar(&a.motion, "motion", "grasp", "simulated motion: "+sim.MotionNames())
@@ -166,7 +172,7 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 	if !m.Valid() {
 		return fmt.Errorf("%w: --motion %q: want %s", errUsage, a.motion, sim.MotionNames())
 	}
-	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay}, ForceFeedback: a.forceFeedback, Garbage: a.garbage, Seed: a.seed,
+	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay}, ForceFeedback: a.forceFeedback, Controls: a.controls, Garbage: a.garbage, Seed: a.seed,
 		Source: func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(m, t, s) }}
 	if a.silentAt > 0 {
 		o.SilentAt, o.SilentFor = seconds(a.silentAt), seconds(a.silentFor)
@@ -176,7 +182,11 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
-		fmt.Fprintf(out, "emulating an OpenGloves glove (full scale %d, simulated %s) on %s", a.max, a.motion, path)
+		worked := ""
+		if a.controls {
+			worked = ", controls worked"
+		}
+		fmt.Fprintf(out, "emulating an OpenGloves glove (full scale %d, simulated %s%s) on %s", a.max, a.motion, worked, path)
 		if a.link != "" {
 			fmt.Fprintf(out, " (linked at %s)", a.link)
 		}

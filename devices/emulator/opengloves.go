@@ -29,6 +29,12 @@ type OpenGlovesOpts struct {
 	// the OpenGloves shipped calibration turns back into readings. So a
 	// motion shows alike on both gloves, each read with its defaults.
 	Source Source
+	// Controls works the controls as a user would: the joystick turns
+	// round its full circle every ControlsTurn, the A button pressed
+	// while it points right and B while it points left. Without, the
+	// joystick rests at mid scale and no button is pressed, as on a glove
+	// built without them (JOYSTICK_BLANK).
+	Controls bool
 	// Period is the time between lines; 0 is 10 ms.
 	Period time.Duration
 	// ForceFeedback: after each line, wait for a line from the host, up to
@@ -63,7 +69,8 @@ type OpenGlovesStats struct {
 // OpenGloves emulates a glove of the LucidGloves firmware: it streams
 // alpha-encoded lines of the source's motion, with its gestures (grab,
 // pinch, the trigger from the index curl) and a blank joystick at mid
-// scale, as AlphaEncoding.cpp and Gesture.cpp write them.
+// scale, as AlphaEncoding.cpp and Gesture.cpp write them, or the
+// controls worked (OpenGlovesOpts.Controls).
 type OpenGloves struct {
 	opts  OpenGlovesOpts
 	start time.Time
@@ -122,6 +129,10 @@ func (e *OpenGloves) lose(n int) {
 func (e *OpenGloves) silent(t time.Duration) bool {
 	return e.opts.SilentFor > 0 && t >= e.opts.SilentAt && t < e.opts.SilentAt+e.opts.SilentFor
 }
+
+// ControlsTurn is how long the joystick of OpenGlovesOpts.Controls takes
+// to turn round once.
+const ControlsTurn = 2 * time.Second
 
 // answerWait is how long a force-feedback firmware waits for the host's
 // line: Arduino's Stream timeout.
@@ -272,16 +283,23 @@ func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
 	}
 	half := uint16(e.opts.Max / 2)
 	v[opengloves.JoyX], v[opengloves.JoyY] = half, half // JOYSTICK_BLANK
-	index := v[opengloves.Curl+1]
-	v[opengloves.Trigger] = 0
-	if index > half {
-		v[opengloves.Trigger] = (index - half) * 2
-	}
 	flag := func(i int, on bool) {
 		v[opengloves.Flag+i] = 0
 		if on {
 			v[opengloves.Flag+i] = 1
 		}
+	}
+	if e.opts.Controls {
+		turn := 2 * math.Pi * float64(t%ControlsTurn) / float64(ControlsTurn)
+		x, y := math.Cos(turn), math.Sin(turn)
+		v[opengloves.JoyX], v[opengloves.JoyY] = uint16(math.Round((x+1)/2*max)), uint16(math.Round((y+1)/2*max))
+		flag(2, x > 0) // J: A
+		flag(3, x < 0) // K: B
+	}
+	index := v[opengloves.Curl+1]
+	v[opengloves.Trigger] = 0
+	if index > half {
+		v[opengloves.Trigger] = (index - half) * 2
 	}
 	fingers := (int(v[opengloves.Curl+1]) + int(v[opengloves.Curl+2]) + int(v[opengloves.Curl+3]) + int(v[opengloves.Curl+4])) / 4
 	flag(1, index > half)                                       // I: the trigger gesture
