@@ -22,6 +22,12 @@ type Layout struct {
 	Sensors []Channel // Sample.Raw, in order
 	Angles  []Channel // Sample.Angles, in order (radians)
 	Bits    uint8     // the readings' resolution (Sample.Bits)
+	// Saturates: a reading at either end of the range says only that the
+	// angle is somewhere beyond it (a CyberGlove's sensors), so a
+	// calibration leaves it out. Without, the ends are readings like any
+	// other: an OpenGloves firmware maps each sensor's own range onto the
+	// full scale, its ends the open and the closed hand.
+	Saturates bool
 	// Calibration is the calibration the driver ships for the sensors (the
 	// TOML handmodel.ParseCalibration reads; every sensor named, in
 	// order), and CalibrationName names it in messages.

@@ -29,6 +29,15 @@ type OpenGlovesOpts struct {
 	// the OpenGloves shipped calibration turns back into readings. So a
 	// motion shows alike on both gloves, each read with its defaults.
 	Source Source
+	// Pose, if set, moves the hand instead of Source: a wearer holding
+	// the calibration pose it returns for each time (Script.Playing),
+	// whose joint angles (CalPose.Joints) Cal, the wearer's calibration
+	// of the glove (nil: the shipped one), turns into readings, each
+	// channel that moves a joint with Gaussian noise of standard
+	// deviation Noise, in 8-bit counts.
+	Pose  func(t time.Duration) *handmodel.CalPose
+	Cal   *handmodel.Calibration
+	Noise float64
 	// Controls works the controls as a user would: the joystick turns
 	// round its full circle every ControlsTurn, the A button pressed
 	// while it points right and B while it points left. Without, the
@@ -97,16 +106,31 @@ func NewOpenGloves(o OpenGlovesOpts) (*OpenGloves, error) {
 	if o.Period < time.Millisecond {
 		return nil, fmt.Errorf("emulator: line period %v: want 1 ms or more", o.Period)
 	}
-	if err := checkFaults(o.Source, o.Garbage); err != nil {
+	src := o.Source
+	if o.Pose != nil {
+		if src != nil {
+			return nil, fmt.Errorf("emulator: an OpenGloves glove moves by its Source or its Pose, not both")
+		}
+		src = func(time.Duration, *[layout.Slots]uint16) {}
+	}
+	if err := checkFaults(src, o.Garbage); err != nil {
 		return nil, err
 	}
 	cyber, err := handmodel.DefaultCalibration(layout.Slots)
 	if err != nil {
 		return nil, err
 	}
-	cal, err := handmodel.DefaultCalibrationFor(opengloves.Layout)
-	if err != nil {
-		return nil, err
+	cal := o.Cal
+	if cal == nil {
+		if cal, err = handmodel.DefaultCalibrationFor(opengloves.Layout); err != nil {
+			return nil, err
+		}
+	}
+	if cal.Sensors != opengloves.Channels {
+		return nil, fmt.Errorf("emulator: calibration %s is for %d sensors, an OpenGloves glove has %d", cal.Name, cal.Sensors, opengloves.Channels)
+	}
+	if !(o.Noise >= 0 && o.Noise <= MaxNoise) {
+		return nil, fmt.Errorf("emulator: noise %v counts: want 0..%d", o.Noise, MaxNoise)
 	}
 	return &OpenGloves{opts: o, start: time.Now(), cyber: cyber, cal: cal, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}, nil
 }
@@ -250,14 +274,18 @@ func forges(c byte) bool {
 // read back into the OpenGloves calibration's readings, a finger's curl
 // the mean of its per-joint readings, and the firmware's gestures.
 func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
-	var slots [layout.Slots]uint16
-	e.opts.Source(t, &slots)
-	var raw [devices.MaxReadings]float64
-	for k := range layout.Slots {
-		raw[k] = float64(slots[k])
-	}
 	var q handmodel.Angles
-	e.cyber.AnglesOf(&raw, &handmodel.DefaultLimits, &q)
+	if e.opts.Pose != nil {
+		q, _ = e.opts.Pose(t).Joints(opengloves.Channels)
+	} else {
+		var slots [layout.Slots]uint16
+		e.opts.Source(t, &slots)
+		var raw [devices.MaxReadings]float64
+		for k := range layout.Slots {
+			raw[k] = float64(slots[k])
+		}
+		e.cyber.AnglesOf(&raw, &handmodel.DefaultLimits, &q)
+	}
 	max := float64(e.opts.Max)
 	scale := max / 256 // counts to the firmware's values (Sample.Counts inverted)
 	var sum, n [5]float64
@@ -269,6 +297,11 @@ func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
 		counts, err := e.cal.Sensor[c].Raw(q[j] / ch.Joints[0].Gain)
 		if err != nil {
 			continue
+		}
+		if e.opts.Noise > 0 {
+			e.mu.Lock()
+			counts += e.opts.Noise * e.rng.NormFloat64()
+			e.mu.Unlock()
 		}
 		x := math.Round(min(max, math.Max(0, counts*scale)))
 		v[c] = uint16(x)
