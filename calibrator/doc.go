@@ -3,8 +3,11 @@
 // (handmodel.CalPoses: flat hand, fist, fingers spread, thumb across the
 // palm, thumb out, wrist down, wrist toward the thumb), records a few
 // seconds of the glove in each, asks again when the hand was not held still
-// or the glove stopped sending, fits each sensor's offset and gain
-// (handmodel.FitCalibration), shows the fitted hand in every pose beside
+// or the glove stopped sending (only the channels that move a joint must
+// keep still: a button may be pressed), fits each sensor's offset and
+// gain (handmodel.FitCalibration: a CyberGlove's sensors where the poses
+// pin their slots, any other glove's channels where the poses pin the one
+// joint each moves, by its layout), shows the fitted hand in every pose beside
 // the pose's target and each sensor's residuals, asks for confirmation, and
 // writes the calibration file with comments saying where each number came
 // from.

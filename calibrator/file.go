@@ -9,7 +9,8 @@ import (
 	"github.com/gloved/gloved/handmodel"
 )
 
-// File returns the calibration as a file handmodel.LoadCalibration reads,
+// File returns the calibration as a file handmodel.LoadCalibrationFor
+// reads for the glove's layout,
 // with comments saying where each number came from: the date, the glove,
 // the poses and how they were held, and per sensor the readings and
 // angles its line was fitted to, its residual, and whether its gain is a
@@ -22,7 +23,7 @@ func (r *Result) File() ([]byte, error) {
 		r.sensor(&b, i)
 	}
 	text := []byte(b.String())
-	if _, err := handmodel.ParseCalibration("the fitted calibration", text); err != nil {
+	if _, err := handmodel.ParseCalibrationFor("the fitted calibration", text, r.Cal.Layout()); err != nil {
 		return nil, fmt.Errorf("calibrator: %w", err)
 	}
 	return text, nil

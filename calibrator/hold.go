@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/layout"
 )
 
 // Hold is what the glove read while the user held a pose.
@@ -28,11 +27,15 @@ type Hold struct {
 // of its 12-bit range: its last count at either end is left out too.
 const rawMin, rawMax = 1, 254
 
-// saturated returns the sensors (bit i for sensor i of n) whose held
-// reading is at an end of the range.
-func (h *Hold) saturated(n int) uint32 {
-	var m uint32
-	for i := range n {
+// saturated returns the sensors (bit i for sensor i) of a glove of
+// layout l whose held reading is at an end of the range, where a reading
+// there is no angle (l.Saturates).
+func (h *Hold) saturated(l *devices.Layout) uint64 {
+	var m uint64
+	if !l.Saturates {
+		return 0
+	}
+	for i := range l.Sensors {
 		if h.Raw[i] <= rawMin || h.Raw[i] >= rawMax {
 			m |= 1 << i
 		}
@@ -73,9 +76,12 @@ func (e *StoppedError) Unwrap() error { return e.Err }
 // to say anything of stillness).
 const minSamples = 5
 
-// measure takes the medians of a hold's samples of an n-sensor glove,
-// rejecting it when the hand moved by more than still counts.
-func measure(samples []devices.Sample, n int, still float64) (*Hold, error) {
+// measure takes the medians of a hold's samples of a glove of layout l,
+// rejecting it when the hand moved by more than still counts: a sensor
+// that moves a joint did; a control (a button pressed, a joystick
+// nudged) or a channel that moves nothing may change meanwhile.
+func measure(samples []devices.Sample, l *devices.Layout, still float64) (*Hold, error) {
+	n := len(l.Sensors)
 	if len(samples) < minSamples {
 		return nil, &StoppedError{Samples: len(samples)}
 	}
@@ -90,12 +96,12 @@ func measure(samples []devices.Sample, n int, still float64) (*Hold, error) {
 		m := len(v)
 		h.Raw[i] = (v[(m-1)/2] + v[m/2]) / 2
 		h.Spread[i] = v[int(math.Ceil(0.95*float64(m-1)))] - v[int(0.05*float64(m-1))]
-		if h.Spread[i] > still && (worst < 0 || h.Spread[i] > h.Spread[worst]) {
+		if len(l.Sensors[i].Joints) > 0 && h.Spread[i] > still && (worst < 0 || h.Spread[i] > h.Spread[worst]) {
 			worst = i
 		}
 	}
 	if worst >= 0 {
-		return h, &NotStillError{Sensor: layout.Name(n, worst), Spread: h.Spread[worst], Still: still}
+		return h, &NotStillError{Sensor: l.Sensors[worst].Name, Spread: h.Spread[worst], Still: still}
 	}
 	return h, nil
 }

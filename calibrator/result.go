@@ -39,7 +39,7 @@ type StepResult struct {
 func (s *session) result() (*Result, error) {
 	held := make([]handmodel.Held, len(s.steps))
 	for i, st := range s.steps {
-		held[i] = handmodel.Held{Pose: st.Pose, Raw: st.Hold.Raw, Saturated: st.Hold.saturated(s.info.Sensors)}
+		held[i] = handmodel.Held{Pose: st.Pose, Raw: st.Hold.Raw, Saturated: st.Hold.saturated(s.o.Fallback.Layout())}
 	}
 	cal, fits, err := handmodel.FitCalibration(held, s.o.Fallback, s.o.MinSpan)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -30,11 +29,15 @@ type Opts struct {
 	Hold  time.Duration       // how long each pose is recorded
 	// Settle is the wait before recording; the default is DefaultSettle
 	// or half the hold, whichever is shorter.
-	Settle   time.Duration
-	Still    float64                // stillness criterion, counts
-	MinSpan  float64                // least movement for a gain, counts (handmodel.DefaultMinSpan)
-	Fallback *handmodel.Calibration // gains of sensors that cannot be fitted (the shipped default)
-	Now      func() time.Time       // the clock that dates the result
+	Settle  time.Duration
+	Still   float64 // stillness criterion, counts
+	MinSpan float64 // least movement for a gain, counts (handmodel.DefaultMinSpan)
+	// Fallback is the calibration of the sensors that cannot be fitted
+	// (the shipped default, which a CyberGlove gets unless set), and its
+	// layout the glove's: which poses pin which channel, which channels
+	// must keep still.
+	Fallback *handmodel.Calibration
+	Now      func() time.Time // the clock that dates the result
 }
 
 func (o *Opts) fill(sensors int) error {
@@ -76,9 +79,6 @@ func (o *Opts) fill(sensors int) error {
 // ends with ErrQuit, io.EOF or ctx's error when the user stops, and with
 // the device's error when the glove fails.
 func Run(ctx context.Context, dev devices.Device, info devices.GloveInfo, ui UI, o Opts) (*Result, error) {
-	if err := layout.Check(info.Sensors); err != nil {
-		return nil, fmt.Errorf("calibrator: %w", err)
-	}
 	if err := o.fill(info.Sensors); err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func (s *session) take(ctx context.Context, i int) error {
 		if fault != nil {
 			err = &StoppedError{Err: fault, Samples: len(samples)}
 		} else {
-			h, err = measure(samples, s.info.Sensors, s.o.Still)
+			h, err = measure(samples, s.o.Fallback.Layout(), s.o.Still)
 		}
 		s.ui.Held(st, h, err)
 		var notStill *NotStillError

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gloved/gloved/calibrator/calibratortest"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
+	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -156,21 +158,51 @@ func TestMeasureTakesMediansAndJudgesStillness(t *testing.T) {
 		}
 	}
 	samples[7].Raw[3] = 250 // one stray reading
-	h, err := measure(samples, 18, 8)
+	h, err := measure(samples, cyber18, 8)
 	if err != nil || h.Raw[0] != 102 || h.Spread[0] != 4 || h.Raw[3] != 102 {
 		t.Fatalf("got %+v, %v: want medians 102, spread 4, the stray forgiven", h, err)
 	}
 	for i := range 10 { // a quarter of the hold elsewhere: moved
 		samples[i].Raw[5] = 180
 	}
-	_, err = measure(samples, 18, 8)
+	_, err = measure(samples, cyber18, 8)
 	var ns *NotStillError
 	if !errors.As(err, &ns) || ns.Sensor != "index_pip" || ns.Spread != 80 {
 		t.Fatalf("got %v, want index_pip not still by 80 counts", err)
 	}
 	var st *StoppedError
-	if _, err := measure(samples[:minSamples-1], 18, 8); !errors.As(err, &st) {
+	if _, err := measure(samples[:minSamples-1], cyber18, 8); !errors.As(err, &st) {
 		t.Errorf("%d samples: %v, want the glove stopped", minSamples-1, err)
+	}
+}
+
+// cyber18 is the 18-sensor CyberGlove's layout.
+var cyber18 = layout.Layouts(devices.Bits8)[0]
+
+// TestOnlyTheSensorsOfTheHandMustKeepStill: an OpenGloves glove's hold is
+// still while its buttons are pressed and released and its joystick
+// moves, and its whole-finger curl (which moves no joint itself) too, but
+// not while a per-joint curl moves; a reading at 0, the firmware's open
+// end, is a reading like any other, not a saturated one.
+func TestOnlyTheSensorsOfTheHandMustKeepStill(t *testing.T) {
+	samples := make([]devices.Sample, 40)
+	for i := range samples {
+		s := &samples[i]
+		s.N, s.Bits = opengloves.Channels, devices.Bits12
+		s.Raw[opengloves.JoyX] = uint16(100 * i)
+		s.Raw[opengloves.Flag+2] = uint16(i % 2 * opengloves.MaxESP32)
+		s.Raw[opengloves.Curl+1] = uint16(50 * i)
+	}
+	h, err := measure(samples, opengloves.Layout, 8)
+	if err != nil || h.saturated(opengloves.Layout) != 0 {
+		t.Fatalf("the controls moving: %v, saturated %b", err, h.saturated(opengloves.Layout))
+	}
+	for i := range samples {
+		samples[i].Raw[opengloves.Joint+5] = uint16(50 * i)
+	}
+	var ns *NotStillError
+	if _, err := measure(samples, opengloves.Layout, 8); !errors.As(err, &ns) || ns.Sensor != "index_mcp" {
+		t.Errorf("index_mcp moving: %v", err)
 	}
 }
 

@@ -22,6 +22,12 @@ type Layout struct {
 	Sensors []Channel // Sample.Raw, in order
 	Angles  []Channel // Sample.Angles, in order (radians)
 	Bits    uint8     // the readings' resolution (Sample.Bits)
+	// Saturates: a reading at either end of the range says only that the
+	// angle is somewhere beyond it (a CyberGlove's sensors), so a
+	// calibration leaves it out. Without, the ends are readings like any
+	// other: an OpenGloves firmware maps each sensor's own range onto the
+	// full scale, its ends the open and the closed hand.
+	Saturates bool
 	// Calibration is the calibration the driver ships for the sensors (the
 	// TOML handmodel.ParseCalibration reads; every sensor named, in
 	// order), and CalibrationName names it in messages.
@@ -37,6 +43,10 @@ type Channel struct {
 	// channel moves stays at 0; one that several move is their sum, in
 	// the order of the layout's channels.
 	Joints []Share
+	// Control says the channel is one of the glove's own controls (a
+	// joystick axis, a trigger, a button), which the daemon sends on OSC;
+	// NotAControl for a sensor of the hand.
+	Control Control
 }
 
 // Share is a channel's part in one joint.
@@ -50,8 +60,9 @@ func Moves(joint string) []Share { return []Share{{Joint: joint, Gain: 1}} }
 
 // Check reports what is wrong with a layout: no name, too many or too few
 // channels, a channel without a name or named twice, a share that is not
-// a finite number, a resolution outside 1..16 bits. (That its joints are
-// the hand model's is the hand model's to check.)
+// a finite number, a resolution outside 1..16 bits, a control that is
+// not a sensor, moves a joint, is unknown or comes twice. (That its
+// joints are the hand model's is the hand model's to check.)
 func (l *Layout) Check() error {
 	if l.Name == "" {
 		return errors.New("devices: a layout needs a name")
@@ -61,6 +72,21 @@ func (l *Layout) Check() error {
 	}
 	if l.Bits < 1 || l.Bits > 16 {
 		return fmt.Errorf("devices: layout %s: %d bits: want 1 to 16", l.Name, l.Bits)
+	}
+	for _, c := range l.Angles {
+		if c.Control != NotAControl {
+			return fmt.Errorf("devices: layout %s: channel %s: a control is a sensor reading, not an angle", l.Name, c.Name)
+		}
+	}
+	var controls [numControls]bool
+	for _, c := range l.Sensors {
+		switch {
+		case c.Control == NotAControl:
+		case c.Control >= numControls || controls[c.Control] || len(c.Joints) > 0:
+			return fmt.Errorf("devices: layout %s: channel %s: control %d: a control is one of devices' own, once, and moves no joint", l.Name, c.Name, c.Control)
+		default:
+			controls[c.Control] = true
+		}
 	}
 	seen := map[string]bool{}
 	for _, c := range append(append([]Channel(nil), l.Sensors...), l.Angles...) {
@@ -75,4 +101,15 @@ func (l *Layout) Check() error {
 		}
 	}
 	return nil
+}
+
+// Controls returns the channels of l's sensors that are controls, each
+// with its control, in the sensors' order; none for a glove without.
+func (l *Layout) Controls() (channels []int, controls []Control) {
+	for i, c := range l.Sensors {
+		if c.Control != NotAControl {
+			channels, controls = append(channels, i), append(controls, c.Control)
+		}
+	}
+	return channels, controls
 }

@@ -23,6 +23,10 @@ func TestLayoutCheckNamesWhatIsWrong(t *testing.T) {
 		{func(l *Layout) { l.Angles = []Channel{{Name: "a"}} }, `channel "a"`},
 		{func(l *Layout) { l.Sensors = []Channel{{Name: ""}} }, `channel ""`},
 		{func(l *Layout) { l.Sensors = []Channel{{Name: "a", Joints: []Share{{Joint: "x", Gain: math.NaN()}}}} }, "joint x's gain is NaN"},
+		{func(l *Layout) { l.Angles = []Channel{{Name: "b", Control: Trigger}} }, "channel b: a control is a sensor reading"},
+		{func(l *Layout) { l.Sensors = []Channel{{Name: "a", Joints: Moves("index_mcp"), Control: AButton}} }, "channel a: control 6"},
+		{func(l *Layout) { l.Sensors = []Channel{{Name: "a", Control: Menu}, {Name: "c", Control: Menu}} }, "channel c: control 10"},
+		{func(l *Layout) { l.Sensors = []Channel{{Name: "a", Control: numControls}} }, "channel a: control 12"},
 	} {
 		l := ok
 		tc.edit(&l)

@@ -139,13 +139,16 @@ func FindCalPose(name string) (*CalPose, error) {
 }
 
 // Joints returns the pose's joint angles as an n-sensor CyberGlove shows
-// them (its layout's joint map: DIP as 2/3 of PIP on an 18-sensor glove)
-// and which joints the pose pins: those that depend on pinned sensors
-// only.
+// them (its layout's joint map: DIP as 2/3 of PIP on an 18-sensor glove;
+// a glove of any other count sees the 22-sensor glove's, every joint its
+// own) and which joints the pose pins: those that depend on pinned
+// sensors only.
 func (p *CalPose) Joints(n int) (q Angles, pinned [NumJoints]bool) {
 	m := cyberGloveMaps[1]
 	if n == 18 {
 		m = cyberGloveMaps[0]
+	} else {
+		n = layout.Slots
 	}
 	var a, held [devices.MaxReadings]float64
 	for i := range n {
@@ -181,3 +184,47 @@ var cyberGloveMaps = func() [2]*JointMap {
 	}
 	return maps
 }()
+
+// Targets returns the angle at which the pose holds each channel of a
+// glove of layout l, by channel, and which it pins (bit i: channel i).
+// A CyberGlove's channels are the sensors the poses are written in: each
+// has its slot's angle. Any other glove's are read from its layout: a
+// channel that moves one joint is pinned where the pose pins that joint
+// (Joints), at the joint's angle over the channel's gain; a channel that
+// moves none (a control, a curl its per-joint channels carry) or several
+// is not pinned, and keeps its fallback calibration.
+func (p *CalPose) Targets(l *devices.Layout) (a [devices.MaxReadings]float64, pins uint64) {
+	n := len(l.Sensors)
+	if isCyberGlove(l) {
+		for i := range n {
+			k := layout.Slot(n, i)
+			a[i] = p.Angle[k]
+			if p.Pinned(k) {
+				pins |= 1 << i
+			}
+		}
+		return a, pins
+	}
+	q, pinned := p.Joints(n)
+	for i, c := range l.Sensors {
+		if len(c.Joints) != 1 || c.Joints[0].Gain == 0 {
+			continue
+		}
+		j, ok := JointNamed(c.Joints[0].Joint)
+		if !ok || !pinned[j] {
+			continue
+		}
+		a[i], pins = q[j]/c.Joints[0].Gain, pins|1<<i
+	}
+	return a, pins
+}
+
+// isCyberGlove reports whether l is one of the CyberGlove's layouts.
+func isCyberGlove(l *devices.Layout) bool {
+	for _, bits := range []uint8{devices.Bits8, devices.Bits12} {
+		if c, err := layout.For(len(l.Sensors), bits); err == nil && c.Name == l.Name {
+			return true
+		}
+	}
+	return false
+}

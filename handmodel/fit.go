@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/gloved/gloved/devices"
-	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/geom"
 )
 
@@ -22,7 +21,7 @@ type Held struct {
 	Raw  [devices.MaxReadings]float64
 	// Saturated has bit i set when sensor i read the end of its range
 	// (the angle is somewhere beyond it): that reading is left out.
-	Saturated uint32
+	Saturated uint64
 }
 
 // FitPoint is one pose's evidence for one sensor's line.
@@ -54,9 +53,9 @@ func (f *SensorFit) Reversed(fallback *SensorCal) bool {
 	return f.Fallback == "" && math.Signbit(f.Cal.Gain) != math.Signbit(linearGain(fallback))
 }
 
-// FitCalibration fits each sensor of a glove of def.Sensors sensors by
-// least squares: the line raw = offset + angle/gain through its held
-// readings against the angles at which the poses pin it (the reading is
+// FitCalibration fits each sensor of a glove of def's layout by least
+// squares: the line raw = offset + angle/gain through its held readings
+// against the angles at which the poses pin it (CalPose.Targets; the reading is
 // the noisy one, so the residuals are minimised in counts). A sensor whose
 // readings moved less than minSpan counts between the poses that pin it,
 // or that the poses pin at one angle only, keeps def's gain and is fitted
@@ -64,8 +63,8 @@ func (f *SensorFit) Reversed(fallback *SensorCal) bool {
 // keeps def's offset and gain. Both are reported in its Fallback. A
 // reading marked saturated is left out (and named in Saturated).
 func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibration, []SensorFit, error) {
-	if def == nil || (def.Sensors != 18 && def.Sensors != 22) || len(def.Sensor) != def.Sensors {
-		return nil, nil, fmt.Errorf("handmodel: fit: the fallback calibration must be a whole 18- or 22-sensor one")
+	if def == nil || def.jmap == nil || len(def.Sensor) != def.Sensors || def.Sensors != len(def.Layout().Sensors) {
+		return nil, nil, fmt.Errorf("handmodel: fit: the fallback calibration must be a whole one, read for its glove's layout")
 	}
 	for _, h := range held {
 		for i := range def.Sensors {
@@ -77,20 +76,24 @@ func FitCalibration(held []Held, def *Calibration, minSpan float64) (*Calibratio
 	n := def.Sensors
 	c := &Calibration{Glove: def.Glove, Sensors: n, Sensor: make([]SensorCal, n), Name: "fitted", jmap: def.jmap}
 	fits := make([]SensorFit, n)
+	targets := make([][devices.MaxReadings]float64, len(held))
+	pins := make([]uint64, len(held))
+	for k, h := range held {
+		targets[k], pins[k] = h.Pose.Targets(def.Layout())
+	}
 	for i := range n {
-		k := layout.Slot(n, i)
 		f := &fits[i]
-		for _, h := range held {
+		for k, h := range held {
 			switch {
-			case !h.Pose.Pinned(k):
+			case pins[k]&(1<<i) == 0:
 			case h.Saturated&(1<<i) != 0:
 				f.Saturated = append(f.Saturated, h.Pose.Name)
 			default:
-				f.Points = append(f.Points, FitPoint{Pose: h.Pose.Name, Raw: h.Raw[i], Target: h.Pose.Angle[k]})
+				f.Points = append(f.Points, FitPoint{Pose: h.Pose.Name, Raw: h.Raw[i], Target: targets[k][i]})
 			}
 		}
 		fitSensor(f, &def.Sensor[i], minSpan)
-		f.Cal.Name = layout.Name(n, i)
+		f.Cal.Name = def.Sensor[i].Name
 		c.Sensor[i] = f.Cal
 	}
 	return c, fits, nil

@@ -44,12 +44,14 @@ type Frame struct {
 	PipelineMS float64
 	Joints     []float64
 	Links      []Pose
-	Contacts   []Contact
-	Near       []Near
-	Touches    []Touch
-	Self       []SelfContact
-	Pinches    []Pinch
-	Fists      []Fist
+	// Controls are the glove's own controls, sent when it has them.
+	Controls Controls
+	Contacts []Contact
+	Near     []Near
+	Touches  []Touch
+	Self     []SelfContact
+	Pinches  []Pinch
+	Fists    []Fist
 	// Between hands: contacts with and links near another hand's, and
 	// the tests a depth limit stopped.
 	Hands    []HandContact
@@ -60,6 +62,23 @@ type Frame struct {
 	// after Status when both are set (a glove on a serial line).
 	Rate float64
 }
+
+// Controls are a glove's own inputs beside the hand: an OpenGloves
+// glove's joystick, analog trigger, buttons and gestures, each read at
+// the glove's full scale (devices.Control.Read).
+type Controls struct {
+	// On: the glove has controls. A frame of a glove without them (a
+	// CyberGlove) sends no controls message.
+	On bool
+	// JoystickX and JoystickY are -1 to 1, 0 centred; Trigger is 0 to 1.
+	JoystickX, JoystickY, Trigger float64
+	// Pressed are the buttons and gestures, in ControlButtons' order.
+	Pressed [len(ControlButtons)]bool
+}
+
+// ControlButtons name the buttons and gestures of Controls.Pressed, as
+// the contract's arguments do, in devices.Control's order of buttons.
+var ControlButtons = [...]string{"joystick click", "trigger click", "a", "b", "grab", "pinch", "menu", "calibrate"}
 
 // HandContact is a link of this hand touching a link of another hand:
 // Depth along Normal (from the other link toward this one), Point on the
@@ -118,6 +137,7 @@ type Touch struct {
 //	<prefix>/<hand>/sample  i sample sequence (the low 32 bits of f.Sample)
 //	<prefix>/<hand>/joints  f... joint angles (rad), handmodel.Joint order
 //	<prefix>/<hand>/links   f... px py pz qx qy qz qw per link, handmodel.Link order
+//	<prefix>/<hand>/controls f joystick x, f y, f trigger, i... each button 1 pressed / 0 (when f.Controls.On)
 //	<prefix>/<hand>/contact s link, s object, f depth, f f f point, f f f normal (one each)
 //	<prefix>/<hand>/near    s link, s object, f distance, f f f point (one each)
 //	<prefix>/<hand>/touch   s link, s object, i 1 begin / 0 end (one each)
@@ -140,6 +160,9 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		return
 	}
 	appendPoses(w, addr, f)
+	if f.Controls.On {
+		appendControls(w, addr, &f.Controls)
+	}
 	appendContacts(w, addr, f)
 	for _, t := range f.Touches {
 		w.Message(addr.Touch)
@@ -193,6 +216,18 @@ func appendPoses(w *Writer, addr *Addresses, f *Frame) {
 	for i := range f.Links {
 		p := &f.Links[i]
 		w.Pose(&p.P, &p.Q)
+	}
+	w.End()
+}
+
+// appendControls writes the controls message.
+func appendControls(w *Writer, addr *Addresses, c *Controls) {
+	w.Message(addr.Controls)
+	w.Float(c.JoystickX)
+	w.Float(c.JoystickY)
+	w.Float(c.Trigger)
+	for _, p := range c.Pressed {
+		w.Int(flag(p))
 	}
 	w.End()
 }
@@ -289,7 +324,7 @@ func flag(begin bool) int32 {
 type Addresses struct {
 	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Rate, Wrist string
 	Hand, HandNear, LOD                                                                string
-	Sample                                                                             string
+	Sample, Controls                                                                   string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
@@ -297,7 +332,7 @@ func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
 		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Rate: b + "rate", Wrist: b + "wrist",
-		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample"}
+		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample", Controls: b + "controls"}
 }
 
 // TouchTracker turns per-frame contacts into begin/end edges with

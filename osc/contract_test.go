@@ -161,3 +161,43 @@ func TestSampleNumberWraps(t *testing.T) {
 		}
 	}
 }
+
+// TestControlsGoOutOnlyForAGloveThatHasThem: a frame whose glove has
+// controls carries one controls message after its links, the joystick,
+// trigger and each button as the frame holds them; a frame of a glove
+// without has none.
+func TestControlsGoOutOnlyForAGloveThatHasThem(t *testing.T) {
+	addr := HandAddresses("/gloved", "right")
+	for _, on := range []bool{true, false} {
+		f := fullFrame()
+		f.Controls.On = on
+		var w Writer
+		w.Begin(1)
+		AppendFrame(&w, addr, f)
+		var got []*goosc.Message
+		ms := decodeAll(t, w.Packets())
+		for i, m := range ms {
+			if m.Address == addr.Controls {
+				got = append(got, m)
+				if i == 0 || ms[i-1].Address != addr.Links {
+					t.Errorf("the controls follow %s, not the links", ms[i-1].Address)
+				}
+			}
+		}
+		if !on {
+			if len(got) != 0 {
+				t.Errorf("a glove without controls sent %v", got)
+			}
+			continue
+		}
+		want := []any{float32(-0.5), float32(1), float32(0.25), int32(0), int32(0), int32(1), int32(0), int32(1), int32(0), int32(0), int32(0)}
+		if len(got) != 1 || len(got[0].Arguments) != len(want) {
+			t.Fatalf("controls messages %v", got)
+		}
+		for i, a := range got[0].Arguments {
+			if a != want[i] {
+				t.Errorf("argument %d (%s): %v, want %v", i, methodsByAddress("/gloved", "right")[addr.Controls].Args[i].Name, a, want[i])
+			}
+		}
+	}
+}

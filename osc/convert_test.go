@@ -51,7 +51,7 @@ func TestConvertFrameCarriesEverySpatialValue(t *testing.T) {
 			t.Errorf("%s: distances %v %v %v", c.Name(), got.HandNear, got.Pinches, got.Fists)
 		}
 		if got.Pinches[0].Begin != f.Pinches[0].Begin || got.Fists[0].Begin != f.Fists[0].Begin || got.Touches[0] != f.Touches[0] || got.LOD[0] != f.LOD[0] ||
-			got.Seq != f.Seq || got.Sample != f.Sample || got.Status != f.Status || got.Rate != f.Rate || math.Abs(got.Joints[5]-f.Joints[5]) != 0 {
+			got.Seq != f.Seq || got.Sample != f.Sample || got.Status != f.Status || got.Rate != f.Rate || got.Controls != f.Controls || math.Abs(got.Joints[5]-f.Joints[5]) != 0 {
 			t.Errorf("%s: events, numbers or angles changed", c.Name())
 		}
 		var w0, w1 Writer

@@ -240,6 +240,7 @@ func fullFrame() *Frame {
 	f.HandNear = []HandNear{{Other: "left", Link: "index2", OtherLink: "palm", Distance: 0.006}}
 	f.LOD = []LOD{{Other: "left", Level: 3}}
 	f.Rate = 99.5
+	f.Controls = Controls{On: true, JoystickX: -0.5, JoystickY: 1, Trigger: 0.25, Pressed: [len(ControlButtons)]bool{2: true, 4: true}}
 	return f
 }
 

@@ -63,6 +63,17 @@ func args(groups ...[]Arg) []Arg {
 
 func one(a ...Arg) []Arg { return a }
 
+// controlArgs are the controls message's arguments: Controls' fields in
+// order, a button an int 0 or 1.
+func controlArgs() []Arg {
+	axis := Between(-1, 1)
+	out := []Arg{{Type: 'f', Name: "joystick x", Range: axis}, {Type: 'f', Name: "joystick y", Range: axis}, {Type: 'f', Name: "trigger", Range: Between(0, 1)}}
+	for _, b := range ControlButtons {
+		out = append(out, Arg{Type: 'i', Name: b, Range: Between(0, 1)})
+	}
+	return out
+}
+
 // Methods returns gloved's own contract: every message it sends for each
 // hand, in the order a frame holds them, then what it accepts and
 // answers on its listen address. AppendFrame writes the frame's messages;
@@ -95,6 +106,10 @@ func MethodsIn(c geom.Convention) []Method {
 		{Path: "{prefix}/{hand}/links", Access: Sent, When: "every frame",
 			Each: args(Vec3Args("position", length), QuatArgs("rotation")), Per: PerLink,
 			Description: in("Each link's frame in the world: its origin (at the joint that moves it) and its orientation, links in the order palm, thumb1..3, index1..3, middle1..3, ring1..3, little1..3 (then forearm, if the hand has one). Each link's quaternion stays in the hemisphere of its previous one: no sign flips between frames.")},
+		{Path: "{prefix}/{hand}/controls", Access: Sent, When: "every frame of a glove with controls (an OpenGloves glove; a CyberGlove has none)",
+			Args: controlArgs(),
+			Description: "The glove's own controls as its latest sample read them: the joystick (-1 to 1 each way, 0 centred: 2v/max - 1 of the raw value v at the glove's full scale max, as the OpenGloves driver reads it), the analog trigger (v/max), and each button and gesture the firmware reports, 1 while pressed. " +
+				"Sent with every frame, like the joints, so a lost datagram costs one frame's state; an app takes a press as the frame its button goes from 0 to 1."},
 		{Path: "{prefix}/{hand}/contact", Access: Sent, When: "one per touching (link, object)",
 			Args:        args(one(argLink, argObject, argDepth), Vec3Args("point", length), unitVec3("normal")),
 			Description: in("A link touching a scene object: the penetration depth, the contact point on the object, and the unit normal from the object toward the link (the way to push the link out).")},

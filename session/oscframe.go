@@ -6,8 +6,9 @@ import (
 	"github.com/gloved/gloved/selfcontact"
 )
 
-// FillFrame fills f's sample number, joints, link poses, contacts, near
-// list, self-contacts and pinch and fist events from the last frame, links
+// FillFrame fills f's sample number, joints, link poses, the glove's
+// controls, contacts, near list, self-contacts and pinch and fist events
+// from the last frame, links
 // and objects by name. The caller owns the rest (Seq, timing, touches,
 // status). Each link's quaternion is the sign nearer the one the previous
 // FillFrame gave it (geom.QuatTrack), or, the first time and when the
@@ -21,6 +22,7 @@ func (p *Pipeline) FillFrame(f *osc.Frame) {
 		f.Links = make([]osc.Pose, len(p.poses))
 	}
 	f.Sample = p.seq
+	f.Controls = p.controls.last
 	copy(f.Joints, p.angles[:])
 	if p.restart {
 		for l := range p.quats {

@@ -62,6 +62,8 @@ type Pipeline struct {
 
 	angles handmodel.Angles
 	poses  []geom.Transform
+	// controls are the glove's own controls, read from each sample.
+	controls controls
 	// refitted: hier's boxes are this frame's (a frame the scene passes
 	// over refits them only when asked, refitBoxes).
 	refitted bool
@@ -101,7 +103,8 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	p := &Pipeline{hand: hand, cal: cal, hier: part.Hier, refit: refit, scene: cs, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks())}
+	p := &Pipeline{hand: hand, cal: cal, hier: part.Hier, refit: refit, scene: cs, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks()),
+		controls: newControls(cal.Layout())}
 	if o.SelfContact {
 		if o.Self == (selfcontact.Options{}) {
 			o.Self = selfcontact.DefaultOptions
@@ -120,6 +123,7 @@ func (p *Pipeline) Frame(s *devices.Sample, wrist geom.Transform) error {
 	if err := p.cal.Angles(s, &p.hand.Limits, &p.angles); err != nil {
 		return err
 	}
+	p.controls.read(s)
 	p.hand.Pose(&p.angles, wrist, p.poses)
 	t1 := time.Now()
 	// A frame whose links are all proven beyond the band of every object

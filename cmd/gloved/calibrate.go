@@ -62,7 +62,7 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseCalibrate reads and checks `gloved calibrate`'s flags.
 func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
-	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device "+strings.Join(driver.Select(calibrates), "|")+"] [--sensors 18|22] [--side right|left] [--hold S] [--still COUNTS] [--baud B] [--view ADDR] [--force] -o FILE", out)
+	fs := newFlagSet("calibrate", "gloved calibrate --port PATH [--device "+strings.Join(driver.Select(calibrates), "|")+"] [--sensors 18|22] [--side right|left] [--hold S] [--still COUNTS] [--baud B] [--option KEY=VALUE] [--view ADDR] [--force] -o FILE", out)
 	port := fs.String("port", "/dev/ttyUSB0", "serial port of the glove's interface unit")
 	device := fs.String("device", session.DeviceCyberGlove, "the glove's driver: "+driver.OrList(calibrates))
 	sensors := fs.Int("sensors", 0, "18 or 22: the sensor count the glove must report (0: whatever it reports)")
@@ -70,6 +70,8 @@ func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
 	hold := fs.Float64("hold", calibrator.DefaultHold.Seconds(), "seconds each pose is recorded")
 	still := fs.Float64("still", calibrator.DefaultStill, "a hold is still when the middle 90% of every sensor's readings lie within this many counts")
 	baud := fs.Int("baud", session.DefaultBaud, "baud rate")
+	var options driver.Options
+	fs.Var(&options, "option", "KEY=VALUE: one of the driver's own keys (its options table, as the [[hand]] will have it: max=1023 for an OpenGloves AVR board); repeatable")
 	force := fs.Bool("force", false, "overwrite the -o file if it exists")
 	outPath := fs.String("o", "", "calibration file to write")
 	viewAt := fs.String("view", "", "also guide the session on the live page served at this address (127.0.0.1:8080)")
@@ -78,7 +80,7 @@ func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
 	} else if len(pos) > 0 {
 		return calibrateArgs{}, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	a := calibrateArgs{spec: session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side},
+	a := calibrateArgs{spec: session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side, Options: options},
 		hold: *hold, still: *still, force: *force, out: *outPath, viewAt: *viewAt}
 	return a, a.check()
 }

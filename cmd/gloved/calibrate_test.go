@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/calibrator/calibratortest"
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/devices/emulator/emulatortest"
+	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/handmodel"
 )
 
@@ -179,9 +182,12 @@ var samplesLine = regexp.MustCompile(`(?m)^#   \d+ \S+ +(\d+) samples`)
 // readWritten loads the calibration a session wrote, which must list
 // every pose held (with how many samples each), and returns it, its text
 // and the samples in its shortest hold (what bounds the fit's error).
-func readWritten(t *testing.T, path string) (*handmodel.Calibration, []byte, int) {
+func readWritten(t *testing.T, path string, layouts ...*devices.Layout) (*handmodel.Calibration, []byte, int) {
 	t.Helper()
-	got, err := handmodel.LoadCalibration(path)
+	if len(layouts) == 0 {
+		layouts = layout.Layouts(devices.Bits8)
+	}
+	got, err := handmodel.LoadCalibrationFor(path, layouts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +212,15 @@ func readWritten(t *testing.T, path string) (*handmodel.Calibration, []byte, int
 // readings with a count of noise; for 22 and 18 sensors and a left glove,
 // and a CyberGlove III, whose 12-bit readings are the 8-bit ones with
 // seeded low bits (a uniform sixteenth-of-a-count dither of variance
-// 255/3072 count², mean -1/32 count, added to the noise and the bound).
+// 255/3072 count², mean -1/32 count, added to the noise and the bound);
+// and an OpenGloves glove sending its splays and per-joint curls (41
+// channels at 12 bits, each read a sixteenth of a count apart, or on an
+// AVR board, --option max=1023, at 10 bits, a quarter of a count apart:
+// half of it added to the bound): each channel that
+// moves one joint is fitted where the poses pin that joint (a per-joint
+// curl open in the flat hand and closed in the fist, a splay from the
+// spread fingers, the thumb's from its poses), the others keep the
+// shipped calibration.
 func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 	const noise, hold = 1.0, "0.3"
 	for _, tc := range []struct {
@@ -214,11 +228,15 @@ func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 		sensors int
 		left    bool
 		model   string
-	}{{"22 right", 22, false, "cyberglove"}, {"18 right", 18, false, "cyberglove"}, {"22 left", 22, true, "cyberglove"}, {"22 right III", 22, false, "cyberglove3"}} {
+	}{{"22 right", 22, false, "cyberglove"}, {"18 right", 18, false, "cyberglove"}, {"22 left", 22, true, "cyberglove"}, {"22 right III", 22, false, "cyberglove3"},
+		{"opengloves", opengloves.Channels, false, opengloves.Name}, {"opengloves AVR", opengloves.Channels, false, opengloves.Name}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			known, err := calibratortest.Known(tc.sensors, tc.left, noise)
+			if tc.model == opengloves.Name {
+				known, err = calibratortest.KnownFor(opengloves.Layout, noise)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,9 +248,23 @@ func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 			if tc.left {
 				args = append(args, "--left")
 			}
+			avr := strings.HasSuffix(tc.name, "AVR")
+			if tc.model == opengloves.Name {
+				args = append(args, "--splay", "--joints")
+			}
+			if avr {
+				args = append(args, "--max", "1023")
+			}
 			emu := startGloved(t, "emulate", args...)
 			waitLink(t, emu, link)
-			cal := startGloved(t, "calibrate", "calibrate", "--port", link, "--device", tc.model, "--sensors", strconv.Itoa(tc.sensors), "--hold", hold, "-o", outPath)
+			calArgs := []string{"calibrate", "--port", link, "--device", tc.model, "--hold", hold, "-o", outPath}
+			switch {
+			case avr:
+				calArgs = append(calArgs, "--option", "max=1023")
+			case tc.model != opengloves.Name:
+				calArgs = append(calArgs, "--sensors", strconv.Itoa(tc.sensors))
+			}
+			cal := startGloved(t, "calibrate", calArgs...)
 			side := map[bool]string{false: "right", true: "left"}[tc.left]
 			cal.expect(t, fmt.Sprintf("Calibrating the %d-sensor %s-hand glove on %s", tc.sensors, side, link))
 			playing := "flat"
@@ -253,12 +285,18 @@ func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 			if code := cal.exit(t); code != 0 {
 				t.Fatalf("calibrate exited %d: %s", code, cal.errs.String())
 			}
-			got, text, fewest := readWritten(t, outPath)
+			got, text, fewest := readWritten(t, outPath, known.Layout())
 			if !regexp.MustCompile(`#   3 spread +\d+ samples, held at attempt \d`).Match(text) {
 				t.Fatalf("the file does not list the third pose held at attempt 2:\n%s", text)
 			}
 			bound := calibratortest.ReadingError(noise, fewest)
-			if tc.model == "cyberglove3" {
+			switch tc.model {
+			case opengloves.Name:
+				bound += map[bool]float64{false: 1.0 / 32, true: 1.0 / 8}[avr] // half a reading's step
+				if !strings.Contains(string(text), `glove = "opengloves"`) {
+					t.Errorf("the file does not name the glove:\n%s", text)
+				}
+			case "cyberglove3":
 				bound = calibratortest.ReadingError(math.Sqrt(noise*noise+255.0/3072), fewest) + 1.0/32
 				if !strings.Contains(string(text), `glove = "cyberglove3"`) {
 					t.Errorf("the file does not name the III:\n%s", text)

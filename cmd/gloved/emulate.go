@@ -26,7 +26,8 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 type emulateArgs struct {
 	model, source, motion, link, stamps string
 	sensors, max                        int
-	left, splay, forceFeedback          bool
+	left, splay, joints, forceFeedback  bool
+	controls                            bool
 	garbage, lose                       float64
 	unplugAt, unplugFor                 float64
 	silentAt, silentFor                 float64
@@ -43,6 +44,11 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if a.model == opengloves.Name {
 		return a.emulateOpenGloves(ctx, out)
+	}
+	for _, f := range []string{"max", "splay", "joints", "force-feedback", "controls"} {
+		if a.set(f) {
+			return fmt.Errorf("%w: --%s: only for an emulated OpenGloves glove (--model opengloves)", errUsage, f)
+		}
 	}
 	o := a.opts()
 	what, err := a.setSource(&o, out)
@@ -71,12 +77,14 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--force-feedback] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records), cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz) or opengloves (a LucidGloves firmware's alpha-encoded lines at 100 Hz)")
 	fs.IntVar(&a.max, "max", opengloves.MaxESP32, "opengloves: the firmware's full scale, 4095 (an ESP32) or 1023 (an AVR board)")
 	fs.BoolVar(&a.splay, "splay", false, "opengloves: send the splays too (a firmware built with USING_SPLAY)")
+	fs.BoolVar(&a.joints, "joints", false, "opengloves: send the per-joint curls (AAA)..(EAD) too, which the encoding has room for and no public firmware sends")
 	fs.BoolVar(&a.forceFeedback, "force-feedback", false, "opengloves: after each line wait up to a second for the host's, as a firmware built with force feedback does")
+	fs.BoolVar(&a.controls, "controls", false, fmt.Sprintf("opengloves: work the controls: the joystick turns round every %v, the A button pressed while it points right, B while left", emulator.ControlsTurn))
 	fs.IntVar(&a.sensors, "sensors", 22, "sensor count: 18 or 22 (with --calibration: the calibration's)")
 	fs.StringVar(&a.source, "source", "sim", `"sim", or a recording to play (looped)`)
 	fs.StringVar(&a.motion, "motion", "grasp", "simulated motion: "+sim.MotionNames())
@@ -154,20 +162,33 @@ func (a *emulateArgs) opts() emulator.Opts {
 // motion, with garbage, silence and the port hung up (its USB unplugged)
 // as the flags ask.
 func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) error {
-	for _, f := range []string{"sensors", "left", "lose", "unplug-at", "calibration", "stamps"} {
+	for _, f := range []string{"sensors", "left", "lose", "unplug-at", "stamps"} {
 		if a.set(f) {
 			return fmt.Errorf("%w: --%s: not for an emulated OpenGloves glove (its USB is unplugged with --hangup-at)", errUsage, f)
 		}
 	}
 	if a.source != "sim" {
-		return fmt.Errorf("%w: --source: an emulated OpenGloves glove plays the simulated motions (--motion)", errUsage)
+		return fmt.Errorf("%w: --source: an emulated OpenGloves glove plays the simulated motions (--motion) or the calibration poses (--calibration)", errUsage)
 	}
-	m := sim.Motion(a.motion)
-	if !m.Valid() {
-		return fmt.Errorf("%w: --motion %q: want %s", errUsage, a.motion, sim.MotionNames())
+	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay, Joints: a.joints}, ForceFeedback: a.forceFeedback, Controls: a.controls, Garbage: a.garbage, Seed: a.seed}
+	what := "simulated " + a.motion
+	if a.poses.calibration != "" {
+		if a.set("motion") {
+			return fmt.Errorf("%w: --calibration plays the calibration poses: give --motion only without it", errUsage)
+		}
+		script, err := a.poses.openGloves(out, a.seed, &o)
+		if err != nil {
+			return err
+		}
+		go readPoses(input, script)
+		what = fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", a.poses.calibration, a.poses.noise, strings.Join(script.Names(), ", "))
+	} else {
+		m := sim.Motion(a.motion)
+		if !m.Valid() {
+			return fmt.Errorf("%w: --motion %q: want %s", errUsage, a.motion, sim.MotionNames())
+		}
+		o.Source = func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(m, t, s) }
 	}
-	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay}, ForceFeedback: a.forceFeedback, Garbage: a.garbage, Seed: a.seed,
-		Source: func(t time.Duration, s *[layout.Slots]uint16) { sim.Raw(m, t, s) }}
 	if a.silentAt > 0 {
 		o.SilentAt, o.SilentFor = seconds(a.silentAt), seconds(a.silentFor)
 	}
@@ -176,7 +197,11 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
-		fmt.Fprintf(out, "emulating an OpenGloves glove (full scale %d, simulated %s) on %s", a.max, a.motion, path)
+		worked := ""
+		if a.controls {
+			worked = ", controls worked"
+		}
+		fmt.Fprintf(out, "emulating an OpenGloves glove (full scale %d, %s%s) on %s", a.max, what, worked, path)
 		if a.link != "" {
 			fmt.Fprintf(out, " (linked at %s)", a.link)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
+	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/internal/userfile"
 )
@@ -51,23 +52,55 @@ func (p *posesFlags) script(out io.Writer, seed uint64) (*emulator.Script, int, 
 		}
 		poses[handmodel.CalPoses[i].Name] = slots
 	}
-	s, err := emulator.NewScript(poses, p.pose, p.noise, seed)
+	s, err := p.play(out, poses, p.noise, seed)
+	return s, cal.Sensors, err
+}
+
+// openGloves makes an OpenGloves glove's poses: the wearer of --calibration
+// (the glove's calibration) holding the pose the script plays, with
+// --noise on each reading.
+func (p *posesFlags) openGloves(out io.Writer, seed uint64, o *emulator.OpenGlovesOpts) (*emulator.Script, error) {
+	cal, err := handmodel.LoadCalibrationFor(p.calibration, opengloves.Layout)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", errUsage, err)
+		return nil, err
+	}
+	poses := map[string][layout.Slots]float64{} // the emulator reads the pose itself
+	for i := range handmodel.CalPoses {
+		poses[handmodel.CalPoses[i].Name] = [layout.Slots]float64{}
+	}
+	s, err := p.play(out, poses, 0, seed)
+	if err != nil {
+		return nil, err
+	}
+	o.Cal, o.Noise = cal, p.noise
+	o.Pose = func(t time.Duration) *handmodel.CalPose {
+		pose, _ := handmodel.FindCalPose(s.Playing(t)) // the script's poses are CalPoses
+		return pose
+	}
+	return s, nil
+}
+
+// play makes the script of poses, each a reading per slot, with noise,
+// starting with --pose and playing --script; it names each pose as it
+// starts on out.
+func (p *posesFlags) play(out io.Writer, poses map[string][layout.Slots]float64, noise float64, seed uint64) (*emulator.Script, error) {
+	s, err := emulator.NewScript(poses, p.pose, noise, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if p.file != "" {
 		f, err := userfile.Open(p.file, scriptFile)
 		if err != nil {
-			return nil, 0, fmt.Errorf("--script: %w", err)
+			return nil, fmt.Errorf("--script: %w", err)
 		}
 		err = s.Load(p.file, f)
 		f.Close()
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
 	s.OnChange = func(t time.Duration, pose string) { fmt.Fprintf(out, "%.2f s: %s\n", t.Seconds(), pose) }
-	return s, cal.Sensors, nil
+	return s, nil
 }
 
 // readPoses queues each line of in, "pose [seconds]", until in ends; a

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	goosc "github.com/hypebeast/go-osc/osc"
+
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices/emulator"
 	"github.com/gloved/gloved/handmodel"
@@ -29,7 +31,9 @@ import (
 // statuses on the wire follow every fault in order, frames keep coming,
 // the hand moves (the joint angles on the wire change), and `gloved dump`
 // replays the recording: contiguous samples of the model's resolution,
-// every angle finite.
+// every angle finite. The OpenGloves glove, its controls worked
+// (--controls), sends them with every frame, as checkControls says; the
+// CyberGloves send none.
 func TestGloveFaultsThroughTheBinaries(t *testing.T) {
 	for _, model := range []string{"cyberglove", "cyberglove3", "opengloves"} {
 		t.Run(model, func(t *testing.T) { faultsThroughTheBinaries(t, model) })
@@ -47,7 +51,7 @@ func faultsThroughTheBinaries(t *testing.T, model string) {
 		"--silent-at", "3", "--silent-for", "0.8", "--hangup-at", "4.6", "--hangup-for", "0.5"}
 	want, sensors := []string{"streaming", "no-glove", "streaming", "stalled", "streaming", "reconnecting", "streaming"}, 22
 	if model == "opengloves" {
-		args = append(args, "--splay", "--force-feedback")
+		args = append(args, "--splay", "--force-feedback", "--controls")
 		want, sensors = slices.Delete(want, 1, 3), 41
 	} else {
 		args = append(args, "--unplug-at", "1.5", "--unplug-for", "0.5")
@@ -110,6 +114,7 @@ stall_ms = 300.0
 	if strings.Contains(stderr.String(), "panic") {
 		t.Errorf("the daemon's log:\n%s", stderr.String())
 	}
+	checkControls(t, got.All(), model == "opengloves")
 
 	lines := dumpLines(t, rec)
 	wide, fine := false, false
@@ -130,6 +135,62 @@ stall_ms = 300.0
 		t.Errorf("%d samples recorded; values above 254: %v, not multiples of 16: %v", len(lines), wide, fine)
 	}
 	t.Logf("statuses %v, %d frames, %d samples recorded", statuses, frames, len(lines))
+}
+
+// checkControls checks the controls of the right hand on the wire: none
+// for a glove without (has false); for an emulated OpenGloves glove with
+// its controls worked, one message with every frame, each argument in
+// its range, the joystick round its full circle on both axes, A pressed
+// while it points right and B while left, each pressed and released,
+// never both, and the grasp's trigger and grab gesture moving.
+func checkControls(t *testing.T, bundles []*goosc.Bundle, has bool) {
+	t.Helper()
+	frames, n := daemontest.Frames(bundles, "right"), 0
+	lo, hi := [3]float32{1, 1, 1}, [3]float32{-1, -1, -1}
+	var pressed, released [8]int
+	for _, b := range bundles {
+		for _, m := range b.Messages {
+			if m.Address != "/gloved/right/controls" {
+				continue
+			}
+			n++
+			if len(m.Arguments) != 11 {
+				t.Fatalf("controls %v", m.Arguments)
+			}
+			var v [3]float32
+			for k := range v {
+				v[k], _ = m.Arguments[k].(float32)
+				lo[k], hi[k] = min(lo[k], v[k]), max(hi[k], v[k])
+			}
+			if v[0] < -1 || v[0] > 1 || v[1] < -1 || v[1] > 1 || v[2] < 0 || v[2] > 1 {
+				t.Fatalf("controls %v out of range", m.Arguments)
+			}
+			for k := range 8 {
+				switch m.Arguments[3+k] {
+				case int32(1):
+					pressed[k]++
+				case int32(0):
+					released[k]++
+				default:
+					t.Fatalf("controls %v: button %d is neither 0 nor 1", m.Arguments, k)
+				}
+			}
+			a, bb := m.Arguments[5] == int32(1), m.Arguments[6] == int32(1)
+			if a && bb || a && v[0] < -0.01 || bb && v[0] > 0.01 {
+				t.Fatalf("controls %v: A %v and B %v with the joystick at x %v", m.Arguments, a, bb, v[0])
+			}
+		}
+	}
+	if !has {
+		if n != 0 {
+			t.Errorf("a glove without controls sent %d controls messages", n)
+		}
+		return
+	}
+	round := lo[0] < -0.95 && hi[0] > 0.95 && lo[1] < -0.95 && hi[1] > 0.95
+	if n != frames || !round || hi[2]-lo[2] < 0.25 || pressed[2] == 0 || released[2] == 0 || pressed[3] == 0 || released[3] == 0 || pressed[4] == 0 || released[4] == 0 {
+		t.Errorf("%d controls messages in %d frames; joystick and trigger from %v to %v; pressed %v, released %v", n, frames, lo, hi, pressed, released)
+	}
 }
 
 // TestCyberGlove3ErrorsSayWhatToDo: what a user can get wrong about a
@@ -153,7 +214,7 @@ func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"record", "--device", "cyberglove3", "--poll", "--port", "/dev/null", "--seconds", "1", "-o", out}, 2, []string{"poll", "only a cyberglove (I/II) can be polled"}},
 		{[]string{"record", "--device", "cyberglove4", "--seconds", "1", "-o", out}, 2, []string{`--device "cyberglove4"`, "cyberglove3"}},
 		{[]string{"record", "--device", "cyberglove3", "--port", filepath.Join(dir, "ttyUSB7"), "--seconds", "1", "-o", out}, 1, []string{"ttyUSB7", "plugged in"}},
-		{[]string{"calibrate", "--device", "sim", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "sim"`, "cyberglove or cyberglove3"}},
+		{[]string{"calibrate", "--device", "sim", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "sim"`, "cyberglove, cyberglove3 or opengloves"}},
 		{[]string{"emulate", "--model", "cyberglove4"}, 2, []string{`model "cyberglove4"`, "cyberglove3"}},
 		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "a cyberglove3 needs its serial port"}},
 		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--seconds", "1", "-o", out}, 1, []string{silent.Path, "?S: no reply", "needs its sensors (18 or 22) and side (right or left)"}},
@@ -244,10 +305,15 @@ func TestOpenGlovesErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"record", "--device", "opengloves", "--port", filepath.Join(dir, "ttyACM3"), "--seconds", "1", "-o", out}, 1, []string{"ttyACM3", "plugged in"}},
 		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "an opengloves glove needs its serial port"}},
 		{[]string{"run", "-c", badMax, "--check"}, 2, []string{"options.max = 255"}},
-		{[]string{"calibrate", "--device", "opengloves", "-o", filepath.Join(dir, "c.toml")}, 2, []string{`--device "opengloves"`, "cyberglove or cyberglove3"}},
+		{[]string{"calibrate", "--device", "opengloves", "--sensors", "22", "-o", filepath.Join(dir, "c.toml")}, 2, []string{"--sensors 22", "want 41"}},
+		{[]string{"calibrate", "--device", "opengloves", "--option", "max=1000", "-o", filepath.Join(dir, "c.toml")}, 2, []string{"options.max = 1000", "want 4095 (an ESP32) or 1023"}},
+		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-22.toml"}, 1, []string{"calibration-22.toml", "sensors = 22: want 41"}},
+		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-opengloves.toml", "--motion", "tap"}, 2, []string{"--calibration plays the calibration poses", "--motion only without it"}},
 		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"full scale 2047", "want 4095 or 1023"}},
 		{[]string{"emulate", "--model", "opengloves", "--unplug-at", "1"}, 2, []string{"--unplug-at", "--hangup-at"}},
 		{[]string{"emulate", "--model", "opengloves", "--source", out}, 2, []string{"--source", "simulated motions"}},
+		{[]string{"emulate", "--model", "cyberglove3", "--controls"}, 2, []string{"--controls", "only for an emulated OpenGloves glove"}},
+		{[]string{"emulate", "--splay"}, 2, []string{"--splay", "--model opengloves"}},
 	} {
 		r := runBinary(t, 20*time.Second, tc.args...)
 		r.oneLine(t, tc.code, tc.says...)

@@ -54,7 +54,8 @@ type Driver struct {
 	Probe serialport.Identify
 	// Calibrate: `gloved calibrate` can calibrate the glove: its layouts'
 	// sensors are those the guided calibration's poses are written for
-	// (the CyberGlove's).
+	// (the CyberGlove's), or channels that each move one joint, which the
+	// poses pin where they pin the joint (handmodel.CalPose.Targets).
 	Calibrate bool
 	// Replays: the glove is a recording played back, the recording key
 	// the file it plays; it is not itself recorded.

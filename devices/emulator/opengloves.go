@@ -29,6 +29,21 @@ type OpenGlovesOpts struct {
 	// the OpenGloves shipped calibration turns back into readings. So a
 	// motion shows alike on both gloves, each read with its defaults.
 	Source Source
+	// Pose, if set, moves the hand instead of Source: a wearer holding
+	// the calibration pose it returns for each time (Script.Playing),
+	// whose joint angles (CalPose.Joints) Cal, the wearer's calibration
+	// of the glove (nil: the shipped one), turns into readings, each
+	// channel that moves a joint with Gaussian noise of standard
+	// deviation Noise, in 8-bit counts.
+	Pose  func(t time.Duration) *handmodel.CalPose
+	Cal   *handmodel.Calibration
+	Noise float64
+	// Controls works the controls as a user would: the joystick turns
+	// round its full circle every ControlsTurn, the A button pressed
+	// while it points right and B while it points left. Without, the
+	// joystick rests at mid scale and no button is pressed, as on a glove
+	// built without them (JOYSTICK_BLANK).
+	Controls bool
 	// Period is the time between lines; 0 is 10 ms.
 	Period time.Duration
 	// ForceFeedback: after each line, wait for a line from the host, up to
@@ -63,7 +78,8 @@ type OpenGlovesStats struct {
 // OpenGloves emulates a glove of the LucidGloves firmware: it streams
 // alpha-encoded lines of the source's motion, with its gestures (grab,
 // pinch, the trigger from the index curl) and a blank joystick at mid
-// scale, as AlphaEncoding.cpp and Gesture.cpp write them.
+// scale, as AlphaEncoding.cpp and Gesture.cpp write them, or the
+// controls worked (OpenGlovesOpts.Controls).
 type OpenGloves struct {
 	opts  OpenGlovesOpts
 	start time.Time
@@ -90,16 +106,31 @@ func NewOpenGloves(o OpenGlovesOpts) (*OpenGloves, error) {
 	if o.Period < time.Millisecond {
 		return nil, fmt.Errorf("emulator: line period %v: want 1 ms or more", o.Period)
 	}
-	if err := checkFaults(o.Source, o.Garbage); err != nil {
+	src := o.Source
+	if o.Pose != nil {
+		if src != nil {
+			return nil, fmt.Errorf("emulator: an OpenGloves glove moves by its Source or its Pose, not both")
+		}
+		src = func(time.Duration, *[layout.Slots]uint16) {}
+	}
+	if err := checkFaults(src, o.Garbage); err != nil {
 		return nil, err
 	}
 	cyber, err := handmodel.DefaultCalibration(layout.Slots)
 	if err != nil {
 		return nil, err
 	}
-	cal, err := handmodel.DefaultCalibrationFor(opengloves.Layout)
-	if err != nil {
-		return nil, err
+	cal := o.Cal
+	if cal == nil {
+		if cal, err = handmodel.DefaultCalibrationFor(opengloves.Layout); err != nil {
+			return nil, err
+		}
+	}
+	if cal.Sensors != opengloves.Channels {
+		return nil, fmt.Errorf("emulator: calibration %s is for %d sensors, an OpenGloves glove has %d", cal.Name, cal.Sensors, opengloves.Channels)
+	}
+	if !(o.Noise >= 0 && o.Noise <= MaxNoise) {
+		return nil, fmt.Errorf("emulator: noise %v counts: want 0..%d", o.Noise, MaxNoise)
 	}
 	return &OpenGloves{opts: o, start: time.Now(), cyber: cyber, cal: cal, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}, nil
 }
@@ -122,6 +153,10 @@ func (e *OpenGloves) lose(n int) {
 func (e *OpenGloves) silent(t time.Duration) bool {
 	return e.opts.SilentFor > 0 && t >= e.opts.SilentAt && t < e.opts.SilentAt+e.opts.SilentFor
 }
+
+// ControlsTurn is how long the joystick of OpenGlovesOpts.Controls takes
+// to turn round once.
+const ControlsTurn = 2 * time.Second
 
 // answerWait is how long a force-feedback firmware waits for the host's
 // line: Arduino's Stream timeout.
@@ -239,14 +274,18 @@ func forges(c byte) bool {
 // read back into the OpenGloves calibration's readings, a finger's curl
 // the mean of its per-joint readings, and the firmware's gestures.
 func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
-	var slots [layout.Slots]uint16
-	e.opts.Source(t, &slots)
-	var raw [devices.MaxReadings]float64
-	for k := range layout.Slots {
-		raw[k] = float64(slots[k])
-	}
 	var q handmodel.Angles
-	e.cyber.AnglesOf(&raw, &handmodel.DefaultLimits, &q)
+	if e.opts.Pose != nil {
+		q, _ = e.opts.Pose(t).Joints(opengloves.Channels)
+	} else {
+		var slots [layout.Slots]uint16
+		e.opts.Source(t, &slots)
+		var raw [devices.MaxReadings]float64
+		for k := range layout.Slots {
+			raw[k] = float64(slots[k])
+		}
+		e.cyber.AnglesOf(&raw, &handmodel.DefaultLimits, &q)
+	}
 	max := float64(e.opts.Max)
 	scale := max / 256 // counts to the firmware's values (Sample.Counts inverted)
 	var sum, n [5]float64
@@ -258,6 +297,11 @@ func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
 		counts, err := e.cal.Sensor[c].Raw(q[j] / ch.Joints[0].Gain)
 		if err != nil {
 			continue
+		}
+		if e.opts.Noise > 0 {
+			e.mu.Lock()
+			counts += e.opts.Noise * e.rng.NormFloat64()
+			e.mu.Unlock()
 		}
 		x := math.Round(min(max, math.Max(0, counts*scale)))
 		v[c] = uint16(x)
@@ -272,16 +316,23 @@ func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
 	}
 	half := uint16(e.opts.Max / 2)
 	v[opengloves.JoyX], v[opengloves.JoyY] = half, half // JOYSTICK_BLANK
-	index := v[opengloves.Curl+1]
-	v[opengloves.Trigger] = 0
-	if index > half {
-		v[opengloves.Trigger] = (index - half) * 2
-	}
 	flag := func(i int, on bool) {
 		v[opengloves.Flag+i] = 0
 		if on {
 			v[opengloves.Flag+i] = 1
 		}
+	}
+	if e.opts.Controls {
+		turn := 2 * math.Pi * float64(t%ControlsTurn) / float64(ControlsTurn)
+		x, y := math.Cos(turn), math.Sin(turn)
+		v[opengloves.JoyX], v[opengloves.JoyY] = uint16(math.Round((x+1)/2*max)), uint16(math.Round((y+1)/2*max))
+		flag(2, x > 0) // J: A
+		flag(3, x < 0) // K: B
+	}
+	index := v[opengloves.Curl+1]
+	v[opengloves.Trigger] = 0
+	if index > half {
+		v[opengloves.Trigger] = (index - half) * 2
 	}
 	fingers := (int(v[opengloves.Curl+1]) + int(v[opengloves.Curl+2]) + int(v[opengloves.Curl+3]) + int(v[opengloves.Curl+4])) / 4
 	flag(1, index > half)                                       // I: the trigger gesture

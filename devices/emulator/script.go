@@ -149,6 +149,27 @@ func (s *Script) Load(name string, r io.Reader) error {
 func (s *Script) Source(t time.Duration, slots *[layout.Slots]uint16) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	pose := s.poses[s.play(t)]
+	for k, v := range pose {
+		if s.noise > 0 {
+			v += s.noise * s.rng.NormFloat64()
+		}
+		slots[k] = uint16(math.Round(min(max(v, 1), 254)))
+	}
+}
+
+// Playing returns the name of the pose playing at t, for an emulator
+// that reads the pose itself (an OpenGloves glove's, through its own
+// calibration) rather than the script's readings.
+func (s *Script) Playing(t time.Duration) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.play(t)
+}
+
+// play moves the script on to t and returns the pose playing; s.mu is
+// held.
+func (s *Script) play(t time.Duration) string {
 	s.now = t
 	for len(s.steps) > 1 {
 		cur, next := &s.steps[0], &s.steps[1]
@@ -165,11 +186,5 @@ func (s *Script) Source(t time.Duration, slots *[layout.Slots]uint16) {
 			s.OnChange(t, next.Pose)
 		}
 	}
-	pose := s.poses[s.steps[0].Pose]
-	for k, v := range pose {
-		if s.noise > 0 {
-			v += s.noise * s.rng.NormFloat64()
-		}
-		slots[k] = uint16(math.Round(min(max(v, 1), 254)))
-	}
+	return s.steps[0].Pose
 }

@@ -254,3 +254,34 @@ func TestTheKeysAreChecked(t *testing.T) {
 		t.Error("a recording without its full scale was taken")
 	}
 }
+
+// TestTheEmulatorWorksTheControlsWhenAsked: an emulated glove with its
+// controls worked turns its joystick round the full circle, A pressed
+// while it points right and B while left, never both; without, the
+// joystick rests at mid scale and neither is pressed. Read through the
+// driver, at the AVR's full scale.
+func TestTheEmulatorWorksTheControlsWhenAsked(t *testing.T) {
+	const full = opengloves.MaxAVR
+	for _, worked := range []bool{true, false} {
+		_, _, g := open(t, emulator.OpenGlovesOpts{Controls: worked, Period: 5 * time.Millisecond}, "", emulator.Hangup{}, full, nil)
+		got := read(t, g.Device, int(emulator.ControlsTurn/(5*time.Millisecond))*5/4)
+		g.Device.Close()
+		lo, hi := [2]uint16{full, full}, [2]uint16{}
+		var a, b int
+		for _, v := range got {
+			for k := range 2 {
+				lo[k], hi[k] = min(lo[k], v[opengloves.JoyX+k]), max(hi[k], v[opengloves.JoyX+k])
+			}
+			pa, pb := v[opengloves.Flag+2] != 0, v[opengloves.Flag+3] != 0
+			if pa && pb || pa && v[opengloves.JoyX] < full/2 || pb && v[opengloves.JoyX] > full/2+1 {
+				t.Fatalf("worked %v: A %v, B %v with the joystick at %d", worked, pa, pb, v[opengloves.JoyX])
+			}
+			a, b = a+int(v[opengloves.Flag+2]/full), b+int(v[opengloves.Flag+3]/full)
+		}
+		turned := lo[0] < 20 && lo[1] < 20 && hi[0] > full-20 && hi[1] > full-20 && a > 0 && b > 0
+		rest := lo == [2]uint16{full / 2, full / 2} && hi == lo && a == 0 && b == 0
+		if worked && !turned || !worked && !rest {
+			t.Errorf("worked %v: the joystick ran %v to %v, A pressed in %d samples, B in %d", worked, lo, hi, a, b)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package opengloves
 
+import "github.com/gloved/gloved/devices"
+
 // The channels of a sample, in the order of Sample.Raw and of the
 // layout's sensors: each is one input of the alpha encoding.
 const (
@@ -19,7 +21,7 @@ const (
 	JoyY    = 31
 	Trigger = 32
 	// Flag is the first of the eight buttons and gestures, H..O in the
-	// order of flagNames: full scale while pressed, 0 while not.
+	// order of control: full scale while pressed, 0 while not.
 	Flag = 33
 	// Channels is how many channels a sample carries.
 	Channels = 41
@@ -36,10 +38,24 @@ var (
 	thumbJoints = [4]string{"cmc", "mcp", "ip", "unused"}
 )
 
-// flagNames name the flags H..O: the joystick's click, the trigger's
-// click, the A and B buttons, the grab and pinch gestures, the menu and
-// the calibrate buttons.
-var flagNames = [8]string{"joystick_click", "trigger_click", "a_button", "b_button", "grab", "pinch", "menu", "calibrate_button"}
+// control returns the control channel c reads: the joystick's axes (F,
+// G), the analog trigger (P), and the flags H..O in devices' order of
+// buttons (the joystick's click, the trigger's click, the A and B
+// buttons, the grab and pinch gestures, the menu and the calibrate
+// buttons), which is the encoding's; NotAControl for a finger's channel.
+func control(c int) devices.Control {
+	switch {
+	case c == JoyX:
+		return devices.JoystickX
+	case c == JoyY:
+		return devices.JoystickY
+	case c == Trigger:
+		return devices.Trigger
+	case c >= Flag && c < Flag+devices.NumButtons:
+		return devices.FirstButton + devices.Control(c-Flag)
+	}
+	return devices.NotAControl
+}
 
 // kind is what a key is.
 type kind uint8

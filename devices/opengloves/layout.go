@@ -43,7 +43,8 @@ const CalibrationFile = "calibration-opengloves.toml"
 // palm. The whole-finger curls (they reach the joints through the
 // per-joint channels), the four fingers' metacarpal channels (the hand
 // model has no joint there), the thumb's unused fourth and the controls
-// move no joint.
+// move no joint; the controls are the layout's (devices.Control), which
+// the daemon sends on OSC.
 var (
 	splayShares = [5][]devices.Share{
 		devices.Moves("thumb_abduction"), devices.Moves("index_abduction"), devices.Moves("middle_abduction"),
@@ -66,9 +67,8 @@ var Names = func() [Channels]string {
 			n[Joint+4*f+j] = finger + "_" + name
 		}
 	}
-	n[JoyX], n[JoyY], n[Trigger] = "joystick_x", "joystick_y", "trigger"
-	for i, name := range flagNames {
-		n[Flag+i] = name
+	for c := JoyX; c < Channels; c++ {
+		n[c] = control(c).String()
 	}
 	return n
 }()
@@ -99,7 +99,7 @@ var Layout = func() *devices.Layout {
 	}
 	l := &devices.Layout{Name: "opengloves", Bits: devices.Bits12, Calibration: text, CalibrationName: CalibrationFile}
 	for c, name := range Names {
-		l.Sensors = append(l.Sensors, devices.Channel{Name: name, Joints: joints(c)})
+		l.Sensors = append(l.Sensors, devices.Channel{Name: name, Joints: joints(c), Control: control(c)})
 	}
 	return l
 }()

@@ -24,13 +24,16 @@ func init() {
 			{Name: "options.max", Doc: "the values' full scale: 4095 (an ESP32, the default) or 1023 (an AVR board such as an Arduino Nano)"},
 			{Name: "recording", Doc: "record the session's port bytes to this file"},
 		},
-		Check:   check,
-		Open:    open,
-		Serial:  true,
-		Layouts: []*devices.Layout{Layout},
-		Sensors: Channels,
-		Parser:  parser,
-		Probe:   Probe,
+		Check:  check,
+		Open:   open,
+		Serial: true,
+		// gloved calibrate's poses pin each channel that moves one joint
+		// (handmodel.CalPose.Targets).
+		Calibrate: true,
+		Layouts:   []*devices.Layout{Layout},
+		Sensors:   Channels,
+		Parser:    parser,
+		Probe:     Probe,
 	})
 }
 

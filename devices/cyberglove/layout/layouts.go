@@ -41,7 +41,7 @@ func build(n int, bits uint8) *devices.Layout {
 	if err != nil {
 		panic("layout: the shipped " + name + " is missing: " + err.Error())
 	}
-	l := &devices.Layout{Name: fmt.Sprintf("cyberglove-%d", n), Bits: bits, Calibration: text, CalibrationName: name}
+	l := &devices.Layout{Name: fmt.Sprintf("cyberglove-%d", n), Bits: bits, Saturates: true, Calibration: text, CalibrationName: name}
 	for i := range n {
 		k := Slot(n, i)
 		c := devices.Channel{Name: Names[k], Joints: shares[k]}
