@@ -99,13 +99,17 @@ func TestEveryStrategyBoundsItsGeometry(t *testing.T) {
 	ch, _ := cab.Build(chainBody)
 	poses := make([]geom.Transform, 17)
 	bend := make([][2]float64, 16)
+	trials := 1000
+	if testing.Short() { // the race run: a third of the poses
+		trials = 300
+	}
 	for _, s := range cab.Strategies {
 		for _, hh := range []*cab.Hierarchy{h, ch} {
 			ref, err := cab.NewRefitter(s, hh)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for trial := range 1000 {
+			for trial := range trials {
 				if hh == h {
 					randomHandPose(r, hand, poses)
 				} else {

@@ -24,7 +24,7 @@ func leftResult(t *testing.T) (*Result, *handmodel.Calibration) {
 	known.Sensor[layout.IndexPIP].Gain = 1e3
 	g := newPoseGlove(t, known, 0)
 	u := &user{t: t, g: g, fidget: func(s Step) bool { return s.Index == 0 && s.Attempt == 1 }}
-	r, err := Run(context.Background(), g, devices.GloveInfo{Model: "cyberglove", Sensors: 22}, u, testOpts())
+	r, err := Run(context.Background(), g, devices.GloveInfo{Model: "cyberglove", Sensors: 22}, u, testOpts(g))
 	if err != nil {
 		t.Fatal(err)
 	}

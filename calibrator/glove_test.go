@@ -2,6 +2,7 @@ package calibrator
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,22 +15,71 @@ import (
 	"github.com/gloved/gloved/handmodel"
 )
 
-// Test timing: a sample every 2 ms, holds of 60 ms after 20 ms to settle.
+// Test timing: a sample every 2 ms, holds of 60 ms after 20 ms to settle,
+// on the glove's clock.
 const (
 	testPeriod = 2 * time.Millisecond
 	testHold   = 60 * time.Millisecond
 	testSettle = 20 * time.Millisecond
 )
 
-func testOpts() Opts {
-	return Opts{Hold: testHold, Settle: testSettle, Now: func() time.Time { return time.Date(2026, 3, 2, 14, 5, 9, 0, time.UTC) }}
+// testOpts are the options of a session on g: its holds are timed by g's
+// clock, so each holds testHold/testPeriod samples however loaded the
+// machine is (on the wall clock, a test descheduled for a while saw
+// fewer than minSamples and asked again).
+func testOpts(g *poseGlove) Opts {
+	return Opts{Hold: testHold, Settle: testSettle, Clock: g.clock, Now: func() time.Time { return time.Date(2026, 3, 2, 14, 5, 9, 0, time.UTC) }}
+}
+
+// gloveClock is the time of a test's glove: it moves testPeriod at each
+// read, and fires the timers it passes.
+type gloveClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []gloveTimer
+}
+
+type gloveTimer struct {
+	at time.Time
+	c  chan time.Time
+}
+
+func (c *gloveClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *gloveClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := gloveTimer{at: c.now.Add(d), c: make(chan time.Time, 1)}
+	c.timers = append(c.timers, t)
+	return t.c
+}
+
+// advance moves the clock by d and returns the time since start.
+func (c *gloveClock) advance(d time.Duration, start time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.timers = slices.DeleteFunc(c.timers, func(t gloveTimer) bool {
+		if c.now.Before(t.at) {
+			return false
+		}
+		t.c <- c.now
+		return true
+	})
+	return c.now.Sub(start)
 }
 
 // poseGlove is a glove whose wearer holds the poses of an emulator script
-// read through a known calibration, a sample every testPeriod.
+// read through a known calibration, a sample every testPeriod (of its
+// clock; it is paced by the wall clock as well).
 type poseGlove struct {
 	script  *emulator.Script
 	n       int
+	clock   *gloveClock
 	start   time.Time
 	seq     uint64
 	closed  atomic.Bool
@@ -55,7 +105,8 @@ func newPoseGlove(t *testing.T, known *handmodel.Calibration, noise float64) *po
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &poseGlove{script: s, n: known.Sensors, start: time.Now(), playing: "flat"}
+	start := time.Now()
+	g := &poseGlove{script: s, n: known.Sensors, clock: &gloveClock{now: start}, start: start, playing: "flat"}
 	s.OnChange = func(_ time.Duration, p string) {
 		g.mu.Lock()
 		g.playing = p
@@ -70,13 +121,14 @@ func (g *poseGlove) Read(s *devices.Sample) error {
 	if g.closed.Load() {
 		return devices.ErrClosed
 	}
+	t := g.clock.advance(testPeriod, g.start)
 	if g.stalled.Load() {
 		return devices.ErrTimeout
 	}
 	var slots [layout.Slots]uint16
-	g.script.Source(time.Since(g.start), &slots)
+	g.script.Source(t, &slots)
 	layout.FromSlots(&slots, g.n, s)
-	s.Time, s.Seq = time.Since(g.start), g.seq
+	s.Time, s.Seq = t, g.seq
 	g.seq++
 	return nil
 }

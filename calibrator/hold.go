@@ -109,21 +109,23 @@ func measure(samples []devices.Sample, l *devices.Layout, still float64) (*Hold,
 // recorder reads the glove all the time, so that no stale samples wait in
 // the port, and keeps those of the window being recorded.
 type recorder struct {
-	dev  devices.Device
-	n    int
-	live Live          // or nil
-	done chan struct{} // closed when Read failed for good; fatal says why
+	dev   devices.Device
+	n     int
+	live  Live // or nil
+	clock Clock
+	done  chan struct{} // closed when Read failed for good; fatal says why
 
 	mu      sync.Mutex
-	from    time.Time // samples from here on are kept, while on
+	from    time.Time // samples from here on are kept, before to, while on
+	to      time.Time
 	on      bool
 	samples []devices.Sample
 	fault   error // the first transient error of the window
 	fatal   error
 }
 
-func startRecorder(dev devices.Device, n int, live Live) *recorder {
-	r := &recorder{dev: dev, n: n, live: live, done: make(chan struct{})}
+func startRecorder(dev devices.Device, n int, live Live, clock Clock) *recorder {
+	r := &recorder{dev: dev, n: n, live: live, clock: clock, done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -133,9 +135,9 @@ func (r *recorder) run() {
 	var s devices.Sample
 	for {
 		err := r.dev.Read(&s)
-		now := time.Now()
+		now := r.clock.Now()
 		r.mu.Lock()
-		keep, got := r.on && !now.Before(r.from), false
+		keep, got := r.on && !now.Before(r.from) && now.Before(r.to), false
 		switch {
 		case err == nil && s.N != r.n:
 			err = fmt.Errorf("calibrator: a sample of %d sensors from a %d-sensor glove", s.N, r.n)
@@ -167,13 +169,13 @@ func (r *recorder) run() {
 // settle+hold after it, and the first transient error among them.
 func (r *recorder) window(ctx context.Context, settle, hold time.Duration) ([]devices.Sample, error, error) {
 	r.mu.Lock()
-	r.on, r.from, r.samples, r.fault = true, time.Now().Add(settle), nil, nil
+	now := r.clock.Now()
+	r.on, r.from, r.to, r.samples, r.fault = true, now.Add(settle), now.Add(settle+hold), nil, nil
 	r.mu.Unlock()
-	t := time.NewTimer(settle + hold)
-	defer t.Stop()
+	end := r.clock.After(settle + hold) // at to or after: what came before to is kept
 	var err error
 	select {
-	case <-t.C:
+	case <-end:
 	case <-ctx.Done():
 		err = ctx.Err()
 	case <-r.done:

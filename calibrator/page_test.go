@@ -85,7 +85,7 @@ func TestAPageRunsTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := testOpts()
+	o := testOpts(g)
 	o.Fallback = fallback
 	type run struct {
 		r   *Result
@@ -155,14 +155,14 @@ func TestBothLeavesTheAnswersToTheUIStillThere(t *testing.T) {
 	gone := &eofUI{}
 	u := &user{t: t, g: g}
 	info := devices.GloveInfo{Sensors: 18, Right: true}
-	if _, err := Run(context.Background(), g, info, Both(gone, u), testOpts()); err != nil {
+	if _, err := Run(context.Background(), g, info, Both(gone, u), testOpts(g)); err != nil {
 		t.Fatal(err)
 	}
 	n := len(handmodel.CalPoses)
 	if len(u.asks) != n || gone.recorded != n || gone.held != n || gone.shown != 1 || u.shown != 1 {
 		t.Errorf("asked %d; the ended UI saw %d recordings, %d holds, %d shows: want %d, %d, %d, 1", len(u.asks), gone.recorded, gone.held, gone.shown, n, n, n)
 	}
-	_, err := Run(context.Background(), g, info, Both(gone, &eofUI{}), testOpts())
+	_, err := Run(context.Background(), g, info, Both(gone, &eofUI{}), testOpts(g))
 	if err != io.EOF {
 		t.Errorf("both inputs ended: %v, want io.EOF", err)
 	}

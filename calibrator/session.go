@@ -38,6 +38,7 @@ type Opts struct {
 	// must keep still.
 	Fallback *handmodel.Calibration
 	Now      func() time.Time // the clock that dates the result
+	Clock    Clock            // the clock that times the holds; nil: the wall clock
 }
 
 func (o *Opts) fill(sensors int) error {
@@ -58,6 +59,9 @@ func (o *Opts) fill(sensors int) error {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Clock == nil {
+		o.Clock = wallClock{}
 	}
 	if o.Fallback == nil {
 		c, err := handmodel.DefaultCalibration(sensors)
@@ -83,7 +87,7 @@ func Run(ctx context.Context, dev devices.Device, info devices.GloveInfo, ui UI,
 		return nil, err
 	}
 	live, _ := ui.(Live)
-	s := &session{ui: ui, o: o, info: info, rec: startRecorder(dev, info.Sensors, live), steps: make([]StepResult, len(o.Poses))}
+	s := &session{ui: ui, o: o, info: info, rec: startRecorder(dev, info.Sensors, live, o.Clock), steps: make([]StepResult, len(o.Poses))}
 	todo := make([]int, len(o.Poses))
 	for i := range todo {
 		todo[i] = i

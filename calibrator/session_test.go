@@ -32,7 +32,7 @@ func TestRunRecoversAKnownCalibration(t *testing.T) {
 			g := newPoseGlove(t, known, noise)
 			u := &user{t: t, g: g}
 			info := devices.GloveInfo{Model: "cyberglove", Sensors: tc.sensors, Right: !tc.left}
-			r, err := Run(context.Background(), g, info, u, testOpts())
+			r, err := Run(context.Background(), g, info, u, testOpts(g))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestRunAsksAgainWhenTheHandMoves(t *testing.T) {
 	known := knownCalibration(t, 22, false, 0)
 	g := newPoseGlove(t, known, 0)
 	u := &user{t: t, g: g, fidget: func(s Step) bool { return s.Index == 1 && s.Attempt == 1 }}
-	r, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts())
+	r, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRunAsksAgainWhenTheHandMoves(t *testing.T) {
 func TestRunAsksAgainWhenTheGloveStops(t *testing.T) {
 	g := newPoseGlove(t, knownCalibration(t, 18, false, 0), 0)
 	u := &user{t: t, g: g, stall: func(s Step) bool { return s.Index == 2 && s.Attempt == 1 }}
-	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 18, Right: true}, u, testOpts()); err != nil {
+	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 18, Right: true}, u, testOpts(g)); err != nil {
 		t.Fatal(err)
 	}
 	var stopped *StoppedError
@@ -122,7 +122,7 @@ func TestRunEndsWhenTheUserStops(t *testing.T) {
 			}
 			return nil
 		}}
-		r, err := Run(tc.ctx, g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts())
+		r, err := Run(tc.ctx, g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts(g))
 		if r != nil || !errors.Is(err, tc.want) {
 			t.Errorf("%s: got %v, %v; want no result and %v", tc.name, r, err, tc.want)
 		}
@@ -134,14 +134,14 @@ func TestRunEndsWhenTheUserStops(t *testing.T) {
 func TestRunHoldsAgainThePosesTheUserNames(t *testing.T) {
 	g := newPoseGlove(t, knownCalibration(t, 22, false, 0), 0)
 	u := &user{t: t, g: g, answers: []Decision{{Redo: []int{1, 4}}, {Write: true}}}
-	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts()); err != nil {
+	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 22, Right: true}, u, testOpts(g)); err != nil {
 		t.Fatal(err)
 	}
 	n := len(handmodel.CalPoses)
 	if len(u.asks) != n+2 || u.asks[n].Index != 1 || u.asks[n+1].Index != 4 || u.shown != 2 {
 		t.Errorf("%d asks (then poses %d, %d), %d shows: want poses 2 and 5 again and a second show", len(u.asks), u.asks[n].Index, u.asks[n+1].Index, u.shown)
 	}
-	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 20}, u, testOpts()); err == nil {
+	if _, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 20}, u, testOpts(g)); err == nil {
 		t.Error("a 20-sensor glove was accepted")
 	}
 }
@@ -223,7 +223,7 @@ func (l *liveUser) Live(s *devices.Sample) {
 func TestRunGivesALiveUIEverySample(t *testing.T) {
 	g := newPoseGlove(t, knownCalibration(t, 18, false, 0), 0)
 	u := &liveUser{user: &user{t: t, g: g}}
-	r, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 18, Right: true}, u, testOpts())
+	r, err := Run(context.Background(), g, devices.GloveInfo{Sensors: 18, Right: true}, u, testOpts(g))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,17 +71,16 @@ func runFault(t *testing.T, model cyberglove.Model, f fault) {
 	link, rec := filepath.Join(dir, "glove"), filepath.Join(dir, "session.glove")
 	f.opts.Model, f.opts.Sensors, f.opts.Right = model, 22, true
 	rx, got := daemontest.Listen(t)
-	d, done, _ := startDaemon(t, 3*time.Second, "fault.toml",
+	d, done, stop := startDaemon(t, 0, "fault.toml",
 		hand("right", string(model), quoted("port", link), quoted("recording", rec))+builtinScene(rx.LocalAddr().String(), "stall_ms = 300.0"))
 	// The glove comes after the daemon (which waits for it): the fault's
 	// time counts from here.
 	start := time.Now()
 	em := emulatortest.Start(t, f.opts, link, f.hang)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if s := daemontest.Statuses(got.All(), "right"); !daemontest.InOrder(s, append([]string{StatusNoGlove}, f.statuses...)) {
-		t.Errorf("statuses %v, want %v in that order", s, f.statuses)
+	time.Sleep(time.Until(start.Add(2800 * time.Millisecond))) // the faults come at 0.9 s
+	statuses := daemontest.Statuses(got.All(), "right")
+	if !daemontest.InOrder(statuses, append([]string{StatusNoGlove}, f.statuses...)) {
+		t.Errorf("statuses %v, want %v in that order", statuses, f.statuses)
 	}
 	pings, gap := sd.pings(start.Add(100*time.Millisecond), start.Add(2700*time.Millisecond))
 	if pings < 10 || gap >= watchdog {
@@ -105,15 +104,27 @@ func runFault(t *testing.T, model cyberglove.Model, f fault) {
 		unread := uint64(em.Emulator.Stats().Unread)
 		lost = int((faults.SkippedBytes+size-1)/size+(unread+size-1)/size) + 2
 	}
+	// The end: the unit's stream ends, and the daemon reads all it was
+	// sent (it says stalled once nothing more comes) before it stops.
+	// Every record sent is then recorded, but those the fault lost.
+	stalls := h.Stats.Stalls.Load()
+	em.Emulator.EndStream()
+	if !waitFor(10*time.Second, func() bool { return h.Stats.Stalls.Load() > stalls }) {
+		t.Fatalf("the daemon never saw the stream end: statuses %v", daemontest.Statuses(got.All(), "right"))
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 	recorded := checkRecording(t, rec, em.Values(), lost)
 	t.Logf("sent %d records, recorded %d; statuses %v; %d frames; watchdog %d pings, longest gap %v; faults %+v; stalls %d; %d bytes unread at hang-up",
-		len(em.Values()), recorded, daemontest.Statuses(got.All(), "right"), h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load(), em.Emulator.Stats().Unread)
+		len(em.Values()), recorded, statuses, h.Stats.Frames.Load(), pings, gap.Round(time.Millisecond), faults, h.Stats.Stalls.Load(), em.Emulator.Stats().Unread)
 }
 
 // checkRecording replays rec and compares its samples with the records the
-// emulator sent: every sample was sent, in order, and at most lost sent
-// records are missing besides one after the last sample (the record in
-// flight when the daemon stopped).
+// emulator sent, its stream ended and read to its end: every sample was
+// sent, in order, at most lost sent records are missing, and none after
+// the last sample.
 func checkRecording(t *testing.T, rec string, sent [][]uint16, lost int) int {
 	t.Helper()
 	r, err := replay.Open(rec, false)
@@ -146,8 +157,8 @@ func checkRecording(t *testing.T, rec string, sent [][]uint16, lost int) int {
 	if r.Warning() != nil {
 		t.Errorf("the recording is damaged: %v", r.Warning())
 	}
-	if tail := len(sent) - k; missed+max(0, tail-1) > lost {
-		t.Errorf("%d samples recorded of %d sent: %d missed before the last, %d after (want at most %d besides one in flight)", n, len(sent), missed, tail, lost)
+	if tail := len(sent) - k; missed > lost || tail > 0 {
+		t.Errorf("%d samples recorded of %d sent: %d missed before the last (want at most %d), %d after (want none: the stream ended before the daemon stopped)", n, len(sent), missed, lost, tail)
 	}
 	if n < 50 {
 		t.Errorf("only %d samples recorded", n)

@@ -23,7 +23,11 @@ func query(a, b hullShape, xa, xb geom.Transform, c *Cache) (DistanceResult, Pen
 func TestRandomPairsAgainstReferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 61))
 	overlaps, apart := 0, 0
-	for i := range 1500 {
+	n := 1500
+	if testing.Short() { // the race run: a third of the pairs
+		n = 500
+	}
+	for i := range n {
 		a := randomHull(r, 6+r.IntN(20), 1)
 		b := randomHull(r, 6+r.IntN(20), 1)
 		xa, xb := randTransform(r, 0.3), randTransform(r, 1.6)
@@ -55,7 +59,7 @@ func TestRandomPairsAgainstReferences(t *testing.T) {
 			t.Fatalf("pair %d: witnesses do not match the distance", i)
 		}
 	}
-	if overlaps < 300 || apart < 300 {
+	if overlaps < n/5 || apart < n/5 {
 		t.Fatalf("workload lopsided: %d overlaps, %d apart", overlaps, apart)
 	}
 }
@@ -159,7 +163,11 @@ func TestNeverNaNAndSymmetric(t *testing.T) {
 		}
 		return randomHull(r, 5+r.IntN(30), scale)
 	}
-	for i := range 100000 {
+	n := 100000
+	if testing.Short() { // the race run: a third of the cases
+		n = 30000
+	}
+	for i := range n {
 		scale := math.Pow(10, float64(r.IntN(13)-6))
 		a, b := shapes(scale), shapes(scale)
 		xa, xb := randTransform(r, scale), randTransform(r, scale)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/experiments"
 	"github.com/gloved/gloved/osc"
@@ -34,10 +35,14 @@ func TestAccelerationsChangeNoOutput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The scene's trees are prepared once for the six runs, as the
+			// daemon's hands share them (the accelerations act on frames,
+			// not on what is prepared).
+			shared := contact.NewShared(scene)
 			contacts, near := 0, 0
 			for _, motion := range []string{"grasp", "tap", "pinch"} {
-				on := outputBytes(t, scene, motion, false)
-				off := outputBytes(t, scene, motion, true)
+				on := outputBytes(t, scene, shared, motion, false)
+				off := outputBytes(t, scene, shared, motion, true)
 				for f := range on.json {
 					if !bytes.Equal(on.json[f], off.json[f]) {
 						t.Fatalf("%s frame %d: contacts --json\non:  %s\noff: %s", motion, f, on.json[f], off.json[f])
@@ -63,11 +68,11 @@ type frameBytes struct {
 	contacts, near int
 }
 
-// outputBytes runs the simulated motion over scene, as `gloved bench
-// scenes` does, with the accelerations off or on.
-func outputBytes(t *testing.T, scene *env.Mesh, motion string, noAccel bool) frameBytes {
+// outputBytes runs the simulated motion over scene (prepared in shared),
+// as `gloved bench scenes` does, with the accelerations off or on.
+func outputBytes(t *testing.T, scene *env.Mesh, shared *contact.Shared, motion string, noAccel bool) frameBytes {
 	t.Helper()
-	s, err := openScene(scene, motion, session.PipelineOptions{Proximity: 0.01, NoAccel: noAccel})
+	s, err := openScene(scene, motion, session.PipelineOptions{Proximity: 0.01, NoAccel: noAccel, Shared: shared})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,7 @@ type Emulator struct {
 	mu        sync.Mutex
 	stats     Stats
 	streaming bool
+	ended     bool // EndStream: no more records, whatever the host asks
 	wide      bool // the stream is the III's 16-bit one
 	usb       bool // a III was sent 1eu
 	period    time.Duration
@@ -240,10 +241,25 @@ func (e *Emulator) pace() (streaming bool, period time.Duration) {
 	return e.streaming, e.period
 }
 
+// EndStream ends the stream for good, whatever the host asks later (a
+// restart included): once it returns no record is made, and one made
+// before is on its way. Commands are still answered. A test that compares
+// what a reader got with what was sent ends the stream, waits until the
+// reader has gone quiet, and then knows every record it should have.
+func (e *Emulator) EndStream() {
+	e.mu.Lock()
+	e.ended = true
+	e.mu.Unlock()
+}
+
 // streamed is the stream's next record, its write time told to OnWrite.
 func (e *Emulator) streamed() []byte {
 	e.mu.Lock()
 	var rec []byte
+	if e.ended {
+		e.mu.Unlock()
+		return nil
+	}
 	if e.opts.Lose > 0 && e.rng.Float64() < e.opts.Lose {
 		e.stats.Lost++
 		e.mu.Unlock()
