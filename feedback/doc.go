@@ -23,4 +23,15 @@
 // line to the glove is due: at most Options.Rate a second, and only when
 // the forces changed, a pulse waits, or Options.Refresh passed. Nothing
 // allocates once built.
+//
+// Source: the force value's meaning is OpenGloves': the OpenGloves
+// driver's force-feedback line (LucidVR/opengloves-driver,
+// server/src/communication/encoding/alpha_encoding_service.cpp,
+// "A%dB%dC%dD%dE%d", 0-1000 thumb to little) and the OpenXR extension
+// XR_MNDX_force_feedback_curl by the driver's author, which Monado's
+// OpenGloves driver writes on that line (1 unable to move, fully
+// extended; 0 fully flexible; a value a limit in the closing direction
+// only); the LucidGloves firmware (LucidVR/lucidgloves, MIT,
+// src/Controller/Haptics.cpp: a servo at value/1000 of 180 degrees with
+// FLIP_FORCE_FEEDBACK true, as Config.h ships it).
 package feedback
