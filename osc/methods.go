@@ -126,7 +126,7 @@ func MethodsIn(c geom.Convention) []Method {
 			Args:        args(one(argLink, argObject, argDistance), Vec3Args("point", length)),
 			Description: in("A link near a scene object: their distance and the closest point on the object.")},
 		{Path: "{prefix}/{hand}/feedback", Access: Sent, When: "every frame, with [feedback] enabled",
-			Args: append(fingerArgs("force", Between(0, 1)), Arg{Type: 'f', Name: "pulse", Range: Between(0, 1)}),
+			Args:        append(fingerArgs("force", Between(0, 1)), Arg{Type: 'f', Name: "pulse", Range: Between(0, 1)}),
 			Description: "Force feedback and haptics from the contacts (docs/gloves.md): each finger's force, thumb to little, 0 free to 1 unable to curl (1 minus the curl it touched at, held while it touches), and the amplitude of a pulse that began at this frame (a touch's approach speed over feedback.approach_mps), 0 for none."},
 		{Path: "{prefix}/{hand}/touch", Access: Sent, When: "when a touch begins or ends",
 			Args:        one(argLink, argObject, argBegin),
