@@ -44,3 +44,7 @@ func (c *Curls) Curl(f int, joints []float64) float64 {
 	}
 	return 0
 }
+
+// Joints returns finger f's flexion joints (0 thumb to 4 little), only
+// to be read.
+func (c *Curls) Joints(f int) []Joint { return c.flex[f] }
