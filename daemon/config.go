@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/feedback"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/osc"
@@ -24,6 +25,8 @@ type Config struct {
 	OSC   OSCConfig    `toml:"osc"`
 	Frame FrameConfig  `toml:"frame"`
 	Self  SelfConfig   `toml:"self"`
+	// Feedback is force feedback and haptics from the contacts.
+	Feedback FeedbackConfig `toml:"feedback"`
 	// HandContact tunes the tests between hands.
 	HandContact HandContactConfig `toml:"hand_contact"`
 	Log         LogConfig         `toml:"log"`
@@ -190,6 +193,47 @@ type SelfConfig struct {
 	FistOffM  float64 `toml:"fist_off_m"`
 }
 
+// FeedbackConfig turns on force feedback and haptic pulses from the
+// contacts (package feedback): the <prefix>/<hand>/feedback message, and
+// the lines to a glove that takes them (devices.Sender: an OpenGloves
+// glove).
+type FeedbackConfig struct {
+	Enabled     bool    `toml:"enabled"` // default false
+	RateHz      float64 `toml:"rate_hz"`
+	RefreshMS   float64 `toml:"refresh_ms"`
+	ApproachMPS float64 `toml:"approach_mps"`
+	PulseHz     float64 `toml:"pulse_hz"`
+	PulseMS     float64 `toml:"pulse_ms"`
+}
+
+func (f *FeedbackConfig) defaults() {
+	f.RateHz, f.RefreshMS, f.ApproachMPS = feedback.DefaultRate, ms(feedback.DefaultRefresh), feedback.DefaultApproach
+	f.PulseHz, f.PulseMS = feedback.DefaultPulseHz, ms(feedback.DefaultPulse)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// options are the feedback options the table gives.
+func (f FeedbackConfig) options() feedback.Options {
+	return feedback.Options{Rate: f.RateHz, Refresh: time.Duration(f.RefreshMS * float64(time.Millisecond)), Approach: f.ApproachMPS,
+		PulseHz: f.PulseHz, Pulse: time.Duration(f.PulseMS * float64(time.Millisecond))}
+}
+
+// check refuses a key written out of its range (a zero too: a key left
+// out is its default).
+func (f FeedbackConfig) check() error {
+	for _, k := range []struct {
+		key       string
+		v, lo, hi float64
+	}{{"rate_hz", f.RateHz, 1, feedback.MaxRate}, {"refresh_ms", f.RefreshMS, 100, 60000}, {"approach_mps", f.ApproachMPS, 0.01, 10},
+		{"pulse_hz", f.PulseHz, 1, 1000}, {"pulse_ms", f.PulseMS, 1, ms(feedback.MaxPulse)}} {
+		if !(k.v >= k.lo && k.v <= k.hi) {
+			return fmt.Errorf("feedback.%s = %v: want %v to %v", k.key, k.v, k.lo, k.hi)
+		}
+	}
+	return f.options().Check()
+}
+
 // HandContactConfig tunes the tests between hands, which run whenever
 // there are two or more [[hand]]s (package handcontact).
 type HandContactConfig struct {
@@ -289,6 +333,7 @@ func (c *Config) defaults() {
 	c.OSCQuery.defaults()
 	c.View.defaults()
 	c.Self.defaults()
+	c.Feedback.defaults()
 	if c.Frame.StallMS == 0 {
 		c.Frame.StallMS = 1000
 	}
@@ -342,6 +387,9 @@ func (c *Config) HandPairs() (*session.HandPairs, error) {
 
 func (c *Config) check() error {
 	if err := c.checkHands(); err != nil {
+		return err
+	}
+	if err := c.Feedback.check(); err != nil {
 		return err
 	}
 	names := make([]string, len(c.Hands))

@@ -61,6 +61,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"proximity", base + "[frame]\nproximity_m = 5.0\n", "frame.proximity_m = 5"},
 		{"workers", base + "[frame]\nworkers = -1\n", "frame.workers = -1"},
 		{"hand max depth", base + "[hand_contact]\nmax_depth = -1\n", "hand_contact.max_depth = -1"},
+		{"feedback pulse", base + "[feedback]\npulse_ms = 5000.0\n", "feedback.pulse_ms = 5000: want 1 to 2000"},
 		{"hand contact key", base + "[hand_contact]\ndepth = 3\n", "unknown key hand_contact.depth"},
 		{"level", base + "[log]\nlevel = \"loud\"\n", `log.level = "loud"`},
 		{"format", base + "[log]\nformat = \"xml\"\n", `log.format = "xml"`},

@@ -246,6 +246,7 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 	opt.Shared = d.shared
 	log := d.log.With().Str("hand", hc.Name).Logger()
 	h := newHand(hc, spec, d.scene, opt, log, d.config.OSC.Prefix, time.Duration(d.config.Frame.StallMS*float64(time.Millisecond)))
+	h.fbOn, h.fb.opts = d.config.Feedback.Enabled, d.config.Feedback.options()
 	if spec.Serial() {
 		if err := serialport.Free(spec.Port); err != nil {
 			return nil, err

@@ -52,6 +52,9 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 	if err := p.Frame(s, wrist); err != nil {
 		return err
 	}
+	if h.fbOn {
+		d.feedback(h, p, s) // first: the glove's line waits on nothing else
+	}
 	var hands time.Duration
 	if d.pairs != nil {
 		th := time.Now()

@@ -47,6 +47,8 @@ type HandStats struct {
 	// RecordingFailures counts recordings that stopped or never started
 	// (a full disk): the contacts go on without them.
 	RecordingFailures atomic.Uint64
+	// FeedbackLines counts the force-feedback lines queued to the glove.
+	FeedbackLines atomic.Uint64
 	// Touching is the last frame's number of contacts.
 	Touching atomic.Int32
 }
@@ -105,6 +107,8 @@ type handRuntime struct {
 	touches *session.Touches
 	writer  osc.Writer
 	outs    []handOutput // the [[osc.profile]]s' encoders, built at the first frame
+	fbOn    bool         // [feedback] enabled
+	fb      handFeedback
 	// busySince is when the frame loop took its current sample
 	// (busyStamp), 0 while it waits: the watchdog's measure of a wedged
 	// loop.

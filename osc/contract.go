@@ -46,6 +46,8 @@ type Frame struct {
 	Links      []Pose
 	// Controls are the glove's own controls, sent when it has them.
 	Controls Controls
+	// Feedback is the hand's force feedback and pulse, sent when on.
+	Feedback Feedback
 	Contacts []Contact
 	Near     []Near
 	Touches  []Touch
@@ -74,6 +76,15 @@ type Controls struct {
 	JoystickX, JoystickY, Trigger float64
 	// Pressed are the buttons and gestures, in ControlButtons' order.
 	Pressed [len(ControlButtons)]bool
+}
+
+// Feedback is a hand's force feedback at a frame (feedback.State): each
+// finger's force, thumb to little, 0 free to 1 unable to curl, and the
+// amplitude (0 to 1) of a pulse that began at the frame, 0 for none.
+type Feedback struct {
+	On    bool // sent only when on ([feedback] enabled)
+	Force [5]float64
+	Pulse float64
 }
 
 // ControlButtons name the buttons and gestures of Controls.Pressed, as
@@ -164,6 +175,14 @@ func AppendFrame(w *Writer, addr *Addresses, f *Frame) {
 		appendControls(w, addr, &f.Controls)
 	}
 	appendContacts(w, addr, f)
+	if f.Feedback.On {
+		w.Message(addr.Feedback)
+		for _, v := range f.Feedback.Force {
+			w.Float(v)
+		}
+		w.Float(f.Feedback.Pulse)
+		w.End()
+	}
 	for _, t := range f.Touches {
 		w.Message(addr.Touch)
 		w.String(t.Link)
@@ -324,7 +343,7 @@ func flag(begin bool) int32 {
 type Addresses struct {
 	Frame, Joints, Links, Contact, Near, Touch, Self, Pinch, Fist, Status, Rate, Wrist string
 	Hand, HandNear, LOD                                                                string
-	Sample, Controls                                                                   string
+	Sample, Controls, Feedback                                                         string
 }
 
 // HandAddresses returns the addresses of hand under prefix.
@@ -332,7 +351,7 @@ func HandAddresses(prefix, hand string) *Addresses {
 	b := prefix + "/" + hand + "/"
 	return &Addresses{Frame: b + "frame", Joints: b + "joints", Links: b + "links", Contact: b + "contact",
 		Near: b + "near", Touch: b + "touch", Self: b + "self", Pinch: b + "pinch", Fist: b + "fist", Status: b + "status", Rate: b + "rate", Wrist: b + "wrist",
-		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample", Controls: b + "controls"}
+		Hand: b + "hand", HandNear: b + "handnear", LOD: b + "lod", Sample: b + "sample", Controls: b + "controls", Feedback: b + "feedback"}
 }
 
 // TouchTracker turns per-frame contacts into begin/end edges with

@@ -7,11 +7,12 @@ import "github.com/gloved/gloved/geom"
 // points, self-contact and hand points) as c.Point, every normal as
 // c.Direction, every link rotation as c.Quat (W kept, so a stream stays
 // in its hemispheres), and every length (depths, distances) in c's unit.
-// Joint angles, names, numbers, the controls and the status are f's. dst's slices are
+// Joint angles, names, numbers, the controls, the feedback and the status are f's. dst's slices are
 // reused: once grown it allocates nothing.
 func ConvertFrame(dst, f *Frame, c geom.Convention) {
 	dst.Seq, dst.Sample, dst.PipelineMS, dst.Status, dst.Rate = f.Seq, f.Sample, f.PipelineMS, f.Status, f.Rate
 	dst.Controls = f.Controls
+	dst.Feedback = f.Feedback
 	dst.Joints = append(dst.Joints[:0], f.Joints...)
 	dst.Touches = append(dst.Touches[:0], f.Touches...)
 	dst.LOD = append(dst.LOD[:0], f.LOD...)

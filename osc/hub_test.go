@@ -218,9 +218,10 @@ func TestSendAllocatesNothing(t *testing.T) {
 	}
 	var w Writer
 	frame := frameFor(1)
+	addr := HandAddresses("/gloved", "right")
 	send := func() {
 		w.Begin(42)
-		AppendFrame(&w, HandAddresses("/gloved", "right"), frame)
+		AppendFrame(&w, addr, frame)
 		h.Send(w.Packets())
 	}
 	send()

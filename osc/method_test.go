@@ -241,6 +241,7 @@ func fullFrame() *Frame {
 	f.LOD = []LOD{{Other: "left", Level: 3}}
 	f.Rate = 99.5
 	f.Controls = Controls{On: true, JoystickX: -0.5, JoystickY: 1, Trigger: 0.25, Pressed: [len(ControlButtons)]bool{2: true, 4: true}}
+	f.Feedback = Feedback{On: true, Force: [5]float64{0, 0.6, 0.45, 0, 1}, Pulse: 0.5}
 	return f
 }
 

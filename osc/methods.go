@@ -63,6 +63,15 @@ func args(groups ...[]Arg) []Arg {
 
 func one(a ...Arg) []Arg { return a }
 
+// fingerArgs are one float argument a finger, thumb to little.
+func fingerArgs(name string, r *Range) []Arg {
+	var out []Arg
+	for _, f := range [...]string{"thumb", "index", "middle", "ring", "little"} {
+		out = append(out, Arg{Type: 'f', Name: f + " " + name, Range: r})
+	}
+	return out
+}
+
 // controlArgs are the controls message's arguments: Controls' fields in
 // order, a button an int 0 or 1.
 func controlArgs() []Arg {
@@ -116,6 +125,9 @@ func MethodsIn(c geom.Convention) []Method {
 		{Path: "{prefix}/{hand}/near", Access: Sent, When: "one per link within frame.proximity_m of an object it does not touch",
 			Args:        args(one(argLink, argObject, argDistance), Vec3Args("point", length)),
 			Description: in("A link near a scene object: their distance and the closest point on the object.")},
+		{Path: "{prefix}/{hand}/feedback", Access: Sent, When: "every frame, with [feedback] enabled",
+			Args:        append(fingerArgs("force", Between(0, 1)), Arg{Type: 'f', Name: "pulse", Range: Between(0, 1)}),
+			Description: "Force feedback and haptics from the contacts (docs/gloves.md): each finger's force, thumb to little, 0 free to 1 unable to curl (1 minus the curl it touched at, held while it touches), and the amplitude of a pulse that began at this frame (a touch's approach speed over feedback.approach_mps), 0 for none."},
 		{Path: "{prefix}/{hand}/touch", Access: Sent, When: "when a touch begins or ends",
 			Args:        one(argLink, argObject, argBegin),
 			Description: "A (link, object) touch beginning or ending, with hysteresis: a touch ends only after 3 frames without contact, so grazing does not flicker."},

@@ -77,6 +77,7 @@ func TestAConfigValueWrittenIsCheckedAsWritten(t *testing.T) {
 		{"[log]\nlevel = \"\"\n", `log.level = "": want debug`},
 		{"[[osc.profile]]\nname = \"vrchat\"\nrate_hz = 0.0\n", "osc.profile[0].rate_hz = 0: want 1 to 50"},
 		{"[[osc.profile]]\nname = \"vrchat\"\napproach_mps = 0\n", "osc.profile[0].approach_mps = 0: want a speed above 0"},
+		{"[feedback]\nrate_hz = 0.0\n", "feedback.rate_hz = 0: want 1 to 1000"},
 	} {
 		r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", tc.extra), "--check")
 		r.oneLine(t, 2, tc.says)

@@ -73,6 +73,12 @@ type OpenGlovesStats struct {
 	Answers, Unread int
 	// Last is the last non-empty line the host wrote, newline left out.
 	Last string
+	// Servo is each finger's force-feedback value the host last set
+	// (0 free to 1000 unable to curl), ServoLines the lines that set
+	// them; Stopped counts, per finger, the lines whose curl the servo
+	// held back.
+	Servo, Stopped [5]int
+	ServoLines     int
 }
 
 // OpenGloves emulates a glove of the LucidGloves firmware: it streams
@@ -85,6 +91,8 @@ type OpenGloves struct {
 	start time.Time
 	cyber *handmodel.Calibration
 	cal   *handmodel.Calibration
+
+	curls handmodel.Curls
 
 	mu    sync.Mutex
 	rng   *rand.Rand
@@ -132,7 +140,7 @@ func NewOpenGloves(o OpenGlovesOpts) (*OpenGloves, error) {
 	if !(o.Noise >= 0 && o.Noise <= MaxNoise) {
 		return nil, fmt.Errorf("emulator: noise %v counts: want 0..%d", o.Noise, MaxNoise)
 	}
-	return &OpenGloves{opts: o, start: time.Now(), cyber: cyber, cal: cal, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}, nil
+	return &OpenGloves{opts: o, start: time.Now(), cyber: cyber, cal: cal, curls: handmodel.NewCurls(&handmodel.DefaultLimits), rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}, nil
 }
 
 // Stats returns the counters.
@@ -232,6 +240,9 @@ func (e *OpenGloves) host(b []byte) bool {
 		if i > 0 {
 			e.stats.Last = string(e.in[:i])
 		}
+		if e.opts.ForceFeedback && i >= 5 {
+			e.servo(e.in[:i])
+		}
 		e.in = e.in[i+1:]
 		ended = true
 	}
@@ -239,6 +250,53 @@ func (e *OpenGloves) host(b []byte) bool {
 		e.in = e.in[:0]
 	}
 	return ended
+}
+
+// servo takes a line of the host's as the LucidGloves firmware does
+// (AlphaEncoding::decodeData, Haptics::writeServoHaptics): a line naming
+// a special command ("Z") sets nothing; else each finger's value is the
+// number after its key A..E, or 0 (free) when the key is missing.
+func (e *OpenGloves) servo(line []byte) {
+	if bytes.IndexByte(line, 'Z') >= 0 {
+		return
+	}
+	for f := range e.stats.Servo {
+		v := 0
+		if k := bytes.IndexByte(line, byte('A'+f)); k >= 0 {
+			for _, c := range line[k+1:] {
+				if c < '0' || c > '9' || v > 1e6 {
+					break
+				}
+				v = v*10 + int(c-'0')
+			}
+		}
+		e.stats.Servo[f] = v
+	}
+	e.stats.ServoLines++
+}
+
+// stop holds each finger back at its servo's limit: a finger whose
+// curl (handmodel.Curls) is beyond 1 - value/1000 has its flexion
+// joints scaled back to it, as the servo's arm stops the reel.
+func (e *OpenGloves) stop(q *handmodel.Angles) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for f, v := range e.stats.Servo {
+		if v <= 0 {
+			continue
+		}
+		allowed := max(0, 1-float64(v)/1000)
+		curl := e.curls.Curl(f, q[:])
+		if curl <= allowed || !(curl > 0) {
+			continue
+		}
+		e.stats.Stopped[f]++
+		for _, j := range e.curls.Joints(f) {
+			if q[j] > 0 {
+				q[j] *= allowed / curl
+			}
+		}
+	}
 }
 
 // line builds the line for time t, with its garbage.
@@ -285,6 +343,9 @@ func (e *OpenGloves) values(t time.Duration, v *[opengloves.Channels]uint16) {
 			raw[k] = float64(slots[k])
 		}
 		e.cyber.AnglesOf(&raw, &handmodel.DefaultLimits, &q)
+	}
+	if e.opts.ForceFeedback {
+		e.stop(&q)
 	}
 	max := float64(e.opts.Max)
 	scale := max / 256 // counts to the firmware's values (Sample.Counts inverted)

@@ -16,6 +16,7 @@ import (
 	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/handmodel"
 )
 
 // sent keeps the curls and splays of every line an emulator sent.
@@ -283,5 +284,49 @@ func TestTheEmulatorWorksTheControlsWhenAsked(t *testing.T) {
 		if worked && !turned || !worked && !rest {
 			t.Errorf("worked %v: the joystick ran %v to %v, A pressed in %d samples, B in %d", worked, lo, hi, a, b)
 		}
+	}
+}
+
+// TestTheEmulatedServoStopsAFingerAtTheLimitTheHostSet: a force-feedback
+// glove told "B1000" (the index unable to curl) reports the index open
+// however the motion bends it, counts the lines its servo held back, and
+// says what it received; the other fingers, told 0, move freely.
+func TestTheEmulatedServoStopsAFingerAtTheLimitTheHostSet(t *testing.T) {
+	_, e, g := open(t, emulator.OpenGlovesOpts{ForceFeedback: true, Form: opengloves.Form{Joints: true}, Period: 2 * time.Millisecond}, "", emulator.Hangup{}, opengloves.MaxESP32, nil)
+	if err := g.Device.(devices.Sender).Send(opengloves.AppendFeedback(nil, &[5]uint16{0, 1000, 0, 0, 0}, 0, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for e.Stats().ServoLines == 0 {
+		read(t, g.Device, 1)
+	}
+	cal, err := handmodel.DefaultCalibrationFor(opengloves.Layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	curls := handmodel.NewCurls(&handmodel.DefaultLimits)
+	var s devices.Sample
+	var most [5]float64
+	for n := 0; n < 200; {
+		if err := g.Device.Read(&s); err != nil {
+			continue
+		}
+		n++
+		var q handmodel.Angles
+		if err := cal.Angles(&s, &handmodel.DefaultLimits, &q); err != nil {
+			t.Fatal(err)
+		}
+		for f := range most {
+			most[f] = max(most[f], curls.Curl(f, q[:]))
+		}
+	}
+	st := e.Stats()
+	if st.Servo != [5]int{0, 1000, 0, 0, 0} || st.Stopped[1] == 0 {
+		t.Fatalf("emulator %+v: want the index's servo at 1000 and lines it held back", st)
+	}
+	if most[1] > 0.02 {
+		t.Errorf("the index curled to %.3f past a servo at 1000", most[1])
+	}
+	if most[2] < 0.1 {
+		t.Errorf("the middle finger, free, curled at most %.3f: the motion does not bend it", most[2])
 	}
 }

@@ -45,3 +45,28 @@ func AppendLine(b []byte, v *[Channels]uint16, f Form) []byte {
 	}
 	return append(b, '\n')
 }
+
+// AppendFeedback appends a line to the glove, newline included: each
+// finger's force-feedback value, thumb to little, "A%dB%dC%dD%dE%d" as
+// the OpenGloves driver writes it (0 free to 1000 unable to curl), and
+// when amplitude is above 0 a haptic pulse's keys "F%.2fG%.2fH%.2f"
+// (frequency in Hz, duration in seconds, amplitude 0 to 1) on the same
+// line. One line, not the driver's two: the LucidGloves firmware's
+// decoder starts each line's servo values at zero and writes all five,
+// so a haptic line of its own would free every finger it holds.
+func AppendFeedback(b []byte, servo *[5]uint16, hz, seconds, amplitude float64) []byte {
+	for f, v := range servo {
+		b = append(b, byte('A'+f))
+		b = strconv.AppendUint(b, uint64(v), 10)
+	}
+	if amplitude > 0 {
+		for _, kv := range [3]struct {
+			key byte
+			v   float64
+		}{{'F', hz}, {'G', seconds}, {'H', amplitude}} {
+			b = append(b, kv.key)
+			b = strconv.AppendFloat(b, kv.v, 'f', 2, 64)
+		}
+	}
+	return append(b, '\n')
+}

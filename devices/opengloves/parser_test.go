@@ -321,3 +321,20 @@ func BenchmarkParser(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(samples, 1)), "ns/sample")
 }
+
+// TestAFeedbackLineIsTheDriversForceFeedbackThenTheHapticKeys: the
+// force-feedback keys as the OpenGloves driver formats them, and a
+// pulse's keys with two decimals on the same line.
+func TestAFeedbackLineIsTheDriversForceFeedbackThenTheHapticKeys(t *testing.T) {
+	servo := [5]uint16{0, 1000, 450, 7, 0}
+	if got := string(AppendFeedback(nil, &servo, 160, 0.04, 0)); got != "A0B1000C450D7E0\n" {
+		t.Errorf("without a pulse: %q", got)
+	}
+	if got := string(AppendFeedback(nil, &servo, 160, 0.04, 0.5)); got != "A0B1000C450D7E0F160.00G0.04H0.50\n" {
+		t.Errorf("with a pulse: %q", got)
+	}
+	b := make([]byte, 0, 64)
+	if n := testing.AllocsPerRun(100, func() { b = AppendFeedback(b[:0], &servo, 160, 0.04, 0.5) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}

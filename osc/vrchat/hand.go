@@ -60,10 +60,7 @@ type Hand struct {
 	o      Options
 	period time.Duration
 	params [numParams]param
-	// curl: each finger's flexion joints and the sum of their upper
-	// limits.
-	flex    [5][]handmodel.Joint
-	flexMax [5]float64
+	curls  handmodel.Curls
 
 	// State between ticks. Pinch and fist are the events' (selfcontact's
 	// hysteresis) and are taken even from a frame not sent, so an end is
@@ -107,16 +104,7 @@ func NewHand(hand *handmodel.Hand, name string, o Options) *Hand {
 		}
 	}
 	set(fistParam, o.Names.Fist, "", true)
-	e.flex[0] = []handmodel.Joint{handmodel.ThumbMCP, handmodel.ThumbIP}
-	for f := 1; f < 5; f++ {
-		mcp := handmodel.IndexMCP + handmodel.Joint(4*(f-1))
-		e.flex[f] = []handmodel.Joint{mcp, mcp + 1, mcp + 2}
-	}
-	for f, js := range e.flex {
-		for _, j := range js {
-			e.flexMax[f] += hand.Limits[j].Max
-		}
-	}
+	e.curls = handmodel.NewCurls(&hand.Limits)
 	e.restart()
 	return e
 }
@@ -278,7 +266,7 @@ func (e *Hand) value(i int, f *osc.Frame, dt float64) float64 {
 	case i >= pinch0 || i%perFinger == 3:
 		return b2f(e.held[i])
 	case i%perFinger == 0:
-		return e.curl(k, f.Joints)
+		return e.curls.Curl(k, f.Joints)
 	case i%perFinger == 1:
 		return e.peak[k]
 	}
@@ -292,21 +280,6 @@ func (e *Hand) value(i int, f *osc.Frame, dt float64) float64 {
 		return 0
 	}
 	return max(-1, min(1, (prev-d)/dt/e.o.Approach))
-}
-
-// curl is finger k's flexion: the sum of its flexion angles (each taken
-// from 0) over the sum of their upper limits, 0 to 1.
-func (e *Hand) curl(k int, joints []float64) float64 {
-	if !(e.flexMax[k] > 0) {
-		return 0
-	}
-	sum := 0.0
-	for _, j := range e.flex[k] {
-		if int(j) < len(joints) {
-			sum += max(0, joints[j])
-		}
-	}
-	return min(1, sum/e.flexMax[k])
 }
 
 func b2f(b bool) float64 {
