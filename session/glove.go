@@ -7,7 +7,11 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	_ "github.com/gloved/gloved/devices/all" // every shipped glove's driver
+	_ "github.com/gloved/gloved/devices/all"
+	// The hand trackers read bones into joint angles with the hand
+	// model, whose own tests replay recordings (devices/all): linked
+	// here, beside the hand model, not in devices/all.
+	_ "github.com/gloved/gloved/devices/tracker" // every shipped glove's driver
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"

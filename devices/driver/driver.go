@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -91,6 +92,9 @@ type Config struct {
 	// Open, if set, opens a serial glove's port instead of
 	// serialport.Open (a test's scripted line).
 	Open serialport.Opener
+	// Allow lists the sources besides loopback a glove on the network (a
+	// hand tracker) takes datagrams from: osc.allow.
+	Allow []netip.Prefix
 }
 
 // Opened is an open glove.

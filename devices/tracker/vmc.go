@@ -1,0 +1,110 @@
+package tracker
+
+import (
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/osc/vmc"
+)
+
+// vmcDecoder reads a VMC performer's bones for one side: each finger
+// bone's rotation (and the hand bone's, when sent), turned back into the
+// hand model's links by the vmc profile's own tables (vmc.Hand.Links) and
+// into joint angles by the hand model (handmodel.Unposer). A bone keeps
+// its last rotation until it comes again; a datagram with any bone of
+// the side poses the hand.
+type vmcDecoder struct {
+	enc      *vmc.Hand
+	un       *handmodel.Unposer
+	handBone string
+	f        *devices.Faults
+
+	bones    [vmc.NumBones]mgl64.Quat
+	got      [vmc.NumBones]bool
+	hand     mgl64.Quat
+	gotHand  bool
+	fresh    bool // a bone of the side came in this datagram
+	lostSaid bool
+
+	rel  [handmodel.MaxLinks]mgl64.Mat3
+	have [handmodel.MaxLinks]bool
+}
+
+// newVMC returns the decoder of a right or left hand's bones. The bones'
+// rotations do not depend on the hand's size (a performer's positions
+// are its avatar's, not read), so it reads them on the procedural hand
+// of the default size.
+func newVMC(right bool) (*vmcDecoder, error) {
+	p := handmodel.DefaultParams
+	p.Right = right
+	h, err := handmodel.New(p)
+	if err != nil {
+		return nil, err
+	}
+	return &vmcDecoder{enc: vmc.NewHand(h, vmc.NewPerformer(time.Time{}, 1), 0), un: handmodel.NewUnposer(h), handBone: vmc.HandBone(right)}, nil
+}
+
+func (d *vmcDecoder) begin(f *devices.Faults) { d.f, d.fresh, d.lostSaid = f, false, false }
+func (d *vmcDecoder) lost() bool              { return d.lostSaid }
+
+// message reads /VMC/Ext/Bone/Pos of the side's finger and hand bones,
+// and /VMC/Ext/OK's tracking; the rest of the protocol (other bones,
+// blend shapes, the root) is not the hand's.
+func (d *vmcDecoder) message(m *message) {
+	switch string(m.addr) {
+	case vmc.AddrBone:
+		a := m.arguments()
+		name := a.string()
+		i := d.enc.Bone(name)
+		isHand := string(name) == d.handBone
+		if i < 0 && !isHand {
+			return
+		}
+		var v [7]float64
+		for k := range v {
+			v[k] = a.float()
+		}
+		if a.bad || a.left() != 0 {
+			d.f.BadFrames++
+			return
+		}
+		q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
+		if geom.PoseError(q, geom.Vec3{X: v[0], Y: v[1], Z: v[2]}) != nil {
+			d.f.OutOfRange++
+			d.f.BadFrames++
+			return
+		}
+		q = q.Scale(1 / q.Len())
+		if isHand {
+			d.hand, d.gotHand = q, true
+		} else {
+			d.bones[i], d.got[i] = q, true
+		}
+		d.fresh = true
+	case vmc.AddrOK:
+		// VMC 2.7: loaded, calibration state, calibration mode, tracking.
+		a := m.arguments()
+		var v [4]int32
+		n := 0
+		for ; n < 4 && a.left() > 0; n++ {
+			v[n] = a.int()
+		}
+		if !a.bad && n == 4 && v[3] == 0 {
+			d.lostSaid = true
+		}
+	}
+}
+
+// end poses the hand from the bones, if any came.
+func (d *vmcDecoder) end(q *handmodel.Angles) bool {
+	if !d.fresh {
+		return false
+	}
+	d.enc.Links(&d.bones, &d.got, d.hand, d.gotHand, &d.rel, &d.have)
+	d.un.Unpose(&d.rel, &d.have, q)
+	return true
+}
