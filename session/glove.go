@@ -7,15 +7,14 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
-	_ "github.com/gloved/gloved/devices/all"
-	// The hand trackers read bones into joint angles with the hand
-	// model, whose own tests replay recordings (devices/all): linked
-	// here, beside the hand model, not in devices/all.
-	_ "github.com/gloved/gloved/devices/tracker" // every shipped glove's driver
+	_ "github.com/gloved/gloved/devices/all" // every shipped glove's driver
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/serialport"
+	// The hand trackers read bones with the hand model, whose own tests
+	// replay recordings (devices/all): linked here, not in devices/all.
+	_ "github.com/gloved/gloved/devices/tracker"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )

@@ -90,7 +90,7 @@ func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device)
 // config is what the spec gives its glove's driver.
 func (s *Spec) config() driver.Config {
 	return driver.Config{Port: s.Port, Baud: s.Baud, Sensors: s.Sensors, Side: s.Side, Motion: s.Motion, Speed: s.Speed,
-		Recording: s.Recording, Options: s.Options, Period: s.Period, Poll: s.Poll, Allow: s.Allow}
+		Recording: s.Recording, Options: s.Options, Period: s.Period, Poll: s.Poll, Allow: s.Allow, Length: s.Length, Breadth: s.Breadth}
 }
 
 // DefaultBaud is a serial glove's baud rate unless the spec says; the

@@ -45,12 +45,11 @@ type oscDecoder struct {
 	have [handmodel.MaxLinks]bool
 }
 
-// newOSC returns the decoder of the hand named name under prefix, a
-// right or left hand. OpenXR joints are read on the procedural hand of
-// the default size, whose rotations do not depend on it.
-func newOSC(prefix, name string, right bool, c geom.Convention) (*oscDecoder, error) {
-	p := handmodel.DefaultParams
-	p.Right = right
+// newOSC returns the decoder of the hand named name under prefix, its
+// OpenXR joints read on the procedural hand p: the palm joint's axes
+// follow the hand's proportions (its metacarpal's slant), so the hand is
+// the size the config gives it.
+func newOSC(prefix, name string, p handmodel.Params, c geom.Convention) (*oscDecoder, error) {
 	h, err := handmodel.New(p)
 	if err != nil {
 		return nil, err

@@ -164,7 +164,7 @@ func openVMC(c driver.Config) (*driver.Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec, err := newVMC(c.Side != "left")
+	dec, err := newVMC(hand(c))
 	if err != nil {
 		return nil, err
 	}
@@ -176,11 +176,21 @@ func openOSC(c driver.Config) (*driver.Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec, err := newOSC(s.prefix, s.hand, c.Side != "left", s.coords)
+	dec, err := newOSC(s.prefix, s.hand, hand(c), s.coords)
 	if err != nil {
 		return nil, err
 	}
 	return open(OSC, c, s, dec)
+}
+
+// hand is the procedural hand of the config's side and size, on which a
+// tracker's bones are read.
+func hand(c driver.Config) handmodel.Params {
+	p := handmodel.Params{Length: c.Length, Breadth: c.Breadth, Right: c.Side != "left"}
+	if p.Length == 0 || p.Breadth == 0 {
+		p.Length, p.Breadth = handmodel.DefaultParams.Length, handmodel.DefaultParams.Breadth
+	}
+	return p
 }
 
 // open listens for the tracker.

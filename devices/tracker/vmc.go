@@ -34,18 +34,15 @@ type vmcDecoder struct {
 	have [handmodel.MaxLinks]bool
 }
 
-// newVMC returns the decoder of a right or left hand's bones. The bones'
-// rotations do not depend on the hand's size (a performer's positions
-// are its avatar's, not read), so it reads them on the procedural hand
-// of the default size.
-func newVMC(right bool) (*vmcDecoder, error) {
-	p := handmodel.DefaultParams
-	p.Right = right
+// newVMC returns the decoder of the bones of p's side, read on the
+// procedural hand p (its size the config's: a performer's bone positions
+// are its avatar's, not its hand's, and are not read).
+func newVMC(p handmodel.Params) (*vmcDecoder, error) {
 	h, err := handmodel.New(p)
 	if err != nil {
 		return nil, err
 	}
-	return &vmcDecoder{enc: vmc.NewHand(h, vmc.NewPerformer(time.Time{}, 1), 0), un: handmodel.NewUnposer(h), handBone: vmc.HandBone(right)}, nil
+	return &vmcDecoder{enc: vmc.NewHand(h, vmc.NewPerformer(time.Time{}, 1), 0), un: handmodel.NewUnposer(h), handBone: vmc.HandBone(p.Right)}, nil
 }
 
 func (d *vmcDecoder) begin(f *devices.Faults) { d.f, d.fresh, d.lostSaid = f, false, false }
