@@ -1,9 +1,9 @@
 // Package tracker is a hand tracker as a glove: the drivers device =
-// "vmc" and device = "osc", which listen over UDP for a tracker's hand
-// poses and turn them into the hand model's joint angles, so that
-// gloved's contacts follow an optical hand tracker (a webcam tracker
-// such as XR Animator, Quest or Ultraleap hand tracking through a VMC or
-// OpenXR bridge) or another gloved.
+// "vmc" and device = "osc", listening over UDP for a tracker's poses.
+// They turn them into the hand model's joint angles, so that gloved's
+// contacts follow an optical hand tracker (a webcam tracker such as XR
+// Animator, Quest or Ultraleap hand tracking through a VMC or OpenXR
+// bridge) or another gloved.
 //
 //   - vmc reads a VMC performer's /VMC/Ext/Bone/Pos finger bones (and
 //     the hand bone, for the wrist's joints) of the hand's side, through
@@ -14,9 +14,9 @@
 //     (openxr.Hand.Links).
 //
 // Bone rotations become joint angles by the hand model's inverse
-// (handmodel.Unposer): a rotation does not depend on the performer's
-// hand size, which is the hand's length and breadth keys as for any
-// glove. Both listen on loopback unless told; a datagram from elsewhere
+// (handmodel.Unposer), on the procedural hand of the config's length and
+// breadth: a performer's bone positions are its avatar's, not its
+// hand's, so the size is configured, not measured. Both listen on loopback unless told; a datagram from elsewhere
 // drives the hand only from a source in osc.allow, and is counted
 // (devices.Faults.Denied) otherwise. A pose must be finite and bounded
 // as the OSC wrist pose is (geom.PoseError), a joint angle within a

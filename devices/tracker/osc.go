@@ -98,22 +98,15 @@ func (d *oscDecoder) message(m *message) {
 			return
 		}
 		a := m.arguments()
-		var v [8]float64
-		for k := range v {
-			v[k] = a.float()
+		var radius float64
+		if q, ok := readPose(&a, d.back, &radius, d.f); ok {
+			if r := d.back.Length(radius); !(r >= 0 && r <= maxRadius) {
+				d.f.OutOfRange++
+				d.f.BadFrames++
+				return
+			}
+			d.xrq[j], d.gotXR[j], d.freshXR = q, true, true
 		}
-		if a.bad || a.left() != 0 {
-			d.f.BadFrames++
-			return
-		}
-		q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
-		at := geom.FromMgl(d.back.Point(mgl64.Vec3{v[0], v[1], v[2]}))
-		if geom.PoseError(q, at) != nil || !(d.back.Length(v[7]) >= 0 && d.back.Length(v[7]) <= maxRadius) {
-			d.f.OutOfRange++
-			d.f.BadFrames++
-			return
-		}
-		d.xrq[j], d.gotXR[j], d.freshXR = q.Scale(1/q.Len()), true, true
 	}
 }
 

@@ -61,21 +61,10 @@ func (d *vmcDecoder) message(m *message) {
 		if i < 0 && !isHand {
 			return
 		}
-		var v [7]float64
-		for k := range v {
-			v[k] = a.float()
-		}
-		if a.bad || a.left() != 0 {
-			d.f.BadFrames++
+		q, ok := readPose(&a, geom.Unity.Inverse(), nil, d.f)
+		if !ok {
 			return
 		}
-		q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
-		if geom.PoseError(q, geom.Vec3{X: v[0], Y: v[1], Z: v[2]}) != nil {
-			d.f.OutOfRange++
-			d.f.BadFrames++
-			return
-		}
-		q = q.Scale(1 / q.Len())
 		if isHand {
 			d.hand, d.gotHand = q, true
 		} else {

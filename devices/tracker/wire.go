@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/geom"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // maxDepth bounds the nesting of bundles a datagram may hold, as the OSC
@@ -139,4 +143,31 @@ func (a *args) string() []byte {
 	}
 	a.tags, a.b = a.tags[1:], rest
 	return s
+}
+
+// readPose reads a pose's arguments, f px py pz, f qx qy qz qw, and, if
+// extra is not nil, one f more into it; the message has no others. The
+// position, carried from the sender's coordinates by back, must be
+// finite and bounded and the quaternion one that normalises, as the OSC
+// wrist pose's (geom.PoseError): else the message is counted in f and
+// dropped (false). It returns the quaternion normalised.
+func readPose(a *args, back geom.Convention, extra *float64, f *devices.Faults) (mgl64.Quat, bool) {
+	var v [7]float64
+	for k := range v {
+		v[k] = a.float()
+	}
+	if extra != nil {
+		*extra = a.float()
+	}
+	if a.bad || a.left() != 0 {
+		f.BadFrames++
+		return mgl64.Quat{}, false
+	}
+	q := mgl64.Quat{W: v[6], V: mgl64.Vec3{v[3], v[4], v[5]}}
+	if geom.PoseError(q, geom.FromMgl(back.Point(mgl64.Vec3{v[0], v[1], v[2]}))) != nil {
+		f.OutOfRange++
+		f.BadFrames++
+		return mgl64.Quat{}, false
+	}
+	return q.Scale(1 / q.Len()), true
 }
