@@ -30,6 +30,9 @@ func (c *Config) Resolve(p string) string { return session.Resolve(c.Dir(), p) }
 func (c *Config) Spec(i int) session.Spec {
 	s := c.Hands[i].Spec
 	s.Recording, s.Calibration, s.Mesh = c.Resolve(s.Recording), c.Resolve(s.Calibration), c.Resolve(s.Mesh)
+	if p, err := c.OSC.Policy(); err == nil { // checked when the config was read
+		s.Allow = p.Allow
+	}
 	return s
 }
 

@@ -77,6 +77,9 @@ type Faults struct {
 	// UnknownKeys counts keys a text protocol's line carried that the
 	// driver does not know (an OpenGloves glove's newer firmware), skipped.
 	UnknownKeys uint64
+	// Denied counts datagrams a network tracker dropped because they came
+	// from a source neither loopback nor in osc.allow.
+	Denied uint64
 }
 
 // Transient errors: Read returned without a sample, but the device is alive

@@ -12,6 +12,9 @@ import (
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/serialport"
+	// The hand trackers read bones with the hand model, whose own tests
+	// replay recordings (devices/all): linked here, not in devices/all.
+	_ "github.com/gloved/gloved/devices/tracker"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
 )

@@ -119,7 +119,7 @@ func TestSpecErrorsNameTheKey(t *testing.T) {
 		spec Spec
 		says string
 	}{
-		{Spec{Device: "toaster"}, `device = "toaster": want cyberglove, cyberglove3, opengloves, replay or sim`},
+		{Spec{Device: "toaster"}, `device = "toaster": want cyberglove, cyberglove3, opengloves, osc, replay, sim or vmc`},
 		{Spec{Device: DeviceCyberGlove}, "port: a cyberglove needs its serial port"},
 		{Spec{Device: DeviceCyberGlove3}, "port: a cyberglove3 needs its serial port"},
 		{Spec{Device: DeviceCyberGlove3, Port: "/dev/x", Poll: true}, "poll: a cyberglove3 streams its 16-bit records"},

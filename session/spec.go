@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"maps"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -63,6 +64,9 @@ type Spec struct {
 	Period time.Duration `toml:"-"`
 	// Poll asks a CyberGlove I/II for each record instead of streaming.
 	Poll bool `toml:"-"`
+	// Allow is osc.allow: the sources besides loopback a hand tracker
+	// takes poses from.
+	Allow []netip.Prefix `toml:"-"`
 }
 
 // Serial reports whether the spec names a glove on a serial port (its
@@ -86,7 +90,7 @@ func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device)
 // config is what the spec gives its glove's driver.
 func (s *Spec) config() driver.Config {
 	return driver.Config{Port: s.Port, Baud: s.Baud, Sensors: s.Sensors, Side: s.Side, Motion: s.Motion, Speed: s.Speed,
-		Recording: s.Recording, Options: s.Options, Period: s.Period, Poll: s.Poll}
+		Recording: s.Recording, Options: s.Options, Period: s.Period, Poll: s.Poll, Allow: s.Allow, Length: s.Length, Breadth: s.Breadth}
 }
 
 // DefaultBaud is a serial glove's baud rate unless the spec says; the

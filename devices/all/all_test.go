@@ -8,6 +8,7 @@ import (
 	_ "github.com/gloved/gloved/devices/all"
 	"github.com/gloved/gloved/devices/driver"
 	_ "github.com/gloved/gloved/devices/replay"
+	_ "github.com/gloved/gloved/devices/tracker" // linked by the session (see the package doc)
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/internal/readmetest"
 )
@@ -16,7 +17,7 @@ import (
 // registered, and each of their layouts names joints the hand has and
 // ships a calibration that parses for it.
 func TestEveryShippedDriverMapsOntoTheHand(t *testing.T) {
-	want := []string{"cyberglove", "cyberglove3", "opengloves", "replay", "sim"}
+	want := []string{"cyberglove", "cyberglove3", "opengloves", "osc", "replay", "sim", "vmc"}
 	if got := driver.Names(); len(got) != len(want) {
 		t.Fatalf("drivers %v, want %v", got, want)
 	}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -71,14 +72,17 @@ type Key struct {
 // Config is what a driver is opened with: the hand's keys, and what the
 // session gives it.
 type Config struct {
-	Port      string
-	Baud      int
-	Sensors   int
-	Side      string // "right", "left" or ""
-	Motion    string
-	Speed     string // "1" (real time) or "max"
-	Recording string // the file a replay plays
-	Options   Options
+	Port    string
+	Baud    int
+	Sensors int
+	Side    string // "right", "left" or ""
+	// Length and Breadth are the hand's size, m: a hand tracker reads
+	// its bones on a hand of that size.
+	Length, Breadth float64
+	Motion          string
+	Speed           string // "1" (real time) or "max"
+	Recording       string // the file a replay plays
+	Options         Options
 	// Period and Poll come from `gloved record`'s flags: the sample
 	// period, and whether a CyberGlove I/II is polled.
 	Period time.Duration
@@ -91,6 +95,9 @@ type Config struct {
 	// Open, if set, opens a serial glove's port instead of
 	// serialport.Open (a test's scripted line).
 	Open serialport.Opener
+	// Allow lists the sources besides loopback a glove on the network (a
+	// hand tracker) takes datagrams from: osc.allow.
+	Allow []netip.Prefix
 }
 
 // Opened is an open glove.

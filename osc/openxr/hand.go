@@ -20,6 +20,7 @@ type Hand struct {
 	handedness string
 	side       string
 	tracks     osc.Tracks
+	links      linkJoints // Links' table
 }
 
 // joint is where a joint rides on its link: the link's index, the
@@ -43,6 +44,7 @@ func NewHand(hand *handmodel.Hand, prefix, name string, c geom.Convention) *Hand
 		e.addr[j] = Address(prefix, name, handmodel.XRJoint(j).String())
 	}
 	e.tracks.Reset(len(e.joints))
+	e.links = newLinkJoints(hand, &e.joints)
 	return e
 }
 

@@ -79,6 +79,7 @@ type Hand struct {
 	restInv [NumBones]mgl64.Quat // each link's rest rotation in the palm's frame, inverted
 	pos     [NumBones]mgl64.Vec3 // each bone's local position, in Unity's coordinates
 	tpose   mgl64.Quat
+	wrist   mgl64.Quat // the palm's rest rotation in the wrist's frame (Links)
 	tracks  osc.Tracks
 	turns   [NumBones]mgl64.Quat // scratch: each link's turn from rest, in the palm's frame
 }
@@ -91,6 +92,7 @@ func NewHand(hand *handmodel.Hand, p *Performer, index int) *Hand {
 	rest := make([]geom.Transform, hand.NumLinks())
 	hand.Pose(&handmodel.Angles{}, geom.Identity(), rest)
 	palm := rest[handmodel.Palm]
+	e.wrist = palm.Quat()
 	for i, l := range boneLinks {
 		e.names[i] = BoneName(i, right)
 		local := palm.Inverse().Mul(rest[l])

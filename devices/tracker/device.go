@@ -1,0 +1,183 @@
+package tracker
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/handmodel"
+)
+
+// readTimeout is how long a Read waits for a pose before it says the
+// tracker is silent (devices.ErrTimeout): the daemon marks the hand
+// stalled once it has been silent for frame.stall_ms.
+const readTimeout = 100 * time.Millisecond
+
+// decoder reads one kind of tracker's messages into joint angles.
+type decoder interface {
+	handler
+	// begin starts a datagram's messages, the rejected ones counted in
+	// f; end ends a well-formed one and reports whether it posed the
+	// hand (new angles in q).
+	begin(f *devices.Faults)
+	end(q *handmodel.Angles) (posed bool)
+	// lost reports whether the last datagram said the hand is not
+	// tracked (VMC's OK with tracking 0, OpenXR's active 0).
+	lost() bool
+}
+
+// Glove is a hand tracker as a glove: a devices.Device whose samples are
+// the joint angles of the poses the tracker sends. Before the first pose
+// a Read says there is no glove (devices.ErrNoGlove); once the tracker
+// falls silent, that it timed out (devices.ErrTimeout, stalled). When
+// the tracking is lost, silent or said so, the hand holds its last pose
+// for hold, then opens: one sample of the flat hand (a hold < 0 holds it
+// for good).
+type Glove struct {
+	info  devices.GloveInfo
+	allow []netip.Prefix
+	hold  time.Duration
+	dec   decoder
+	box   *inbox
+	sock  *socket
+	start time.Time
+	timer *time.Timer
+	done  chan struct{}
+	once  sync.Once
+
+	q        handmodel.Angles
+	seq      uint64
+	seen     bool      // a pose has come
+	tracking bool      // and the tracker has not said it lost the hand since
+	lastAt   time.Time // when the tracking was last seen: the last pose, or when the tracker said it lost it
+	open     bool      // the hand has opened since
+	log      devices.FaultLog
+}
+
+var (
+	_ devices.Device       = (*Glove)(nil)
+	_ devices.Info         = (*Glove)(nil)
+	_ devices.Clock        = (*Glove)(nil)
+	_ devices.FaultCounter = (*Glove)(nil)
+)
+
+// newGlove listens at addr for the decoder's messages.
+func newGlove(addr netip.AddrPort, allow []netip.Prefix, hold time.Duration, dec decoder, info devices.GloveInfo) (*Glove, error) {
+	g := &Glove{info: info, allow: allow, hold: hold, dec: dec, box: newInbox(), start: time.Now(), done: make(chan struct{})}
+	s, err := join(addr, g.box)
+	if err != nil {
+		return nil, err
+	}
+	g.sock = s
+	g.timer = time.NewTimer(readTimeout)
+	return g, nil
+}
+
+// GloveInfo describes the tracker.
+func (g *Glove) GloveInfo() devices.GloveInfo { return g.info }
+
+// Epoch returns when Sample.Time was zero.
+func (g *Glove) Epoch() time.Time { return g.start }
+
+// Faults returns the counts of datagrams and messages dropped.
+func (g *Glove) Faults() devices.Faults { return g.log.Load() }
+
+// Read blocks until the tracker sends a pose and fills s with its joint
+// angles.
+func (g *Glove) Read(s *devices.Sample) error {
+	defer g.log.Publish()
+	for {
+		wait := readTimeout
+		if g.seen && !g.open && g.hold >= 0 {
+			wait = min(wait, max(0, g.hold-time.Since(g.lastAt)))
+		}
+		g.timer.Reset(wait)
+		select {
+		case <-g.done:
+			g.timer.Stop()
+			return devices.ErrClosed
+		case d := <-g.box.in:
+			g.timer.Stop()
+			posed := g.take(&d)
+			g.box.free <- d
+			if posed {
+				g.open = false
+				g.fill(s)
+				return nil
+			}
+		case <-g.timer.C:
+			switch {
+			case !g.seen:
+				g.log.Counts.Timeouts++
+				return devices.ErrNoGlove
+			case !g.open && g.hold >= 0 && time.Since(g.lastAt) >= g.hold:
+				// The tracking is lost and the hold is over: the hand opens.
+				g.open = true
+				g.q = handmodel.Angles{}
+				g.fill(s)
+				return nil
+			}
+			g.log.Counts.Timeouts++
+			return devices.ErrTimeout
+		}
+	}
+}
+
+// take reads one datagram: a source neither loopback nor allowed is
+// dropped and counted, a malformed datagram counted and ignored as a
+// whole. It reports whether the datagram posed the hand.
+func (g *Glove) take(d *datagram) bool {
+	if !trusted(d.src.Addr(), g.allow) {
+		g.log.Counts.Denied++
+		return false
+	}
+	g.dec.begin(&g.log.Counts)
+	if !walk(d.buf[:d.n], 0, g.dec) {
+		g.log.Counts.BadFrames++
+		return false
+	}
+	posed := g.dec.end(&g.q)
+	if g.dec.lost() {
+		// The hold counts from the moment the tracker said so.
+		if g.tracking {
+			g.tracking, g.lastAt = false, time.Now()
+		}
+		return false
+	}
+	if posed {
+		g.seen, g.tracking, g.lastAt = true, true, time.Now()
+	}
+	return posed
+}
+
+// fill writes the hand's angles into s.
+func (g *Glove) fill(s *devices.Sample) {
+	*s = devices.Sample{Time: time.Since(g.start), Seq: g.seq, Bits: devices.Bits8, NAngles: int(handmodel.NumJoints)}
+	copy(s.Angles[:], g.q[:])
+	g.seq++
+}
+
+// Close stops listening; a Read in progress returns devices.ErrClosed.
+func (g *Glove) Close() error {
+	g.once.Do(func() {
+		close(g.done)
+		g.sock.leave(g.box)
+	})
+	return nil
+}
+
+// trusted reports whether a datagram from a may drive a hand: loopback,
+// or in osc.allow.
+func trusted(a netip.Addr, allow []netip.Prefix) bool {
+	a = a.Unmap()
+	if a.IsLoopback() {
+		return true
+	}
+	for _, p := range allow {
+		if p.Contains(a.WithZone("")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,126 @@
+package tracker
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/openxr"
+)
+
+// maxJointAngle bounds a joint angle a message may carry, in radians:
+// beyond a turn is no pose (the hand model's limits then clamp it).
+const maxJointAngle = 2 * math.Pi
+
+// maxRadius bounds an OpenXR joint's radius, in metres (read, not used).
+const maxRadius = 1.0
+
+// oscDecoder reads gloved's own messages for one hand, as another
+// gloved (or an app speaking its contract) sends them: the joint angles
+// (<prefix>/<hand>/joints, handmodel.Joint order, radians), or the 26
+// OpenXR joints of the openxr profile (<prefix>/<hand>/xr/<joint>, in
+// the coordinates it was set to send), turned back into the hand model's links by the
+// profile's own table (openxr.Hand.Links) and into joint angles by the
+// hand model. An OpenXR joint keeps its last pose until it comes again.
+type oscDecoder struct {
+	joints, xr, active []byte
+	back               geom.Convention // from the sender's coordinates to gloved's
+	enc                *openxr.Hand
+	un                 *handmodel.Unposer
+	f                  *devices.Faults
+
+	angles   handmodel.Angles
+	gotJoint bool // a joints message came in this datagram
+	xrq      [handmodel.NumXRJoints]mgl64.Quat
+	gotXR    [handmodel.NumXRJoints]bool
+	freshXR  bool
+	lostSaid bool
+
+	rel  [handmodel.MaxLinks]mgl64.Mat3
+	have [handmodel.MaxLinks]bool
+}
+
+// newOSC returns the decoder of the hand named name under prefix, its
+// OpenXR joints read on the procedural hand p: the palm joint's axes
+// follow the hand's proportions (its metacarpal's slant), so the hand is
+// the size the config gives it.
+func newOSC(prefix, name string, p handmodel.Params, c geom.Convention) (*oscDecoder, error) {
+	h, err := handmodel.New(p)
+	if err != nil {
+		return nil, err
+	}
+	a := osc.HandAddresses(prefix, name)
+	return &oscDecoder{joints: []byte(a.Joints), xr: []byte(openxr.Address(prefix, name, "")), active: []byte(openxr.Address(prefix, name, "active")),
+		back: c.Inverse(), enc: openxr.NewHand(h, prefix, name, c), un: handmodel.NewUnposer(h)}, nil
+}
+
+func (d *oscDecoder) begin(f *devices.Faults) {
+	d.f, d.gotJoint, d.freshXR, d.lostSaid = f, false, false, false
+}
+func (d *oscDecoder) lost() bool { return d.lostSaid }
+
+// message reads the hand's joints, its OpenXR joints and its OpenXR
+// active flag; anything else (the other hand's, gloved's other messages)
+// is not this hand's.
+func (d *oscDecoder) message(m *message) {
+	switch {
+	case bytes.Equal(m.addr, d.joints):
+		a := m.arguments()
+		var q handmodel.Angles
+		for j := range q {
+			q[j] = a.float()
+		}
+		if a.bad || a.left() != 0 {
+			d.f.BadFrames++
+			return
+		}
+		for _, v := range q {
+			if !(math.Abs(v) <= maxJointAngle) {
+				d.f.OutOfRange++
+				d.f.BadFrames++
+				return
+			}
+		}
+		d.angles, d.gotJoint = q, true
+	case bytes.Equal(m.addr, d.active):
+		a := m.arguments()
+		if v := a.int(); !a.bad && a.left() == 0 && v == 0 {
+			d.lostSaid = true
+		}
+	case bytes.HasPrefix(m.addr, d.xr):
+		j := openxr.Joint(m.addr[len(d.xr):])
+		if j < 0 {
+			return
+		}
+		a := m.arguments()
+		var radius float64
+		if q, ok := readPose(&a, d.back, &radius, d.f); ok {
+			if r := d.back.Length(radius); !(r >= 0 && r <= maxRadius) {
+				d.f.OutOfRange++
+				d.f.BadFrames++
+				return
+			}
+			d.xrq[j], d.gotXR[j], d.freshXR = q, true, true
+		}
+	}
+}
+
+// end poses the hand: from the joint angles if they came, else from the
+// OpenXR joints if any did.
+func (d *oscDecoder) end(q *handmodel.Angles) bool {
+	switch {
+	case d.gotJoint:
+		*q = d.angles
+	case d.freshXR:
+		d.enc.Links(&d.xrq, &d.gotXR, &d.rel, &d.have)
+		d.un.Unpose(&d.rel, &d.have, q)
+	default:
+		return false
+	}
+	return true
+}
