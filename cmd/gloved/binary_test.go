@@ -48,6 +48,18 @@ func binary(t *testing.T) string {
 	return built.path
 }
 
+// TestMain runs the tests, then removes what they built once for all of
+// them: the binary and the shared scene files.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range []string{built.dir, terrains.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
+	}
+	os.Exit(code)
+}
+
 // result is what a run of the binary showed the user.
 type result struct {
 	stdout, stderr string

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,17 +15,50 @@ import (
 	"github.com/gloved/gloved/env"
 )
 
-// terrainScene writes a height field of 2·n² triangles as an OBJ file
-// and a config of one simulated hand over it; it returns the config's
-// path and the OBJ's.
+// terrainScene writes a config of one simulated hand over a height field
+// of 2·n² triangles, and returns the config's path and the OBJ's. The OBJ
+// is written once a test run for each n and shared (a million triangles
+// took 6 s to generate under the race detector, in every test).
 func terrainScene(t *testing.T, n int) (cfg, obj string) {
 	t.Helper()
-	obj = filepath.Join(t.TempDir(), "terrain.obj")
-	hills := func(x, z float64) float64 { return 0.02 * math.Sin(9*x) * math.Cos(7*z) }
-	if err := writeSceneOBJ(obj, env.Terrain("terrain", n, hills)); err != nil {
+	obj, err := terrains.path(n)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return writeConfig(t, "127.0.0.1:0", obj, "[oscquery]\nenabled = false\n"), obj
+}
+
+// terrains are the OBJs terrainScene wrote, by n, in one directory that
+// TestMain removes.
+var terrains = terrainFiles{paths: map[int]string{}}
+
+type terrainFiles struct {
+	sync.Mutex
+	dir   string
+	paths map[int]string
+}
+
+// path returns the OBJ of n, written the first time it is asked for.
+func (c *terrainFiles) path(n int) (string, error) {
+	c.Lock()
+	defer c.Unlock()
+	if p, ok := c.paths[n]; ok {
+		return p, nil
+	}
+	if c.dir == "" {
+		dir, err := os.MkdirTemp("", "gloved-terrains-")
+		if err != nil {
+			return "", err
+		}
+		c.dir = dir
+	}
+	p := filepath.Join(c.dir, fmt.Sprintf("terrain-%d.obj", n))
+	hills := func(x, z float64) float64 { return 0.02 * math.Sin(9*x) * math.Cos(7*z) }
+	if err := writeSceneOBJ(p, env.Terrain("terrain", n, hills)); err != nil {
+		return "", err
+	}
+	c.paths[n] = p
+	return p, nil
 }
 
 // reloadingInto starts a daemon on the built-in scene, then has it reload
