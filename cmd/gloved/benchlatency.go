@@ -12,25 +12,30 @@ import (
 
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/session"
 )
 
 func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--count-tris] [--json]", "print one JSON object", out)
+	fs := newBenchFlags("latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--glove cyberglove|opengloves] [--count-tris] [--json]", "print one JSON object", out)
 	frames := fs.Int("frames", 2000, "frames to measure (100 per second)")
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
 	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")
 	config := fs.String("config", "", "take the scene and the [frame] settings from this daemon config (its hands and [osc] are replaced)")
 	motion := fs.String("motion", "grasp", "simulated motion the emulated glove plays: "+sim.MotionNames())
+	glove := fs.String("glove", "cyberglove", "the emulated glove: cyberglove, or opengloves with force feedback ([feedback] enabled): adds the leg from a contact's frame to its servo line read by the glove")
 	countTris := fs.Bool("count-tris", false, "count the triangles each contact touches ([frame] count_tris)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if *glove != "cyberglove" && *glove != opengloves.Name {
+		return fmt.Errorf("%w: --glove %q: want cyberglove or opengloves", errUsage, *glove)
+	}
 	if *frames < 1 || *warmup < 0 {
 		return fmt.Errorf("%w: --frames must be at least 1 and --warmup at least 0", errUsage)
 	}
-	r := latencyRun{frames: *frames, warmup: *warmup, motion: *motion, countTris: *countTris}
+	r := latencyRun{frames: *frames, warmup: *warmup, motion: *motion, glove: *glove, countTris: *countTris}
 	what := "scene " + *scene
 	var err error
 	if *config != "" {
@@ -90,6 +95,7 @@ type latencyRun struct {
 	frames, warmup int
 	files          []session.SceneFile
 	motion         string
+	glove          string // cyberglove, or opengloves with force feedback
 	countTris      bool
 	proximityM     float64 // 0: the daemon's default
 }
@@ -128,9 +134,13 @@ func latencyConfig(r latencyRun, link, target string) string {
 	if r.proximityM > 0 {
 		proximity = fmt.Sprintf("proximity_m = %v\n", r.proximityM)
 	}
+	device, feedback := "cyberglove", ""
+	if r.glove == opengloves.Name {
+		device, feedback = opengloves.Name, "[feedback]\nenabled = true\n"
+	}
 	return fmt.Sprintf(`[[hand]]
 name = "right"
-device = "cyberglove"
+device = %q
 port = %q
 wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]
 [scene]
@@ -140,7 +150,7 @@ targets = [%q]
 listen = "127.0.0.1:0"
 [frame]
 count_tris = %t
-%s`, link, strings.Join(files, ", "), target, r.countTris, proximity)
+%s%s`, device, link, strings.Join(files, ", "), target, r.countTris, proximity, feedback)
 }
 
 // sceneEntry writes a scene file as an inline TOML table.
@@ -183,7 +193,12 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 	if err := os.WriteFile(cfg, []byte(latencyConfig(r, link, rx.LocalAddr().String())), 0o644); err != nil {
 		return nil, fmt.Errorf("bench latency: %w", err)
 	}
-	em, err := startChild(ctx, "emulator", exe, "emulate", "--link", link, "--stamps", stamps, "--motion", r.motion)
+	servoLog := filepath.Join(dir, "servo")
+	args := []string{"emulate", "--link", link, "--stamps", stamps, "--motion", r.motion}
+	if r.glove == opengloves.Name {
+		args = append(args, "--model", opengloves.Name, "--force-feedback", "--servo-log", servoLog)
+	}
+	em, err := startChild(ctx, "emulator", exe, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +211,7 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 		return nil, err
 	}
 	defer dm.stop()
-	got, err := receiveFrames(rx, r.warmup+r.frames, ctx.Err, dm)
+	got, err := receiveFrames(rx, r.warmup+r.frames, r.glove == opengloves.Name, ctx.Err, dm)
 	if err != nil {
 		return nil, err
 	}
@@ -209,5 +224,12 @@ func measureLatency(ctx context.Context, r latencyRun) (*latencyResult, error) {
 		return nil, err
 	}
 	res := matchLatency(writes, got[r.warmup:])
+	if r.glove == opengloves.Name {
+		lines, err := readServoLog(servoLog)
+		if err != nil {
+			return nil, err
+		}
+		res.Servo = matchServo(got[r.warmup:], lines)
+	}
 	return &res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 	"unsafe"
@@ -125,4 +126,23 @@ func TestBenchLatencyFailuresSayWhatFailed(t *testing.T) {
 func TestEmulateStampsFileThatCannotBeMade(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "no-such-dir", "stamps")
 	runBinary(t, 10*time.Second, "emulate", "--stamps", bad).oneLine(t, 1, "--stamps", "no-such-dir")
+}
+
+// TestBenchLatencyWithForceFeedbackTimesTheServoLine: with --glove
+// opengloves the bench runs an emulated OpenGloves glove with servos and
+// the daemon with [feedback] enabled, and prints the leg from a contact's
+// frame to the servo line the glove read, its changes counted; a glove
+// it cannot emulate is a usage error.
+func TestBenchLatencyWithForceFeedbackTimesTheServoLine(t *testing.T) {
+	r := runBinary(t, 90*time.Second, "bench", "latency", "--glove", "opengloves", "--frames", "400", "--warmup", "10")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	row := regexp.MustCompile(`(?m)^contact frame -> servo line at glove +\d+ +\d+ +\d+ +\d+$`)
+	changes := regexp.MustCompile(`\((\d+) frames changed the forces, (\d+) found no servo line`).FindStringSubmatch(r.stdout)
+	if !row.MatchString(r.stdout) || changes == nil || changes[1] == "0" {
+		t.Errorf("no servo row, or no frame changed the forces:\n%s", r.stdout)
+	}
+	r = runBinary(t, 20*time.Second, "bench", "latency", "--glove", "vmc")
+	r.oneLine(t, 2, "--glove", "opengloves")
 }

@@ -25,6 +25,7 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // emulateArgs are `gloved emulate`'s flags.
 type emulateArgs struct {
 	model, source, motion, link, stamps string
+	servoLog                            string
 	sensors, max                        int
 	left, splay, joints, forceFeedback  bool
 	controls                            bool
@@ -45,7 +46,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	if a.model == opengloves.Name {
 		return a.emulateOpenGloves(ctx, out)
 	}
-	for _, f := range []string{"max", "splay", "joints", "force-feedback", "controls"} {
+	for _, f := range []string{"max", "splay", "joints", "force-feedback", "controls", "servo-log"} {
 		if a.set(f) {
 			return fmt.Errorf("%w: --%s: only for an emulated OpenGloves glove (--model opengloves)", errUsage, f)
 		}
@@ -55,7 +56,8 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	closeStamps, err := a.stampWriter(&o)
+	var closeStamps func() error
+	o.OnWrite, closeStamps, err = a.stampWriter()
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE] [--servo-log FILE]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records), cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz) or opengloves (a LucidGloves firmware's alpha-encoded lines at 100 Hz)")
 	fs.IntVar(&a.max, "max", opengloves.MaxESP32, "opengloves: the firmware's full scale, 4095 (an ESP32) or 1023 (an AVR board)")
@@ -100,6 +102,7 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	fs.Float64Var(&a.hangupFor, "hangup-for", 1, "seconds before the port comes back (with --hangup-at)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the fault injection")
 	fs.StringVar(&a.stamps, "stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
+	fs.StringVar(&a.servoLog, "servo-log", "", "opengloves --force-feedback: write each host line that set the servos to FILE, one a line: when it was read (Unix ns), then the five values thumb to little")
 	a.poses.add(fs)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return nil, err
@@ -162,7 +165,7 @@ func (a *emulateArgs) opts() emulator.Opts {
 // motion, with garbage, silence and the port hung up (its USB unplugged)
 // as the flags ask.
 func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) error {
-	for _, f := range []string{"sensors", "left", "lose", "unplug-at", "stamps"} {
+	for _, f := range []string{"sensors", "left", "lose", "unplug-at"} {
 		if a.set(f) {
 			return fmt.Errorf("%w: --%s: not for an emulated OpenGloves glove (its USB is unplugged with --hangup-at)", errUsage, f)
 		}
@@ -192,11 +195,22 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 	if a.silentAt > 0 {
 		o.SilentAt, o.SilentFor = seconds(a.silentAt), seconds(a.silentFor)
 	}
+	if a.servoLog != "" && !a.forceFeedback {
+		return fmt.Errorf("%w: --servo-log: only with --force-feedback (a glove without servos reads no lines)", errUsage)
+	}
+	var closeStamps, closeServo func() error
+	var err error
+	if o.OnWrite, closeStamps, err = a.stampWriter(); err != nil {
+		return err
+	}
+	if o.OnServo, closeServo, err = a.servoWriter(); err != nil {
+		return errors.Join(err, closeStamps())
+	}
 	e, err := emulator.NewOpenGloves(o)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return errors.Join(fmt.Errorf("%w: %v", errUsage, err), closeStamps(), closeServo())
 	}
-	return emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
+	err = emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
 		worked := ""
 		if a.controls {
 			worked = ", controls worked"
@@ -207,6 +221,11 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 		}
 		fmt.Fprintln(out)
 	})
+	if a.forceFeedback {
+		st := e.Stats()
+		fmt.Fprintf(out, "servos: %d lines set them; last values %v; lines held back per finger %v (thumb to little)\n", st.ServoLines, st.Servo, st.Stopped)
+	}
+	return errors.Join(err, closeStamps(), closeServo())
 }
 
 // hangup is the port's hangup the flags ask for.
@@ -254,25 +273,53 @@ func (a *emulateArgs) setSource(o *emulator.Opts, out io.Writer) (string, error)
 }
 
 // stampWriter writes, with --stamps, the time each streamed record is
-// written to the file; close flushes and closes it (and is a no-op
-// without --stamps).
-func (a *emulateArgs) stampWriter(o *emulator.Opts) (close func() error, err error) {
-	if a.stamps == "" {
-		return func() error { return nil }, nil
+// written to the file: write is the emulator's OnWrite (nil without
+// --stamps); close flushes and closes the file (a no-op without).
+func (a *emulateArgs) stampWriter() (write func(time.Time), close func() error, err error) {
+	w, close, err := logFile("--stamps", a.stamps)
+	if w == nil {
+		return nil, close, err
 	}
-	f, err := os.Create(a.stamps)
-	if err != nil {
-		return nil, fmt.Errorf("--stamps: %w", err)
-	}
-	w := bufio.NewWriter(f)
 	var line []byte
-	o.OnWrite = func(t time.Time) {
+	return func(t time.Time) {
 		line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
 		w.Write(append(line, '\n')) // an error stays in w and is reported by Flush
+	}, close, nil
+}
+
+// servoWriter writes, with --servo-log, each host line that set the
+// servos: when it was read (Unix ns) and the five values. Like
+// stampWriter.
+func (a *emulateArgs) servoWriter() (write func(time.Time, *[5]int), close func() error, err error) {
+	w, close, err := logFile("--servo-log", a.servoLog)
+	if w == nil {
+		return nil, close, err
 	}
-	return func() error {
+	var line []byte
+	return func(t time.Time, v *[5]int) {
+		line = strconv.AppendInt(line[:0], t.UnixNano(), 10)
+		for _, x := range v {
+			line = strconv.AppendInt(append(line, ' '), int64(x), 10)
+		}
+		w.Write(append(line, '\n')) // an error stays in w and is reported by Flush
+	}, close, nil
+}
+
+// logFile creates the file a flag names for a log the emulator writes; w
+// is nil (and close a no-op) when the flag is empty. close flushes and
+// closes it, its error naming the flag.
+func logFile(flag, path string) (w *bufio.Writer, close func() error, err error) {
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	w = bufio.NewWriter(f)
+	return w, func() error {
 		if err := errors.Join(w.Flush(), f.Close()); err != nil {
-			return fmt.Errorf("--stamps: %w", err)
+			return fmt.Errorf("%s: %w", flag, err)
 		}
 		return nil
 	}, nil

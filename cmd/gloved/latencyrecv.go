@@ -5,10 +5,12 @@ import (
 	encbin "encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"time"
 
+	"github.com/gloved/gloved/feedback"
 	goosc "github.com/hypebeast/go-osc/osc"
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +19,12 @@ import (
 // completing its sample reached the driver), when the kernel put its
 // datagram in the receiver's socket (Out: the daemon's send, as loopback
 // delivers within it), and when this process read it (Arrival).
-type frameTimes struct{ Timetag, Out, Arrival time.Time }
+type frameTimes struct {
+	Timetag, Out, Arrival time.Time
+	// Servo is the frame's feedback forces as servo values (force ×
+	// 1000), when received with them.
+	Servo [5]int
+}
 
 // listenReceiver opens the bench's OSC socket on loopback with kernel
 // receive timestamps, so that a frame's time out of the daemon does not
@@ -41,9 +48,10 @@ func listenReceiver() (*net.UDPConn, error) {
 	return rx, nil
 }
 
-// receiveFrames takes n frame bundles of the right hand from rx. It fails
-// when the daemon exits or no frame comes for 5 s.
-func receiveFrames(rx *net.UDPConn, n int, stop func() error, dm *child) ([]frameTimes, error) {
+// receiveFrames takes n frame bundles of the right hand from rx, with
+// their feedback messages' forces if feedback. It fails when the daemon
+// exits or no frame comes for 5 s.
+func receiveFrames(rx *net.UDPConn, n int, feedback bool, stop func() error, dm *child) ([]frameTimes, error) {
 	frameAddr := []byte("/gloved/right/frame\x00")
 	buf, oob := make([]byte, 65536), make([]byte, 128)
 	got := make([]frameTimes, 0, n)
@@ -75,7 +83,11 @@ func receiveFrames(rx *net.UDPConn, n int, stop func() error, dm *child) ([]fram
 		}
 		last = now
 		tt := goosc.NewTimetagFromTimetag(encbin.BigEndian.Uint64(pk[8:16])).Time()
-		got = append(got, frameTimes{Timetag: tt, Out: kernelStamp(oob[:oobn], now), Arrival: now})
+		f := frameTimes{Timetag: tt, Out: kernelStamp(oob[:oobn], now), Arrival: now}
+		if feedback {
+			f.Servo = feedbackServo(pk)
+		}
+		got = append(got, f)
 	}
 	return got, nil
 }
@@ -99,4 +111,25 @@ func kernelStamp(oob []byte, read time.Time) time.Time {
 		}
 	}
 	return read
+}
+
+// feedbackServo returns the servo values (force × 1000, rounded) of the
+// right hand's feedback message in a frame bundle, zero without one.
+func feedbackServo(pk []byte) (v [5]int) {
+	p, err := goosc.ParsePacket(string(pk))
+	b, ok := p.(*goosc.Bundle)
+	if err != nil || !ok {
+		return v
+	}
+	for _, m := range b.Messages {
+		if m.Address != "/gloved/right/feedback" || len(m.Arguments) < 5 {
+			continue
+		}
+		for f := range v {
+			if x, ok := m.Arguments[f].(float32); ok {
+				v[f] = int(math.Round(float64(x) * feedback.ServoMax))
+			}
+		}
+	}
+	return v
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -37,6 +38,101 @@ type latencyResult struct {
 	Pty       latencyStats `json:"pty"`       // record written -> bytes at the driver (the timetag)
 	Daemon    latencyStats `json:"daemon"`    // timetag -> datagram out: frame, encoding, UDP send
 	Receiver  latencyStats `json:"receiver"`  // datagram out -> read by the receiving process (not in total)
+	// Servo, with an OpenGloves glove and force feedback: a frame whose
+	// forces changed (a touch begun or ended, a limit moved) -> its
+	// servo line read by the glove.
+	Servo *servoLatency `json:"servo,omitempty"`
+}
+
+// servoLatency is the leg from a contact's frame (its timetag: the
+// sample's bytes at the driver) to the glove reading the servo line of
+// that frame's forces: the frame, the line queued, written after the
+// glove's next line (the firmware reads one line after each of its own),
+// and the pty.
+type servoLatency struct {
+	latencyStats
+	Changes   int `json:"changes"`   // frames whose forces changed
+	Unmatched int `json:"unmatched"` // of them, no servo line of their values within maxServoAge
+}
+
+// maxServoAge is the longest from a frame to its servo line for them to
+// be paired: beyond it (ten line periods) the line is taken to be
+// another frame's.
+const maxServoAge = 100 * time.Millisecond
+
+// matchServo pairs each frame whose servo values changed from the
+// frame before with the first servo line (lines ascending in time) read
+// at or after its timetag that sets the same values, each within 1 (a
+// float32 force rounded), and summarises the time between.
+func matchServo(frames []frameTimes, lines []servoRead) *servoLatency {
+	var d []time.Duration
+	res := &servoLatency{}
+	for i := 1; i < len(frames); i++ {
+		f := &frames[i]
+		if f.Servo == frames[i-1].Servo {
+			continue
+		}
+		res.Changes++
+		k, _ := slices.BinarySearchFunc(lines, f.Timetag, func(l servoRead, t time.Time) int { return l.At.Compare(t) })
+		for ; k < len(lines) && lines[k].At.Sub(f.Timetag) <= maxServoAge; k++ {
+			if sameServo(lines[k].V, f.Servo) {
+				break
+			}
+		}
+		if k == len(lines) || lines[k].At.Sub(f.Timetag) > maxServoAge {
+			res.Unmatched++
+			continue
+		}
+		d = append(d, lines[k].At.Sub(f.Timetag))
+	}
+	res.latencyStats = summarise(d)
+	return res
+}
+
+func sameServo(a, b [5]int) bool {
+	for f := range a {
+		if a[f]-b[f] > 1 || b[f]-a[f] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// servoRead is a line of `gloved emulate --servo-log`: when the glove
+// read it, and its five values.
+type servoRead struct {
+	At time.Time
+	V  [5]int
+}
+
+// readServoLog reads the emulator's servo log.
+func readServoLog(path string) ([]servoRead, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench latency: the emulator's servo lines: %w", err)
+	}
+	defer f.Close()
+	var out []servoRead
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		w := strings.Fields(sc.Text())
+		var l servoRead
+		if len(w) != 6 {
+			return nil, fmt.Errorf("bench latency: %s line %d: want a time and five values, got %q", path, len(out)+1, sc.Text())
+		}
+		ns, err := strconv.ParseInt(w[0], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bench latency: %s line %d: want a time and five values, got %q", path, len(out)+1, sc.Text())
+		}
+		for k := range l.V {
+			if l.V[k], err = strconv.Atoi(w[1+k]); err != nil {
+				return nil, fmt.Errorf("bench latency: %s line %d: %w", path, len(out)+1, err)
+			}
+		}
+		l.At = time.Unix(0, ns)
+		out = append(out, l)
+	}
+	return out, sc.Err()
 }
 
 // matchLatency pairs each frame with the last record write at or before
@@ -113,5 +209,9 @@ func (r *latencyResult) print(out io.Writer, scene string) {
 		{"receiver wake-up (not in total)", r.Receiver},
 	} {
 		fmt.Fprintf(out, "%-38s %9.0f %9.0f %9.0f %9.0f\n", row.name, row.s.P50, row.s.P99, row.s.P999, row.s.Max)
+	}
+	if s := r.Servo; s != nil {
+		fmt.Fprintf(out, "%-38s %9.0f %9.0f %9.0f %9.0f\n", "contact frame -> servo line at glove", s.P50, s.P99, s.P999, s.Max)
+		fmt.Fprintf(out, "(%d frames changed the forces, %d found no servo line of theirs within %v)\n", s.Changes, s.Unmatched, maxServoAge)
 	}
 }

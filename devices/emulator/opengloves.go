@@ -63,6 +63,11 @@ type OpenGlovesOpts struct {
 	OnLine func(v *[opengloves.Channels]uint16)
 	// OnWrite, if set, is called just before each line is written.
 	OnWrite func(time.Time)
+	// OnServo, if set, is called with each host line that set the servos
+	// (ForceFeedback), when it was read, and the values it set, thumb to
+	// little: `gloved emulate --servo-log` and `gloved bench latency`
+	// time the line from the contact to the glove by it.
+	OnServo func(t time.Time, v *[5]int)
 }
 
 // OpenGlovesStats counts what an emulated OpenGloves glove did.
@@ -273,6 +278,9 @@ func (e *OpenGloves) servo(line []byte) {
 		e.stats.Servo[f] = v
 	}
 	e.stats.ServoLines++
+	if e.opts.OnServo != nil {
+		e.opts.OnServo(time.Now(), &e.stats.Servo)
+	}
 }
 
 // stop holds each finger back at its servo's limit: a finger whose
