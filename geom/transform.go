@@ -27,17 +27,25 @@ const MinQuatLen = 1e-9
 // from a pose far from overflow.
 const MaxPosition = 100.0
 
-// PoseError says why rotation q and translation t make no pose, or is
-// nil: a position not finite or beyond MaxPosition along an axis, or a
-// quaternion not finite, too long to normalise, or zero (shorter than
-// MinQuatLen). Its text follows the name of what was read.
+// PoseError says why rotation q and translation t make no pose read
+// from outside, or is nil: a position not finite or beyond MaxPosition
+// along an axis, or a quaternion FromQuat cannot normalise. Its text
+// follows the name of what was read.
 func PoseError(q mgl64.Quat, t Vec3) error {
+	if t.Finite() && (math.Abs(t.X) > MaxPosition || math.Abs(t.Y) > MaxPosition || math.Abs(t.Z) > MaxPosition) {
+		return fmt.Errorf("the position (%g, %g, %g) is beyond %g m from the origin along an axis: give metres, each within ±%g", t.X, t.Y, t.Z, MaxPosition, MaxPosition)
+	}
+	return transformError(q, t)
+}
+
+// transformError says why q and t make no transform: a position not
+// finite, or a quaternion not finite, too long to normalise, or zero
+// (shorter than MinQuatLen).
+func transformError(q mgl64.Quat, t Vec3) error {
 	n := q.Len()
 	switch {
 	case !t.Finite():
 		return fmt.Errorf("the position (%g, %g, %g) is not finite", t.X, t.Y, t.Z)
-	case math.Abs(t.X) > MaxPosition || math.Abs(t.Y) > MaxPosition || math.Abs(t.Z) > MaxPosition:
-		return fmt.Errorf("the position (%g, %g, %g) is beyond %g m from the origin along an axis: give metres, each within ±%g", t.X, t.Y, t.Z, MaxPosition, MaxPosition)
 	case !Finite(q.W) || !Finite3(q.V):
 		return fmt.Errorf("the rotation quaternion has a number that is not finite")
 	case !Finite(n):
@@ -49,9 +57,11 @@ func PoseError(q mgl64.Quat, t Vec3) error {
 }
 
 // FromQuat returns the transform rotating by q (normalised here) then
-// translating by t; PoseError says why q and t make none.
+// translating by t; transformError says why q and t make none. It bounds
+// no position (a scene may be anywhere): poses read from outside are
+// checked by PoseError first.
 func FromQuat(q mgl64.Quat, t Vec3) (Transform, error) {
-	if err := PoseError(q, t); err != nil {
+	if err := transformError(q, t); err != nil {
 		return Transform{}, fmt.Errorf("geom: pose: %w", err)
 	}
 	q = q.Scale(1 / q.Len())
