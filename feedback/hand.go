@@ -18,6 +18,14 @@ const Fingers = 5
 // touch messages' hysteresis (osc.TouchTracker).
 const EndFrames = 3
 
+// Deadband is how far past its limit (in curl, 0 open to 1 closed) a
+// held finger must read before the limit follows it closed: 0.02, twenty
+// servo steps. Within it, a finger held at its limit but read a hair
+// beyond (sensor noise, the servo's stop, the calibration's rounding)
+// leaves the limit where it is; without it the hold crept shut about a
+// step a frame on the emulator (604 to 574 in 30 frames).
+const Deadband = 0.02
+
 // Defaults of Options.
 const (
 	DefaultRate     = 100.0                  // lines a second
@@ -181,8 +189,13 @@ func (h *Hand) Frame(t time.Duration, q *handmodel.Angles, poses []geom.Transfor
 		}
 		h.state.Force[f] = 0
 		if h.state.Held[f] {
-			// Never more open than the finger: a limit only stops it.
-			h.limit[f] = max(h.limit[f], curl)
+			// Never more open than the finger: a limit only stops it. A
+			// finger read a hair past its limit (its sensor's noise, the
+			// servo's own stop) moves it not: that would ratchet the
+			// hold shut a step a frame.
+			if curl > h.limit[f]+Deadband {
+				h.limit[f] = curl
+			}
 			h.state.Force[f] = 1 - h.limit[f]
 		}
 	}

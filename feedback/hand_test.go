@@ -102,6 +102,21 @@ func TestALimitNeverOpensAFingerThatClosedPastIt(t *testing.T) {
 	}
 }
 
+// TestAHeldFingerReadAHairPastItsLimitKeepsIt: a held finger read past
+// its limit by less than Deadband leaves the limit where it was set,
+// frame after frame, instead of ratcheting it shut.
+func TestAHeldFingerReadAHairPastItsLimitKeepsIt(t *testing.T) {
+	r := newRig(t, feedback.Options{})
+	r.index(0.4)
+	r.frame(touch)
+	for i, curl := range []float64{0.41, 0.405, 0.419, 0.41, 0.419} {
+		r.index(curl)
+		if s := r.frame(touch); math.Abs(s.Force[1]-0.6) > 1e-9 {
+			t.Fatalf("frame %d, curl %v: force %v, want 0.6 (the limit set at first contact)", i, curl, s.Force[1])
+		}
+	}
+}
+
 // TestAPulseIsTheApproachSpeedOverTheFullSpeed: the index's distal link
 // moving onto the object at 0.25 m/s along its normal gives a pulse of
 // amplitude 0.5 at the touch's beginning (full speed 0.5 m/s), none while
