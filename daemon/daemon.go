@@ -17,6 +17,7 @@ import (
 	"github.com/gloved/gloved/access"
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/osc"
@@ -252,6 +253,12 @@ func (d *Daemon) openHand(i int) (*handRuntime, error) {
 			return nil, err
 		}
 		return h, session.Check(spec)
+	}
+	if spec.Device == session.DeviceReplay {
+		// A recording without a sample would play passes of nothing.
+		if err := replay.HoldsSamples(spec.Recording); err != nil {
+			return nil, err
+		}
 	}
 	s, err := session.Open(spec, d.scene, opt)
 	if err != nil {

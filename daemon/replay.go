@@ -2,9 +2,7 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"time"
 
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"
@@ -31,7 +29,7 @@ type ReplayOpts struct {
 }
 
 // NewReplay builds a daemon for one recording: its hand is named after the
-// recorded side, its OSC timetags count from the recording's creation (so
+// recorded side, its OSC timetags count from the recording's creation (Header.Epoch) (so
 // a replay's stream is reproducible), it has no frame budget to speak of,
 // logs warnings and above to log, and Run returns when the recording ends.
 // Loading the scene is given up once ctx ends (Interrupted says so).
@@ -40,10 +38,7 @@ func NewReplay(ctx context.Context, o ReplayOpts, log io.Writer) (*Daemon, error
 	if err != nil {
 		return nil, err
 	}
-	epoch, err := time.Parse(time.RFC3339, h.Created)
-	if err != nil {
-		return nil, fmt.Errorf("%s: the header's creation time %q: %w", o.Recording, h.Created, err)
-	}
+	epoch := h.Epoch()
 	var c *carried
 	if o.View != nil {
 		c = &carried{view: o.View}

@@ -11,8 +11,8 @@ import (
 
 // Check checks what can be checked of spec without opening its glove: its
 // fields; that its skinned hand, if any, builds; that its calibration file loads (and, where the sensor count is
-// known, is for that many sensors); that a replay's recording opens, with
-// a calibration that fits it; and that the session's recording can be
+// known, is for that many sensors); that a replay's recording opens and
+// holds a sample, with a calibration that fits it; and that the session's recording can be
 // written where it is asked for. Errors name the key at fault.
 func Check(spec Spec) error {
 	if err := spec.Normalize(); err != nil {
@@ -35,6 +35,9 @@ func Check(spec Spec) error {
 		defer r.Close()
 		if _, err := chooseCalibration(spec.Calibration, stored(r, spec.Recording), r.Header()); err != nil {
 			return fmt.Errorf("calibration: %w", err)
+		}
+		if err := replay.HoldsSamples(spec.Recording); err != nil {
+			return fmt.Errorf("recording: %w", err)
 		}
 		return nil
 	}

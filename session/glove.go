@@ -38,8 +38,9 @@ type Glove struct {
 	fixedWrist bool
 
 	// A looping replay's times go on from pass to pass: each pass's sample
-	// times are shifted by timeOffset, one sample gap after the last one.
-	timeOffset, lastTime, lastGap time.Duration
+	// times are shifted by timeOffset, the passes' lengths before it
+	// (replay.Glove.PassLength).
+	timeOffset time.Duration
 }
 
 // DeviceError is a glove that did not open: absent, switched off, not
@@ -145,7 +146,6 @@ func (g *Glove) Read(s *devices.Sample) error {
 	}
 	if r := g.playing(); r != nil {
 		s.Time += g.timeOffset
-		g.lastGap, g.lastTime = s.Time-g.lastTime, s.Time
 		if v, ok := r.Wrist(); ok && !g.fixedWrist {
 			if x, err := PoseFrom(v[:]); err == nil {
 				g.wrist = x
@@ -211,22 +211,24 @@ func (g *Glove) RecordingFailed() error {
 	return err
 }
 
-// Rewind starts a replay again from its beginning; its sample times go on
-// from the last pass's, one sample gap later, so that they never repeat.
+// Rewind starts a replay again from its beginning (replay.Glove.Again:
+// in real time, once the last pass has lasted its PassLength); its sample
+// times go on from the last pass's, that PassLength later, so that they
+// never repeat.
 func (g *Glove) Rewind() error {
 	if g.replay == nil {
 		return fmt.Errorf("session: only a replay can be rewound")
 	}
-	r, err := replay.Open(g.Spec.Recording, g.Spec.Speed == SpeedRealTime)
+	last := g.playing()
+	r, err := last.Again()
 	if err != nil {
 		return err
 	}
 	g.mu.Lock()
-	old := g.dev
 	g.dev, g.replay = r, r
 	g.mu.Unlock()
-	g.timeOffset = g.lastTime + max(g.lastGap, time.Millisecond)
-	return old.Close()
+	g.timeOffset += last.PassLength()
+	return last.Close()
 }
 
 // Close closes the device (a Read blocked in another goroutine returns

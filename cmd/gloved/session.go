@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
@@ -107,12 +108,10 @@ func heldSamples(ctx context.Context, s *session.Session) error {
 }
 
 // noSamples is the error of a recording that held no sample, before the
-// damage it ends at (damage), if any.
+// damage it ends at (damage), if any: a daemon's replay hand refuses it
+// alike (replay.HoldsSamples).
 func noSamples(path string, damage error) error {
-	if damage != nil {
-		return fmt.Errorf("%s holds no samples before its damage (%v): nothing to run; record the session again", path, damage)
-	}
-	return fmt.Errorf("%s holds no samples (it was stopped before the glove sent one): nothing to run; record the session again", path)
+	return &replay.NoSamplesError{Path: path, Damage: damage}
 }
 
 // warnDamage tells the user what was wrong with a damaged recording, if it

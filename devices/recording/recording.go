@@ -63,21 +63,23 @@ type Header struct {
 	Format      string `json:"format"` // "gloved-recording"
 	Model       string `json:"model"`  // the glove's driver: "cyberglove", "cyberglove3", "sim", ...
 	Sensors     int    `json:"sensors"`
-	Hand        string `json:"hand"` // "right" or "left"
+	Hand        string `json:"hand"` // "right" or "left"; "" reads as right
 	Mode        string `json:"mode"` // "stream" or "poll" (how raw bytes were asked for)
 	StatusByte  bool   `json:"status_byte"`
 	Timestamp   bool   `json:"timestamp"`
 	Source      string `json:"source"`      // port or motion
-	Created     string `json:"created"`     // RFC 3339
+	Created     string `json:"created"`     // RFC 3339; may be left out (Epoch)
 	Calibration string `json:"calibration"` // the calibration TOML in force
 	// Max is an OpenGloves glove's full scale (1023 or 4095), which its
 	// lines do not say; 0 for every other glove.
 	Max int `json:"max,omitempty"`
 }
 
-// check reports a header no glove writes: no model, or a sensor count
-// no sample holds. (Whether a driver of that model is there to read it is
-// the replay's to say.)
+// check reports a header no glove writes: no model, a sensor count no
+// sample holds, a hand other than right, left or none (read as right), or
+// a creation time that is not RFC 3339 (none is allowed: Epoch). Every
+// reader of a recording runs it (NewReader), and Create. (Whether a
+// driver of that model is there to read it is the replay's to say.)
 func (h *Header) check() error {
 	if h.Model == "" {
 		return errors.New("header: no glove model")
@@ -85,7 +87,26 @@ func (h *Header) check() error {
 	if h.Sensors < 0 || h.Sensors > devices.MaxReadings {
 		return fmt.Errorf("header: %d sensors: a sample holds 0 to %d", h.Sensors, devices.MaxReadings)
 	}
+	if h.Hand != "" && h.Hand != "right" && h.Hand != "left" {
+		return fmt.Errorf("header: hand %q: a recording's hand is \"right\" or \"left\" (none reads as right)", h.Hand)
+	}
+	if h.Created != "" {
+		if _, err := time.Parse(time.RFC3339, h.Created); err != nil {
+			return fmt.Errorf("header: created %q is not an RFC 3339 time (it may be left out)", h.Created)
+		}
+	}
 	return nil
+}
+
+// Epoch is when the recording was created (a replay's OSC timetags count
+// from it), or, for a header that does not say, the Unix epoch: a
+// replay's timetags are the same every time either way.
+func (h *Header) Epoch() time.Time {
+	t, err := time.Parse(time.RFC3339, h.Created)
+	if err != nil { // none: check refuses any other
+		return time.Unix(0, 0).UTC()
+	}
+	return t
 }
 
 // ErrCorrupt marks a recording that ends in a damaged or cut-short record.

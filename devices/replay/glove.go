@@ -22,6 +22,7 @@ import (
 // yielded, with the times they arrived.
 type Glove struct {
 	rr       *recording.Reader
+	path     string         // the recording's file; "" when read from a stream
 	glove    *driver.Driver // the recorded glove's
 	parser   devices.Parser // nil for a glove that records its samples
 	realTime bool
@@ -29,9 +30,12 @@ type Glove struct {
 	seq      uint64
 	chunkT   time.Duration
 	timeline recording.Timeline
-	faults   devices.FaultLog
-	wrist    [7]float64
-	hasWrist bool
+	// lastT is the last sample's time as played, period the last positive
+	// gap between two samples' times: what PassLength is made of.
+	lastT, period time.Duration
+	faults        devices.FaultLog
+	wrist         [7]float64
+	hasWrist      bool
 	// badWrists counts the wrist records that make no pose (a position
 	// beyond geom.MaxPosition, a zero quaternion), skipped; badWrist
 	// says what was wrong with the first.
@@ -66,6 +70,7 @@ func Open(path string, realTime bool) (*Glove, error) {
 		rr.Close()
 		return nil, fmt.Errorf("replay: %s: %w", path, err)
 	}
+	g.path = path
 	return g, nil
 }
 
@@ -246,6 +251,9 @@ func (g *Glove) take(rec recording.Record, s *devices.Sample) (got bool, err err
 		if err := g.fits(s); err != nil {
 			return false, err
 		}
+		if !g.inRange(s) {
+			return false, nil
+		}
 		s.Time, s.GloveTime = rec.Time, 0
 		return true, nil
 	}
@@ -263,9 +271,34 @@ func (g *Glove) fits(s *devices.Sample) error {
 	return nil
 }
 
+// inRange reports whether every reading of a recorded sample is within
+// its resolution: the layout's bits, or the sample's own if fewer. A
+// sample with a reading beyond it is damaged, as a serial record with
+// one is: counted as out of range and as a bad frame, and never used.
+func (g *Glove) inRange(s *devices.Sample) bool {
+	l, _ := g.glove.Layout(g.rr.Header.Sensors) // checked when opened
+	bits := l.Bits
+	if s.Bits < bits {
+		bits = s.Bits
+	}
+	top := uint16(1)<<bits - 1 // bits is 1 to 16: 1<<16 - 1 wraps to 65535
+	for _, v := range s.Sensors() {
+		if v > top {
+			g.faults.Counts.OutOfRange++
+			g.faults.Counts.BadFrames++
+			return false
+		}
+	}
+	return true
+}
+
 // deliver numbers s and, in real time, waits for its time; ErrClosed if
 // Close came first.
 func (g *Glove) deliver(s *devices.Sample) error {
+	if gap := s.Time - g.lastT; g.seq > 0 && gap > 0 {
+		g.period = gap
+	}
+	g.lastT = s.Time
 	if g.realTime {
 		if wait := time.Until(g.start.Add(s.Time)); wait > 0 && !g.wait(wait) {
 			g.finish()
@@ -275,6 +308,42 @@ func (g *Glove) deliver(s *devices.Sample) error {
 	s.Seq = g.seq
 	g.seq++
 	return nil
+}
+
+// MinPass is the shortest a pass of a looping replay lasts: a recording
+// of one sample, or of samples that share one time, plays at most one
+// pass every MinPass instead of spinning through passes of no duration.
+const MinPass = 10 * time.Millisecond
+
+// PassLength is how long this pass of the recording lasts, as played so
+// far: up to its last sample's time and one sample period after it (the
+// last gap between two samples' times; MinPass if no two differ), and at
+// least MinPass. A looping replay's next pass starts that long after
+// this one started (Again), and its sample times go on that much later.
+func (g *Glove) PassLength() time.Duration {
+	period := g.period
+	if period == 0 {
+		period = MinPass
+	}
+	return max(g.lastT+period, MinPass)
+}
+
+// Again opens the recording again for its next pass, at the same speed.
+// In real time the pass starts PassLength after this one started, or at
+// once if that time has passed (a pass that ran late is not caught up
+// on), so a looping replay keeps the recording's pace from pass to pass.
+func (g *Glove) Again() (*Glove, error) {
+	if g.path == "" {
+		return nil, errors.New("replay: a recording read from a stream cannot be played again")
+	}
+	next, err := Open(g.path, g.realTime)
+	if err != nil {
+		return nil, err
+	}
+	if at := g.start.Add(g.PassLength()); at.After(next.start) {
+		next.start = at
+	}
+	return next, nil
 }
 
 // wait waits d, or until Close (false).
@@ -313,6 +382,44 @@ func (g *Glove) finish() {
 	if !g.done {
 		g.done = true
 		g.rr.Close()
+	}
+}
+
+// NoSamplesError is a recording that holds no sample to run: a header
+// alone (the session was stopped before the glove sent one), bytes that
+// parse to none, or its samples all damaged, before the damage it ends
+// at, if any.
+type NoSamplesError struct {
+	Path   string
+	Damage error // why the recording ended early, or nil
+}
+
+func (e *NoSamplesError) Error() string {
+	if e.Damage != nil {
+		return fmt.Sprintf("%s holds no samples before its damage (%v): nothing to run; record the session again", e.Path, e.Damage)
+	}
+	return fmt.Sprintf("%s holds no samples (it was stopped before the glove sent one): nothing to run; record the session again", e.Path)
+}
+
+// HoldsSamples reads the recording at path up to its first sample, and
+// returns a *NoSamplesError if it has none: what every command that runs
+// a recording, and a daemon's replay hand (looping or not), refuses.
+func HoldsSamples(path string) error {
+	g, err := Open(path, false)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	var s devices.Sample
+	for {
+		switch err := g.Read(&s); {
+		case err == nil:
+			return nil
+		case errors.Is(err, devices.ErrEnd):
+			return &NoSamplesError{Path: path, Damage: g.Warning()}
+		case !devices.Transient(err):
+			return err
+		}
 	}
 }
 

@@ -1,7 +1,11 @@
 package recordingtest
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -60,5 +64,39 @@ func Offsets(tb testing.TB, path string) []int64 {
 			tb.Fatal(err)
 		}
 		offsets = append(offsets, rec.Offset)
+	}
+}
+
+// Reheader rewrites the header of the recording at path as a hand might:
+// edit changes its fields (as JSON keys: "created", "hand", ...; a value
+// set to nil is left out), and the header is written back with its
+// length and checksum right, the records after it as they were.
+func Reheader(tb testing.TB, path string, edit func(h map[string]any)) {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	const start = 14 // magic, version, header length
+	n := binary.LittleEndian.Uint32(b[10:start])
+	h := map[string]any{}
+	if err := json.Unmarshal(b[start:start+n], &h); err != nil {
+		tb.Fatal(err)
+	}
+	edit(h)
+	for k, v := range h {
+		if v == nil {
+			delete(h, k)
+		}
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := binary.LittleEndian.AppendUint32(append([]byte(nil), b[:10]...), uint32(len(js)))
+	out = binary.LittleEndian.AppendUint32(append(out, js...), crc32.ChecksumIEEE(js))
+	out = append(out, b[start+n+4:]...)
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }
