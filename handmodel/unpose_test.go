@@ -89,3 +89,64 @@ func TestUnposeLeavesUnmeasuredJointsAndAllocatesNothing(t *testing.T) {
 		t.Fatalf("Unpose allocates %v times", n)
 	}
 }
+
+// BenchmarkUnposeStream is a tracker's per-frame cost of the inverse
+// fit: every finger link measured, each frame a step of a smooth motion
+// (under 0.01 rad a joint) warm-started from the previous frame's angles,
+// as devices/tracker feeds it.
+func BenchmarkUnposeStream(b *testing.B) {
+	h := mustHand(b, DefaultParams)
+	u := NewUnposer(h)
+	rng := rand.New(rand.NewPCG(9, 10))
+	const frames = 256
+	var rel [frames][MaxLinks]mgl64.Mat3
+	var have [MaxLinks]bool
+	for l := range FingerLinks {
+		have[l] = true
+	}
+	links := make([]geom.Transform, h.NumLinks())
+	from, to := randomAngles(rng, h), randomAngles(rng, h)
+	for i := range frames {
+		var q Angles
+		for j := range q {
+			q[j] = from[j] + (to[j]-from[j])*float64(i)/frames
+		}
+		h.Pose(&q, geom.Identity(), links)
+		h.Relative(links, &rel[i])
+	}
+	var q Angles
+	u.Unpose(&rel[0], &have, &q)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		// Back and forth along the motion: no frame jumps.
+		i++
+		k := i % (2*frames - 2)
+		if k >= frames {
+			k = 2*frames - 2 - k
+		}
+		u.Unpose(&rel[k], &have, &q)
+	}
+}
+
+// BenchmarkUnposeCold is the fit from the flat hand to a random pose: a
+// stream's first frame, or one after a jump.
+func BenchmarkUnposeCold(b *testing.B) {
+	h := mustHand(b, DefaultParams)
+	u := NewUnposer(h)
+	rng := rand.New(rand.NewPCG(11, 12))
+	var rel [MaxLinks]mgl64.Mat3
+	var have [MaxLinks]bool
+	for l := range FingerLinks {
+		have[l] = true
+	}
+	links := make([]geom.Transform, h.NumLinks())
+	want := randomAngles(rng, h)
+	h.Pose(&want, geom.Identity(), links)
+	h.Relative(links, &rel)
+	b.ReportAllocs()
+	for b.Loop() {
+		var q Angles
+		u.Unpose(&rel, &have, &q)
+	}
+}
