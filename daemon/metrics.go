@@ -190,6 +190,7 @@ func (d *Daemon) counters() []counter {
 		{"open_failures", func(f devices.Faults) uint64 { return f.OpenFailures }},
 		{"out_of_range", func(f devices.Faults) uint64 { return f.OutOfRange }},
 		{"unknown_keys", func(f devices.Faults) uint64 { return f.UnknownKeys }},
+		{"dropped_replies", func(f devices.Faults) uint64 { return f.DroppedReplies }},
 		{"denied", func(f devices.Faults) uint64 { return f.Denied }},
 	} {
 		cs = append(cs, counter{"gloved_serial_" + f.name + "_total", "Serial faults: " + f.name + ".", fromDaemon, sum(func(h *handRuntime) uint64 {

@@ -77,6 +77,10 @@ type Faults struct {
 	// UnknownKeys counts keys a text protocol's line carried that the
 	// driver does not know (an OpenGloves glove's newer firmware), skipped.
 	UnknownKeys uint64
+	// DroppedReplies counts lines a driver that answers each of the
+	// glove's lines (OpenGloves) did not write because the line's output
+	// was full: the glove reads nothing it is sent.
+	DroppedReplies uint64
 	// Denied counts datagrams a network tracker dropped because they came
 	// from a source neither loopback nor in osc.allow.
 	Denied uint64

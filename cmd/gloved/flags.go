@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/session"
@@ -48,6 +49,15 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 func atLeast(name string, v, least int) error {
 	if v < least {
 		return fmt.Errorf("%w: --%s %d: want at least %d", errUsage, name, v, least)
+	}
+	return nil
+}
+
+// notNegative checks that duration flag --name's value d is not
+// negative: 0 is its "no limit", and a negative one would mean it too.
+func notNegative(name string, d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("%w: --%s %v: want 0 or more (0: no limit)", errUsage, name, d)
 	}
 	return nil
 }

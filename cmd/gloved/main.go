@@ -58,7 +58,7 @@ func commands() map[string]command {
 			run:     runCollide,
 		},
 		"emulate": {
-			summary: "answer the CyberGlove protocol (I/II, or III with --model cyberglove3) on a pseudo-terminal, from a simulated motion or a recording, with fault injection",
+			summary: "answer the CyberGlove protocol (I/II, or III with --model cyberglove3), or stream an OpenGloves glove's lines (--model opengloves), on a pseudo-terminal, from a simulated motion or a recording, with fault injection",
 			usage:   "gloved emulate [flags]",
 			run:     runEmulate,
 		},
@@ -68,7 +68,7 @@ func commands() map[string]command {
 			run:     runRecord,
 		},
 		"ports": {
-			summary: "list the serial ports (USB ids, serial number, product, the udev rule line, access) and, with --probe, which has a CyberGlove",
+			summary: "list the serial ports (USB ids, serial number, product, the udev rule line, access) and, with --probe, which has a glove (a CyberGlove or an OpenGloves glove)",
 			usage:   "gloved ports [--probe] [--baud B] [--timeout D] [PATH ...]",
 			run:     runPorts,
 		},

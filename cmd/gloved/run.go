@@ -27,6 +27,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
+	if err := notNegative("for", *runFor); err != nil {
+		return err
+	}
 	if *check {
 		cfg, err := daemon.LoadConfigOrDemo(*path)
 		if err != nil {

@@ -45,6 +45,12 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
+	if err := notNegative("for", *runFor); err != nil {
+		return err
+	}
+	if err := notNegative("timeout", *timeout); err != nil {
+		return err
+	}
 	// Ends the subscription's renewal and the receiving goroutine when the
 	// watch does, by a timeout or for want of an answer.
 	ctx, cancel := context.WithCancel(ctx)

@@ -69,6 +69,10 @@ type Glove struct {
 	out   [MaxLine]byte // the queued line and the answer's newline
 	outN  int
 	reply [MaxLine]byte // the answer being written, outside outMu
+	// reply[tail:tailEnd] is the rest of an answer the line took only
+	// part of, written before any other, so that the glove never sees
+	// two answers run together.
+	tail, tailEnd int
 	// answered is the parser's line count when the glove was last
 	// answered.
 	answered uint64
@@ -126,11 +130,14 @@ func Open(o Opts) (*Glove, error) {
 // marked in the tap), the start line written.
 func (g *Glove) begin(port serialport.Conn) error {
 	g.parser.Reset()
+	g.tail, g.tailEnd = 0, 0
 	g.lastReport = g.now()
 	if g.opts.Tap != nil {
 		g.opts.Tap(g.now(), nil)
 	}
-	if _, err := port.Write(start); err != nil {
+	// A line whose output is full (a glove that reads nothing) drops the
+	// start line: its glove cannot be waiting for it.
+	if _, err := write(port, start); g.dropped(err) != nil {
 		return fmt.Errorf("start stream: %w", err)
 	}
 	return nil
@@ -176,15 +183,59 @@ func (g *Glove) Send(line []byte) error {
 	return nil
 }
 
-// answer writes the queued line, or an empty one, with its newline.
+// answer writes the queued line, or an empty one, with its newline,
+// without waiting: a glove that reads nothing it is sent (a firmware
+// that never reads, a Bluetooth link that stopped draining) fills the
+// line's output, and then the answer is dropped (counted) rather than
+// the reading stopped. A queued line dropped stays queued for the next
+// answer, unless Send replaced it meanwhile.
 func (g *Glove) answer(port serialport.Conn) error {
+	if g.tail < g.tailEnd {
+		n, err := write(port, g.reply[g.tail:g.tailEnd])
+		g.tail += n
+		if err != nil {
+			return g.dropped(err)
+		}
+	}
 	g.outMu.Lock()
 	n := copy(g.reply[:], g.out[:g.outN])
 	g.outN = 0
 	g.outMu.Unlock()
 	g.reply[n] = '\n'
-	_, err := port.Write(g.reply[:n+1])
+	w, err := write(port, g.reply[:n+1])
+	if w == 0 && n > 0 {
+		g.outMu.Lock()
+		if g.outN == 0 {
+			g.outN = copy(g.out[:], g.reply[:n])
+		}
+		g.outMu.Unlock()
+	}
+	if w > 0 {
+		g.tail, g.tailEnd = w, n+1
+		if errors.Is(err, serialport.ErrFull) {
+			return nil // not dropped: its rest goes first next time
+		}
+	}
+	return g.dropped(err)
+}
+
+// dropped counts an answer the full line did not take, and returns any
+// other write error, which means the line is gone.
+func (g *Glove) dropped(err error) error {
+	if errors.Is(err, serialport.ErrFull) {
+		g.faults.Counts.DroppedReplies++
+		return nil
+	}
 	return err
+}
+
+// write writes b as far as the line takes it at once (a line without
+// TryWrite, a test's fake, takes it whole).
+func write(port serialport.Conn, b []byte) (int, error) {
+	if w, ok := port.(serialport.TryWriter); ok {
+		return w.TryWrite(b)
+	}
+	return port.Write(b)
 }
 
 // Read returns the next sample. Transient conditions return an error for

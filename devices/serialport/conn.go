@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tarm/serial"
+	"golang.org/x/sys/unix"
 )
 
 // Conn is an open serial line, what a glove driver reads and writes. A
@@ -17,6 +20,27 @@ import (
 type Conn interface {
 	io.ReadWriteCloser
 }
+
+// TryWriter is a Conn that can write without waiting: Open's lines are.
+// A driver that answers each line its glove sends writes this way, so
+// that a glove that never reads what it is sent cannot stop the reading.
+type TryWriter interface {
+	// TryWrite writes the n bytes of b the line takes at once, and
+	// returns ErrFull if that is fewer than len(b); any other error means
+	// the line is gone.
+	TryWrite(b []byte) (n int, err error)
+}
+
+// ErrFull is a write the line did not take, at once (TryWrite) or within
+// writeTimeout (Write): its output is full, because the other end reads
+// nothing (a glove's firmware that never reads, a Bluetooth link that
+// stopped draining).
+var ErrFull = errors.New("the line's output is full: the other end reads nothing")
+
+// writeTimeout bounds a Write on a line whose output is full; a glove
+// reading at 115200 baud takes a command of a few bytes in well under a
+// millisecond.
+const writeTimeout = time.Second
 
 // Opener opens a serial line by name at a baud rate with a read timeout:
 // Open, or a test's fake (serialtest).
@@ -55,15 +79,71 @@ func Open(name string, baud int, readTimeout time.Duration) (Conn, error) {
 		c.release()
 		return nil, fmt.Errorf("serialport: %s: exclusive use (TIOCEXCL): %w", name, err)
 	}
-	return &held{Port: p, claim: c}, nil
+	h := &held{Port: p, claim: c}
+	if h.raw, err = c.f.SyscallConn(); err != nil {
+		h.Close()
+		return nil, fmt.Errorf("serialport: %s: %w", name, err)
+	}
+	h.try = h.tryOnce
+	return h, nil
 }
 
-// held is an open line and the claim that keeps it this process's.
+// held is an open line and the claim that keeps it this process's. It
+// reads through tarm/serial's descriptor, whose read timeout is the
+// line's, and writes through the claim's, which is non-blocking: a tty's
+// output is the same through either.
 type held struct {
 	*serial.Port
 	claim *claim
 	once  sync.Once
 	err   error
+
+	// raw is the claim's descriptor as TryWrite writes it; try, tryBuf,
+	// tryN and tryErr are its one attempt, built once so that a TryWrite
+	// allocates nothing (its caller serialises them).
+	raw    syscall.RawConn
+	try    func(fd uintptr) bool
+	tryBuf []byte
+	tryN   int
+	tryErr error
+}
+
+// Write writes b, waiting at most writeTimeout for the line to take it
+// (ErrFull after that); closing the line ends the wait at once.
+func (h *held) Write(b []byte) (int, error) {
+	f := h.claim.f
+	f.SetWriteDeadline(time.Now().Add(writeTimeout))
+	n, err := f.Write(b)
+	f.SetWriteDeadline(time.Time{}) // TryWrite's attempts must not find it passed
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = ErrFull
+	}
+	return n, err
+}
+
+// TryWrite writes what of b the line takes at once.
+func (h *held) TryWrite(b []byte) (int, error) {
+	h.tryBuf = b
+	err := h.raw.Write(h.try)
+	h.tryBuf = nil
+	if err != nil {
+		return 0, err
+	}
+	n, err := h.tryN, h.tryErr
+	switch {
+	case errors.Is(err, unix.EAGAIN):
+		return n, ErrFull
+	case err == nil && n < len(b):
+		return n, ErrFull
+	}
+	return n, err
+}
+
+// tryOnce is TryWrite's one write(2), never waiting for the poller.
+func (h *held) tryOnce(fd uintptr) bool {
+	n, err := unix.Write(int(fd), h.tryBuf)
+	h.tryN, h.tryErr = max(n, 0), err
+	return true
 }
 
 // Close closes the line, then lets the claim go (once).

@@ -38,7 +38,12 @@ var LockDir = "/run/lock"
 // with flock(2) on it (the kernel lets go when the process dies, so a
 // crashed holder leaves nothing stale), TIOCEXCL on the tty (the kernel
 // refuses any later open but root's), and the UUCP-style lock file that
-// names the holder to other programs and to the next gloved.
+// names the holder to other programs and to the next gloved. The
+// descriptor stays non-blocking and in Go's poller (it is never asked
+// for its Fd, which would make it blocking): held writes the line
+// through it, so that no write waits on a line whose other end reads
+// nothing for longer than its deadline, and closing it wakes one that
+// waits.
 type claim struct {
 	f    *os.File
 	lock string // the lock file written, or "" when LockDir was not writable
@@ -57,7 +62,7 @@ func claimPort(path string) (*claim, error) {
 		return nil, fmt.Errorf("serialport: open %s: %w%s", path, err, openHint(err))
 	}
 	name := lockName(path)
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := control(f, func(fd int) error { return unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) }); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, inUse(path)
@@ -80,7 +85,21 @@ func claimPort(path string) (*claim, error) {
 // exclusive sets TIOCEXCL on the tty, once the line is open: no other
 // process but root's may open it until the last descriptor closes.
 func (c *claim) exclusive() error {
-	return unix.IoctlSetInt(int(c.f.Fd()), unix.TIOCEXCL, 0)
+	return control(c.f, func(fd int) error { return unix.IoctlSetInt(fd, unix.TIOCEXCL, 0) })
+}
+
+// control runs op on f's descriptor without taking it out of the poller
+// (as f.Fd would).
+func control(f *os.File, op func(fd int) error) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var operr error
+	if err := rc.Control(func(fd uintptr) { operr = op(int(fd)) }); err != nil {
+		return err
+	}
+	return operr
 }
 
 // release lets the port go: TIOCEXCL (a pseudo-terminal keeps it after its
@@ -88,7 +107,7 @@ func (c *claim) exclusive() error {
 // opener who is not root), the lock file if it is still this process's,
 // then the flock with the descriptor.
 func (c *claim) release() {
-	unix.IoctlSetInt(int(c.f.Fd()), unix.TIOCNXCL, 0)
+	control(c.f, func(fd int) error { return unix.IoctlSetInt(fd, unix.TIOCNXCL, 0) })
 	if c.lock != "" {
 		if pid, ok := lockHolder(c.lock); ok && pid == os.Getpid() {
 			os.Remove(c.lock)
