@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // Error lines stay short whatever a file holds: at most maxKeys unknown
@@ -35,9 +36,9 @@ func Decode(name string, text []byte, v any) error {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return fmt.Errorf("%s: %s", name, syntaxError(text, pe, sh))
+			return fmt.Errorf("%s: %s", userfile.Name(name), syntaxError(text, pe, sh))
 		}
-		return fmt.Errorf("%s: %s", name, clip(err.Error(), maxMessage))
+		return fmt.Errorf("%s: %s", userfile.Name(name), clip(err.Error(), maxMessage))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, 0, maxKeys)
@@ -48,7 +49,7 @@ func Decode(name string, text []byte, v any) error {
 		if n := len(und) - len(keys); n > 0 {
 			more = fmt.Sprintf(" and %d more", n)
 		}
-		return fmt.Errorf("%s: unknown key %s%s", name, strings.Join(keys, ", "), more)
+		return fmt.Errorf("%s: unknown key %s%s", userfile.Name(name), strings.Join(keys, ", "), more)
 	}
 	return nil
 }

@@ -313,7 +313,7 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 	c.warnOldForms(name)
 	c.OSC.profileDefaults() // the profiles are the file's tables
 	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, name, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, userfile.Name(name), err)
 	}
 	return &c, nil
 }
@@ -387,6 +387,9 @@ func (c *Config) HandPairs() (*session.HandPairs, error) {
 
 func (c *Config) check() error {
 	if err := c.checkHands(); err != nil {
+		return err
+	}
+	if err := c.checkRecordings(); err != nil {
 		return err
 	}
 	if err := c.Feedback.check(); err != nil {

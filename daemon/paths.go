@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -57,8 +58,8 @@ func (c *Config) explainMissing(err error) error {
 		return err
 	}
 	for _, p := range c.paths() {
-		if p != "" && !filepath.IsAbs(p) && c.Resolve(p) == pe.Path {
-			return fmt.Errorf("%w (%s is relative to the config file's directory, %s)", err, p, c.Dir())
+		if p != "" && !filepath.IsAbs(p) && userfile.Name(c.Resolve(p)) == pe.Path {
+			return fmt.Errorf("%w (%s is relative to the config file's directory, %s)", err, userfile.Name(p), userfile.Name(c.Dir()))
 		}
 	}
 	return err

@@ -84,6 +84,10 @@ func (s *Spec) Replays() bool {
 	return err == nil && d.Replays
 }
 
+// Records reports whether the session records: a recording named for a
+// glove that does not replay one.
+func (s *Spec) Records() bool { return s.Recording != "" && !s.Replays() }
+
 // Driver returns the spec's glove's driver.
 func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device) }
 

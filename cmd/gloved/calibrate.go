@@ -29,7 +29,7 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	dest, err := calibrator.CreateOutput(a.out, a.force)
 	if errors.Is(err, iofs.ErrExist) {
-		return fmt.Errorf("calibrate: -o %s exists: give --force to overwrite it", a.out)
+		return fmt.Errorf("calibrate: %w", existsError("-o", a.out))
 	} else if err != nil {
 		return err
 	}

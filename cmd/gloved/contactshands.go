@@ -87,6 +87,9 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 			return fmt.Errorf("%w: --hands %s: hand %s is a glove; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name)
 		}
 		sims = sims || spec.Device == session.DeviceSim
+		if spec.Records() {
+			spec.Recording = "" // the daemon's: contacts analyses, it never records
+		}
 		spec.Speed = session.SpeedMax
 		opt := cfg.PipelineOptions()
 		opt.Shared = shared

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // seconds parses a duration given in seconds (a float) for flags.
@@ -28,7 +30,7 @@ type emulateArgs struct {
 	servoLog                            string
 	sensors, max                        int
 	left, splay, joints, forceFeedback  bool
-	controls                            bool
+	controls, force                     bool
 	garbage, lose                       float64
 	unplugAt, unplugFor                 float64
 	silentAt, silentFor                 float64
@@ -42,6 +44,11 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	a, err := parseEmulate(args, out)
 	if err != nil {
 		return err
+	}
+	if a.link != "" {
+		if err := linkError(a.link, emulator.CheckLink(a.link)); err != nil {
+			return err
+		}
 	}
 	if a.model == opengloves.Name {
 		return a.emulateOpenGloves(ctx, out)
@@ -74,12 +81,12 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 	} else {
 		err = fmt.Errorf("%w: %v", errUsage, err)
 	}
-	return errors.Join(err, closeStamps())
+	return errors.Join(linkError(a.link, err), closeStamps())
 }
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE] [--servo-log FILE]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE] [--servo-log FILE] [--force]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records), cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz) or opengloves (a LucidGloves firmware's alpha-encoded lines at 100 Hz)")
 	fs.IntVar(&a.max, "max", opengloves.MaxESP32, "opengloves: the firmware's full scale, 4095 (an ESP32) or 1023 (an AVR board)")
@@ -103,6 +110,7 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the fault injection")
 	fs.StringVar(&a.stamps, "stamps", "", "write the time each streamed record is written (Unix ns, one per line) to FILE, for gloved bench latency")
 	fs.StringVar(&a.servoLog, "servo-log", "", "opengloves --force-feedback: write each host line that set the servos to FILE, one a line: when it was read (Unix ns), then the five values thumb to little")
+	fs.BoolVar(&a.force, "force", false, "overwrite the --stamps and --servo-log files if they exist")
 	a.poses.add(fs)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return nil, err
@@ -221,6 +229,7 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 		}
 		fmt.Fprintln(out)
 	})
+	err = linkError(a.link, err)
 	if a.forceFeedback {
 		st := e.Stats()
 		fmt.Fprintf(out, "servos: %d lines set them; last values %v; lines held back per finger %v (thumb to little)\n", st.ServoLines, st.Servo, st.Stopped)
@@ -276,7 +285,7 @@ func (a *emulateArgs) setSource(o *emulator.Opts, out io.Writer) (string, error)
 // written to the file: write is the emulator's OnWrite (nil without
 // --stamps); close flushes and closes the file (a no-op without).
 func (a *emulateArgs) stampWriter() (write func(time.Time), close func() error, err error) {
-	w, close, err := logFile("--stamps", a.stamps)
+	w, close, err := logFile("--stamps", a.stamps, a.force)
 	if w == nil {
 		return nil, close, err
 	}
@@ -291,7 +300,7 @@ func (a *emulateArgs) stampWriter() (write func(time.Time), close func() error, 
 // servos: when it was read (Unix ns) and the five values. Like
 // stampWriter.
 func (a *emulateArgs) servoWriter() (write func(time.Time, *[5]int), close func() error, err error) {
-	w, close, err := logFile("--servo-log", a.servoLog)
+	w, close, err := logFile("--servo-log", a.servoLog, a.force)
 	if w == nil {
 		return nil, close, err
 	}
@@ -306,14 +315,21 @@ func (a *emulateArgs) servoWriter() (write func(time.Time, *[5]int), close func(
 }
 
 // logFile creates the file a flag names for a log the emulator writes; w
-// is nil (and close a no-op) when the flag is empty. close flushes and
-// closes it, its error naming the flag.
-func logFile(flag, path string) (w *bufio.Writer, close func() error, err error) {
+// is nil (and close a no-op) when the flag is empty. An existing file is
+// refused unless force: a log is never emptied by mistake. close flushes
+// and closes it, its error naming the flag.
+func logFile(flag, path string, force bool) (w *bufio.Writer, close func() error, err error) {
 	if path == "" {
 		return nil, func() error { return nil }, nil
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	mode := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, mode, 0o644)
+	if errors.Is(err, iofs.ErrExist) {
+		return nil, nil, existsError(flag, path)
+	} else if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	w = bufio.NewWriter(f)
@@ -323,6 +339,15 @@ func logFile(flag, path string) (w *bufio.Writer, close func() error, err error)
 		}
 		return nil
 	}, nil
+}
+
+// linkError is err as the user reads it when --link's path is taken:
+// a usage error that says what to do.
+func linkError(link string, err error) error {
+	if errors.Is(err, emulator.ErrLinkTaken) {
+		return fmt.Errorf("%w: --link %s %v: choose another path or remove it", errUsage, userfile.Name(link), emulator.ErrLinkTaken)
+	}
+	return err
 }
 
 // unitName names the emulated unit to the user.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -133,4 +134,10 @@ func (p *poseFlag) pose() ([]float64, error) {
 		return v, nil
 	}
 	return nil, nil
+}
+
+// existsError is the one line for an output file a flag names that
+// exists: the command refuses to overwrite it unless given --force.
+func existsError(flag, path string) error {
+	return fmt.Errorf("%s %s exists: give --force to overwrite it", flag, userfile.Name(path))
 }

@@ -2,14 +2,20 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // PTY is a pseudo-terminal pair: the emulator holds the master, a driver
@@ -134,7 +140,7 @@ func Run(ctx context.Context, e Unit, link string, h Hangup, ready func(path str
 		err = e.Serve(sctx, p.Master)
 		cancel()
 		if link != "" {
-			os.Remove(link)
+			unlink(p.Path, link)
 		}
 		e.lose(p.unread())
 		p.Close()
@@ -155,18 +161,107 @@ func Run(ctx context.Context, e Unit, link string, h Hangup, ready func(path str
 	}
 }
 
-// relink points link at target through a temporary name and a rename.
+// ErrLinkTaken is what Run and CheckLink return for a link path that
+// exists and is not an emulator's link: the emulator replaces and
+// removes only its own links, never a user's file or udev's device link.
+var ErrLinkTaken = errors.New("exists and is not an emulator's link")
+
+// CheckLink returns an error wrapping ErrLinkTaken unless link is free
+// for Run: absent, or a stale link of an emulator (one to a pty that no
+// longer exists, left by an emulator that crashed), which Run replaces.
+func CheckLink(link string) error {
+	if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("emulator: link %s: %w", userfile.Name(link), err)
+	}
+	if !staleLink(link) {
+		return fmt.Errorf("emulator: link %s %w", userfile.Name(link), ErrLinkTaken)
+	}
+	return nil
+}
+
+// staleLink reports whether link is a symlink to a pty slave
+// (/dev/pts/N) that no longer exists: an emulator's link its crash left
+// behind. A link to a live pty is some running program's.
+func staleLink(link string) bool {
+	target, err := os.Readlink(link)
+	if err != nil || !isPTSPath(target) {
+		return false
+	}
+	_, err = os.Stat(target)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// isPTSPath reports whether path names a pty slave, /dev/pts/N.
+func isPTSPath(path string) bool {
+	n, ok := strings.CutPrefix(path, "/dev/pts/")
+	if !ok || n == "" {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// relink points link at target. An absent link is made by an exclusive
+// symlink; a stale emulator's link is replaced atomically, through a
+// temporary name the emulator creates exclusively (a symlink fails on
+// any existing name), so that no existing file is ever replaced or
+// removed but that stale link.
 func relink(target, link string) error {
-	tmp := filepath.Join(filepath.Dir(link), "."+filepath.Base(link)+".tmp")
-	os.Remove(tmp)
-	if err := os.Symlink(target, tmp); err != nil {
-		return fmt.Errorf("emulator: link %s: %w", link, err)
+	if err := CheckLink(link); err != nil {
+		return err
+	}
+	err := os.Symlink(target, link)
+	if !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return fmt.Errorf("emulator: link %s: %w", userfile.Name(link), err)
+		}
+		return nil
+	}
+	tmp, err := tempLink(target, link)
+	if err != nil {
+		return err
+	}
+	if !staleLink(link) { // made meanwhile by someone else: leave it
+		os.Remove(tmp)
+		return fmt.Errorf("emulator: link %s %w", userfile.Name(link), ErrLinkTaken)
 	}
 	if err := os.Rename(tmp, link); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("emulator: link %s: %w", link, err)
+		return fmt.Errorf("emulator: link %s: %w", userfile.Name(link), err)
 	}
 	return nil
+}
+
+// tempLink makes a symlink to target under a fresh name beside link and
+// returns the name. os.Symlink fails if the name exists, so the name is
+// the emulator's own: another is tried, never an existing file removed.
+func tempLink(target, link string) (string, error) {
+	dir, base := filepath.Dir(link), filepath.Base(link)
+	for range 100 {
+		tmp := filepath.Join(dir, fmt.Sprintf(".%s.%d.tmp", base, rand.Uint64()))
+		err := os.Symlink(target, tmp)
+		if err == nil {
+			return tmp, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("emulator: link %s: %w", userfile.Name(link), err)
+		}
+	}
+	return "", fmt.Errorf("emulator: link %s: no free temporary name beside it", userfile.Name(link))
+}
+
+// unlink removes link if it still points at target, this emulator's
+// pty: a link someone replaced meanwhile is theirs.
+func unlink(target, link string) {
+	if got, err := os.Readlink(link); err == nil && got == target {
+		os.Remove(link)
+	}
 }
 
 var _ io.ReadWriter = (*os.File)(nil)

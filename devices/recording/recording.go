@@ -156,7 +156,7 @@ func Create(path string, h Header) (*Recorder, error) {
 	}
 	if err != nil {
 		r.Discard()
-		return nil, fmt.Errorf("recording: %s: %w", path, err)
+		return nil, fmt.Errorf("recording: %s: %w", userfile.Name(path), err)
 	}
 	r.size = int64(len(b))
 	return r, nil
@@ -184,7 +184,7 @@ func createKeeping(path string) (*os.File, error) {
 		}
 		// Another writer created it meanwhile: keep that one too.
 	}
-	return nil, fmt.Errorf("%s: created by someone else %d times over", path, maxKeepAttempts)
+	return nil, fmt.Errorf("%s: created by someone else %d times over", userfile.Name(path), maxKeepAttempts)
 }
 
 // maxKeepAttempts bounds createKeeping's retries when other writers race it.
@@ -200,7 +200,7 @@ func keepExisting(path string) error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file", path)
+		return fmt.Errorf("%s is not a regular file", userfile.Name(path))
 	case fi.Size() == 0:
 		return os.Remove(path)
 	}
@@ -321,7 +321,7 @@ func Open(path string) (*Reader, error) {
 	rr, err := NewReader(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("recording: %s: %w", path, err)
+		return nil, fmt.Errorf("recording: %s: %w", userfile.Name(path), err)
 	}
 	rr.closer = f
 	return rr, nil

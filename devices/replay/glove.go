@@ -13,6 +13,7 @@ import (
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // Glove is a device that plays a recording through its glove's driver:
@@ -68,7 +69,7 @@ func Open(path string, realTime bool) (*Glove, error) {
 	g, err := newGlove(rr, realTime)
 	if err != nil {
 		rr.Close()
-		return nil, fmt.Errorf("replay: %s: %w", path, err)
+		return nil, fmt.Errorf("replay: %s: %w", userfile.Name(path), err)
 	}
 	g.path = path
 	return g, nil

@@ -44,7 +44,7 @@ func Open(path string, k Kind) (*os.File, error) {
 		if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
 			return nil, notRegular(path, st.Mode(), k)
 		}
-		return nil, err
+		return nil, named(err, path)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -82,7 +82,7 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	// file that keeps its size is read without growing the buffer.
 	b := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
 	if _, err := b.ReadFrom(r); err != nil {
-		return nil, err // an *fs.PathError, naming the file
+		return nil, named(err, path) // an *fs.PathError, naming the file
 	}
 	if k.MaxBytes > 0 && int64(b.Len()) > k.MaxBytes {
 		return nil, tooBig(path, "more than "+bytesize.Format(k.MaxBytes), k)
@@ -106,12 +106,22 @@ func (d dirFS) Open(name string) (fs.File, error) {
 	return Open(filepath.Join(d.dir, filepath.FromSlash(name)), d.kind)
 }
 
+// named is err, an *fs.PathError about path, with the path as Name
+// shows it: the message stays one line.
+func named(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		pe.Path = Name(path)
+	}
+	return err
+}
+
 func notRegular(path string, m fs.FileMode, k Kind) error {
-	return fmt.Errorf("%s is %w (%s): give the path of %s", path, ErrNotRegular, describe(m), k.Name)
+	return fmt.Errorf("%s is %w (%s): give the path of %s", Name(path), ErrNotRegular, describe(m), k.Name)
 }
 
 func tooBig(path, size string, k Kind) error {
-	return fmt.Errorf("%s: %s: %w for %s (the limit is %s)", path, size, ErrTooBig, k.Name, bytesize.Format(k.MaxBytes))
+	return fmt.Errorf("%s: %s: %w for %s (the limit is %s)", Name(path), size, ErrTooBig, k.Name, bytesize.Format(k.MaxBytes))
 }
 
 // describe names the type of a file that is not regular.

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestEmulateLinkRefusesAPathThatIsNotAnEmulatorsLink: --link never
+// replaces a user's file, a symlink to one (udev's /dev/cyberglove is
+// one) or a live pty's link, and never removes a .NAME.tmp beside it:
+// one line, exit 2, everything as it was.
+func TestEmulateLinkRefusesAPathThatIsNotAnEmulatorsLink(t *testing.T) {
+	dir := t.TempDir()
+	precious := filepath.Join(dir, "precious")
+	if err := os.WriteFile(precious, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	symlink := filepath.Join(dir, "cyberglove")
+	if err := os.Symlink(precious, symlink); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "absent"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	live := filepath.Join(dir, "live")
+	if err := os.Symlink("/dev/pts/ptmx", live); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{precious, symlink, dangling, live} {
+		tmp := filepath.Join(dir, "."+filepath.Base(link)+".tmp")
+		if err := os.WriteFile(tmp, []byte("mine\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Readlink(link)
+		runBinary(t, 10*time.Second, "emulate", "--link", link).oneLine(t, 2, "--link "+link+" exists and is not an emulator's link: choose another path or remove it")
+		runBinary(t, 10*time.Second, "emulate", "--model", "opengloves", "--link", link).oneLine(t, 2, "--link "+link+" exists and is not an emulator's link")
+		if after, _ := os.Readlink(link); after != before {
+			t.Errorf("%s now links to %q, was %q", link, after, before)
+		}
+		if b, err := os.ReadFile(tmp); err != nil || string(b) != "mine\n" {
+			t.Errorf("%s: %q, %v: the emulator touched a file it did not make", tmp, b, err)
+		}
+	}
+	if b, err := os.ReadFile(precious); err != nil || string(b) != "precious\n" {
+		t.Errorf("precious: %q, %v", b, err)
+	}
+}
+
+// TestEmulateReplacesAStaleLinkAndRemovesOnlyItsOwn: a dangling link to
+// a pty that is gone (a crashed emulator's) is replaced; on exit the
+// emulator removes its link, but not a file that took the link's place
+// meanwhile, and never a .NAME.tmp beside it.
+func TestEmulateReplacesAStaleLinkAndRemovesOnlyItsOwn(t *testing.T) {
+	for _, replaced := range []bool{false, true} {
+		dir := t.TempDir()
+		link, tmp := filepath.Join(dir, "glove"), filepath.Join(dir, ".glove.tmp")
+		if err := os.Symlink("/dev/pts/987654", link); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(tmp, []byte("mine\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		emu := exec.Command(binary(t), "emulate", "--link", link)
+		var emuErr bytes.Buffer
+		emu.Stderr = &emuErr
+		if err := emu.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if target, _ := os.Readlink(link); target != "/dev/pts/987654" && strings.HasPrefix(target, "/dev/pts/") {
+				break
+			}
+			if time.Now().After(deadline) {
+				emu.Process.Kill()
+				emu.Wait()
+				t.Fatalf("the emulator never replaced the stale link: %s", emuErr.String())
+			}
+		}
+		if replaced {
+			if err := os.Remove(link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(link, []byte("theirs\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		emu.Process.Signal(syscall.SIGINT)
+		if err := emu.Wait(); err != nil {
+			t.Fatalf("emulate after SIGINT: %v: %s", err, emuErr.String())
+		}
+		b, err := os.ReadFile(link)
+		switch {
+		case replaced && (err != nil || string(b) != "theirs\n"):
+			t.Errorf("the file that replaced the link: %q, %v: the emulator removed it", b, err)
+		case !replaced:
+			if _, err := os.Lstat(link); err == nil {
+				t.Errorf("the emulator left its link %s behind", link)
+			}
+		}
+		if b, err := os.ReadFile(tmp); err != nil || string(b) != "mine\n" {
+			t.Errorf("%s: %q, %v", tmp, b, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".glove.*.tmp")); len(left) > 0 {
+			t.Errorf("temporary links left: %v", left)
+		}
+	}
+}
+
+// TestEmulateLogsNeverEmptyAnExistingFile: --stamps and --servo-log
+// refuse an existing file, as calibrate -o does, unless --force.
+func TestEmulateLogsNeverEmptyAnExistingFile(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old")
+	if err := os.WriteFile(old, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runBinary(t, 10*time.Second, "emulate", "--stamps", old).oneLine(t, 1, "--stamps "+old+" exists: give --force to overwrite it")
+	runBinary(t, 10*time.Second, "emulate", "--model", "opengloves", "--force-feedback", "--servo-log", old).oneLine(t, 1, "--servo-log "+old+" exists: give --force to overwrite it")
+	runBinary(t, 10*time.Second, "emulate", "--model", "opengloves", "--force-feedback", "--stamps", filepath.Join(dir, "new"), "--servo-log", old).oneLine(t, 1, "--servo-log "+old+" exists")
+	if b, err := os.ReadFile(old); err != nil || string(b) != "kept\n" {
+		t.Fatalf("old: %q, %v", b, err)
+	}
+	emu := exec.Command(binary(t), "emulate", "--stamps", old, "--force")
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(old); !bytes.HasPrefix(b, []byte("kept")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			emu.Process.Kill()
+			emu.Wait()
+			t.Fatal("--force never overwrote the file")
+		}
+	}
+	emu.Process.Signal(syscall.SIGINT)
+	if err := emu.Wait(); err != nil {
+		t.Fatalf("emulate --force after SIGINT: %v", err)
+	}
+}
