@@ -187,7 +187,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		{"192.0.2.1", "127.0.0.1:9000", false},
 	} {
 		sk := newSink()
-		d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddr(tc.osc), sk, nil)
+		d := newDiscovery([]string{"VRChat-Client-*"}, netip.AddrPortFrom(netip.MustParseAddr(tc.osc), 9001), sk, nil)
 		d.found(mdns.Found{Instance: "Other", Addr: netip.MustParseAddrPort("127.0.0.1:1")})
 		d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort(tc.found)})
 		if got := len(sk.events) == 1; got != tc.passed {
@@ -195,7 +195,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		}
 	}
 	sk := newSink()
-	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddr("127.0.0.1"), sk, nil)
+	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddrPort("127.0.0.1:9001"), sk, nil)
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("192.0.2.7:9000")})
