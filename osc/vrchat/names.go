@@ -80,9 +80,9 @@ func capital(s string) string {
 
 // Check reports a name that cannot be used for the hands named hands: one
 // that is not an OSC address's part once expanded (printable ASCII, no
-// spaces, #*,?[]{}, no empty segment, at most osc.MaxAddressPart bytes), a per-finger name without {finger}, a name without
-// {hand} when there are two hands or more, and two parameters with one
-// name. The error names the key at fault ("parameters.curl = ...").
+// spaces, #*,?[]{}, no empty segment, at most osc.MaxAddressPart bytes),
+// a per-finger name without {finger}, a name without {hand} when there
+// are two hands or more, and two parameters with one name. The error names the key at fault ("parameters.curl = ...").
 func (n Names) Check(hands []string) error {
 	seen := map[string]bool{}
 	for _, key := range []string{"curl", "proximity", "velocity", "touch", "pinch", "fist"} {
