@@ -38,12 +38,12 @@ func Decode(name string, text []byte, v any) error {
 		if errors.As(err, &pe) {
 			return fmt.Errorf("%s: %s", userfile.Name(name), syntaxError(text, pe, sh))
 		}
-		return fmt.Errorf("%s: %s", userfile.Name(name), clip(err.Error(), maxMessage))
+		return fmt.Errorf("%s: %s", userfile.Name(name), Clip(err.Error(), maxMessage))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, 0, maxKeys)
 		for _, k := range und[:min(len(und), maxKeys)] {
-			keys = append(keys, clip(k.String(), maxKeyLen))
+			keys = append(keys, Clip(k.String(), maxKeyLen))
 		}
 		more := ""
 		if n := len(und) - len(keys); n > 0 {
@@ -73,7 +73,7 @@ func syntaxError(text []byte, pe toml.ParseError, sh shape) string {
 	if at >= 0 && at <= len(text) {
 		line = 1 + bytes.Count(text[:at], []byte{'\n'})
 	}
-	msg := clip(pe.Message, maxMessage)
+	msg := Clip(pe.Message, maxMessage)
 	for _, o := range sh.unclosed {
 		if o.at < at && o.line < line {
 			return fmt.Sprintf("line %d: %s begun here is never closed (the decoder gave up at line %d: %s)", o.line, o.what, line, msg)
@@ -82,8 +82,9 @@ func syntaxError(text []byte, pe toml.ParseError, sh shape) string {
 	return fmt.Sprintf("line %d: %s", line, msg)
 }
 
-// clip shortens s to about n bytes, saying how long it was.
-func clip(s string, n int) string {
+// Clip shortens s to about n bytes, saying how long it was: a value
+// quoted in a message stays one readable line.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

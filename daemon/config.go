@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/gloved/gloved/configs"
@@ -122,8 +121,8 @@ func (o *OSCConfig) check() error {
 	if _, port, err := net.SplitHostPort(o.Listen); err != nil || port == "" {
 		return fmt.Errorf("osc.listen = %q: want host:port, such as 127.0.0.1:9431", o.Listen)
 	}
-	if !strings.HasPrefix(o.Prefix, "/") || strings.ContainsAny(o.Prefix, " #*,?[]{}") || strings.HasSuffix(o.Prefix, "/") {
-		return fmt.Errorf("osc.prefix = %q: want an OSC address like /gloved", o.Prefix)
+	if err := osc.CheckPrefix(o.Prefix); err != nil {
+		return fmt.Errorf("osc.prefix = %q: %v", configs.Clip(o.Prefix, 64), err)
 	}
 	if !(o.LeaseS >= minLeaseS && o.LeaseS <= maxLeaseS) {
 		return fmt.Errorf("osc.lease_s = %v: want %d to %d seconds", o.LeaseS, minLeaseS, maxLeaseS)

@@ -257,6 +257,12 @@ func (d *Daemon) oscqueryCounters() []counter {
 			}
 			return float64(d.apps.leftOut.Load())
 		}},
+		{"gloved_oscquery_apps_self_total", "Apps found over mDNS whose address is gloved's own osc.listen: refused, or gloved would send its frames to itself (each app once).", fromOSCQuery, func() float64 {
+			if d.oscq == nil {
+				return 0
+			}
+			return float64(d.oscq.SelfRefused())
+		}},
 	}
 	for _, m := range []struct {
 		name, help string

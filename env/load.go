@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,14 @@ const (
 	MaxScale = 1e6
 )
 
+// MaxCoordinate bounds a vertex's coordinates once placed, in metres: a
+// thousand kilometres from the origin. A scene beyond it is a file in
+// the wrong units or a broken one (a vertex at 1e39 is finite in a
+// float64, but not in a float32, the page's JSON turned it into
+// -Inf and showed no scene, and the tree's boxes and distances lose
+// every millimetre); within it, a float64 keeps a micrometre.
+const MaxCoordinate = 1e6
+
 // ScaleInRange reports whether s is from MinScale to MaxScale.
 func ScaleInRange(s float64) bool { return s >= MinScale && s <= MaxScale }
 
@@ -48,6 +57,7 @@ func ScaleInRange(s float64) bool { return s >= MinScale && s <= MaxScale }
 var (
 	ErrEmpty       = errors.New("no triangles")
 	ErrNonFinite   = errors.New("coordinate is NaN or infinite")
+	ErrFar         = fmt.Errorf("coordinate beyond ±%g m (env.MaxCoordinate) of the origin", MaxCoordinate)
 	ErrIndexRange  = errors.New("vertex index out of range")
 	ErrUnsupported = errors.New("unsupported file type")
 )
@@ -144,6 +154,9 @@ func (m *Mesh) Place(opt LoadOptions) error {
 		w := x.Apply(geom.MulVec(&up, v).Mul(s))
 		if !w.Finite() {
 			return fmt.Errorf("vertex %d %v: %w after scale and transform", i+1, v, ErrNonFinite)
+		}
+		if math.Abs(w.X) > MaxCoordinate || math.Abs(w.Y) > MaxCoordinate || math.Abs(w.Z) > MaxCoordinate {
+			return fmt.Errorf("vertex %d %v: %w after scale and transform: check the file's units and its scale", i+1, v, ErrFar)
 		}
 		m.Verts[i] = w
 	}

@@ -133,6 +133,7 @@ type Hub struct {
 	unproven rateLimit    // replies to addresses that have not proven they receive
 	tokens   tokenKeys
 	logs     loglimit.Limiter
+	sendLogs loglimit.Limiter // sends that failed
 
 	mu     sync.RWMutex
 	policy Policy
@@ -147,7 +148,7 @@ type Hub struct {
 // newHub returns a hub with the default policy and no socket.
 func newHub(prefix string) *Hub {
 	h := &Hub{addr: newControlAddresses(prefix), clock: uptime.Now, resolve: lookupHost,
-		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second},
+		lookups: make(chan lookup, maxPendingLookups), policy: DefaultPolicy(), logs: loglimit.Limiter{Every: time.Second}, sendLogs: loglimit.Limiter{Every: time.Minute},
 		replies:  rateLimit{perSource: RepliesPerSource, total: RepliesPerSecond, sources: maxReplySources},
 		unproven: rateLimit{perSource: UnprovenPerAddress, total: UnprovenPerSecond, sources: maxReplySources}}
 	h.nextExpiry.Store(math.MaxInt64)
@@ -275,10 +276,20 @@ func (h *Hub) writeTo(dst netip.AddrPort, packets [][]byte) {
 	for _, p := range packets {
 		if _, err := h.out.WriteToUDPAddrPort(p, dst); err != nil {
 			h.Stats.SendErrors.Add(1)
+			h.sendFailed(dst, len(p), err)
 			continue
 		}
 		h.Stats.PacketsSent.Add(1)
 	}
+}
+
+// sendFailed says that a datagram could not be sent: the first time,
+// then at most once a minute while sends go on failing (a destination
+// that refuses every frame would otherwise fill the log, or, unsaid,
+// leave only gloved_osc_send_errors_total climbing).
+func (h *Hub) sendFailed(dst netip.AddrPort, size int, err error) {
+	h.sendLogs.Log(h.Log, "send", time.Now(), "osc: a datagram could not be sent (gloved_osc_send_errors_total counts them; said at most once a minute)",
+		"to", dst.String(), "bytes", size, "error", err.Error())
 }
 
 // Serve receives until ctx ends or the hub is closed. It warns first when

@@ -19,21 +19,30 @@ type Sink interface {
 // discovery passes the _osc._udp instances whose names match the
 // patterns (osc.MatchInstance: "VRChat-Client-*") and that gloved's OSC socket
 // can send to on to a Sink, and logs each appearing, moving and
-// vanishing.
+// vanishing. An instance that points at gloved's own OSC socket
+// (osc.SendsToSelf) is refused: anyone on the link can announce one, and
+// gloved would send its frames to itself and take them back as input.
 type discovery struct {
 	patterns []string
-	osc      netip.Addr // where gloved's OSC socket is bound
+	osc      netip.Addr     // where gloved's OSC socket is bound
+	self     netip.AddrPort // the OSC socket's address and port
+	own      []netip.Addr   // the machine's addresses, when self is on every address
 	sink     Sink
 	log      func(msg string, kv ...any)
 
 	mu       sync.Mutex
 	reported map[string]netip.AddrPort
 	unusable map[string]bool
+	refused  uint64 // instances found pointing at the OSC socket itself
 }
 
-func newDiscovery(patterns []string, osc netip.Addr, sink Sink, log func(string, ...any)) *discovery {
-	return &discovery{patterns: patterns, osc: osc.Unmap(), sink: sink, log: log,
+func newDiscovery(patterns []string, self netip.AddrPort, sink Sink, log func(string, ...any)) *discovery {
+	d := &discovery{patterns: patterns, osc: self.Addr().Unmap(), self: self, sink: sink, log: log,
 		reported: map[string]netip.AddrPort{}, unusable: map[string]bool{}}
+	if d.osc.IsUnspecified() {
+		d.own = osc.MachineAddrs()
+	}
+	return d
 }
 
 // matches reports whether name matches a pattern.
@@ -66,11 +75,18 @@ func (d *discovery) found(f mdns.Found) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.reachable(f.Addr.Addr()) {
+	self := osc.SendsToSelf(d.self, f.Addr, d.own)
+	if self || !d.reachable(f.Addr.Addr()) {
 		if !d.unusable[f.Instance] {
 			d.unusable[f.Instance] = true
-			d.logf("oscquery: found an app gloved's OSC socket cannot send to; set osc.listen to an address on its network (0.0.0.0 for any)",
-				"instance", f.Instance, "address", f.Addr.String(), "osc_listen", d.osc.String())
+			if self {
+				d.refused++
+				d.logf("oscquery: refused an app that is gloved's own osc.listen: its frames would come back to gloved as input (another process announces gloved's port under that name)",
+					"instance", f.Instance, "address", f.Addr.String(), "osc_listen", d.self.String())
+			} else {
+				d.logf("oscquery: found an app gloved's OSC socket cannot send to; set osc.listen to an address on its network (0.0.0.0 for any)",
+					"instance", f.Instance, "address", f.Addr.String(), "osc_listen", d.osc.String())
+			}
 		}
 		if _, was := d.reported[f.Instance]; was {
 			delete(d.reported, f.Instance)
@@ -103,6 +119,14 @@ func (d *discovery) lost(f mdns.Found) {
 	delete(d.reported, f.Instance)
 	d.logf("oscquery: an app went away", "instance", f.Instance, "address", f.Addr.String())
 	d.sink.Lost(f.Instance)
+}
+
+// selfRefused counts the instances refused for pointing at gloved's own
+// OSC socket.
+func (d *discovery) selfRefused() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refused
 }
 
 // count returns how many apps are being sent to.

@@ -92,7 +92,7 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 			"oscquery_listen", srv.AddrPort().String(), "osc_listen", cfg.OSC.String())
 	}
 	if len(cfg.Discover) > 0 {
-		s.disc = newDiscovery(cfg.Discover, cfg.OSC.Addr(), cfg.Sink, cfg.Info)
+		s.disc = newDiscovery(cfg.Discover, cfg.OSC, cfg.Sink, cfg.Info)
 	}
 	return s, nil
 }
@@ -286,6 +286,15 @@ func (s *Service) Found() int {
 		return 0
 	}
 	return s.disc.count()
+}
+
+// SelfRefused counts the apps found whose address is gloved's own OSC
+// socket (osc.listen), refused as destinations.
+func (s *Service) SelfRefused() uint64 {
+	if s.disc == nil {
+		return 0
+	}
+	return s.disc.selfRefused()
 }
 
 // MDNS returns the mDNS counters (nil when mDNS did not start).

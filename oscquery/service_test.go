@@ -172,8 +172,9 @@ func TestServiceLooksForAppsWhereItIsNotAdvertised(t *testing.T) {
 
 // TestDiscoveryPassesWhatTheSocketReaches: a found app is passed on only
 // if its name matches and gloved's OSC socket can send to its address (a
-// socket on loopback reaches loopback only); an app that becomes
-// unreachable is lost.
+// socket on loopback reaches loopback only) and that address is not
+// the socket's own (osc.SendsToSelf); an app that becomes unreachable is
+// lost.
 func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 	for _, tc := range []struct {
 		osc, found string
@@ -185,9 +186,11 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		{"0.0.0.0", "127.0.0.1:9000", true},
 		{"192.0.2.1", "192.0.2.7:9000", true},
 		{"192.0.2.1", "127.0.0.1:9000", false},
+		{"127.0.0.1", "127.0.0.1:9001", false}, // gloved's own socket
+		{"0.0.0.0", "127.0.0.1:9001", false},
 	} {
 		sk := newSink()
-		d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddr(tc.osc), sk, nil)
+		d := newDiscovery([]string{"VRChat-Client-*"}, netip.AddrPortFrom(netip.MustParseAddr(tc.osc), 9001), sk, nil)
 		d.found(mdns.Found{Instance: "Other", Addr: netip.MustParseAddrPort("127.0.0.1:1")})
 		d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort(tc.found)})
 		if got := len(sk.events) == 1; got != tc.passed {
@@ -195,7 +198,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		}
 	}
 	sk := newSink()
-	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddr("127.0.0.1"), sk, nil)
+	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddrPort("127.0.0.1:9001"), sk, nil)
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("192.0.2.7:9000")})

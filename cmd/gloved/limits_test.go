@@ -89,6 +89,54 @@ func TestAConfigValueWrittenIsCheckedAsWritten(t *testing.T) {
 	}
 }
 
+// TestTheAddressesAConfigBuildsAreOSCAddressesThatFit: osc.prefix and a
+// vrchat profile's parameter names go into every address sent, so a
+// control character (a NUL ends the address on the wire), a byte beyond
+// ASCII, or a part longer than osc.MaxAddressPart (256 bytes: a
+// 70,000-byte prefix fits no datagram, and nothing at all was sent) is
+// refused by --check and by run, in one line naming the key; 256 bytes
+// pass.
+func TestTheAddressesAConfigBuildsAreOSCAddressesThatFit(t *testing.T) {
+	long := strings.Repeat("x", 70000)
+	vrchat := func(curl string) string {
+		return "[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"127.0.0.1:9\"]\nparameters = { curl = \"" + curl + "\" }\n"
+	}
+	for _, tc := range []struct{ extra, says string }{
+		{"prefix = \"/g\\u0000x\"\n", `osc.prefix = "/g\x00x": byte 2 (0x00) is not printable ASCII`},
+		{"prefix = \"/g\\nx\"\n", `osc.prefix = "/g\nx": byte 2 (0x0a) is not printable ASCII`},
+		{"prefix = \"/gl\u00f6ved\"\n", "osc.prefix = \"/gl\u00f6ved\": byte 3 (0xc3) is not printable ASCII"},
+		{"prefix = \"/" + long + "\"\n", "(70001 bytes)\": 70001 bytes: want at most 256"},
+		{vrchat("x\\n\\u0000{Finger}"), `osc.profile[0].parameters.curl = "x\n\x00{Finger}": want a parameter name: printable ASCII, no spaces`},
+		{vrchat(long + "{Finger}"), "osc.profile[0].parameters.curl = \"" + long[:64] + "... (70008 bytes)\": want a name of at most 256 bytes once expanded (one is 70005)"},
+	} {
+		cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", tc.extra)
+		runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, tc.says)
+		runBinary(t, 20*time.Second, "run", "-c", cfg).oneLine(t, 2, tc.says)
+	}
+	for _, fits := range []string{"prefix = \"/" + strings.Repeat("x", 255) + "\"\n", vrchat(strings.Repeat("x", 250) + "{Finger}")} {
+		if r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", fits), "--check"); r.code != 0 {
+			t.Errorf("%.40q refused: %s", fits, r.stderr)
+		}
+	}
+}
+
+// TestFramesThatCannotBeSentAreSaidOnce: a destination every frame
+// fails to reach (an IPv6 address from gloved's IPv4 socket) is said in
+// the log, with the error, once and not at every frame: the send errors
+// counter alone climbed before, unsaid.
+func TestFramesThatCannotBeSentAreSaidOnce(t *testing.T) {
+	cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[osc.profile]]\nname = \"gloved\"\ntargets = [\"[::1]:9\"]\n")
+	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	const said = "osc: a datagram could not be sent"
+	if l := p.logLine(t, said); l["to"] != "[::1]:9" || !strings.Contains(fmt.Sprint(l["error"]), "non-IPv4") {
+		t.Errorf("said %v", l)
+	}
+	time.Sleep(2 * time.Second) // some 100 frames more, each failing
+	if n := strings.Count(p.errs.String(), said); n != 1 {
+		t.Errorf("said %d times:\n%s", n, p.errs.String())
+	}
+}
+
 // TestHandNamesAreLettersDigitsUnderscoresAndDashes: a hand's name goes
 // into OSC addresses, metric labels, log lines and the page, so it is 1
 // to 32 of A-Z a-z 0-9 _ -; a right-to-left override, a control

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -291,6 +292,52 @@ targets = ["oscquery:VRChat-Client-*"]
 		if time.Now().After(deadline) {
 			t.Fatal("frames kept coming after the app went away")
 		}
+	}
+}
+
+// TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo: a local process
+// announces "VRChat-Client-AAAAAA" over mDNS at gloved's own osc.listen;
+// gloved, sending to "oscquery:VRChat-Client-*", refuses it (its frames
+// would come back to it as input), says so once, counts it in
+// gloved_oscquery_apps_self_total, and still sends to the real VRChat
+// found beside it.
+func TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo(t *testing.T) {
+	if !inNamespace(t) {
+		return
+	}
+	listen := freePort(t)
+	_, self, _ := net.SplitHostPort(listen)
+	vrchat, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vrchat.Close()
+	liar := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-AAAAAA", self, "127.0.0.1")
+	liar.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+	app := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-B1B2B3", fmt.Sprint(vrchat.LocalAddr().(*net.UDPAddr).Port), "127.0.0.1")
+	app.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	os.WriteFile(path, []byte(strings.Replace(vrchatConfig("right"), `"127.0.0.1:0"`, strconv.Quote(listen), 1)), 0o644)
+	metrics := freePortTCP(t)
+	appendMetrics(t, path, metrics)
+	p := startGloved(t, "gloved run", "run", "-c", path, "--status=false")
+	refused := p.logLine(t, "refused an app that is gloved's own osc.listen")
+	if refused["instance"] != "VRChat-Client-AAAAAA" || refused["address"] != listen {
+		t.Errorf("refused %v", refused)
+	}
+	if !receives(t, vrchat, "/gloved/right/frame") {
+		t.Error("the real VRChat found beside it got no frames")
+	}
+	if strings.Count(p.errs.String(), "refused an app that is gloved's own osc.listen") != 1 {
+		t.Errorf("the refusal is not said once:\n%s", p.errs.String())
+	}
+	for _, l := range strings.Split(p.errs.String(), "\n") {
+		if strings.Contains(l, "found an app to send to") && strings.Contains(l, "AAAAAA") {
+			t.Errorf("gloved sends to itself: %s", l)
+		}
+	}
+	if body := string(scrape(t, metrics)); !strings.Contains(body, "\ngloved_oscquery_apps_self_total 1\n") {
+		t.Errorf("the refusal is not counted:\n%s", body)
 	}
 }
 

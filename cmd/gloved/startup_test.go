@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -183,6 +184,52 @@ func TestBadSceneFilesSayWhatIsWrong(t *testing.T) {
 		r.oneLine(t, 1, tc.says...)
 		r = runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", tc.file, ""), "--check")
 		r.oneLine(t, 2, tc.says...)
+	}
+}
+
+// TestAScenePlacedBeyondAThousandKilometresIsRefused: a vertex at 1e39,
+// 1e160 or 1e303 (finite in a float64) in an OBJ, an ASCII STL at 1e38,
+// and a glTF whose node scales its crate by 1e30 are refused by
+// contacts, --check and run, in one line naming the file, the vertex and
+// the bound (env.MaxCoordinate); before, --check passed them and the page
+// showed no scene (json: unsupported value: -Inf). A vertex at the bound
+// passes.
+func TestAScenePlacedBeyondAThousandKilometresIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	crate, err := os.ReadFile("../../testdata/scenes/crate.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(crate, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["nodes"].([]any)[0].(map[string]any)["scale"] = []float64{1e30, 1e30, 1e30}
+	scaled, _ := json.Marshal(doc)
+	os.WriteFile(filepath.Join(dir, "far.gltf"), scaled, 0o644)
+	for _, tc := range []struct{ file, vertex string }{
+		{write("far39.obj", "v 0 0 0\nv 1 0 0\nv 0 1e39 0\nf 1 2 3\n"), "vertex 3"},
+		{write("far160.obj", "v 1e160 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), "vertex 1"},
+		{write("far303.obj", "v 0 0 0\nv 1 0 -1e303\nv 0 1 0\nf 1 2 3\n"), "vertex 2"},
+		{write("far.stl", "solid far\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1e38 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid far\n"), "vertex 2"},
+		{filepath.Join(dir, "far.gltf"), "vertex "},
+	} {
+		says := []string{filepath.Base(tc.file), tc.vertex, "beyond ±1e+06 m (env.MaxCoordinate)"}
+		runBinary(t, 20*time.Second, "contacts", "--scene", tc.file, "--sim", "--frames", "1").oneLine(t, 1, says...)
+		cfg := writeConfig(t, "127.0.0.1:0", tc.file, "")
+		runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, says...)
+		runBinary(t, 20*time.Second, "run", "-c", cfg).oneLine(t, 1, says...)
+	}
+	edge := write("edge.obj", "v 0 0 0\nv 1e6 0 0\nv 0 -1e6 0\nf 1 2 3\n")
+	if r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", edge, ""), "--check"); r.code != 0 {
+		t.Errorf("a vertex at the bound refused: %s", r.stderr)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/osc"
 )
 
 // Prefix starts every avatar parameter's address.
@@ -76,10 +79,10 @@ func capital(s string) string {
 }
 
 // Check reports a name that cannot be used for the hands named hands: one
-// that is not an OSC address's part once expanded (no spaces, #*,?[]{},
-// no empty segment), a per-finger name without {finger}, a name without
-// {hand} when there are two hands or more, and two parameters with one
-// name. The error names the key at fault ("parameters.curl = ...").
+// that is not an OSC address's part once expanded (printable ASCII, no
+// spaces, #*,?[]{}, no empty segment, at most osc.MaxAddressPart bytes),
+// a per-finger name without {finger}, a name without {hand} when there
+// are two hands or more, and two parameters with one name. The error names the key at fault ("parameters.curl = ...").
 func (n Names) Check(hands []string) error {
 	seen := map[string]bool{}
 	for _, key := range []string{"curl", "proximity", "velocity", "touch", "pinch", "fist"} {
@@ -88,7 +91,9 @@ func (n Names) Check(hands []string) error {
 		if t == "" {
 			continue
 		}
-		fail := func(want string) error { return fmt.Errorf("parameters.%s = %q: want %s", key, t, want) }
+		fail := func(want string) error {
+			return fmt.Errorf("parameters.%s = %q: want %s", key, configs.Clip(t, 64), want)
+		}
 		if f.fingers != nil && !strings.Contains(t, "{finger}") && !strings.Contains(t, "{Finger}") {
 			return fail("{finger} (or {Finger}) in it: it names a parameter per finger")
 		}
@@ -102,8 +107,11 @@ func (n Names) Check(hands []string) error {
 		for _, h := range hands {
 			for _, fg := range fingers {
 				name := expand(t, h, fg)
-				if strings.ContainsAny(name, " #*,?[]{}") || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
-					return fail("a parameter name: no spaces or #*,?[]{}, no empty /-separated part, placeholders {hand} {Hand} {finger} {Finger}")
+				if osc.AddressChars(name) != "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
+					return fail("a parameter name: printable ASCII, no spaces or #*,?[]{}, no empty /-separated part, placeholders {hand} {Hand} {finger} {Finger}")
+				}
+				if len(name) > osc.MaxAddressPart {
+					return fail(fmt.Sprintf("a name of at most %d bytes once expanded (one is %d): the address must fit a datagram and the receivers' buffers", osc.MaxAddressPart, len(name)))
 				}
 				if seen[name] {
 					return fail("a name of its own: " + name + " is another parameter's")
