@@ -38,7 +38,8 @@ type oscDecoder struct {
 	gotJoint bool // a joints message came in this datagram
 	xrq      [handmodel.NumXRJoints]mgl64.Quat
 	gotXR    [handmodel.NumXRJoints]bool
-	freshXR  bool
+	freshXR  bool                        // an OpenXR joint came in this datagram
+	sinceXR  [handmodel.NumXRJoints]bool // the OpenXR joints come since the last pose
 	lostSaid bool
 
 	rel  [handmodel.MaxLinks]mgl64.Mat3
@@ -105,22 +106,40 @@ func (d *oscDecoder) message(m *message) {
 				d.f.BadFrames++
 				return
 			}
-			d.xrq[j], d.gotXR[j], d.freshXR = q, true, true
+			d.xrq[j], d.gotXR[j], d.sinceXR[j], d.freshXR = q, true, true, true
 		}
 	}
 }
 
 // end poses the hand: from the joint angles if they came, else from the
-// OpenXR joints if any did.
+// OpenXR joints once a frame of them is whole.
 func (d *oscDecoder) end(q *handmodel.Angles) bool {
 	switch {
 	case d.gotJoint:
 		*q = d.angles
-	case d.freshXR:
+	case d.freshXR && d.wholeXR():
 		d.enc.Links(&d.xrq, &d.gotXR, &d.rel, &d.have)
 		d.un.Unpose(&d.rel, &d.have, q)
+		d.sinceXR = [handmodel.NumXRJoints]bool{}
 	default:
 		return false
+	}
+	return true
+}
+
+// wholeXR says whether the OpenXR joints come since the last pose are a
+// frame: the last joint in OpenXR's order (the little finger's tip, which
+// ends a frame sent in that order) came, or every joint ever received
+// came again. The openxr profile splits a frame's 26 joints over more
+// than one datagram: posing at each would mix two frames' joints.
+func (d *oscDecoder) wholeXR() bool {
+	if d.sinceXR[handmodel.NumXRJoints-1] {
+		return true
+	}
+	for j, got := range d.gotXR {
+		if got && !d.sinceXR[j] {
+			return false
+		}
 	}
 	return true
 }
