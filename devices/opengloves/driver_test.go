@@ -330,3 +330,31 @@ func TestTheEmulatedServoStopsAFingerAtTheLimitTheHostSet(t *testing.T) {
 		t.Errorf("the middle finger, free, curled at most %.3f: the motion does not bend it", most[2])
 	}
 }
+
+// TestClosingTheDriverFreesTheServos: a force-feedback glove whose index
+// the host held at 1000 has every servo back at 0 (free) once the driver
+// is closed, as a daemon stopping or reloading closes it: the firmware
+// moves its servos only on a line it receives, so a finger left held
+// would stay blocked until the glove were power-cycled.
+func TestClosingTheDriverFreesTheServos(t *testing.T) {
+	_, e, g := open(t, emulator.OpenGlovesOpts{ForceFeedback: true, Period: 2 * time.Millisecond}, "", emulator.Hangup{}, opengloves.MaxESP32, nil)
+	if err := g.Device.(devices.Sender).Send(opengloves.AppendFeedback(nil, &[5]uint16{0, 1000, 0, 0, 0}, 0, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for e.Stats().Servo[1] != 1000 {
+		read(t, g.Device, 1)
+	}
+	lines := e.Stats().ServoLines
+	if err := g.Device.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		st := e.Stats()
+		if st.ServoLines > lines && st.Servo == [5]int{} {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("emulator %+v after the driver closed: want every servo at 0", st)
+		}
+	}
+}
