@@ -8,18 +8,24 @@ import (
 	"github.com/creack/pty"
 )
 
-// fullLine opens, with Open, the slave of a pseudo-terminal whose master
-// never reads: a line whose output fills, as a glove's that reads nothing.
-func fullLine(t *testing.T) *held {
+// ptyPath returns the path of a pseudo-terminal's slave, its master held
+// open (and never read) for the test.
+func ptyPath(t *testing.T) string {
 	t.Helper()
 	m, s, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	name := s.Name()
 	s.Close()
-	c, err := Open(name, 115200, 50*time.Millisecond)
+	return s.Name()
+}
+
+// fullLine opens, with Open, the slave of a pseudo-terminal whose master
+// never reads: a line whose output fills, as a glove's that reads nothing.
+func fullLine(t *testing.T) *held {
+	t.Helper()
+	c, err := Open(ptyPath(t), 115200, 50*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
