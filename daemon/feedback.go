@@ -16,6 +16,8 @@ type handFeedback struct {
 	fb   *feedback.Hand
 	line []byte
 	seq  uint64
+	// reconnects is the glove's count of reopened ports at the last frame.
+	reconnects uint64
 	// told: the log said whether the glove takes the lines.
 	told bool
 }
@@ -35,14 +37,12 @@ func (d *Daemon) feedback(h *handRuntime, p *session.Pipeline, s *devices.Sample
 		}
 		f.fb, f.line = fb, make([]byte, 0, 64)
 	}
-	if s.Seq < f.seq { // a new stream: a replay's next pass
-		f.fb.Reset()
-	}
-	f.seq = s.Seq
+	dev := h.device()
+	f.follow(s.Seq, dev)
 	f.fb.Frame(s.Time, p.Angles(), p.Poses(), p.Contacts())
 	st := f.fb.State()
 	h.frame.Feedback = osc.Feedback{On: true, Force: st.Force, Pulse: st.Pulse}
-	snd, ok := h.device().(devices.Sender)
+	snd, ok := dev.(devices.Sender)
 	if !f.told {
 		f.told = true
 		if ok {
@@ -58,6 +58,25 @@ func (d *Daemon) feedback(h *handRuntime, p *session.Pipeline, s *devices.Sample
 		f.line = opengloves.AppendFeedback(f.line[:0], &line.Servo, line.Hz, line.Duration.Seconds(), line.Amplitude)
 		if err := snd.Send(f.line); err == nil {
 			h.Stats.FeedbackLines.Add(1)
+		}
+	}
+}
+
+// follow keeps the feedback with the stream of samples of seq from dev:
+// a replay's next pass (seq going back) is a new stream, its holds
+// forgotten; a glove whose port reopened (its Reconnects count changed)
+// is sent the current line at the next frame rather than at the next
+// refresh, since the glove may have lost it (a LucidGloves firmware
+// rebooting frees every servo; its sequence numbers keep counting).
+func (f *handFeedback) follow(seq uint64, dev devices.Device) {
+	if seq < f.seq {
+		f.fb.Reset()
+	}
+	f.seq = seq
+	if fc, ok := dev.(devices.FaultCounter); ok {
+		if r := fc.Faults().Reconnects; r != f.reconnects {
+			f.reconnects = r
+			f.fb.Resend()
 		}
 	}
 }

@@ -218,3 +218,24 @@ func TestAFrameAndItsLineAllocateNothing(t *testing.T) {
 		t.Fatalf("%v allocations a frame", n)
 	}
 }
+
+// TestResendSendsTheHeldLineAgainAtOnce: after Resend (the glove's port
+// reopened), the next Due returns the current line, before the refresh
+// and the rate would, and the finger stays held where it was.
+func TestResendSendsTheHeldLineAgainAtOnce(t *testing.T) {
+	r := newRig(t, feedback.Options{})
+	r.index(0.4)
+	r.frame(touch)
+	if l, due := r.h.Due(r.t); !due || l.Servo[1] != 600 {
+		t.Fatalf("first line %+v due %v, want the index at 600", l, due)
+	}
+	r.frame(touch)
+	if _, due := r.h.Due(r.t); due {
+		t.Fatal("an unchanged line was due a frame later")
+	}
+	r.h.Resend()
+	s := r.frame(touch)
+	if l, due := r.h.Due(r.t); !due || l.Servo[1] != 600 || !s.Held[1] {
+		t.Fatalf("after Resend: line %+v due %v held %v, want the index's 600 sent again, still held", l, due, s.Held[1])
+	}
+}

@@ -43,3 +43,8 @@ func (h *Hand) Due(t time.Duration) (Line, bool) {
 	h.sent, h.sentAt, h.sentEver, h.pending = l.Servo, t, true, 0
 	return l, true
 }
+
+// Resend makes the next Due return the current line whatever was sent
+// before: the glove may have lost it (its port reopened, its firmware
+// rebooted with every servo free). The holds stay as they are.
+func (h *Hand) Resend() { h.sentEver = false }

@@ -47,7 +47,8 @@ const (
 // finger, the curl the glove reports (the frame's joint angles) never
 // exceeds the limit it set; the fingers that touch are held back by
 // their servos (the emulator's exit summary), and the fingers that never
-// touch are never set nor held.
+// touch are never set nor held; the daemon exiting frees every servo
+// (the servo log's last line all 0).
 func TestTheEmulatedServosStopTheFingersAtTheBallThroughTheBinaries(t *testing.T) {
 	dir := t.TempDir()
 	link, servoLog := filepath.Join(dir, "glove"), filepath.Join(dir, "servo.log")
@@ -170,6 +171,9 @@ enabled = true
 	}
 	if !touched[1] || !touched[2] {
 		t.Errorf("the grasp's index and middle never touched the ball: touched %v", touched)
+	}
+	if len(servos) == 0 || servos[len(servos)-1].V != [5]int{} {
+		t.Errorf("the daemon exited leaving the servos set (lines %v), want every one freed", servos[max(len(servos)-1, 0):])
 	}
 	t.Logf("%d frames, %d servo lines, fingers touched %v, held back %v lines", frames, len(servos), touched, summary[2:])
 }

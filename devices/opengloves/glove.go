@@ -288,7 +288,17 @@ func (g *Glove) Read(s *devices.Sample) error {
 	}
 }
 
-// Close closes the port; a Read in progress returns ErrClosed within one
-// read timeout. The glove is not told to stop: the next program to open
-// it finds it streaming, as the OpenGloves driver leaves it.
-func (g *Glove) Close() error { return g.line.Close(nil) }
+// released is written when the glove is closed: every servo free. The
+// LucidGloves firmware moves its servos only on a line it receives, so
+// without it a finger held at a contact stays blocked until the glove is
+// power-cycled. The newline first ends any answer the line took only part
+// of, which the firmware would otherwise read run together with it (an
+// empty line sets nothing).
+var released = append([]byte{'\n'}, AppendFeedback(nil, &[5]uint16{}, 0, 0, 0)...)
+
+// Close frees the glove's servos (released, written within the line's
+// write timeout, dropped if its output stays full) and closes the port; a
+// Read in progress returns ErrClosed within one read timeout. The glove
+// is not told to stop: the next program to open it finds it streaming, as
+// the OpenGloves driver leaves it.
+func (g *Glove) Close() error { return g.line.Close(released) }

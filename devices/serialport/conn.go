@@ -39,8 +39,8 @@ var ErrFull = errors.New("the line's output is full: the other end reads nothing
 
 // writeTimeout bounds a Write on a line whose output is full; a glove
 // reading at 115200 baud takes a command of a few bytes in well under a
-// millisecond.
-const writeTimeout = time.Second
+// millisecond. A variable for the tests alone.
+var writeTimeout = time.Second
 
 // Opener opens a serial line by name at a baud rate with a read timeout:
 // Open, or a test's fake (serialtest).
@@ -98,6 +98,11 @@ type held struct {
 	once  sync.Once
 	err   error
 
+	// writeMu serialises Writes: the write deadline is the claim file's
+	// own, so one Write clearing it after its write would leave another's
+	// unbounded (a reading goroutine's query and Line.Close's last line).
+	writeMu sync.Mutex
+
 	// raw is the claim's descriptor as TryWrite writes it; try, tryBuf,
 	// tryN and tryErr are its one attempt, built once so that a TryWrite
 	// allocates nothing (its caller serialises them).
@@ -109,8 +114,11 @@ type held struct {
 }
 
 // Write writes b, waiting at most writeTimeout for the line to take it
-// (ErrFull after that); closing the line ends the wait at once.
+// (ErrFull after that); closing the line ends the wait at once. Writes
+// from several goroutines take turns, each with its own writeTimeout.
 func (h *held) Write(b []byte) (int, error) {
+	h.writeMu.Lock()
+	defer h.writeMu.Unlock()
 	f := h.claim.f
 	f.SetWriteDeadline(time.Now().Add(writeTimeout))
 	n, err := f.Write(b)
@@ -121,11 +129,16 @@ func (h *held) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// TryWrite writes what of b the line takes at once.
+// TryWrite writes what of b the line takes at once. It takes no turn
+// among Writes (it must not wait), so it may find a Write's deadline
+// passing: that is a full line too, not a lost one.
 func (h *held) TryWrite(b []byte) (int, error) {
 	h.tryBuf = b
 	err := h.raw.Write(h.try)
 	h.tryBuf = nil
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return 0, ErrFull
+	}
 	if err != nil {
 		return 0, err
 	}

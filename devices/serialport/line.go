@@ -23,9 +23,10 @@ type Line struct {
 	MinBackoff, MaxBackoff time.Duration
 	Open                   Opener
 
-	mu       sync.Mutex // guards port against Close
+	mu       sync.Mutex // guards port and done against Close
 	port     Conn
 	closed   atomic.Bool
+	done     chan struct{} // closed by Close: ends a backoff's wait
 	backoff  time.Duration
 	nextOpen time.Time
 }
@@ -71,18 +72,41 @@ func (l *Line) Lost(p Conn) {
 	l.nextOpen = time.Now()
 }
 
+// closing returns the channel Close closes.
+func (l *Line) closing() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done == nil {
+		l.done = make(chan struct{})
+	}
+	return l.done
+}
+
 // Reopen waits out the backoff, then tries once to open the port and
 // start it (start, the driver's handshake), counting the attempt in
 // faults. It returns devices.ErrDisconnected (wrapping why) while the port
-// stays away, devices.ErrClosed after Close.
+// stays away, devices.ErrClosed after Close: at once if Close comes
+// during the backoff, and with the port it opened closed again if Close
+// came while it opened it, so that the port is free for the next program
+// (a reloaded daemon) as soon as Reopen returns.
 func (l *Line) Reopen(start func(Conn) error, faults *devices.Faults) error {
 	if wait := time.Until(l.nextOpen); wait > 0 {
-		time.Sleep(wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-l.closing():
+			t.Stop()
+			return devices.ErrClosed
+		}
 	}
 	if l.closed.Load() {
 		return devices.ErrClosed
 	}
 	p, err := l.Open(l.Name, l.Baud, l.ReadTimeout)
+	if err == nil && l.closed.Load() {
+		p.Close()
+		return devices.ErrClosed
+	}
 	if err == nil {
 		if err = start(p); err != nil {
 			p.Close()
@@ -114,6 +138,10 @@ func (l *Line) Close(last []byte) error {
 	l.mu.Lock()
 	p := l.port
 	l.port = nil
+	if l.done == nil {
+		l.done = make(chan struct{})
+	}
+	close(l.done)
 	l.mu.Unlock()
 	if p == nil {
 		return nil
