@@ -101,10 +101,10 @@ func openPaused(t *testing.T, b *viewtest.Browser, url, ready string) {
 	if err := b.Navigate(url); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WaitFor("window.gloved && gloved.frames > 5 && "+ready, 60*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Eval("gloved.pause()", nil); err != nil {
+	// The page pauses in the same script turn that finds it ready: no
+	// frame can come between (one did, under load, and the page showed a
+	// later frame than the one that was ready).
+	if err := b.WaitFor("!!(window.gloved && gloved.frames > 5 && ("+ready+") && (gloved.pause(), true))", 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
