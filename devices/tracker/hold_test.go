@@ -19,7 +19,8 @@ import (
 const trackerGap = time.Second / 90
 
 // heldGlove is a vmc tracker listening on a free loopback port with the
-// given hold, and a socket sending to it.
+// given hold, and a socket sending to it. It listens at 127.0.0.1:0, so
+// a test closes one before it opens the next (they would share a socket).
 func heldGlove(t *testing.T, hold time.Duration) (*Glove, *net.UDPConn) {
 	t.Helper()
 	dec, err := newVMC(handmodel.DefaultParams)
@@ -152,6 +153,7 @@ func TestAHoldOfZeroNeverOpensTheHandWhilePosesFlow(t *testing.T) {
 		if flats != 0 {
 			t.Fatalf("hold %v: %d flat hands among %d poses at 90 Hz (the sender's worst gap %v)", hold, flats, poses, worst)
 		}
+		g.Close()
 	}
 }
 
@@ -236,6 +238,7 @@ func TestATrackerThatSaysItLostTheHandOpensItAfterTheHold(t *testing.T) {
 		t.Fatalf("the Read after the tracker said it lost the hand: %v, flat %v; want the flat hand", err, flat(&s))
 	}
 
+	g.Close()
 	g, c = heldGlove(t, -1)
 	posed(t, g, c)
 	stop := make(chan struct{})
