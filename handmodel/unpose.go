@@ -36,6 +36,11 @@ const (
 	unposeSteps = 30
 	unposeTol   = 1e-10
 	unposeEps   = 1e-7 // the finite difference of the Jacobian, radians
+	// unposeMaxStep bounds a joint's move in one step, radians: near a
+	// rotation vector's branch cut (a turn of π) or at a joint the links
+	// barely observe, the linearized step can be many radians, and q is a
+	// stream's warm start for the next frame.
+	unposeMaxStep = 0.5
 )
 
 // NewUnposer returns the Unposer of h.
@@ -66,10 +71,15 @@ func containsLink(ls []Link, l Link) bool {
 // guess it starts from (the previous frame's angles keep a stream
 // continuous); a joint that turns no measured link keeps its value. It
 // returns the largest rotation, in radians, by which a measured link
-// misses its measurement: 0 when the measurements are a pose of the hand.
-// The angles are not clamped to the limits.
+// misses its measurement: 0 when the measurements are a pose of the hand,
+// π (the most a rotation can miss by) when one is not finite.
+// Each step moves a joint by unposeMaxStep at most, and keeps the
+// measured joints' angles wrapped to (-π, π] and within the hand's
+// Limits (a guess off by turns, or not finite, comes back); a step that
+// is not finite (a measurement that is not) leaves q as it was.
 func (u *Unposer) Unpose(rel *[MaxLinks]mgl64.Mat3, have *[MaxLinks]bool, q *Angles) float64 {
 	right := u.h.Params.Right
+	u.bound(have, q)
 	for range unposeSteps {
 		u.residuals(rel, have, q, right, &u.r)
 		u.jac = [MaxLinks][3][NumJoints]float64{}
@@ -90,21 +100,49 @@ func (u *Unposer) Unpose(rel *[MaxLinks]mgl64.Mat3, have *[MaxLinks]bool, q *Ang
 		step := u.solve(have)
 		move := 0.0
 		for j := range NumJoints {
-			q[j] -= u.atb[j]
 			move = max(move, math.Abs(u.atb[j]))
 		}
-		if !(move > unposeTol) || !step {
+		if !(move > unposeTol) || !step || math.IsInf(move, 0) {
+			// Converged, broken down, or not finite (NaN fails the first).
 			break
 		}
+		for j := range NumJoints {
+			q[j] -= min(max(u.atb[j], -unposeMaxStep), unposeMaxStep)
+		}
+		u.bound(have, q)
 	}
 	u.residuals(rel, have, q, right, &u.r)
 	worst := 0.0
 	for l := range FingerLinks {
 		if have[l] {
-			worst = max(worst, math.Hypot(u.r[l][0], math.Hypot(u.r[l][1], u.r[l][2])))
+			miss := math.Hypot(u.r[l][0], math.Hypot(u.r[l][1], u.r[l][2]))
+			if !(miss <= math.Pi) {
+				miss = math.Pi
+			}
+			worst = max(worst, miss)
 		}
 	}
 	return worst
+}
+
+// bound wraps each measured joint's angle to (-π, π] and clamps it to
+// the hand's limits; one that is not finite becomes the limits' nearest
+// to 0.
+func (u *Unposer) bound(have *[MaxLinks]bool, q *Angles) {
+	lim := &u.h.Limits
+	for j := range NumJoints {
+		if !u.measured(Joint(j), have) {
+			continue
+		}
+		v := math.Remainder(q[j], 2*math.Pi)
+		if v == -math.Pi {
+			v = math.Pi
+		}
+		if math.IsNaN(v) {
+			v = 0
+		}
+		q[j] = min(max(v, lim[j].Min), lim[j].Max)
+	}
 }
 
 // measured reports whether joint j turns a measured link.

@@ -150,3 +150,107 @@ func BenchmarkUnposeCold(b *testing.B) {
 		u.Unpose(&rel, &have, &q)
 	}
 }
+
+// allMeasured is every finger link measured, as a tracker sends them.
+func allMeasured() *[MaxLinks]bool {
+	var have [MaxLinks]bool
+	for l := range FingerLinks {
+		have[l] = true
+	}
+	return &have
+}
+
+// TestUnposeComesBackFromAGuessOffByTurns: warm-started from a guess a
+// whole turn and 0.3 rad off at every joint, or 10 rad off, or not
+// finite (a stream's previous frame gone bad), Unpose gives back the
+// posed angles within 1e-6 rad: the steps are bounded and the angles
+// wrapped and kept within the limits.
+func TestUnposeComesBackFromAGuessOffByTurns(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	u := NewUnposer(h)
+	rng := rand.New(rand.NewPCG(13, 14))
+	links := make([]geom.Transform, h.NumLinks())
+	var rel [MaxLinks]mgl64.Mat3
+	for i := range 50 {
+		want := randomAngles(rng, h)
+		h.Pose(&want, geom.Identity(), links)
+		h.Relative(links, &rel)
+		for _, off := range []float64{2*math.Pi + 0.3, -2*math.Pi - 0.3, 10, -10, math.NaN(), math.Inf(1)} {
+			q := want
+			for j := range q {
+				q[j] += off
+			}
+			miss := u.Unpose(&rel, allMeasured(), &q)
+			for j := range q {
+				if !(math.Abs(q[j]-want[j]) <= 1e-6) {
+					t.Fatalf("pose %d, guess off by %v: %s = %v, posed at %v", i, off, Joint(j), q[j], want[j])
+				}
+			}
+			if !(miss <= 1e-8) {
+				t.Fatalf("pose %d, guess off by %v: the links missed by %v rad", i, off, miss)
+			}
+		}
+	}
+}
+
+// TestABadFrameNearTheBranchCutDoesNotSpoilTheNext: links turned almost
+// half a turn (π - 0.01, where the rotation error's vector flips) about
+// any axis, beyond the hand's reach, unpose to finite angles within the
+// limits and a finite miss; the next frame, a pose of the hand,
+// warm-started from them, gives back its angles within 1e-6 rad.
+func TestABadFrameNearTheBranchCutDoesNotSpoilTheNext(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	u := NewUnposer(h)
+	rng := rand.New(rand.NewPCG(15, 16))
+	links := make([]geom.Transform, h.NumLinks())
+	var bad, good [MaxLinks]mgl64.Mat3
+	for i := range 50 {
+		for l := range FingerLinks {
+			axis := mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Normalize()
+			bad[l] = mgl64.QuatRotate(math.Pi-0.01, axis).Mat4().Mat3()
+		}
+		var q Angles
+		miss := u.Unpose(&bad, allMeasured(), &q)
+		for j := range q {
+			if l := h.Limits[j]; !(q[j] >= l.Min && q[j] <= l.Max) {
+				t.Fatalf("frame %d: %s = %v, beyond its limits %v", i, Joint(j), q[j], l)
+			}
+		}
+		if !(miss >= 0 && miss <= math.Pi) {
+			t.Fatalf("frame %d: a miss of %v", i, miss)
+		}
+		want := randomAngles(rng, h)
+		h.Pose(&want, geom.Identity(), links)
+		h.Relative(links, &good)
+		u.Unpose(&good, allMeasured(), &q)
+		for j := range q {
+			if !(math.Abs(q[j]-want[j]) <= 1e-6) {
+				t.Fatalf("frame %d, after the bad one: %s = %v, posed at %v", i, Joint(j), q[j], want[j])
+			}
+		}
+	}
+}
+
+// TestUnposeOfBonesThatAreNotFiniteLeavesTheAnglesAsTheyWere: links
+// whose rotations hold a NaN or an infinity leave the guess (within the
+// limits) as it came, and the miss is π, not NaN.
+func TestUnposeOfBonesThatAreNotFiniteLeavesTheAnglesAsTheyWere(t *testing.T) {
+	h := mustHand(t, DefaultParams)
+	u := NewUnposer(h)
+	want := randomAngles(rand.New(rand.NewPCG(17, 18)), h)
+	links := make([]geom.Transform, h.NumLinks())
+	h.Pose(&want, geom.Identity(), links)
+	for _, v := range []float64{math.NaN(), math.Inf(-1)} {
+		var rel [MaxLinks]mgl64.Mat3
+		h.Relative(links, &rel)
+		rel[IndexMiddle][4] = v
+		q := want
+		miss := u.Unpose(&rel, allMeasured(), &q)
+		if q != want {
+			t.Fatalf("a bone of %v moved the angles to %v", v, q)
+		}
+		if miss != math.Pi {
+			t.Fatalf("a bone of %v missed by %v, want π", v, miss)
+		}
+	}
+}

@@ -11,7 +11,10 @@ import (
 
 // readTimeout is how long a Read waits for a pose before it says the
 // tracker is silent (devices.ErrTimeout): the daemon marks the hand
-// stalled once it has been silent for frame.stall_ms.
+// stalled once it has been silent for frame.stall_ms. A tracker that has
+// sent no pose for readTimeout has lost the tracking: the hold starts
+// then, and not at each pose (a hold shorter than the tracker's gap
+// between poses would open the hand between every two).
 const readTimeout = 100 * time.Millisecond
 
 // decoder reads one kind of tracker's messages into joint angles.
@@ -31,9 +34,9 @@ type decoder interface {
 // the joint angles of the poses the tracker sends. Before the first pose
 // a Read says there is no glove (devices.ErrNoGlove); once the tracker
 // falls silent, that it timed out (devices.ErrTimeout, stalled). When
-// the tracking is lost, silent or said so, the hand holds its last pose
-// for hold, then opens: one sample of the flat hand (a hold < 0 holds it
-// for good).
+// the tracking is lost, the tracker silent for readTimeout or saying so,
+// the hand holds its last pose for hold from that moment, then opens: one
+// sample of the flat hand (a hold < 0 holds it for good).
 type Glove struct {
 	info  devices.GloveInfo
 	allow []netip.Prefix
@@ -50,7 +53,8 @@ type Glove struct {
 	seq      uint64
 	seen     bool      // a pose has come
 	tracking bool      // and the tracker has not said it lost the hand since
-	lastAt   time.Time // when the tracking was last seen: the last pose, or when the tracker said it lost it
+	poseAt   time.Time // when the last pose came
+	saidAt   time.Time // when the tracker said it lost the hand (tracking false)
 	open     bool      // the hand has opened since
 	log      devices.FaultLog
 }
@@ -84,15 +88,18 @@ func (g *Glove) Epoch() time.Time { return g.start }
 func (g *Glove) Faults() devices.Faults { return g.log.Load() }
 
 // Read blocks until the tracker sends a pose and fills s with its joint
-// angles.
+// angles; it waits readTimeout at most (datagrams that pose nothing do
+// not prolong it), or until the hold is over and the hand opens.
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.log.Publish()
+	deadline := time.Now().Add(readTimeout)
 	for {
-		wait := readTimeout
-		if g.seen && !g.open && g.hold >= 0 {
-			wait = min(wait, max(0, g.hold-time.Since(g.lastAt)))
+		wait := time.Until(deadline)
+		opens := g.opensAt()
+		if !opens.IsZero() {
+			wait = min(wait, time.Until(opens))
 		}
-		g.timer.Reset(wait)
+		g.timer.Reset(max(0, wait))
 		select {
 		case <-g.done:
 			g.timer.Stop()
@@ -107,21 +114,37 @@ func (g *Glove) Read(s *devices.Sample) error {
 				return nil
 			}
 		case <-g.timer.C:
+			now := time.Now()
 			switch {
-			case !g.seen:
+			case !g.seen && !now.Before(deadline):
 				g.log.Counts.Timeouts++
 				return devices.ErrNoGlove
-			case !g.open && g.hold >= 0 && time.Since(g.lastAt) >= g.hold:
+			case !opens.IsZero() && !now.Before(opens):
 				// The tracking is lost and the hold is over: the hand opens.
 				g.open = true
 				g.q = handmodel.Angles{}
 				g.fill(s)
 				return nil
+			case !now.Before(deadline):
+				g.log.Counts.Timeouts++
+				return devices.ErrTimeout
 			}
-			g.log.Counts.Timeouts++
-			return devices.ErrTimeout
 		}
 	}
+}
+
+// opensAt is when the hand opens: hold after the tracking was lost (the
+// tracker said so, or readTimeout after its last pose); zero if it does
+// not (no pose yet, open already, or held for good).
+func (g *Glove) opensAt() time.Time {
+	if !g.seen || g.open || g.hold < 0 {
+		return time.Time{}
+	}
+	lost := g.poseAt.Add(readTimeout)
+	if !g.tracking {
+		lost = g.saidAt
+	}
+	return lost.Add(g.hold)
 }
 
 // take reads one datagram: a source neither loopback nor allowed is
@@ -141,12 +164,12 @@ func (g *Glove) take(d *datagram) bool {
 	if g.dec.lost() {
 		// The hold counts from the moment the tracker said so.
 		if g.tracking {
-			g.tracking, g.lastAt = false, time.Now()
+			g.tracking, g.saidAt = false, time.Now()
 		}
 		return false
 	}
 	if posed {
-		g.seen, g.tracking, g.lastAt = true, true, time.Now()
+		g.seen, g.tracking, g.poseAt = true, true, time.Now()
 	}
 	return posed
 }

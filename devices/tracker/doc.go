@@ -22,7 +22,8 @@
 // as the OSC wrist pose is (geom.PoseError), a joint angle within a
 // turn; a message that is not is dropped and counted. A tracker that has
 // sent nothing is no glove; one that falls silent is stalled. The hand
-// holds its last pose for hold_ms once the tracking is lost, then opens.
+// holds its last pose for hold_ms once the tracking is lost (silent for
+// 100 ms, or said so), then opens.
 // Its samples are recorded as samples (joint angles) and replayed.
 //
 // Sources: the VMC protocol specification (protocol.vmc.info:

@@ -46,7 +46,7 @@ var Layout = func() *devices.Layout {
 }()
 
 func init() {
-	holdDoc := fmt.Sprintf("how long, in ms, the hand holds its last pose once the tracking is lost (the tracker silent, or saying so) before it opens flat: %d by default; 0 opens it at once, -1 holds it for good", DefaultHoldMS)
+	holdDoc := fmt.Sprintf("how long, in ms, the hand holds its last pose once the tracking is lost (the tracker silent for 100 ms, or saying so), counted from that moment, before it opens flat: %d by default; 0 opens it at once, -1 holds it for good", DefaultHoldMS)
 	driver.Register(&driver.Driver{
 		Name:    VMC,
 		Summary: "a hand tracker sending VMC (XR Animator, a VSeeFace-style performer, a Quest or Ultraleap bridge): its finger bones over UDP",

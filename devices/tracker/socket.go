@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // A tracker sends both hands to one port (a VMC performer does), and a
@@ -56,10 +57,18 @@ func (b *inbox) offer(p []byte, src netip.AddrPort) {
 	}
 }
 
+// conn is a socket's UDP connection (a *net.UDPConn; a test's failing
+// one).
+type conn interface {
+	ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error)
+	LocalAddr() net.Addr
+	Close() error
+}
+
 // socket is one listening address and the hands that read it.
 type socket struct {
 	addr  string
-	conn  *net.UDPConn
+	conn  conn
 	mu    sync.Mutex
 	boxes []*inbox
 }
@@ -113,18 +122,36 @@ func (s *socket) leave(b *inbox) {
 	}
 }
 
+// Read errors other than the socket's closing back off: the first
+// waits readBackoffMin, each next one twice as long, readBackoffMax at
+// most, so that an error that persists does not spin a core.
+const (
+	readBackoffMin = 10 * time.Millisecond
+	readBackoffMax = time.Second
+)
+
+// backoff is the wait after a read error that follows one of wait (0:
+// the first).
+func backoff(wait time.Duration) time.Duration {
+	return min(max(2*wait, readBackoffMin), readBackoffMax)
+}
+
 // serve reads the socket until it closes, offering each datagram to
 // every hand that reads it.
 func (s *socket) serve() {
 	buf := make([]byte, maxDatagram)
+	var wait time.Duration
 	for {
 		n, src, err := s.conn.ReadFromUDPAddrPort(buf)
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
+			wait = backoff(wait)
+			time.Sleep(wait)
 			continue
 		}
+		wait = 0
 		s.mu.Lock()
 		for _, b := range s.boxes {
 			b.offer(buf[:n], src)
