@@ -156,12 +156,19 @@ func fidgetUntilAskedAgain(t *testing.T, cal, emu *proc, pose string) {
 // waitLink waits until the emulator has linked its pty at link.
 func waitLink(t *testing.T, emu *proc, link string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	awaitLink(t, link, func() string { return emu.out.String() + " " + emu.errs.String() })
+}
+
+// awaitLink waits up to 10 s until an emulator has linked its pty at
+// link; said is what the emulator has written, for the failure.
+func awaitLink(t *testing.T, link string, said func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Lstat(link); err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the emulator never linked %s: %s %s", link, emu.out.String(), emu.errs.String())
+			t.Fatalf("the emulator never linked %s: %s", link, said())
 		}
 	}
 }

@@ -74,14 +74,7 @@ func TestTheEmulatedServosStopTheFingersAtTheBallThroughTheBinaries(t *testing.T
 		}
 	}
 	defer stopEmu()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Lstat(link); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the emulator never linked %s: %s", link, emuErr.String())
-		}
-	}
+	awaitLink(t, link, emuErr.String)
 	cfg := filepath.Join(dir, "gloved.toml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`
 [[hand]]

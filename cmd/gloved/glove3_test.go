@@ -69,14 +69,7 @@ func faultsThroughTheBinaries(t *testing.T, model string) {
 			t.Errorf("emulate: %v\n%s", err, emuErr.String())
 		}
 	}()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Lstat(link); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the emulator never linked %s: %s", link, emuErr.String())
-		}
-	}
+	awaitLink(t, link, emuErr.String)
 	cfg := filepath.Join(dir, "gloved.toml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`
 [[hand]]
@@ -248,14 +241,7 @@ func TestCyberGlove3RecordsThroughTheEmulator(t *testing.T) {
 			t.Errorf("emulate: %v", err)
 		}
 	}()
-	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Lstat(link); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("emulator never linked %s; it said %q", link, emuOut.String())
-		}
-	}
+	awaitLink(t, link, emuOut.String)
 	out, err := gloved(t, "record", "--device", "cyberglove3", "--port", link, "--seconds", "0.6", "-o", got)
 	if err != nil || !strings.Contains(out, "22-sensor right glove") {
 		t.Fatalf("record: %v %q", err, out)

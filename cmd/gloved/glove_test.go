@@ -74,15 +74,7 @@ func TestEmulateRecordDumpEndToEnd(t *testing.T) {
 			t.Errorf("emulate: %v", err)
 		}
 	}()
-	for deadline := time.Now().Add(3 * time.Second); ; {
-		if _, err := os.Lstat(link); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("emulator never linked %s; it said %q", link, emuOut.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	awaitLink(t, link, emuOut.String)
 	if !strings.Contains(emuOut.String(), "22-sensor right-hand CyberGlove (recording") {
 		t.Errorf("emulator announced %q", emuOut.String())
 	}

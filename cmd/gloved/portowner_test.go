@@ -33,14 +33,8 @@ func startEmulator(t *testing.T, dir string, args ...string) string {
 		emu.Process.Signal(syscall.SIGTERM)
 		emu.Wait()
 	})
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Lstat(link); err == nil {
-			return link
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the emulator never linked %s", link)
-		}
-	}
+	awaitLink(t, link, func() string { return "" })
+	return link
 }
 
 // gloveConfig writes a config of one CyberGlove hand on port, sending
