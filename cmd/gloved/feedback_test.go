@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -75,23 +74,7 @@ func TestTheEmulatedServosStopTheFingersAtTheBallThroughTheBinaries(t *testing.T
 	}
 	defer stopEmu()
 	awaitLink(t, link, emuErr.String)
-	cfg := filepath.Join(dir, "gloved.toml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "opengloves"
-port = %q
-wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = "127.0.0.1:0"
-targets = [%q]
-[frame]
-count_tris = false
-[feedback]
-enabled = true
-`, link, rx.LocalAddr().String())), 0o644)
+	cfg := handConfig(t, dir, fmt.Sprintf("device = \"opengloves\"\nport = %q\nwrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]", link), rx.LocalAddr().String(), "[feedback]\nenabled = true\n")
 	daemon := exec.CommandContext(ctx, binary(t), "run", "-c", cfg, "--for", "7s", "--status=false")
 	var stderr syncBuffer
 	daemon.Stderr = &stderr

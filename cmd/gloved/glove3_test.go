@@ -70,22 +70,7 @@ func faultsThroughTheBinaries(t *testing.T, model string) {
 		}
 	}()
 	awaitLink(t, link, emuErr.String)
-	cfg := filepath.Join(dir, "gloved.toml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = %q
-port = %q
-recording = %q
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = "127.0.0.1:0"
-targets = [%q]
-[frame]
-count_tris = false
-stall_ms = 300.0
-`, model, link, rec, rx.LocalAddr().String())), 0o644)
+	cfg := handConfig(t, dir, fmt.Sprintf("device = %q\nport = %q\nrecording = %q", model, link, rec), rx.LocalAddr().String(), "stall_ms = 300.0\n")
 	daemon := exec.CommandContext(ctx, binary(t), "run", "-c", cfg, "--for", "6.5s", "--status=false")
 	var stderr bytes.Buffer
 	daemon.Stderr = &stderr

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -66,21 +65,7 @@ func TestAnOpenGlovesGloveThatNeverReadsIsStillReadAndTheDaemonStops(t *testing.
 	rx, got := daemontest.Listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cfg := filepath.Join(dir, "gloved.toml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`
-[[hand]]
-name = "right"
-device = "opengloves"
-port = %q
-[scene]
-files = [{ path = "builtin:grasp" }]
-[osc]
-listen = "127.0.0.1:0"
-targets = [%q]
-[frame]
-count_tris = false
-stall_ms = 300.0
-`, glove.pty.Path, rx.LocalAddr().String())), 0o644)
+	cfg := handConfig(t, dir, fmt.Sprintf("device = \"opengloves\"\nport = %q", glove.pty.Path), rx.LocalAddr().String(), "stall_ms = 300.0\n")
 	daemon := exec.CommandContext(ctx, binary(t), "run", "-c", cfg, "--status=false")
 	var stderr syncBuffer
 	daemon.Stderr = &stderr

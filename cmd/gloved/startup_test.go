@@ -32,6 +32,31 @@ targets = []
 	return path
 }
 
+// handConfig writes dir/gloved.toml: one right hand of the [[hand]]
+// keys given (device, port, ...) over the built-in grasp scene, sending
+// to target, without triangle counts, and tables after; it returns the
+// file's path.
+func handConfig(t *testing.T, dir, hand, target, tables string) string {
+	t.Helper()
+	path := filepath.Join(dir, "gloved.toml")
+	text := fmt.Sprintf(`
+[[hand]]
+name = "right"
+%s
+[scene]
+files = [{ path = "builtin:grasp" }]
+[osc]
+listen = "127.0.0.1:0"
+targets = [%q]
+[frame]
+count_tris = false
+%s`, hand, target, tables)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestStartupFailuresSayWhatToDo: each way `gloved run` cannot start ends
 // with one line naming what failed, exit code 2 for a config that is
 // wrong and 1 for one that cannot run, and never a stack trace.
