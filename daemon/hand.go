@@ -124,10 +124,13 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter)}
+	// Only the simulation streams from the start: any other live glove
+	// (serial, a tracker on the network) is no-glove until its first
+	// sample, so the hand never says it streams what it has not heard.
 	switch {
 	case spec.Replays():
 		h.status = StatusReplay
-	case spec.Serial():
+	case spec.Device != session.DeviceSim:
 		h.status = StatusNoGlove
 	}
 	h.lossless = h.replay && spec.Speed == session.SpeedMax

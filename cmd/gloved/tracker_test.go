@@ -125,7 +125,7 @@ func waitFor(t *testing.T, got *daemontest.Received, what string, ok func([]*goo
 // runTrackerHand runs `gloved run` with a right hand of device (vmc or
 // osc) listening at listen, its other options lines given, the config
 // edited by edit (if any) before the start, and returns the frames
-// received once the hand is no-glove.
+// received once the hand is no-glove, the first status it said.
 func runTrackerHand(t *testing.T, device, listen, options string, edit func(cfg string)) *daemontest.Received {
 	t.Helper()
 	sock, got := daemontest.Listen(t)
@@ -137,6 +137,11 @@ func runTrackerHand(t *testing.T, device, listen, options string, edit func(cfg 
 	waitFor(t, got, "no-glove", func(b []*goosc.Bundle) bool {
 		return strings.Contains(strings.Join(daemontest.Statuses(b, "right"), " "), "no-glove")
 	})
+	// Nothing has been heard from the tracker: the hand never said it
+	// was streaming before it said there is no glove.
+	if s := daemontest.Statuses(got.All(), "right"); s[0] != "no-glove" {
+		t.Fatalf("a tracker hand that has heard nothing said %v", s)
+	}
 	return got
 }
 
