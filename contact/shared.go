@@ -42,6 +42,14 @@ func NewSharedContext(ctx context.Context, mesh *env.Mesh) *Shared {
 // Mesh is the scene the Shared prepares for.
 func (s *Shared) Mesh() *env.Mesh { return s.mesh }
 
+// Len returns how many preparations s holds: the objects' surfaces and
+// what methods built over them.
+func (s *Shared) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.surfs) + len(s.extra)
+}
+
 // Surface returns object o's Surface, built on first use.
 func (s *Shared) Surface(o int) (*env.Surface, error) {
 	s.mu.Lock()

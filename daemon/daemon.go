@@ -97,7 +97,7 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 func newDaemon(ctx context.Context, cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
 	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond)), tally: newTally()}
 	if c != nil {
-		d.hub, d.scene, d.view, d.oscq, d.apps = c.hub, c.scene, c.view, c.oscq, c.apps
+		d.hub, d.scene, d.shared, d.view, d.oscq, d.apps = c.hub, c.scene, c.shared, c.view, c.oscq, c.apps
 		if c.tally != nil {
 			d.tally = c.tally
 		}
@@ -126,7 +126,9 @@ func (d *Daemon) open(ctx context.Context) error {
 			return err
 		}
 	}
-	d.shared = contact.NewSharedContext(ctx, d.scene) // every hand's, and every reopened glove's
+	if d.shared == nil || d.shared.Mesh() != d.scene { // every hand's, and every reopened glove's
+		d.shared = contact.NewSharedContext(ctx, d.scene)
+	}
 	if d.hub == nil {
 		if d.hub, err = osc.Listen(cfg.OSC.Listen, cfg.OSC.Prefix); err != nil {
 			if errors.Is(err, syscall.EADDRINUSE) {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"time"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/osc"
@@ -17,6 +18,11 @@ type carried struct {
 	hub    *osc.Hub
 	wrists map[string]geom.Transform
 	scene  *env.Mesh // the next config's scene, loaded when it was validated
+	// shared is what scene's objects prepared (trees, grids), built
+	// before the running daemon stopped: the hands stop only while the
+	// next daemon opens, not while a scene of millions of triangles
+	// builds.
+	shared *contact.Shared
 	// view is the live page's server, when the next config serves it
 	// where this one does, to as many viewers: browsers stay connected
 	// and get the new scene.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -15,7 +16,10 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/daemon/daemontest"
+	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/geom"
 )
 
 // freeUDPPort returns a loopback port nothing listens on (now).
@@ -271,5 +275,68 @@ func TestMetricsCountOnThroughReloads(t *testing.T) {
 	r.cancel()
 	if err := <-r.done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAReloadPreparesTheNextSceneBeforeTheRunningDaemonStops: a reload
+// to a scene with a closed non-convex object builds the object's tree,
+// signed-distance data and grid while the running daemon still sends
+// frames: once it has stopped, the next scene is already prepared, and
+// the next daemon's hands take those preparations rather than building
+// them again (a scene of millions of triangles stops the hands for the
+// time a daemon takes to open, not for seconds of building).
+func TestAReloadPreparesTheNextSceneBeforeTheRunningDaemonStops(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath, scenePath := filepath.Join(dir, "g.toml"), filepath.Join(dir, "torus.obj")
+	var obj bytes.Buffer
+	if err := env.WriteOBJ(&obj, env.Torus("ring", geom.Vec3{Y: 0.05}, 0.08, 0.03, 40, 20)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(scenePath, obj.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rx, got := daemontest.Listen(t)
+	writeConfig(t, cfgPath, hand("right", "sim")+builtinScene(rx.LocalAddr().String())+"[log]\nlevel = \"error\"\n")
+	carriedAt := make(chan carried, 1)
+	running := make(chan *contact.Shared, 100)
+	reload := make(chan os.Signal, 1)
+	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload,
+		beforeReplace: func(c *carried) { carriedAt <- *c },
+		Tick:          func(d *Daemon) { running <- d.shared }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- svc.Run(ctx) }()
+	if !waitFor(5*time.Second, func() bool { return daemontest.Frames(got.All(), "right") > 20 }) {
+		t.Fatal("no frames before the reload")
+	}
+	writeConfig(t, cfgPath, hand("right", "sim")+sections{scene: scenePath, target: rx.LocalAddr().String()}.String()+"[log]\nlevel = \"error\"\n")
+	reload <- syscall.SIGHUP
+	var c carried
+	select {
+	case c = <-carriedAt:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the reload never stopped the running daemon")
+	}
+	if c.shared == nil || c.shared.Mesh() != c.scene {
+		t.Fatalf("the reload carried no preparations of its scene (%v)", c.shared)
+	}
+	// The torus's surface and its grid: both built before the stop.
+	if n := c.shared.Len(); n < 2 {
+		t.Fatalf("when the running daemon stopped, the next scene held %d preparations, want the torus's surface and grid", n)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		select {
+		case s := <-running:
+			if s == c.shared {
+				cancel()
+				if err := <-done; err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+		case <-time.After(time.Until(deadline)):
+			t.Fatal("the next daemon never ran on the preparations the reload made")
+		}
 	}
 }

@@ -15,7 +15,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/session"
 )
 
 // LoadConfigOrDemo reads the config file at path, or with no path the
@@ -70,8 +72,9 @@ type Service struct {
 	// --view), at start and at every reload; "off" turns the page off.
 	View string
 	// beforeReplace, if set, runs in a reload once the running daemon
-	// has stopped and before the next is built: tests make a reload slow.
-	beforeReplace func()
+	// has stopped and before the next is built, with what the reload
+	// carries: tests make a reload slow, and look at what it prepared.
+	beforeReplace func(*carried)
 }
 
 // load reads the config (or the demo's) with the service's overrides.
@@ -146,7 +149,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			return nil, err
 		case <-s.Reload:
 			d.log.Info().Msg("SIGHUP: reading the config and loading its scene")
-			next, scene, err := s.reloadable(ctx)
+			next, scene, shared, err := s.reloadable(ctx)
 			if ierr := Interrupted(ctx); ierr != nil {
 				d.log.Warn().Msg("SIGHUP: " + ierr.Error() + ": gloved stops")
 				stop()
@@ -167,7 +170,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			defer sd.SdNotify(false, sd.SdNotifyReady)
 			defer keepWatchdogFed()()
 			c := d.handoff(next)
-			c.scene = scene
+			c.scene, c.shared = scene, shared
 			defer d.keepReloading(c)()
 			stop()
 			if err := <-done; err != nil {
@@ -175,7 +178,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			}
 			c.tally = d.tally.next(d, c)
 			if s.beforeReplace != nil {
-				s.beforeReplace()
+				s.beforeReplace(c)
 			}
 			return s.replace(ctx, d, next, c)
 		case <-tick.C:
@@ -186,18 +189,23 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 	}
 }
 
-// reloadable reads and validates the config again, with its scene: an
-// error if it cannot replace the running one.
-func (s *Service) reloadable(ctx context.Context) (*Config, *env.Mesh, error) {
+// reloadable reads and validates the config again, with its scene
+// loaded and prepared for its hands (while the running daemon goes on):
+// an error if it cannot replace the running one.
+func (s *Service) reloadable(ctx context.Context) (*Config, *env.Mesh, *contact.Shared, error) {
 	next, err := s.load()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	scene, err := next.Validate(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return next, scene, nil
+	shared, err := session.PrepareScene(ctx, scene, next.PipelineOptions())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("scene: %w", err)
+	}
+	return next, scene, shared, nil
 }
 
 // replace starts the daemon of next in place of the stopped old one; if it
@@ -214,7 +222,7 @@ func (s *Service) replace(ctx context.Context, old *Daemon, next *Config, c *car
 		return nil, nil
 	}
 	old.log.Error().Err(err).Msg("SIGHUP: the new config did not start; back to the previous one")
-	c.scene = old.scene
+	c.scene, c.shared = old.scene, old.shared
 	d, rerr := newDaemon(ctx, old.config, old.log, time.Now(), c)
 	if rerr != nil {
 		c.close()

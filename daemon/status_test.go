@@ -177,7 +177,7 @@ func TestStatusKeepsComingThroughASlowReload(t *testing.T) {
 	rx, got := daemontest.Listen(t)
 	writeConfig(t, cfgPath, hand("right", "sim")+builtinScene(rx.LocalAddr().String())+"[log]\nlevel = \"error\"\n")
 	reload := make(chan os.Signal, 1)
-	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload, beforeReplace: func() { time.Sleep(2500 * time.Millisecond) }}
+	svc := Service{Path: cfgPath, Log: io.Discard, Reload: reload, beforeReplace: func(*carried) { time.Sleep(2500 * time.Millisecond) }}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -87,21 +88,13 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 	if scene.Convex == nil {
 		scene.DetectConvex()
 	}
-	part, err := handcontact.NewHand(hand)
+	part, cs, err := handScene(hand, scene, o)
 	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return nil, err
 	}
 	refit, err := cab.NewRefitter(cab.CAB, part.Hier)
 	if err != nil {
 		return nil, err
-	}
-	links, err := contact.NewLinks(part.Hier.Body, part.Links)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods, Shared: o.Shared, Workers: o.Workers, SplitAbove: o.SplitAbove})
-	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
 	}
 	p := &Pipeline{hand: hand, cal: cal, hier: part.Hier, refit: refit, scene: cs, part: part, poses: make([]geom.Transform, hand.NumLinks()), quats: make([]geom.QuatTrack, hand.NumLinks()),
 		controls: newControls(cal.Layout())}
@@ -114,6 +107,46 @@ func NewPipeline(hand *handmodel.Hand, cal *handmodel.Calibration, scene *env.Me
 		}
 	}
 	return p, nil
+}
+
+// handScene is hand's part in contact tests and the scene, each object
+// prepared by its contact method for the hand's links.
+func handScene(hand *handmodel.Hand, scene *env.Mesh, o PipelineOptions) (handcontact.Hand, *contact.Scene, error) {
+	part, err := handcontact.NewHand(hand)
+	if err != nil {
+		return part, nil, fmt.Errorf("session: %w", err)
+	}
+	links, err := contact.NewLinks(part.Hier.Body, part.Links)
+	if err != nil {
+		return part, nil, err
+	}
+	cs, err := contact.NewScene(scene, links, contact.Options{Proximity: o.Proximity, CountTris: !o.SkipTris, NoAccel: o.NoAccel, Methods: o.Methods, Shared: o.Shared, Workers: o.Workers, SplitAbove: o.SplitAbove})
+	if err != nil {
+		return part, nil, fmt.Errorf("session: %w", err)
+	}
+	return part, cs, nil
+}
+
+// PrepareScene prepares, into a new contact.Shared for scene, what every
+// pipeline of the scene under o takes from o.Shared: each object's tree
+// and signed-distance data and its method's grids, which NewPipeline
+// would otherwise build for the first hand. What the objects prepare
+// does not depend on the hand, so the default hand's links serve. A
+// reload prepares its next scene so while the running daemon goes on;
+// ctx's end gives it up.
+func PrepareScene(ctx context.Context, scene *env.Mesh, o PipelineOptions) (*contact.Shared, error) {
+	if scene.Convex == nil {
+		scene.DetectConvex()
+	}
+	hand, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	o.Shared = contact.NewSharedContext(ctx, scene)
+	if _, _, err := handScene(hand, scene, o); err != nil {
+		return nil, err
+	}
+	return o.Shared, nil
 }
 
 // Frame runs one sample through the pipeline with the hand's wrist at

@@ -30,16 +30,12 @@ func gloved(t *testing.T, args ...string) (string, error) {
 // writeOBJ writes a mesh as an OBJ file, the round trip a user would make.
 func writeOBJ(t *testing.T, m *env.Mesh, name string) string {
 	t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "o %s\n", m.Objects[0])
-	for _, v := range m.Verts {
-		fmt.Fprintf(&b, "v %.17g %.17g %.17g\n", v.X, v.Y, v.Z)
-	}
-	for _, tr := range m.Tris {
-		fmt.Fprintf(&b, "f %d %d %d\n", tr[0]+1, tr[1]+1, tr[2]+1)
+	var b bytes.Buffer
+	if err := env.WriteOBJ(&b, m); err != nil {
+		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
