@@ -50,13 +50,13 @@ func (c *Config) checkListeners() error {
 	if l, ok := literalAddrPort(c.OSC.Listen); ok && c.OSCQuery.on() && l.Port() == mdns.Port {
 		return fmt.Errorf("osc.listen = %q and oscquery.enabled: the OSCQuery service's mDNS needs UDP port %d: choose another port for osc.listen", c.OSC.Listen, mdns.Port)
 	}
-	return c.checkSelfTargets()
+	return c.checkTargetAddresses()
 }
 
-// checkSelfTargets refuses a target written as an address that is
-// gloved's own osc.listen: its frames would come back to it as input
-// and go round.
-func (c *Config) checkSelfTargets() error {
+// checkTargetAddresses refuses a target written as an address that is gloved's
+// own osc.listen (its frames would come back to it as input and go
+// round), or that its socket cannot send to.
+func (c *Config) checkTargetAddresses() error {
 	listen, ok := literalAddrPort(c.OSC.Listen)
 	if !ok {
 		return nil
@@ -69,6 +69,9 @@ func (c *Config) checkSelfTargets() error {
 		for i, t := range list.targets {
 			if dst, ok := literalAddrPort(t); ok {
 				if err := selfTarget(list.key, i, t, listen, dst, own); err != nil {
+					return err
+				}
+				if err := reachable(list.key, i, t, listen.Addr(), dst.Addr()); err != nil {
 					return err
 				}
 			}
@@ -84,6 +87,23 @@ func selfTarget(key string, i int, t string, listen, dst netip.AddrPort, own []n
 		return nil
 	}
 	return fmt.Errorf("%s[%d] = %q: that is gloved's own osc.listen (%v): its frames would come back to it as input; give the port of the app that receives them", key, i, t, listen)
+}
+
+// reachable refuses a target that gloved's OSC socket, bound at listen,
+// cannot send to: a socket bound to one address sends within that
+// address's IP version alone (one on every address sends to both).
+func reachable(key string, i int, t string, listen, dst netip.Addr) error {
+	l, d := listen.Unmap(), dst.Unmap()
+	if !l.IsValid() || l.IsUnspecified() || l.Is4() == d.Is4() {
+		return nil
+	}
+	version := func(a netip.Addr) string {
+		if a.Is4() {
+			return "IPv4"
+		}
+		return "IPv6"
+	}
+	return fmt.Errorf("%s[%d] = %q: an %s address, and osc.listen binds the %s address %v alone, which cannot send to it: give an %s target, or listen on every address (osc.listen = \":PORT\")", key, i, t, version(d), version(l), l, version(l))
 }
 
 // samePort reports whether servers bound at a and b would take one

@@ -96,6 +96,9 @@ func (s selfCheck) resolveTargets(key string, targets []string) error {
 		if err := selfTarget(key, i, t, s.listen, ua.AddrPort(), s.own); err != nil {
 			return err
 		}
+		if err := reachable(key, i, t, s.listen.Addr(), ua.AddrPort().Addr()); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -108,3 +108,32 @@ func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
 		t.Errorf("gloved_osc_refused_total: %q, want 1", n)
 	}
 }
+
+// TestATargetGlovedCannotSendToIsRefused: an OSC socket bound to one
+// address sends within its IP version alone, so a target of the other
+// version would fail every frame: --check and a start refuse it in one
+// line naming the target and the listen address; listening on every
+// address sends to both and is taken.
+func TestATargetGlovedCannotSendToIsRefused(t *testing.T) {
+	sim := "device = \"sim\"\n"
+	tests := []struct {
+		name, listen, target string
+		says                 []string
+	}{
+		{"IPv6 target of an IPv4 listen", "127.0.0.1:0", "[::1]:9001", []string{`osc.targets[0] = "[::1]:9001"`, "IPv6", "127.0.0.1", "IPv4 target"}},
+		{"IPv4 target of an IPv6 listen", "[::1]:0", "127.0.0.1:9001", []string{`osc.targets[0] = "127.0.0.1:9001"`, "IPv4", "::1", "IPv6 target"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := rightHandConfig(t, sim, tc.listen, tc.target)
+			runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, tc.says...)
+			runBinary(t, 20*time.Second, "run", "-c", cfg, "--status=false", "--for", "3s").oneLine(t, 2, tc.says...)
+		})
+	}
+	for _, listen := range []string{"0.0.0.0:0", ":0"} {
+		cfg := rightHandConfig(t, sim, listen, "[::1]:9001")
+		if r := runBinary(t, 20*time.Second, "run", "-c", cfg, "--check"); r.code != 0 {
+			t.Errorf("osc.listen = %q with an IPv6 target refused: %s", listen, r.stderr)
+		}
+	}
+}
