@@ -65,6 +65,18 @@ type Object interface {
 	Forget(l int)
 }
 
+// A Lazy Object makes what it keeps of the links from frame to frame
+// (warm starts, clearances) only when some link first comes near it, so
+// that a scene of many objects holds it for those the hand has met, not
+// for every (link, object) pair. A Scene calls Ready for each candidate
+// before any is answered, in the part of the frame that runs alone, and
+// so allocates in the frames where the hand first meets an object; the
+// frames after, nothing.
+type Lazy interface {
+	Object
+	Ready()
+}
+
 // Method is a contact method as registered.
 type Method struct {
 	// Name is how a configuration names the method.

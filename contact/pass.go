@@ -14,10 +14,10 @@ import (
 // link is proven farther than the band from every object, by the
 // object's method (Clear: measured apart in an earlier frame and not
 // moved enough since, or the grid) or by the gap between the link's box
-// and the object's root box (kept, as a method keeps its clearance, until
-// the link has moved as far); a whole object is passed over when a sphere
+// and the object's root box; a whole object is passed over when a sphere
 // or an axis-aligned box around the hand's boxes is that far from its
-// root box.
+// root box, and, without looking at it, when the tree over the objects
+// finds it beyond the band of the hand's boxes (objecttree.go).
 // It tries only after a frame with no contact and no near miss (a frame
 // with one is rarely followed by one with none), and never with NoAccel.
 // The answers are those of Traverse and Solve: no candidates, none.
@@ -47,23 +47,19 @@ func (s *Scene) PassOver(poses []geom.Transform) bool {
 		hi = geom.Vec3{X: max(hi.X, c.X), Y: max(hi.Y, c.Y), Z: max(hi.Z, c.Z)}
 	}
 	hand := geom.OBB{Center: lo.Add(hi).Mul(0.5), Axes: mgl64.Ident3(), Half: hi.Sub(lo).Mul(0.5).Add(geom.Vec3{X: s.boxRadius, Y: s.boxRadius, Z: s.boxRadius}).Mul(1 + 1e-12)}
-	n := len(s.Objects)
-	for o, obj := range s.Objects {
-		root := obj.Tree().Bounds()
-		if reach := r + band; root.DistSqTo(mid) > reach*reach*(1+1e-12) || geom.OBBGap(&hand, &root)*(1-1e-12) > band {
+	for _, o := range s.reached(&hand) { // the others are beyond the band of every link
+		obj, root := s.Objects[o], &s.roots[o]
+		if reach := r + band; root.DistSqTo(mid) > reach*reach*(1+1e-12) || geom.OBBGap(&hand, root)*(1-1e-12) > band {
 			continue // the whole hand is beyond the band of it
 		}
 		for l := range s.Links {
-			lk, x, rc := &s.Links[l], poses[l], &s.rootClear[l*n+o]
-			if rc.Holds(lk, x, band) || obj.Clear(l, x) {
+			lk, x := &s.Links[l], poses[l]
+			if obj.Clear(l, x) {
 				continue
 			}
-			// The gap between the link's box and the object's root box,
-			// kept for the next frames like a method's clearance.
 			box := lk.Box.Transformed(x)
-			if gap := geom.OBBGap(&box, &root) * (1 - 1e-12); gap > band {
-				*rc = Clearance{X: x, Dist: gap}
-				continue
+			if gap := geom.OBBGap(&box, root) * (1 - 1e-12); gap > band {
+				continue // the link's box is beyond the band of the object's
 			}
 			return false
 		}

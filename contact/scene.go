@@ -3,6 +3,7 @@ package contact
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -63,22 +64,37 @@ type Scene struct {
 	opt       Options
 	cands     traversal.Candidates
 	traversed []traversal.Object
-	seen, was []bool // per (link, object): a candidate this frame, last frame
+	// Per object: its root box, fitted once (env.Tree.Bounds); the tree
+	// over them (objecttree.go, nil with NoAccel: every object is
+	// visited), the frame's objects within reach of the hand, and all.
+	roots   []geom.OBB
+	objects *objectTree
+	near    []int32
+	every   []int32 // 0, 1, ..., each object
+	// The candidate pairs of this frame and the last, in their order,
+	// and what each one's answer took (split.go): what is kept of pairs
+	// grows with the candidates, not with links times objects.
+	pairs, last    []pair
+	cost, lastCost []time.Duration
 	// Sharing a frame among workers (split.go).
-	workers []worker
-	cost    []time.Duration // per (link, object): what its answer took last
-	order   []int32         // the frame's candidates, costliest first when shared
-	spans   []span          // per candidate: where its answer went
-	next    atomic.Int32    // the next of order to take
-	poses   []geom.Transform
-	shares  int  // how many workers answered the last frame
-	passed  bool // PassOver found the last frame had nothing to answer
-	quiet   bool // the frame before had no candidates either
-	// rootClear is per (link, object) how far the link's box was from the
-	// object's root box when PassOver last measured it (pass.go).
-	rootClear []Clearance
+	workers   []worker
+	order     []int32      // the frame's candidates, costliest first when shared
+	spans     []span       // per candidate: where its answer went
+	next      atomic.Int32 // the next of order to take
+	poses     []geom.Transform
+	shares    int         // how many workers answered the last frame
+	passed    bool        // PassOver found the last frame had nothing to answer
+	quiet     bool        // the frame before had no candidates either
 	centres   []geom.Vec3 // scratch: each link's box centre in the world
 	boxRadius float64     // the largest link box's half-diagonal
+}
+
+// pair is a candidate's link and object.
+type pair struct{ link, object int32 }
+
+// before orders pairs as the candidates are: by link, then object.
+func (p pair) before(q pair) bool {
+	return p.link < q.link || p.link == q.link && p.object < q.object
 }
 
 // NewScene prepares every object of mesh, whose convexity must be
@@ -112,10 +128,13 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 		}
 		s.Objects, s.Method = append(s.Objects, obj), append(s.Method, name)
 		s.traversed = append(s.traversed, obj)
+		s.roots = append(s.roots, obj.Tree().Bounds())
+		s.every = append(s.every, int32(i))
+	}
+	if !o.NoAccel && len(s.Objects) > 0 {
+		s.objects = newObjectTree(s.roots)
 	}
 	s.cands.Band = o.Proximity
-	n := len(links) * len(mesh.Objects)
-	s.seen, s.was, s.rootClear = make([]bool, n), make([]bool, n), make([]Clearance, n)
 	s.centres = make([]geom.Vec3, len(links))
 	for _, l := range links {
 		s.boxRadius = max(s.boxRadius, l.Box.Half.Len())
@@ -153,7 +172,24 @@ func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, er
 // want (traversal.Candidates).
 func (s *Scene) Traverse(h *cab.Hierarchy, poses []geom.Transform) {
 	s.passed = false
-	s.cands.Run(h, s.traversed, poses)
+	s.cands.RunOn(h, s.traversed, s.reached(h.Box(h.Root)), poses)
+}
+
+// reached returns the objects whose root boxes may be within the band of
+// some link, in increasing order, hand being a box around the links'
+// boxes: those whose boxes meet hand grown by √3 times the band, as the
+// traversal grows a node's box (a link's box grown by the band along its
+// own axes reaches that far along the world's). Every object without
+// the tree.
+func (s *Scene) reached(hand *geom.OBB) []int32 {
+	if s.objects == nil {
+		return s.every
+	}
+	box := hand.AABB()
+	g := s.opt.Proximity * math.Sqrt(3)
+	grow := geom.Vec3{X: g, Y: g, Z: g}
+	s.near = s.objects.near(geom.AABB{Min: box.Min.Sub(grow), Max: box.Max.Add(grow)}, s.near[:0])
+	return s.near
 }
 
 // Candidates returns the last Traverse's candidates.
@@ -168,17 +204,36 @@ func (s *Scene) Solve(poses []geom.Transform) {
 		return // nothing to answer, and nothing last frame to forget
 	}
 	s.quiet = len(s.cands.List) == 0
-	s.seen, s.was = s.was, s.seen
-	clear(s.seen)
-	nObj := len(s.Objects)
+	s.carry()
+	s.answer(poses)
+}
+
+// carry files the frame's candidate pairs, gives each the time its answer
+// took last frame, makes what a lazy object keeps of the links, and has
+// the objects forget the warm starts of last frame's pairs that are not
+// candidates now. Both frames' pairs are in the candidates' order, so one
+// pass over the two finds them.
+func (s *Scene) carry() {
+	s.last, s.pairs = s.pairs, s.last[:0]
+	s.lastCost, s.cost = s.cost, s.lastCost[:0]
+	j := 0
 	for i := range s.cands.List {
 		c := &s.cands.List[i]
-		s.seen[int(c.Link)*nObj+int(c.Object)] = true
-	}
-	s.answer(poses)
-	for k, was := range s.was {
-		if was && !s.seen[k] {
-			s.Objects[k%nObj].Forget(k / nObj)
+		p := pair{c.Link, c.Object}
+		for ; j < len(s.last) && s.last[j].before(p); j++ {
+			s.Objects[s.last[j].object].Forget(int(s.last[j].link))
 		}
+		var took time.Duration
+		if j < len(s.last) && s.last[j] == p {
+			took = s.lastCost[j]
+			j++
+		}
+		s.pairs, s.cost = append(s.pairs, p), append(s.cost, took)
+		if lz, ok := s.Objects[c.Object].(Lazy); ok {
+			lz.Ready()
+		}
+	}
+	for ; j < len(s.last); j++ {
+		s.Objects[s.last[j].object].Forget(int(s.last[j].link))
 	}
 }

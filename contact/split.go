@@ -82,8 +82,6 @@ func (s *Scene) newWorkers() {
 		n = 1
 	}
 	n = max(1, min(n, maxWorkers))
-	pairs := len(s.Links) * len(s.Objects) // a frame has one candidate a pair at most
-	s.cost, s.order, s.spans = make([]time.Duration, pairs), make([]int32, 0, pairs), make([]span, pairs)
 	s.workers = make([]worker, 1, n)
 	s.workers[0] = worker{s: s, objs: s.Objects, k: 0}
 	for _, o := range s.Objects {
@@ -100,12 +98,6 @@ func (s *Scene) newWorkers() {
 	}
 }
 
-// pair indexes candidate c's link and object in cost.
-func (s *Scene) pair(c int32) int {
-	cd := &s.cands.List[c]
-	return int(cd.Link)*len(s.Objects) + int(cd.Object)
-}
-
 // answer answers the frame's candidates, the links at poses, into
 // Results in their order. When the last answers of these pairs took
 // long, the workers share them: each takes the costliest candidate
@@ -116,13 +108,13 @@ func (s *Scene) answer(poses []geom.Transform) {
 	s.poses = poses
 	var total time.Duration
 	for i := range list {
-		total += s.cost[s.pair(int32(i))]
+		total += s.cost[i]
 	}
 	above := s.opt.SplitAbove
 	if above == 0 {
 		above = splitAbove
 	}
-	if len(list) > len(s.spans) { // more than one a pair: not from Traverse
+	if len(list) > len(s.spans) { // more candidates than ever: grown once
 		s.spans = make([]span, len(list))
 	}
 	s.order = s.order[:0]
@@ -135,7 +127,7 @@ func (s *Scene) answer(poses []geom.Transform) {
 		s.drainInto(&s.Results, 0)
 		return
 	}
-	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.cost[s.pair(b)], s.cost[s.pair(a)]) })
+	slices.SortStableFunc(s.order, func(a, b int32) int { return cmp.Compare(s.cost[b], s.cost[a]) })
 	s.next.Store(0)
 	s.shares = min(len(s.workers), len(list))
 	helpers.once.Do(startHelpers)
@@ -189,7 +181,7 @@ func (s *Scene) drainInto(out *Results, k int32) {
 		sp := span{w: k, c0: int32(len(out.Contacts)), n0: int32(len(out.Near))}
 		sp.c1, sp.n1 = sp.c0, sp.n0
 		if c.Clear { // the object proved it beyond the band: nothing to answer
-			s.spans[ci], s.cost[s.pair(ci)] = sp, 0
+			s.spans[ci], s.cost[ci] = sp, 0
 			start = time.Now()
 			continue
 		}
@@ -197,7 +189,7 @@ func (s *Scene) drainInto(out *Results, k int32) {
 		sp.c1, sp.n1 = int32(len(out.Contacts)), int32(len(out.Near))
 		s.spans[ci] = sp
 		now := time.Now()
-		s.cost[s.pair(ci)], start = now.Sub(start), now
+		s.cost[ci], start = now.Sub(start), now
 	}
 }
 

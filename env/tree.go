@@ -34,6 +34,10 @@ type Tree struct {
 	Root  int32
 	Depth int // longest root-to-leaf path, counted in child links
 	Stats geom.FitStats
+	// single is the box of a single-triangle tree, fitted once by Build:
+	// a scene of thousands of one-triangle objects asks every object's
+	// Bounds each frame.
+	single geom.OBB
 }
 
 // BuildOptions configures Build.
@@ -69,6 +73,7 @@ func BuildContext(ctx context.Context, m *Mesh, opt BuildOptions) (*Tree, error)
 	}
 	t := &Tree{Mesh: m, Root: ^0}
 	if n == 1 {
+		t.single = singleBounds(m)
 		return t, nil
 	}
 	t.Nodes = make([]Node, n-1)
@@ -318,12 +323,20 @@ func (t *Tree) Bytes() (tree, mesh int) {
 }
 
 // Bounds returns a box holding the whole tree: the root's, or for a
-// single triangle the axis-aligned box of its corners.
+// single triangle the axis-aligned box of its corners (fitted by Build).
 func (t *Tree) Bounds() geom.OBB {
 	if len(t.Nodes) > 0 {
 		return t.Nodes[0].Box
 	}
-	tri := t.Mesh.Triangle(0)
+	if t.single.Half == (geom.Vec3{}) && t.single.Center == (geom.Vec3{}) { // not Build's
+		return singleBounds(t.Mesh)
+	}
+	return t.single
+}
+
+// singleBounds is the axis-aligned box of m's first triangle's corners.
+func singleBounds(m *Mesh) geom.OBB {
+	tri := m.Triangle(0)
 	return geom.Extents(tri[:], mgl64.Ident3())
 }
 

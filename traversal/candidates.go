@@ -82,10 +82,26 @@ type Candidates struct {
 // Run finds the frame's candidates for body hierarchy h, refitted for the
 // link poses, against objects.
 func (c *Candidates) Run(h *cab.Hierarchy, objects []Object, poses []geom.Transform) {
+	c.RunOn(h, objects, nil, poses)
+}
+
+// RunOn is Run against the objects whose indices in objects are only, in
+// increasing order (nil: all): a scene that knows the others are beyond
+// the band of every link passes them over.
+func (c *Candidates) RunOn(h *cab.Hierarchy, objects []Object, only []int32, poses []geom.Transform) {
 	c.List, c.refs, c.BoxTests = c.List[:0], c.refs[:0], 0
 	c.grow(h)
 	c.near.Margin = c.Band
-	for o, obj := range objects {
+	n := len(objects)
+	if only != nil {
+		n = len(only)
+	}
+	for k := range n {
+		o := k
+		if only != nil {
+			o = int(only[k])
+		}
+		obj := objects[o]
 		tree := obj.Tree()
 		root := tree.Bounds()
 		c.near.BoxTests = 0

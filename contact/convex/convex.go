@@ -2,6 +2,7 @@ package convex
 
 import (
 	"errors"
+	"unsafe"
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/env"
@@ -34,22 +35,53 @@ var errNoHull = errors.New("its vertices have no convex hull (they lie in one pl
 
 // Object is a scene object as a convex solid.
 type Object struct {
-	links  []contact.Link
-	hull   *narrow.Polytope
-	tree   *env.Tree
-	opt    contact.Options
-	caches []narrow.Cache      // per link
-	clear  []contact.Clearance // per link: how far it was when last measured beyond the band
+	links []contact.Link
+	hull  *narrow.Polytope
+	tree  *env.Tree
+	opt   contact.Options
+	*kept
 	count  contact.Counter
 	root   [1]int32 // the front a count starts from: the tree's root
+	forked bool     // a fork, which shares kept
 }
 
-var _ contact.Forker = (*Object)(nil)
+// kept is what an object keeps of each link from frame to frame, made
+// by Ready when a link first comes near it (some 600 bytes a link): a
+// scene of many small solids holds it only for those the hand has met.
+// Its forks share it.
+type kept struct {
+	caches []narrow.Cache      // per link
+	clear  []contact.Clearance // per link: how far it was when last measured beyond the band
+}
+
+var (
+	_ contact.Forker = (*Object)(nil)
+	_ contact.Lazy   = (*Object)(nil)
+)
+
+// Bytes returns the bytes o holds of its own (contact.Sized): itself and,
+// unless a fork, what it keeps of the links.
+func (o *Object) Bytes() int {
+	n := int(unsafe.Sizeof(*o))
+	if !o.forked {
+		n += int(unsafe.Sizeof(*o.kept)) + contact.SliceBytes(o.caches) + contact.SliceBytes(o.clear)
+	}
+	return n
+}
 
 // Fork returns an Object sharing o's hull, tree and warm starts, with a
 // counter of its own (contact.Forker).
 func (o *Object) Fork() contact.Object {
-	return &Object{links: o.links, hull: o.hull, tree: o.tree, opt: o.opt, caches: o.caches, clear: o.clear, root: o.root}
+	return &Object{links: o.links, hull: o.hull, tree: o.tree, opt: o.opt, kept: o.kept, root: o.root, forked: true}
+}
+
+// Ready makes what o keeps of the links, if no link has come near it
+// before (contact.Lazy); Clear, which the traversal asks of every
+// candidate before any is answered, makes it too.
+func (o *Object) Ready() {
+	if o.caches == nil {
+		o.caches, o.clear = make([]narrow.Cache, len(o.links)), make([]contact.Clearance, len(o.links))
+	}
 }
 
 // Prepare makes object p.Object of p.Scene a convex solid: its convex
@@ -76,7 +108,7 @@ func Prepare(p contact.Prep) (contact.Object, error) {
 // triangles (a contact counts those it touches in it):
 // Prepare's object, for another method to build on.
 func New(hull *narrow.Polytope, tree *env.Tree, links []contact.Link, o contact.Options) *Object {
-	return &Object{links: links, hull: hull, tree: tree, opt: o, caches: make([]narrow.Cache, len(links)), clear: make([]contact.Clearance, len(links))}
+	return &Object{links: links, hull: hull, tree: tree, opt: o, kept: &kept{}}
 }
 
 // Tree returns the object's tree of its triangles.
@@ -93,11 +125,16 @@ func (o *Object) Front() bool { return false }
 // the last frame that measured it found it farther than the band by more
 // than it has moved since (never with the accelerations off).
 func (o *Object) Clear(l int, x geom.Transform) bool {
+	o.Ready()
 	return !o.opt.NoAccel && o.clear[l].Holds(&o.links[l], x, o.opt.Proximity)
 }
 
 // Forget drops link l's warm start.
-func (o *Object) Forget(l int) { o.caches[l].Reset() }
+func (o *Object) Forget(l int) {
+	if o.caches != nil {
+		o.caches[l].Reset()
+	}
+}
 
 // Collide measures link c.Link, at pose x, against the solid: its depth,
 // normal and point when they overlap, from the last frame's polytope when

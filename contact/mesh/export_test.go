@@ -14,7 +14,12 @@ func SetRaiseBudget(n int) (restore func()) {
 }
 
 // ClearanceOf is what o keeps of link l: its clearance.
-func (o *Object) ClearanceOf(l int) contact.Clearance { return o.clear[l] }
+func (o *Object) ClearanceOf(l int) contact.Clearance {
+	if o.clear == nil { // no link has come near it
+		return contact.Clearance{}
+	}
+	return o.clear[l]
+}
 
 // VertClearOf is what o keeps of link l's vertex i: where it was proven
 // outside, and how far from the surface (0: nothing kept).

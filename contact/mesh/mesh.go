@@ -51,40 +51,45 @@ type Object struct {
 	opt   contact.Options
 	// grid bounds how far each link is from the surface, and for a solid
 	// which side of it a point is, before any exact query (nil with the
-	// accelerations off).
+	// accelerations off, and for an object too small for one:
+	// gridMinTris).
 	grid *env.Grid
 	// crosses is set for a solid whose surface crosses itself, where one
 	// vertex of a link no triangle meets does not tell for the others
 	// whether they are inside (found at load, with the accelerations on).
 	crosses bool
-	// Per link: the GJK warm start, the last nearest triangle of each of
-	// its vertices (maxVerts each) and of the link, and its clearance.
-	caches   []narrow.Cache
-	hints    []int32
+	// What it keeps of each link between frames, made when one first
+	// comes near (kept.go); its forks share it.
+	*kept
 	maxVerts int
-	vclear   []vertClear // per link vertex (maxVerts each), where kept (keepsVertClears): where it was proven outside
-	nearHint []int32
-	clear    []contact.Clearance
-	cuts     []cut // per link: what its last nearest-triangle search left
-	nearVert int   // the link vertex near came from (linkVerticesIn)
+	// The range of vertices its triangles use: from vertBase, vertCount.
+	vertBase, vertCount int32
+	// Scratch, reused every frame, made by the first Collide of the
+	// object or fork: a scene of many objects has it only for those the
+	// hand has met.
+	*scratch
+	forked bool // a fork, which shares kept and grid
+}
+
+// scratch is what an Object or fork uses within a frame.
+type scratch struct {
+	nearVert int // the link vertex near came from (linkVerticesIn)
 	// The link vertex the depth came from, and the vertices to query in
 	// their order (linkVerticesIn).
 	depthVert int
 	order     []vertReach
 	provenOut []bool // per link vertex: proven outside the solid without a query (linkVerticesIn)
 	leftOut   bool   // some vertex was, so the second pass has some to take
-	// Scratch, reused every frame.
-	count    contact.Counter
-	nearest  traversal.SurfaceQuery
-	pending  []traversal.Pending
-	stamp    []uint32 // per vertex of the object (from vertBase): stampGen when already tested
-	stampGen uint32
-	vertBase int32
-	tri      narrow.Polytope
-	triVert  [3]geom.Vec3
-	corner   [8]geom.Vec3
-	boxPoly  narrow.Polytope
-	boxCache narrow.Cache // GJK's start from the last box tried: nodes' boxes are alike
+	count     contact.Counter
+	nearest   traversal.SurfaceQuery
+	pending   []traversal.Pending
+	stamp     []uint32 // per vertex of the object (from vertBase): stampGen when already tested
+	stampGen  uint32
+	tri       narrow.Polytope
+	triVert   [3]geom.Vec3
+	corner    [8]geom.Vec3
+	boxPoly   narrow.Polytope
+	boxCache  narrow.Cache // GJK's start from the last box tried: nodes' boxes are alike
 }
 
 var _ contact.Forker = (*Object)(nil)
@@ -105,22 +110,12 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	if solid && !surf.Closed {
 		return nil, errNotClosed
 	}
-	o := &Object{links: p.Links, surf: surf, solid: solid, opt: p.Options}
+	o := &Object{links: p.Links, surf: surf, solid: solid, opt: p.Options, kept: &kept{}}
 	for _, l := range p.Links {
 		o.maxVerts = max(o.maxVerts, len(l.Poly.Verts))
 	}
-	n := len(p.Links)
-	o.caches, o.clear, o.cuts = make([]narrow.Cache, n), make([]contact.Clearance, n), make([]cut, n)
-	o.hints, o.nearHint = make([]int32, n*o.maxVerts), make([]int32, n)
-	o.provenOut = make([]bool, o.maxVerts)
-	for i := range o.hints {
-		o.hints[i] = -1
-	}
-	for i := range o.nearHint {
-		o.nearHint[i] = -1
-	}
 	lo, hi := objectVerts(surf.Tree.Mesh)
-	o.vertBase, o.stamp = lo, make([]uint32, hi-lo)
+	o.vertBase, o.vertCount = lo, hi-lo
 	if !p.Options.NoAccel {
 		if solid {
 			o.crosses, _ = contact.Prepared(shared, p.Object, "self-crossing", func() (bool, error) { return crosses(surf), nil })
@@ -129,23 +124,22 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 		// limits) goes without it: it only ever saves work.
 		sides := solid && !o.crosses
 		var err error
-		o.grid, err = contact.Prepared(shared, p.Object, gridName(solid, sides), func() (*env.Grid, error) { return newGrid(surf, sides) })
+		if len(surf.Tree.Mesh.Tris) >= gridMinTris {
+			o.grid, err = contact.Prepared(shared, p.Object, gridName(solid, sides), func() (*env.Grid, error) { return newGrid(surf, sides) })
+		}
 		if err != nil {
 			o.grid = nil
 		}
-	}
-	if o.keepsVertClears() {
-		o.vclear = make([]vertClear, n*o.maxVerts)
 	}
 	return o, nil
 }
 
 // Fork returns an Object sharing o's surface, grid and everything it
-// keeps per link, with scratch of its own (contact.Forker).
+// keeps per link, with scratch of its own, made by its first Collide
+// (contact.Forker).
 func (o *Object) Fork() contact.Object {
 	return &Object{links: o.links, surf: o.surf, solid: o.solid, opt: o.opt, grid: o.grid, crosses: o.crosses,
-		caches: o.caches, hints: o.hints, maxVerts: o.maxVerts, vclear: o.vclear, nearHint: o.nearHint, clear: o.clear, cuts: o.cuts,
-		vertBase: o.vertBase, stamp: make([]uint32, len(o.stamp)), provenOut: make([]bool, o.maxVerts)}
+		kept: o.kept, maxVerts: o.maxVerts, vertBase: o.vertBase, vertCount: o.vertCount, forked: true}
 }
 
 // gridName is what a grid is kept as in contact.Shared: a solid's knows
@@ -160,6 +154,13 @@ func gridName(solid, sides bool) string {
 	}
 	return "grid"
 }
+
+// gridMinTris is the fewest triangles an object needs for a grid: below
+// it, the grid's floor of 4096 cells is more than the 32 a triangle it
+// may take (env.NewGrid), and the exact query it would spare descends a
+// tree of fewer triangles than that. A scene of thousands of small
+// objects would spend 4 KiB on each.
+const gridMinTris = 128
 
 // newGrid maps surf's cells, and with sides which side of the surface
 // each is on, one for each empty region of space the surface divides.
@@ -209,6 +210,7 @@ func (o *Object) Front() bool { return true }
 // or the grid puts its box farther than the band from the surface, and
 // outside a solid.
 func (o *Object) Clear(l int, x geom.Transform) bool {
+	o.Ready() // the traversal asks every candidate, before any is answered
 	if o.opt.NoAccel {
 		return false // nothing is carried from frame to frame
 	}
@@ -239,7 +241,11 @@ func (o *Object) Clear(l int, x geom.Transform) bool {
 
 // Forget drops link l's GJK warm start; the nearest-triangle hints stay,
 // as good a start as any.
-func (o *Object) Forget(l int) { o.caches[l].Reset() }
+func (o *Object) Forget(l int) {
+	if o.caches != nil {
+		o.caches[l].Reset()
+	}
+}
 
 // forgetAll drops everything link l's pair carried from earlier frames:
 // the warm start, the nearest-triangle hints, the clearance.
@@ -258,6 +264,9 @@ func (o *Object) forgetAll(l int) {
 func (o *Object) Collide(c *traversal.Candidate, x geom.Transform, out *contact.Results) {
 	if c.Clear {
 		return
+	}
+	if o.scratch == nil { // the object's, or the fork's, first candidate
+		o.scratch = &scratch{provenOut: make([]bool, o.maxVerts), stamp: make([]uint32, o.vertCount)}
 	}
 	l := int(c.Link)
 	if o.opt.NoAccel {
