@@ -330,8 +330,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for _, p := range d.config.OSC.Profiles {
 		profiles = append(profiles, p.String())
 	}
-	d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
-		Int("triangles", len(d.scene.Tris)).Strs("objects", d.scene.Objects).Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
+	names, more := d.scene.SomeObjects()
+	ev := d.log.Info().Str("osc", d.hub.Addr().String()).Strs("targets", d.config.OSC.Targets).Strs("profiles", profiles).Int("hands", len(d.hands)).
+		Int("triangles", len(d.scene.Tris)).Strs("objects", names)
+	if more > 0 {
+		ev = ev.Int("more_objects", more)
+	}
+	ev.Str("view", d.ViewURL()).Str("oscquery", d.OSCQueryURL()).Msg("gloved running")
 	var err error
 	select {
 	case <-ctx.Done():

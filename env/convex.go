@@ -17,15 +17,21 @@ type Hull = geom.Hull
 
 // ObjectHull returns the convex hull of object o's vertices, and false when
 // they have none (geom.ConvexHull fails).
+// It costs the object's triangles, not the scene's.
 func (m *Mesh) ObjectHull(o int) (Hull, bool) {
-	var own []int32
-	for i, ob := range m.Object {
-		if int(ob) == o {
-			own = append(own, int32(i))
-		}
+	own := m.ObjectTris(o)
+	vs := make([]int32, 0, 3*len(own))
+	for _, i := range own {
+		vs = append(vs, m.Tris[i][:]...)
 	}
-	var pts []geom.Vec3
-	return m.hull(own, make([]int32, len(m.Verts)), int32(o)+1, &pts)
+	slices.Sort(vs)
+	vs = slices.Compact(vs)
+	pts := make([]geom.Vec3, len(vs))
+	for k, v := range vs {
+		pts[k] = m.Verts[v]
+	}
+	h, err := geom.ConvexHull(pts)
+	return h, err == nil
 }
 
 // hull returns the convex hull of the vertices of triangles own. stamp,
@@ -72,23 +78,10 @@ func areaVolume(verts []geom.Vec3, tris [][3]int32, own []int32) (area, vol floa
 // the work is linear in the triangles however many objects there are.
 func (m *Mesh) detectConvex() {
 	m.Convex = make([]bool, len(m.Objects))
-	start := make([]int32, len(m.Objects)+1) // object o owns byObject[start[o]:start[o+1]]
-	for _, o := range m.Object {
-		start[o+1]++
-	}
-	for o := range m.Objects {
-		start[o+1] += start[o]
-	}
-	byObject := make([]int32, len(m.Tris))
-	next := slices.Clone(start)
-	for i, o := range m.Object {
-		byObject[next[o]] = int32(i)
-		next[o]++
-	}
 	stamp := make([]int32, len(m.Verts))
 	var pts []geom.Vec3
 	for o := range m.Objects {
-		own := byObject[start[o]:start[o+1]]
+		own := m.ObjectTris(o)
 		h, ok := m.hull(own, stamp, int32(o)+1, &pts)
 		if !ok {
 			continue

@@ -1,6 +1,8 @@
 package env
 
 import (
+	"sync/atomic"
+
 	"github.com/gloved/gloved/geom"
 )
 
@@ -18,6 +20,8 @@ type Mesh struct {
 	// Convex[o] reports that object o's mesh is its own convex hull (set by
 	// Load, or by DetectConvex): the narrow phase treats it as a solid.
 	Convex []bool
+	// objects indexes each object's triangles (objects.go).
+	objects atomic.Pointer[objectIndex]
 }
 
 // DetectConvex fills Convex for a mesh not made by Load.
@@ -93,7 +97,6 @@ func (m *Mesh) dropEmptyObjects() {
 // triangles too (capped, so that appending to it copies): an object's
 // copy would take 16 bytes a triangle.
 func (m *Mesh) Subset(keep func(tri int) bool) (*Mesh, []int32) {
-	s := &Mesh{Verts: m.Verts, Objects: m.Objects, Convex: m.Convex}
 	n := 0
 	for i := range m.Tris {
 		if keep(i) {
@@ -106,6 +109,14 @@ func (m *Mesh) Subset(keep func(tri int) bool) (*Mesh, []int32) {
 			orig = append(orig, int32(i))
 		}
 	}
+	return m.subsetOf(orig)
+}
+
+// subsetOf is Subset of the triangles orig lists, in increasing order;
+// the subset keeps orig.
+func (m *Mesh) subsetOf(orig []int32) (*Mesh, []int32) {
+	s := &Mesh{Verts: m.Verts, Objects: m.Objects, Convex: m.Convex}
+	n := len(orig)
 	if n > 0 && int(orig[n-1]-orig[0]) == n-1 {
 		a, b := orig[0], orig[n-1]+1
 		s.Tris, s.Object = m.Tris[a:b:b], m.Object[a:b:b]

@@ -43,7 +43,7 @@ func NewSurface(m *Mesh, o int) (*Surface, error) {
 // ctx ends: its tree's build looks at every node, and each step after it
 // looks before it starts.
 func NewSurfaceContext(ctx context.Context, m *Mesh, o int) (*Surface, error) {
-	sub, orig := m.Subset(func(i int) bool { return int(m.Object[i]) == o })
+	sub, orig := m.ObjectMesh(o)
 	if len(sub.Tris) == 0 {
 		return nil, fmt.Errorf("env: object %d has no triangles", o)
 	}

@@ -78,9 +78,12 @@ func BuildContext(ctx context.Context, m *Mesh, opt BuildOptions) (*Tree, error)
 	}
 	t.Nodes = make([]Node, n-1)
 	t.Root = 0
-	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit, stop: watch(ctx)}
+	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit, stop: watch(ctx), vlo: math.MaxInt32, vhi: -1}
 	defer b.stop.close()
 	for i := range n {
+		for _, v := range m.Tris[i] {
+			b.vlo, b.vhi = min(b.vlo, v), max(b.vhi, v)
+		}
 		tri := m.Triangle(i)
 		b.centers[i] = tri.Centroid()
 		b.order[i] = int32(i)
@@ -115,11 +118,15 @@ type builder struct {
 	centers []geom.Vec3
 	order   []int32
 	logSize []float32 // per triangle: the log of its longest edge
-	fit     geom.FitMode
-	spare   chan *worker // idle workers for extra goroutines (nil: not made yet)
-	stop    *stopFlag    // set: the build is given up, the nodes left unbuilt
-	wg      sync.WaitGroup
-	mu      sync.Mutex // guards tree.Stats and tree.Depth
+	// vlo, vhi are the least and greatest vertex the triangles use: a
+	// worker's stamps span them alone, so that an object of a scene of
+	// thousands costs its own vertices, not the scene's.
+	vlo, vhi int32
+	fit      geom.FitMode
+	spare    chan *worker // idle workers for extra goroutines (nil: not made yet)
+	stop     *stopFlag    // set: the build is given up, the nodes left unbuilt
+	wg       sync.WaitGroup
+	mu       sync.Mutex // guards tree.Stats and tree.Depth
 }
 
 // worker holds one goroutine's scratch.
@@ -134,7 +141,7 @@ type worker struct {
 }
 
 func (b *builder) newWorker() *worker {
-	nv := len(b.tree.Mesh.Verts)
+	nv := b.vhi - b.vlo + 1
 	return &worker{fit: geom.Fitter{Mode: b.fit}, stamp: make([]int32, nv), local: make([]int32, nv)}
 }
 
@@ -206,12 +213,12 @@ func (b *builder) fitGroup(w *worker, lo, hi int) geom.OBB {
 	for _, ti := range b.order[lo:hi] {
 		var lt [3]int32
 		for k, v := range m.Tris[ti] {
-			if w.stamp[v] != w.gen {
-				w.stamp[v] = w.gen
-				w.local[v] = int32(len(w.pts))
+			if i := v - b.vlo; w.stamp[i] != w.gen {
+				w.stamp[i] = w.gen
+				w.local[i] = int32(len(w.pts))
 				w.pts = append(w.pts, m.Verts[v])
 			}
-			lt[k] = w.local[v]
+			lt[k] = w.local[v-b.vlo]
 		}
 		w.tris = append(w.tris, lt)
 	}

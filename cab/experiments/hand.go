@@ -82,7 +82,7 @@ func newHandRig(ballLevel int) (*handRig, error) {
 func objectTrees(scene *env.Mesh) ([]*env.Tree, error) {
 	trees := make([]*env.Tree, len(scene.Objects))
 	for o, name := range scene.Objects {
-		m, _ := scene.Subset(func(i int) bool { return int(scene.Object[i]) == o })
+		m, _ := scene.ObjectMesh(o)
 		t, err := env.Build(m, env.BuildOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("experiments: grasp scene object %s: %w", name, err)

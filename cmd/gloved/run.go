@@ -45,7 +45,11 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		for _, w := range cfg.Warnings {
 			warn("%s", w)
 		}
-		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v", len(cfg.Hands), len(scene.Tris), scene.Objects)
+		names, more := scene.SomeObjects()
+		fmt.Fprintf(out, "config ok: %d hand(s), scene of %d triangles in %v", len(cfg.Hands), len(scene.Tris), names)
+		if more > 0 {
+			fmt.Fprintf(out, " and %d more objects", more)
+		}
 		for i, p := range cfg.OSC.Profiles {
 			sep := ", "
 			if i == 0 {

@@ -41,7 +41,7 @@ func (b *Box) Clear(l int, x geom.Transform) bool { return b.obj.Clear(l, x) }
 func (b *Box) Forget(l int)                       { b.obj.Forget(l) }
 
 func prepareBox(p contact.Prep) (contact.Object, error) {
-	sub, _ := p.Scene.Subset(func(i int) bool { return int(p.Scene.Object[i]) == p.Object })
+	sub, _ := p.Scene.ObjectMesh(p.Object)
 	tree, err := env.Build(sub, env.BuildOptions{})
 	if err != nil {
 		return nil, err

@@ -96,7 +96,7 @@ func Prepare(p contact.Prep) (contact.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	sub, _ := p.Scene.Subset(func(i int) bool { return int(p.Scene.Object[i]) == p.Object })
+	sub, _ := p.Scene.ObjectMesh(p.Object)
 	tree, err := env.Build(sub, env.BuildOptions{})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,46 @@
+package env
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// TestObjectTrisListsEachObjectsTrianglesInOrder: for objects whose
+// triangles are interleaved at random, ObjectTris lists exactly the
+// triangles a scan of Object finds, in increasing order; after Append it
+// lists the new objects' too, and ObjectMesh holds those triangles.
+func TestObjectTrisListsEachObjectsTrianglesInOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	m := &Mesh{Objects: []string{"a", "b", "c", "d"}, Verts: make([]geom.Vec3, 3)}
+	for range 200 {
+		m.Tris = append(m.Tris, [3]int32{0, 1, 2})
+		m.Object = append(m.Object, int32(r.IntN(3))) // "d" has none
+	}
+	check := func() {
+		t.Helper()
+		for o := range m.Objects {
+			var want []int32
+			for i, ob := range m.Object {
+				if int(ob) == o {
+					want = append(want, int32(i))
+				}
+			}
+			if got := m.ObjectTris(o); !slices.Equal(got, want) {
+				t.Fatalf("object %d: ObjectTris %v, want %v", o, got, want)
+			}
+			sub, orig := m.ObjectMesh(o)
+			if !slices.Equal(orig, want) || len(sub.Tris) != len(want) {
+				t.Fatalf("object %d: ObjectMesh of %d triangles from %v, want %v", o, len(sub.Tris), orig, want)
+			}
+		}
+	}
+	check()
+	m.Append(Box("e", geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1}))
+	check()
+	if n := len(m.ObjectTris(4)); n != 12 {
+		t.Fatalf("the appended box has %d triangles listed, want 12", n)
+	}
+}
