@@ -194,3 +194,22 @@ func TestAFieldMetBeforeAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations a frame among objects met before", n)
 	}
 }
+
+// TestAFarFrameOnANewSceneVisitsNoObject: a frame with every link far
+// from every object costs the traversal no box test, on a scene that has
+// never had an object near as on one that has.
+func TestAFarFrameOnANewSceneVisitsNoObject(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	rig := contacttest.NewRig(t, threeLinks(), fieldOfObjects(r, 400), contact.Options{Proximity: 0.01})
+	far, near := make([]geom.Transform, 3), make([]geom.Transform, 3) // near: at the origin, among the objects
+	for l := range far {
+		far[l] = geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: 5 + 0.035*float64(l), Y: 5, Z: 5}}
+	}
+	rig.Frame(far)
+	fresh := rig.Scene.Candidates().BoxTests
+	rig.Frame(near)
+	rig.Frame(far)
+	if after := rig.Scene.Candidates().BoxTests; fresh != 0 || after != 0 {
+		t.Fatalf("a far frame cost %d box tests on a new scene, %d after a near frame: want none", fresh, after)
+	}
+}

@@ -133,6 +133,9 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 	}
 	if !o.NoAccel && len(s.Objects) > 0 {
 		s.objects = newObjectTree(s.roots)
+		// Never nil, even before any object is near: RunOn takes nil
+		// for every object.
+		s.near = make([]int32, 0, min(len(s.Objects), 64))
 	}
 	s.cands.Band = o.Proximity
 	s.centres = make([]geom.Vec3, len(links))
