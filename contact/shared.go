@@ -66,9 +66,10 @@ func (s *Shared) Surface(o int) (*env.Surface, error) {
 }
 
 // Prepared returns what build makes for object o under the name what,
-// built on first use (a method's own data: "grid", "solid grid"). An
-// error is not kept: the next call builds again.
-func Prepared[T any](s *Shared, o int, what string, build func() (T, error)) (T, error) {
+// built on first use (a method's own data: "grid", "solid grid"). build
+// is given the Shared's context, to give up when it ends. An error is
+// not kept: the next call builds again.
+func Prepared[T any](s *Shared, o int, what string, build func(ctx context.Context) (T, error)) (T, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := sharedKey{o, what}
@@ -84,7 +85,7 @@ func Prepared[T any](s *Shared, o int, what string, build func() (T, error)) (T,
 		var zero T
 		return zero, fmt.Errorf("contact: %s of object %d: %w", what, o, err)
 	}
-	t, err := build()
+	t, err := build(s.ctx)
 	if err != nil {
 		return t, err
 	}

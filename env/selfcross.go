@@ -1,6 +1,8 @@
 package env
 
 import (
+	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,9 +22,18 @@ import (
 // touch may go unseen. Which crossing pair is returned, of several,
 // depends on the goroutines' timing.
 func (t *Tree) SelfCrossing() (a, b int32, ok bool) {
+	a, b, ok, _ = t.SelfCrossingContext(context.Background())
+	return a, b, ok
+}
+
+// SelfCrossingContext is SelfCrossing, given up, with ctx's error, soon
+// after ctx ends (a million triangles take seconds).
+func (t *Tree) SelfCrossingContext(ctx context.Context) (a, b int32, ok bool, err error) {
 	if t.Root < 0 {
-		return 0, 0, false // one triangle
+		return 0, 0, false, nil // one triangle
 	}
+	flag := watch(ctx)
+	defer flag.close()
 	// Breadth first to some pairs for each goroutine to take, then depth
 	// first from each.
 	pairs := [][2]int32{{t.Root, t.Root}}
@@ -32,7 +43,7 @@ func (t *Tree) SelfCrossing() (a, b int32, ok bool) {
 			var hit [2]int32
 			var found bool
 			if next, hit, found = t.crossStep(next, p); found {
-				return hit[0], hit[1], true
+				return hit[0], hit[1], true, nil
 			}
 		}
 		pairs = next
@@ -46,13 +57,13 @@ func (t *Tree) SelfCrossing() (a, b int32, ok bool) {
 	for range min(runtime.GOMAXPROCS(0), len(pairs)) {
 		wg.Go(func() {
 			var stack [][2]int32
-			for !stop.Load() {
+			for !stop.Load() && !flag.set.Load() {
 				i := next.Add(1) - 1
 				if i >= int64(len(pairs)) {
 					return
 				}
 				stack = append(stack[:0], pairs[i])
-				for len(stack) > 0 && !stop.Load() {
+				for len(stack) > 0 && !stop.Load() && !flag.set.Load() {
 					p := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					var hit [2]int32
@@ -68,7 +79,10 @@ func (t *Tree) SelfCrossing() (a, b int32, ok bool) {
 		})
 	}
 	wg.Wait()
-	return a, b, ok
+	if !ok && flag.set.Load() {
+		return 0, 0, false, fmt.Errorf("env: self-crossing: %w", ctx.Err())
+	}
+	return a, b, ok, nil
 }
 
 // crossStep takes one pair of tree references: two triangles it tests,

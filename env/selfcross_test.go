@@ -1,6 +1,8 @@
 package env_test
 
 import (
+	"context"
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -87,5 +89,24 @@ func TestSelfCrossingMatchesBruteForce(t *testing.T) {
 	}
 	if found < 10 || found > 50 {
 		t.Fatalf("%d of 60 spheres cross themselves: the test needs both kinds", found)
+	}
+}
+
+// TestSelfCrossingGivesUpWhenItsContextEnds: with its context ended, the
+// search over a torus that does not cross itself stops with the
+// context's error, never a verdict; with a live one it finds no
+// crossing.
+func TestSelfCrossingGivesUpWhenItsContextEnds(t *testing.T) {
+	tree, err := env.Build(env.Torus("ring", geom.Vec3{}, 0.08, 0.03, 120, 60), env.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, ok, err := tree.SelfCrossingContext(ctx); ok || !errors.Is(err, context.Canceled) {
+		t.Fatalf("ended context: crossing %v, error %v; want the context's error", ok, err)
+	}
+	if _, _, ok, err := tree.SelfCrossingContext(context.Background()); ok || err != nil {
+		t.Fatalf("a torus crosses itself (%v) or the search failed (%v)", ok, err)
 	}
 }

@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -118,14 +119,17 @@ func prepare(p contact.Prep, solid bool) (*Object, error) {
 	o.vertBase, o.vertCount = lo, hi-lo
 	if !p.Options.NoAccel {
 		if solid {
-			o.crosses, _ = contact.Prepared(shared, p.Object, "self-crossing", func() (bool, error) { return crosses(surf), nil })
+			var err error
+			if o.crosses, err = contact.Prepared(shared, p.Object, "self-crossing", func(ctx context.Context) (bool, error) { return crosses(ctx, surf) }); err != nil {
+				return nil, err
+			}
 		}
 		// A surface the grid cannot map (coordinates near float64's
 		// limits) goes without it: it only ever saves work.
 		sides := solid && !o.crosses
 		var err error
 		if len(surf.Tree.Mesh.Tris) >= gridMinTris {
-			o.grid, err = contact.Prepared(shared, p.Object, gridName(solid, sides), func() (*env.Grid, error) { return newGrid(surf, sides) })
+			o.grid, err = contact.Prepared(shared, p.Object, gridName(solid, sides), func(context.Context) (*env.Grid, error) { return newGrid(surf, sides) })
 		}
 		if err != nil {
 			o.grid = nil
@@ -180,10 +184,11 @@ func newGrid(surf *env.Surface, sides bool) (*env.Grid, error) {
 	return env.NewGrid(surf.Tree.Mesh, 0, inside)
 }
 
-// crosses reports whether surf crosses itself (env.Tree.SelfCrossing).
-func crosses(surf *env.Surface) bool {
-	_, _, ok := surf.Tree.SelfCrossing()
-	return ok
+// crosses reports whether surf crosses itself (env.Tree.SelfCrossing),
+// or ctx's error once it ends.
+func crosses(ctx context.Context, surf *env.Surface) (bool, error) {
+	_, _, ok, err := surf.Tree.SelfCrossingContext(ctx)
+	return ok, err
 }
 
 // objectVerts returns the range of vertex indices m's triangles use.
