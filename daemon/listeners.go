@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/gloved/gloved/mdns"
@@ -62,7 +63,7 @@ func (c *Config) checkTargetAddresses() error {
 		return nil
 	}
 	var own []netip.Addr
-	if listen.Addr().IsUnspecified() {
+	if a := listen.Addr(); a.IsUnspecified() || a.IsLoopback() {
 		own = osc.MachineAddrs()
 	}
 	for _, list := range c.targetLists() {
@@ -71,7 +72,7 @@ func (c *Config) checkTargetAddresses() error {
 				if err := selfTarget(list.key, i, t, listen, dst, own); err != nil {
 					return err
 				}
-				if err := reachable(list.key, i, t, listen.Addr(), dst.Addr()); err != nil {
+				if err := reachable(list.key, i, t, listen.Addr(), dst.Addr(), own); err != nil {
 					return err
 				}
 			}
@@ -91,11 +92,19 @@ func selfTarget(key string, i int, t string, listen, dst netip.AddrPort, own []n
 
 // reachable refuses a target that gloved's OSC socket, bound at listen,
 // cannot send to: a socket bound to one address sends within that
-// address's IP version alone (one on every address sends to both).
-func reachable(key string, i int, t string, listen, dst netip.Addr) error {
+// address's IP version alone (one on every address sends to both), and
+// one bound to loopback (osc.listen's default) sends only to this
+// machine, own its addresses (the kernel refuses every other send).
+func reachable(key string, i int, t string, listen, dst netip.Addr, own []netip.Addr) error {
 	l, d := listen.Unmap(), dst.Unmap()
-	if !l.IsValid() || l.IsUnspecified() || l.Is4() == d.Is4() {
+	if !l.IsValid() || l.IsUnspecified() {
 		return nil
+	}
+	if l.Is4() == d.Is4() {
+		if !l.IsLoopback() || d.IsLoopback() || slices.Contains(own, d) {
+			return nil
+		}
+		return fmt.Errorf("%s[%d] = %q: another machine, and osc.listen binds the loopback address %v, whose socket sends only to this one: listen on every address (osc.listen = \":PORT\") or on this machine's address in that network", key, i, t, l)
 	}
 	version := func(a netip.Addr) string {
 		if a.Is4() {

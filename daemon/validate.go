@@ -96,7 +96,7 @@ func (s selfCheck) resolveTargets(key string, targets []string) error {
 		if err := selfTarget(key, i, t, s.listen, ua.AddrPort(), s.own); err != nil {
 			return err
 		}
-		if err := reachable(key, i, t, s.listen.Addr(), ua.AddrPort().Addr()); err != nil {
+		if err := reachable(key, i, t, s.listen.Addr(), ua.AddrPort().Addr(), s.own); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"reflect"
 	"sync"
 	"testing"
@@ -29,7 +30,7 @@ func TestHandsOfOneSceneShareItsPreparations(t *testing.T) {
 	if a.Contact().Objects[0].Tree() != b.Contact().Objects[0].Tree() || a.Contact().Objects[0].Tree() == own.Contact().Objects[0].Tree() {
 		t.Fatal("the pipelines given one Shared have trees of their own")
 	}
-	_, err := contact.Prepared(shared, 0, "solid grid", func() (*env.Grid, error) {
+	_, err := contact.Prepared(shared, 0, "solid grid", func(context.Context) (*env.Grid, error) {
 		t.Error("the solid's grid was not kept for the second pipeline")
 		return nil, nil
 	})

@@ -110,10 +110,11 @@ func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
 }
 
 // TestATargetGlovedCannotSendToIsRefused: an OSC socket bound to one
-// address sends within its IP version alone, so a target of the other
-// version would fail every frame: --check and a start refuse it in one
-// line naming the target and the listen address; listening on every
-// address sends to both and is taken.
+// address sends within its IP version alone, and one bound to loopback
+// (the default) to this machine alone, so a target of the other version,
+// or another machine's from loopback, would fail every frame: --check
+// and a start refuse it in one line naming the target and the listen
+// address; listening on every address sends to both and is taken.
 func TestATargetGlovedCannotSendToIsRefused(t *testing.T) {
 	sim := "device = \"sim\"\n"
 	tests := []struct {
@@ -122,6 +123,7 @@ func TestATargetGlovedCannotSendToIsRefused(t *testing.T) {
 	}{
 		{"IPv6 target of an IPv4 listen", "127.0.0.1:0", "[::1]:9001", []string{`osc.targets[0] = "[::1]:9001"`, "IPv6", "127.0.0.1", "IPv4 target"}},
 		{"IPv4 target of an IPv6 listen", "[::1]:0", "127.0.0.1:9001", []string{`osc.targets[0] = "127.0.0.1:9001"`, "IPv4", "::1", "IPv6 target"}},
+		{"another machine from loopback", "127.0.0.1:0", "192.0.2.1:9001", []string{`osc.targets[0] = "192.0.2.1:9001"`, "another machine", "loopback address 127.0.0.1", `":PORT"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,9 +133,11 @@ func TestATargetGlovedCannotSendToIsRefused(t *testing.T) {
 		})
 	}
 	for _, listen := range []string{"0.0.0.0:0", ":0"} {
-		cfg := rightHandConfig(t, sim, listen, "[::1]:9001")
-		if r := runBinary(t, 20*time.Second, "run", "-c", cfg, "--check"); r.code != 0 {
-			t.Errorf("osc.listen = %q with an IPv6 target refused: %s", listen, r.stderr)
+		for _, target := range []string{"[::1]:9001", "192.0.2.1:9001"} {
+			cfg := rightHandConfig(t, sim, listen, target)
+			if r := runBinary(t, 20*time.Second, "run", "-c", cfg, "--check"); r.code != 0 {
+				t.Errorf("osc.listen = %q with the target %s refused: %s", listen, target, r.stderr)
+			}
 		}
 	}
 }
