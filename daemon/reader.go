@@ -134,6 +134,8 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 					h.Stats.Stalls.Add(1)
 				}
 				h.rate.reset() // the stall says why samples are missing
+			} else if h.rate.silent(time.Now()) {
+				h.setStatus(StatusDegraded)
 			}
 		case !devices.Transient(err):
 			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)

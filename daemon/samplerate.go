@@ -92,6 +92,39 @@ func (r *sampleRate) sample(now time.Time) bool {
 	r.arrived[r.head] = t
 	r.head = (r.head + 1) % len(r.arrived)
 	r.n = min(r.n+1, len(r.arrived))
+	r.measure(t)
+	gap := r.gapAt >= 0 && r.gapAt > t-int64(rateWindow)
+	full := t-r.since >= int64(rateWindow)
+	rate := r.Measured()
+	switch {
+	case gap || (full && rate < degradedBelow*nominal):
+		r.bad = true
+	case r.bad && full && rate >= wellAt*nominal:
+		r.bad = false
+	}
+	return r.bad
+}
+
+// silent judges the hand at now with no sample since the last: as a
+// silence shorter than the stall time goes on, the window's rate falls,
+// and the hand is degraded once it is below degradedBelow (a glove set to
+// a long frame.stall_ms said streaming through seconds of silence). It
+// says whether the hand is degraded; only samples make it well again.
+func (r *sampleRate) silent(now time.Time) bool {
+	if r.Nominal() <= 0 || !r.started {
+		return r.bad
+	}
+	t := int64(now.Sub(r.base))
+	r.measure(t)
+	if t-r.since >= int64(rateWindow) && r.Measured() < degradedBelow*r.Nominal() {
+		r.bad = true
+	}
+	return r.bad
+}
+
+// measure drops the arrivals before the window ending at t and stores the
+// rate over the window (or since measuring began, once that is rateAfter).
+func (r *sampleRate) measure(t int64) {
 	w := int64(rateWindow)
 	for r.n > 0 && r.arrived[(r.head-r.n+len(r.arrived))%len(r.arrived)] <= t-w {
 		r.n--
@@ -104,16 +137,6 @@ func (r *sampleRate) sample(now time.Time) bool {
 		}
 		r.measured.Store(math.Float64bits(rate))
 	}
-	gap := r.gapAt >= 0 && r.gapAt > t-w
-	full := t-r.since >= w
-	rate := r.Measured()
-	switch {
-	case gap || (full && rate < degradedBelow*nominal):
-		r.bad = true
-	case r.bad && full && rate >= wellAt*nominal:
-		r.bad = false
-	}
-	return r.bad
 }
 
 // Nominal returns the samples a second the glove was set to send (0: not

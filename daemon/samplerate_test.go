@@ -133,3 +133,34 @@ func TestABurstIsNoRate(t *testing.T) {
 		t.Errorf("after %v at 100/s: rate %v", rateAfter, got)
 	}
 }
+
+// TestASilenceShorterThanTheStallTimeDegrades: a glove at its rate that
+// falls silent, with a stall time longer than the silence, is judged by
+// the silence too: well while the window still holds 80% of its rate
+// (0.3 s in), degraded once it does not (0.5 s in), and still degraded
+// while the silence lasts; samples at its rate again make it well.
+func TestASilenceShorterThanTheStallTimeDegrades(t *testing.T) {
+	r := newSampleRate(100, time.Minute)
+	at, _, _ := feed(r, 0, 100, 3*time.Second)
+	if r.silent(r.base.Add(at + 300*time.Millisecond)) {
+		t.Fatalf("0.3 s of silence after 3 s at the rate: degraded (the window still holds 85%%)")
+	}
+	for _, d := range []time.Duration{500 * time.Millisecond, 2 * time.Second, 5 * time.Second} {
+		if !r.silent(r.base.Add(at + d)) {
+			t.Fatalf("%v of silence: not degraded (measured %.1f/s)", d, r.Measured())
+		}
+	}
+	if _, _, last := feed(r, at+5*time.Second, 100, 3*time.Second); last {
+		t.Errorf("back at the rate for 3 s: still degraded")
+	}
+	// Not judged before a whole window, nor without a nominal rate.
+	early := newSampleRate(100, time.Minute)
+	at, _, _ = feed(early, 0, 100, time.Second)
+	if early.silent(early.base.Add(at + 500*time.Millisecond)) {
+		t.Errorf("judged before a whole window had passed")
+	}
+	none := newSampleRate(0, time.Minute)
+	if none.silent(none.base.Add(10 * time.Second)) {
+		t.Errorf("a hand without a nominal rate was judged")
+	}
+}
