@@ -2,8 +2,8 @@ package daemon
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // checkRecordings refuses a hand that records into a file the config
@@ -22,12 +22,12 @@ func (c *Config) checkRecordings() error {
 		}
 		key := fmt.Sprintf("hand[%d].recording", i)
 		for _, in := range inputs {
-			if sameFile(c.Resolve(h.Recording), in.path) {
+			if userfile.Same(c.Resolve(h.Recording), in.path) {
 				return fmt.Errorf("%s = %q is %s: a hand records into a file the config does not read; name another file", key, h.Recording, in.key)
 			}
 		}
 		for j := range i {
-			if o := &c.Hands[j]; o.Spec.Records() && sameFile(c.Resolve(h.Recording), c.Resolve(o.Recording)) {
+			if o := &c.Hands[j]; o.Spec.Records() && userfile.Same(c.Resolve(h.Recording), c.Resolve(o.Recording)) {
 				return fmt.Errorf("%s = %q is hand[%d].recording too: each hand records into its own file", key, h.Recording, j)
 			}
 		}
@@ -60,31 +60,4 @@ func (c *Config) inputs() []input {
 		add(fmt.Sprintf("scene.files[%d].path", i), f.Path)
 	}
 	return in
-}
-
-// sameFile reports whether a and b name one file: the same inode if
-// both exist, else the same path once symlinks are followed as far as
-// they exist.
-func sameFile(a, b string) bool {
-	if fa, err := os.Stat(a); err == nil {
-		if fb, err := os.Stat(b); err == nil {
-			return os.SameFile(fa, fb)
-		}
-	}
-	return canonical(a) == canonical(b)
-}
-
-// canonical is p absolute with its symlinks followed, or its directory's
-// if p does not exist yet (a recording to be created).
-func canonical(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(d, filepath.Base(p))
-	}
-	return filepath.Clean(p)
 }

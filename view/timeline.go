@@ -11,7 +11,7 @@ import (
 // the page shows a slider over it and asks for the frames at a time.
 //
 // Its memory is bounded, however long the session: it keeps at most
-// maxTimelineFrames+1 frames a hand (a frame takes about 1.4 KB). A
+// MaxTimelineFrames+1 frames a hand (a frame takes about 1.4 KB). A
 // longer session is kept at an even fraction of its frames, every 2nd,
 // then every 4th, ..., so that the slider still spans all of it, at a
 // coarser step; the touch, pinch and fist edges of the frames passed
@@ -22,11 +22,11 @@ type Timeline struct {
 	end   time.Duration
 }
 
-// maxTimelineFrames bounds the frames a Timeline keeps of a hand (an even
+// MaxTimelineFrames bounds the frames a Timeline keeps of a hand (an even
 // number): 32768, five and a half minutes of a 100 Hz glove at full
 // resolution, about 45 MB; an hour is kept at every 16th frame (6 a
 // second).
-const maxTimelineFrames = 1 << 15
+const MaxTimelineFrames = 1 << 15
 
 // maxMergedEvents bounds the edges of each kind a kept frame carries for
 // the frames passed over before it.
@@ -67,7 +67,7 @@ func (t *Timeline) Add(hand int, f *osc.Frame, info Info) {
 	default:
 		l.frames = append(l.frames, h)
 		l.taken = 1
-		if len(l.frames) > maxTimelineFrames {
+		if len(l.frames) > MaxTimelineFrames {
 			l.halve()
 		}
 	}

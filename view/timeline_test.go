@@ -9,13 +9,13 @@ import (
 
 // TestATimelineKeepsABoundedNumberOfFramesOfALongSession: a session five
 // times longer than a timeline keeps leaves it holding no more than
-// maxTimelineFrames+1 frames, at every step; the slider still spans all
+// MaxTimelineFrames+1 frames, at every step; the slider still spans all
 // of it, each time answered by a frame at most a kept frame's span
 // earlier (the first kept, before it), the last frame is kept, and no
 // touch edge is lost.
 func TestATimelineKeepsABoundedNumberOfFramesOfALongSession(t *testing.T) {
 	const step = 10 * time.Millisecond // a 100 Hz glove
-	n := 5*maxTimelineFrames + 3
+	n := 5*MaxTimelineFrames + 3
 	tl := NewTimeline(1)
 	touches := 0
 	most := 0
@@ -28,11 +28,11 @@ func TestATimelineKeepsABoundedNumberOfFramesOfALongSession(t *testing.T) {
 		tl.Add(0, f, Info{T: time.Duration(seq) * step})
 		most = max(most, tl.Frames(0))
 	}
-	if most > maxTimelineFrames+1 {
-		t.Fatalf("the timeline held %d frames; the bound is %d", most, maxTimelineFrames+1)
+	if most > MaxTimelineFrames+1 {
+		t.Fatalf("the timeline held %d frames; the bound is %d", most, MaxTimelineFrames+1)
 	}
-	if tl.Frames(0) < maxTimelineFrames/2 {
-		t.Errorf("the timeline keeps %d frames of %d; want at least half its bound, %d", tl.Frames(0), n, maxTimelineFrames/2)
+	if tl.Frames(0) < MaxTimelineFrames/2 {
+		t.Errorf("the timeline keeps %d frames of %d; want at least half its bound, %d", tl.Frames(0), n, MaxTimelineFrames/2)
 	}
 	if want := time.Duration(n-1) * step; tl.Duration() != want {
 		t.Errorf("duration %v, want %v", tl.Duration(), want)

@@ -57,7 +57,7 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.PerDecade, "per-decade", o.PerDecade, "gaps per decade")
 	fs.Float64Var(&o.FitMax, "fit-max", o.FitMax, "largest gap in the slope fits (above it the trees part at the root)")
 	fs.Float64Var(&o.Plateau, "plateau", o.Plateau, "a curve's linear portion ends where it passes this fraction of its largest count")
-	fs.addPlot("proximity.svg", "write the log-log plot to this SVG file (\"\" for none)")
+	fs.addPlot("", "write the log-log plot (the paper's figure 5) as an SVG plot")
 	if err := fs.parse(args); err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"html"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/gloved/gloved/bch/experiments"
@@ -159,5 +158,5 @@ func writeDepthPlot(path string, r *experiments.Result) error {
 			w-right+10, ly+16, w-right+35, ly+16, c, w-right+40, ly+20, html.EscapeString(body.Body))
 	}
 	b.WriteString("</svg>\n")
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return writeFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/gloved/gloved/cab/experiments"
@@ -131,5 +130,5 @@ func writeCABPlot(path string, tables []*experiments.Table) error {
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%.0f us</text>`+"\n", left-6, top+4, maxT)
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">0</text>`+"\n", left-6, h-bottom+4)
 	b.WriteString("</svg>\n")
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return writeFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }

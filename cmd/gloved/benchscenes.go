@@ -153,7 +153,7 @@ func writeGlovedTiming(dir string, row sceneRow, band float64) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "gloved.json"), append(b, '\n'), 0o644)
+	return writeFile(filepath.Join(dir, "gloved.json"), func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // benchScene builds one scene and runs the motion through it.

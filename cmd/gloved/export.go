@@ -5,7 +5,6 @@ import (
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/session"
 
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,6 +37,14 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *file != "" {
+		if err := notAnInput("--gltf", *file, []string{*file}, o.inputs()); err != nil {
+			return err
+		}
+		if o.sim && o.frames > maxGLTFFrames {
+			return fmt.Errorf("%w: --frames %d: a glTF export holds at most %d frames in memory; ask for fewer, or export them with --out DIR", errUsage, o.frames, maxGLTFFrames)
+		}
+	}
 	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {
 		return err
@@ -46,10 +53,13 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if *file != "" {
 		return exportGLTF(ctx, s, o.limit(), *file, binary, out)
 	}
+	body, scene := s.Pipeline.Body(), s.Pipeline.Scene()
+	if err := notAnInput("--out", *dir, exportFiles(*dir, body), o.inputs()); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
 		return err
 	}
-	body, scene := s.Pipeline.Body(), s.Pipeline.Scene()
 	if err := writeLinks(*dir, body); err != nil {
 		return err
 	}
@@ -65,11 +75,20 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	return nil
 }
 
+// exportFiles are the files export --out writes into dir.
+func exportFiles(dir string, body *cab.Body) []string {
+	files := []string{filepath.Join(dir, "scene.obj"), filepath.Join(dir, "frames.txt"), filepath.Join(dir, "contacts.jsonl")}
+	for _, link := range body.Links {
+		files = append(files, filepath.Join(dir, "links", link.Name+".obj"))
+	}
+	return files
+}
+
 // writeLinks writes each link's convex geometry, in its link frame, as
 // DIR/links/NAME.obj.
 func writeLinks(dir string, body *cab.Body) error {
 	for l, link := range body.Links {
-		err := writeFile(filepath.Join(dir, "links", link.Name+".obj"), func(w *bufio.Writer) {
+		err := writeFile(filepath.Join(dir, "links", link.Name+".obj"), func(w io.Writer) error {
 			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
 			for _, v := range link.Verts {
 				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
@@ -77,6 +96,7 @@ func writeLinks(dir string, body *cab.Body) error {
 			for _, t := range link.Tris {
 				fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
 			}
+			return nil // a write's error stays in w, for Commit
 		})
 		if err != nil {
 			return err
@@ -87,7 +107,7 @@ func writeLinks(dir string, body *cab.Body) error {
 
 // writeSceneOBJ writes the world-space scene, one OBJ object per scene object.
 func writeSceneOBJ(path string, scene *env.Mesh) error {
-	return writeFile(path, func(w *bufio.Writer) {
+	return writeFile(path, func(w io.Writer) error {
 		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
 		for _, v := range scene.Verts {
 			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
@@ -100,23 +120,21 @@ func writeSceneOBJ(path string, scene *env.Mesh) error {
 			}
 			fmt.Fprintf(w, "f %d %d %d\n", t[0]+1, t[1]+1, t[2]+1)
 		}
+		return nil // a write's error stays in w, for Commit
 	})
 }
 
 // exportFrames runs the session, writing every link's transform per frame
 // to DIR/frames.txt and the contacts to DIR/contacts.jsonl.
 func exportFrames(ctx context.Context, s *session.Session, limit int, dir string) (int, error) {
-	ff, err := os.Create(filepath.Join(dir, "frames.txt"))
+	fw, err := createOutput(filepath.Join(dir, "frames.txt"))
 	if err != nil {
 		return 0, err
 	}
-	defer ff.Close()
-	cf, err := os.Create(filepath.Join(dir, "contacts.jsonl"))
+	cw, err := createOutput(filepath.Join(dir, "contacts.jsonl"))
 	if err != nil {
-		return 0, err
+		return 0, fw.Abort(err)
 	}
-	defer cf.Close()
-	fw, cw := bufio.NewWriter(ff), bufio.NewWriter(cf)
 	fmt.Fprintln(fw, "# frame link r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz   (link frame -> world, row-major)")
 	enc := json.NewEncoder(cw)
 	frames := 0
@@ -131,27 +149,10 @@ func exportFrames(ctx context.Context, s *session.Session, limit int, dir string
 		return enc.Encode(&fj)
 	})
 	if err != nil {
-		return 0, err
+		return 0, cw.Abort(fw.Abort(err))
 	}
-	if err := fw.Flush(); err != nil {
-		return 0, err
+	if err := fw.Commit(); err != nil {
+		return 0, cw.Abort(err)
 	}
-	if err := cw.Flush(); err != nil {
-		return 0, err
-	}
-	return frames, nil
-}
-
-func writeFile(path string, fill func(w *bufio.Writer)) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	fill(w)
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return frames, cw.Commit()
 }

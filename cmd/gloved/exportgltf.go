@@ -4,44 +4,48 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gloved/gloved/animation"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
 )
 
 // gltfFormat says whether --gltf FILE is binary glTF (.glb) or glTF JSON
 // (.gltf); no file is neither, and not an error.
 func gltfFormat(file string) (binary bool, err error) { return glbOr("--gltf", file, ".gltf") }
 
+// maxGLTFFrames bounds the frames a glTF export holds, all in memory
+// until the file is written: as many as replay --view's timeline keeps
+// at full resolution.
+const maxGLTFFrames = view.MaxTimelineFrames
+
 // exportGLTF runs the session and writes it to path as one animated glTF
-// file (see package animation). The file is created before the first
-// frame, so that a path that cannot be written fails at once, and removed
-// again if the export fails.
-func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary bool, out io.Writer) (err error) {
-	f, err := os.Create(path)
+// file (see package animation). The file is readied before the first
+// frame, so that a path that cannot be written fails at once, and put in
+// place only when written whole.
+func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary bool, out io.Writer) error {
+	f, err := createOutput(path)
 	if err != nil {
 		return fmt.Errorf("--gltf: %w", err)
 	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("--gltf: %w", cerr)
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
 	p := s.Pipeline
 	rec := animation.NewRecorder(p.Hand(), p.Scene())
 	err = runFrames(ctx, s, limit, func() error {
+		if rec.Frames() == maxGLTFFrames {
+			return fmt.Errorf("%s: longer than the %d frames a glTF export holds in memory; export a shorter recording, or all of it with --out DIR", userfile.Name(s.Spec.Recording), maxGLTFFrames)
+		}
 		return rec.Add(animation.Frame{Time: s.Sample.Time, Links: p.Poses(), Angles: p.Angles(), Contacts: p.Contacts()})
 	})
 	if err != nil {
-		return err
+		return f.Abort(err)
 	}
 	w := &countWriter{w: f}
 	if err := rec.Write(w, binary); err != nil {
-		return fmt.Errorf("--gltf %s: %w", path, err)
+		return fmt.Errorf("--gltf: %w", f.Abort(err))
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("--gltf: %w", err)
 	}
 	warnDamage(s)
 	skin := ""

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,7 +52,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 		return nil
 	}
 	if err := writeHandFile(*outPath, glb, h, poses, skin, posed); err != nil {
-		return fmt.Errorf("-o %s: %w", *outPath, err)
+		return fmt.Errorf("-o: %w", err)
 	}
 	fmt.Fprintf(out, "wrote %s\n", *outPath)
 	return nil
@@ -109,19 +108,11 @@ func printHand(out io.Writer, h *handmodel.Hand, poses []geom.Transform, poseNam
 // writeHandFile writes the posed hand, and the posed skin of a skinned
 // hand, to the file path: binary glTF if glb, else OBJ.
 func writeHandFile(path string, glb bool, h *handmodel.Hand, poses []geom.Transform, skin *handmodel.Skin, posed *handmodel.SkinPose) error {
-	write := func(f *os.File) error { return writeHandOBJ(f, h, poses, skin, posed) }
+	write := func(w io.Writer) error { return writeHandOBJ(w, h, poses, skin, posed) }
 	if glb {
-		write = func(f *os.File) error { return animation.WritePose(f, h, poses, skin, posed) }
+		write = func(w io.Writer) error { return animation.WritePose(w, h, poses, skin, posed) }
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return writeFile(path, write)
 }
 
 // writeHandOBJ writes the posed links, and the posed skin of a skinned

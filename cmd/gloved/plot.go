@@ -5,7 +5,6 @@ import (
 	"html"
 	"io"
 	"math"
-	"os"
 	"strings"
 )
 
@@ -29,17 +28,7 @@ const (
 )
 
 // WriteFile writes the plot to the SVG file path.
-func (p *logLogPlot) WriteFile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := p.WriteSVG(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+func (p *logLogPlot) WriteFile(path string) error { return writeFile(path, p.WriteSVG) }
 
 // WriteSVG writes the plot. Non-positive values are left out (no log).
 func (p *logLogPlot) WriteSVG(w io.Writer) error {

@@ -40,6 +40,9 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if *outPath == "" || !(*secs > 0 && *secs <= 1e9) {
 		return fmt.Errorf("%w: record needs --seconds S (0 < S <= 1e9) and -o FILE", errUsage)
 	}
+	if err := notAnInput("-o", *outPath, []string{*outPath}, []inputFile{{"--calibration", *calib}}); err != nil {
+		return err
+	}
 	wristPose, err := wrist.pose()
 	if err != nil {
 		return err

@@ -80,6 +80,17 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	return session.Open(spec, scene, opt)
 }
 
+// inputs are the files the flags name for the session to read.
+func (o *sessionOpts) inputs() []inputFile {
+	in := []inputFile{{"--recording", o.recording}, {"--calibration", o.calibration}, {"--mesh", o.mesh}}
+	for _, f := range session.ScenePaths(o.scenes) {
+		if f.Path != session.BuiltinScene {
+			in = append(in, inputFile{"--scene", f.Path})
+		}
+	}
+	return in
+}
+
 // limit is how many frames to run: a simulation's --frames, a recording's all.
 func (o *sessionOpts) limit() int {
 	if o.sim {
