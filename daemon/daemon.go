@@ -141,6 +141,7 @@ func (d *Daemon) open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	policy.Inputs = cfg.trackerInputs()
 	d.hub.SetPolicy(policy)
 	d.hub.Log = func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) }
 	if err := d.hub.SetTargets(cfg.OSC.Targets); err != nil {

@@ -36,9 +36,55 @@ func (c *Config) servers() []ownServer {
 	return out
 }
 
+// trackerSocket is the UDP socket a tracker hand of gloved's listens on
+// (driver.Driver.Listens): the key of its address, and the address.
+type trackerSocket struct {
+	key  string
+	addr netip.AddrPort
+}
+
+// trackerSockets returns the sockets the config's tracker hands listen
+// on; hands on one address share its socket, each listed.
+func (c *Config) trackerSockets() []trackerSocket {
+	var out []trackerSocket
+	for i := range c.Hands {
+		if a, ok := c.Hands[i].Spec.Listens(); ok {
+			out = append(out, trackerSocket{fmt.Sprintf("hand[%d].options.listen", i), a})
+		}
+	}
+	return out
+}
+
+// trackerInputs returns the addresses the config's tracker hands listen
+// on, which no subscription may send to (osc.Policy.Inputs).
+func (c *Config) trackerInputs() []netip.AddrPort {
+	var out []netip.AddrPort
+	for _, s := range c.trackerSockets() {
+		out = append(out, s.addr)
+	}
+	return out
+}
+
+// checkTrackerPorts refuses a tracker hand's socket on the port of the
+// OSC socket, bound at listen (a host name is compared as written), or
+// on mDNS's while the OSCQuery service needs it: one of gloved's sockets
+// could not open, and its error would blame another app.
+func (c *Config) checkTrackerPorts(listen string) error {
+	for _, s := range c.trackerSockets() {
+		if samePort(listen, s.addr.String()) {
+			return fmt.Errorf("%s = %q and osc.listen = %q: two of gloved's sockets on one port: give each its own port", s.key, s.addr, c.OSC.Listen)
+		}
+		if c.OSCQuery.on() && s.addr.Port() == mdns.Port {
+			return fmt.Errorf("%s = %q and oscquery.enabled: the OSCQuery service's mDNS needs UDP port %d: choose another port for the tracker", s.key, s.addr, mdns.Port)
+		}
+	}
+	return nil
+}
+
 // checkListeners refuses two of gloved's servers on one address and
 // port, which would leave the second unable to start, and an OSC socket
-// on mDNS's port while the OSCQuery service needs that port.
+// or a tracker hand's on mDNS's port while the OSCQuery service needs
+// that port.
 func (c *Config) checkListeners() error {
 	s := c.servers()
 	for i := range s {
@@ -51,31 +97,53 @@ func (c *Config) checkListeners() error {
 	if l, ok := literalAddrPort(c.OSC.Listen); ok && c.OSCQuery.on() && l.Port() == mdns.Port {
 		return fmt.Errorf("osc.listen = %q and oscquery.enabled: the OSCQuery service's mDNS needs UDP port %d: choose another port for osc.listen", c.OSC.Listen, mdns.Port)
 	}
+	if err := c.checkTrackerPorts(c.OSC.Listen); err != nil {
+		return err
+	}
 	return c.checkTargetAddresses()
 }
 
 // checkTargetAddresses refuses a target written as an address that is gloved's
-// own osc.listen (its frames would come back to it as input and go
-// round), or that its socket cannot send to.
+// own osc.listen or a tracker hand's socket (its frames would come back
+// to it as input and go round), or that its socket cannot send to.
 func (c *Config) checkTargetAddresses() error {
 	listen, ok := literalAddrPort(c.OSC.Listen)
-	if !ok {
-		return nil
-	}
+	trackers := c.trackerSockets()
 	var own []netip.Addr
-	if a := listen.Addr(); a.IsUnspecified() || a.IsLoopback() {
+	if a := listen.Addr(); ok && (a.IsUnspecified() || a.IsLoopback()) || len(trackers) > 0 {
 		own = osc.MachineAddrs()
 	}
 	for _, list := range c.targetLists() {
 		for i, t := range list.targets {
-			if dst, ok := literalAddrPort(t); ok {
+			dst, lit := literalAddrPort(t)
+			if !lit {
+				continue
+			}
+			if ok {
 				if err := selfTarget(list.key, i, t, listen, dst, own); err != nil {
 					return err
 				}
+			}
+			if err := trackerTarget(list.key, i, t, dst, trackers, own); err != nil {
+				return err
+			}
+			if ok {
 				if err := reachable(list.key, i, t, listen.Addr(), dst.Addr(), own); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// trackerTarget is the error for target i of the list at key, t, when it
+// reaches the socket of one of gloved's tracker hands: its frames would
+// come back to it as the tracker's poses, as fast as they go round.
+func trackerTarget(key string, i int, t string, dst netip.AddrPort, trackers []trackerSocket, own []netip.Addr) error {
+	for _, s := range trackers {
+		if osc.SendsToSelf(s.addr, dst, own) {
+			return fmt.Errorf("%s[%d] = %q: that is %s (%v), where gloved's own tracker hand listens: its frames would come back to it as the tracker's poses; give the port of the app that receives them", key, i, t, s.key, s.addr)
 		}
 	}
 	return nil

@@ -257,7 +257,7 @@ func (d *Daemon) oscqueryCounters() []counter {
 			}
 			return float64(d.apps.leftOut.Load())
 		}},
-		{"gloved_oscquery_apps_self_total", "Apps found over mDNS whose address is gloved's own osc.listen: refused, or gloved would send its frames to itself (each app once).", fromOSCQuery, func() float64 {
+		{"gloved_oscquery_apps_self_total", "Apps found over mDNS whose address is gloved's own osc.listen or a tracker hand's options.listen: refused, or gloved would send its frames to itself (each app once).", fromOSCQuery, func() float64 {
 			if d.oscq == nil {
 				return 0
 			}

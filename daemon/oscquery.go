@@ -324,7 +324,7 @@ func (d *Daemon) openOSCQuery() error {
 		said: loglimit.Limiter{Every: time.Minute}}
 	d.apps.use(d.Outputs())
 	q := cfg.OSCQuery
-	s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(),
+	s, err := oscquery.Listen(oscquery.Config{Name: q.Name, Listen: q.Listen, OSC: d.hub.Addr().(*net.UDPAddr).AddrPort(), Inputs: cfg.trackerInputs(),
 		Interfaces: q.Interfaces, Allow: policy.Allow, Discover: cfg.globs(), Sink: d.apps,
 		Warn: func(msg string, kv ...any) { d.log.Warn().Fields(kv).Msg(msg) },
 		Info: func(msg string, kv ...any) { d.log.Info().Fields(kv).Msg(msg) }}, tree)
@@ -340,14 +340,15 @@ func (d *Daemon) openOSCQuery() error {
 
 // sameOSCQuery reports whether a reload to next may keep the running
 // OSCQuery service: the same settings, the same allow list, the same
-// apps looked for, the OSC socket kept, and the network interfaces as
-// mDNS found them (an interface or address that came or went since, or
-// mDNS that could not start and now could, starts the service afresh).
+// apps looked for, the OSC socket kept, the same tracker hands' sockets
+// (no app is found there), and the network interfaces as mDNS found
+// them (an interface or address that came or went since, or mDNS that
+// could not start and now could, starts the service afresh).
 func (d *Daemon) sameOSCQuery(next *Config, hubKept bool) bool {
 	a, b := d.config, next
 	return d.oscq != nil && hubKept && b.OSCQuery.on() && a.OSCQuery.Name == b.OSCQuery.Name && a.OSCQuery.Listen == b.OSCQuery.Listen &&
 		slices.Equal(a.OSCQuery.Interfaces, b.OSCQuery.Interfaces) && slices.Equal(a.OSC.Allow, b.OSC.Allow) && slices.Equal(a.globs(), b.globs()) &&
-		!d.oscq.Stale()
+		slices.Equal(a.trackerInputs(), b.trackerInputs()) && !d.oscq.Stale()
 }
 
 // OSCQueryURL is the OSCQuery tree's address, or "" if there is none.

@@ -42,9 +42,12 @@ func (c *Config) checkAddresses() error {
 	if err != nil {
 		return fmt.Errorf("osc.listen = %q: %v", c.OSC.Listen, err)
 	}
-	self := selfCheck{listen: la.AddrPort(), own: osc.MachineAddrs()}
+	self := selfCheck{listen: la.AddrPort(), own: osc.MachineAddrs(), trackers: c.trackerSockets()}
 	if !self.listen.Addr().IsValid() { // ":9431": every address
 		self.listen = netip.AddrPortFrom(netip.IPv6Unspecified(), self.listen.Port())
+	}
+	if err := c.checkTrackerPorts(self.listen.String()); err != nil {
+		return err
 	}
 	for _, list := range c.targetLists() {
 		if err := self.resolveTargets(list.key, list.targets); err != nil {
@@ -72,15 +75,16 @@ func (c *Config) checkAddresses() error {
 	return nil
 }
 
-// selfCheck is gloved's own OSC socket's address, resolved, and the
-// machine's addresses (osc.SendsToSelf).
+// selfCheck is gloved's own OSC socket's address, resolved, its tracker
+// hands' sockets, and the machine's addresses (osc.SendsToSelf).
 type selfCheck struct {
-	listen netip.AddrPort
-	own    []netip.Addr
+	listen   netip.AddrPort
+	trackers []trackerSocket
+	own      []netip.Addr
 }
 
 // resolveTargets resolves the host names of a targets list at key, and
-// refuses one that is gloved's own OSC socket.
+// refuses one that is gloved's own OSC socket or a tracker hand's.
 func (s selfCheck) resolveTargets(key string, targets []string) error {
 	for i, t := range targets {
 		if strings.HasPrefix(t, osc.OSCQueryTarget) {
@@ -94,6 +98,9 @@ func (s selfCheck) resolveTargets(key string, targets []string) error {
 			return fmt.Errorf("%s[%d] = %q: a target needs a port", key, i, t)
 		}
 		if err := selfTarget(key, i, t, s.listen, ua.AddrPort(), s.own); err != nil {
+			return err
+		}
+		if err := trackerTarget(key, i, t, ua.AddrPort(), s.trackers, s.own); err != nil {
 			return err
 		}
 		if err := reachable(key, i, t, s.listen.Addr(), ua.AddrPort().Addr(), s.own); err != nil {

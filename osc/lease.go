@@ -36,6 +36,9 @@ func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort, tok string) (d time.
 	if SendsToSelf(h.local, dst, h.own) {
 		return 0, false, errSelf
 	}
+	if h.inputLocked(dst) {
+		return 0, false, errInput
+	}
 	if !dst.Addr().Unmap().IsLoopback() {
 		valid, fresh := h.tokens.check(dst, tok, now)
 		if !valid {

@@ -44,6 +44,10 @@ type Policy struct {
 	PerSource int
 	// WristBox bounds wrist positions, in metres (zero: DefaultWristBox).
 	WristBox geom.AABB
+	// Inputs are where gloved's other sockets listen (its tracker hands'
+	// options.listen): no subscription sends there, as none sends to the
+	// hub's own socket, or its frames would come back as input.
+	Inputs []netip.AddrPort
 }
 
 // DefaultPolicy returns the policy of a hub nobody configured.
@@ -84,7 +88,7 @@ func (h *Hub) SetPolicy(p Policy) {
 	h.policy = p.normalized()
 	kept := h.subs[:0]
 	for _, l := range h.subs {
-		if h.permitLocked(l.owner, l.dest.Addr()) == nil {
+		if h.permitLocked(l.owner, l.dest.Addr()) == nil && !h.inputLocked(l.dest) {
 			kept = append(kept, l)
 		}
 	}
@@ -147,6 +151,17 @@ func (h *Hub) permitLocked(src, dst netip.Addr) error {
 		return nil
 	}
 	return errors.New("the destination is not the sender's address (frames go to another host only when osc.allow lists both)")
+}
+
+// inputLocked reports whether frames sent to dst reach one of the
+// policy's Inputs; h.mu is held.
+func (h *Hub) inputLocked(dst netip.AddrPort) bool {
+	for _, in := range h.policy.Inputs {
+		if SendsToSelf(in, dst, h.own) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameHost reports whether a and b are one machine: equal, or both

@@ -47,3 +47,6 @@ func MachineAddrs() []netip.Addr {
 
 // errSelf is a destination that is the hub's own socket.
 var errSelf = errors.New("the destination is gloved's own listen address (osc.listen): its frames would come back to it")
+
+// errInput is a destination that is one of the policy's Inputs.
+var errInput = errors.New("the destination is where one of gloved's tracker hands listens (options.listen): its frames would come back to it as the tracker's poses")

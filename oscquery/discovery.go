@@ -19,30 +19,39 @@ type Sink interface {
 // discovery passes the _osc._udp instances whose names match the
 // patterns (osc.MatchInstance: "VRChat-Client-*") and that gloved's OSC socket
 // can send to on to a Sink, and logs each appearing, moving and
-// vanishing. An instance that points at gloved's own OSC socket
-// (osc.SendsToSelf) is refused: anyone on the link can announce one, and
-// gloved would send its frames to itself and take them back as input.
+// vanishing. An instance that points at gloved's own OSC socket or a
+// tracker hand's (osc.SendsToSelf) is refused: anyone on the link can
+// announce one, and gloved would send its frames to itself and take them
+// back as input.
 type discovery struct {
 	patterns []string
-	osc      netip.Addr     // where gloved's OSC socket is bound
-	self     netip.AddrPort // the OSC socket's address and port
-	own      []netip.Addr   // the machine's addresses, when self is on every address
+	osc      netip.Addr       // where gloved's OSC socket is bound
+	self     netip.AddrPort   // the OSC socket's address and port
+	inputs   []netip.AddrPort // where gloved's tracker hands listen (Config.Inputs)
+	own      []netip.Addr     // the machine's addresses
 	sink     Sink
 	log      func(msg string, kv ...any)
 
 	mu       sync.Mutex
 	reported map[string]netip.AddrPort
 	unusable map[string]bool
-	refused  uint64 // instances found pointing at the OSC socket itself
+	refused  uint64 // instances found pointing at the OSC socket itself or a tracker hand's
 }
 
-func newDiscovery(patterns []string, self netip.AddrPort, sink Sink, log func(string, ...any)) *discovery {
-	d := &discovery{patterns: patterns, osc: self.Addr().Unmap(), self: self, sink: sink, log: log,
+func newDiscovery(patterns []string, self netip.AddrPort, inputs []netip.AddrPort, sink Sink, log func(string, ...any)) *discovery {
+	return &discovery{patterns: patterns, osc: self.Addr().Unmap(), self: self, inputs: inputs, own: osc.MachineAddrs(), sink: sink, log: log,
 		reported: map[string]netip.AddrPort{}, unusable: map[string]bool{}}
-	if d.osc.IsUnspecified() {
-		d.own = osc.MachineAddrs()
+}
+
+// input returns the tracker hand's address that frames sent to a would
+// reach, if any.
+func (d *discovery) input(a netip.AddrPort) (netip.AddrPort, bool) {
+	for _, in := range d.inputs {
+		if osc.SendsToSelf(in, a, d.own) {
+			return in, true
+		}
 	}
-	return d
+	return netip.AddrPort{}, false
 }
 
 // matches reports whether name matches a pattern.
@@ -76,14 +85,20 @@ func (d *discovery) found(f mdns.Found) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	self := osc.SendsToSelf(d.self, f.Addr, d.own)
-	if self || !d.reachable(f.Addr.Addr()) {
+	tracker, input := d.input(f.Addr)
+	if self || input || !d.reachable(f.Addr.Addr()) {
 		if !d.unusable[f.Instance] {
 			d.unusable[f.Instance] = true
-			if self {
+			switch {
+			case self:
 				d.refused++
 				d.logf("oscquery: refused an app that is gloved's own osc.listen: its frames would come back to gloved as input (another process announces gloved's port under that name)",
 					"instance", f.Instance, "address", f.Addr.String(), "osc_listen", d.self.String())
-			} else {
+			case input:
+				d.refused++
+				d.logf("oscquery: refused an app that is where one of gloved's tracker hands listens (options.listen): its frames would come back to gloved as the tracker's poses (another process announces that port under that name)",
+					"instance", f.Instance, "address", f.Addr.String(), "tracker_listen", tracker.String())
+			default:
 				d.logf("oscquery: found an app gloved's OSC socket cannot send to; set osc.listen to an address on its network (0.0.0.0 for any)",
 					"instance", f.Instance, "address", f.Addr.String(), "osc_listen", d.osc.String())
 			}
@@ -122,7 +137,7 @@ func (d *discovery) lost(f mdns.Found) {
 }
 
 // selfRefused counts the instances refused for pointing at gloved's own
-// OSC socket.
+// OSC socket or a tracker hand's.
 func (d *discovery) selfRefused() uint64 {
 	d.mu.Lock()
 	defer d.mu.Unlock()

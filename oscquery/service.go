@@ -28,6 +28,9 @@ type Config struct {
 	// OSC is where gloved's OSC socket is bound (osc.listen): HOST_INFO's
 	// OSC_IP and OSC_PORT and the _osc._udp service.
 	OSC netip.AddrPort
+	// Inputs are where gloved's tracker hands listen (their
+	// options.listen): an app found there is refused, as one at OSC is.
+	Inputs []netip.AddrPort
 	// Interfaces limits mDNS to these network interfaces (nil: every
 	// one that can carry it).
 	Interfaces []string
@@ -92,7 +95,7 @@ func Listen(cfg Config, tree *Tree) (*Service, error) {
 			"oscquery_listen", srv.AddrPort().String(), "osc_listen", cfg.OSC.String())
 	}
 	if len(cfg.Discover) > 0 {
-		s.disc = newDiscovery(cfg.Discover, cfg.OSC, cfg.Sink, cfg.Info)
+		s.disc = newDiscovery(cfg.Discover, cfg.OSC, cfg.Inputs, cfg.Sink, cfg.Info)
 	}
 	return s, nil
 }
@@ -289,7 +292,8 @@ func (s *Service) Found() int {
 }
 
 // SelfRefused counts the apps found whose address is gloved's own OSC
-// socket (osc.listen), refused as destinations.
+// socket (osc.listen) or a tracker hand's (Inputs), refused as
+// destinations.
 func (s *Service) SelfRefused() uint64 {
 	if s.disc == nil {
 		return 0

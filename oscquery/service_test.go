@@ -190,7 +190,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		{"0.0.0.0", "127.0.0.1:9001", false},
 	} {
 		sk := newSink()
-		d := newDiscovery([]string{"VRChat-Client-*"}, netip.AddrPortFrom(netip.MustParseAddr(tc.osc), 9001), sk, nil)
+		d := newDiscovery([]string{"VRChat-Client-*"}, netip.AddrPortFrom(netip.MustParseAddr(tc.osc), 9001), nil, sk, nil)
 		d.found(mdns.Found{Instance: "Other", Addr: netip.MustParseAddrPort("127.0.0.1:1")})
 		d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort(tc.found)})
 		if got := len(sk.events) == 1; got != tc.passed {
@@ -198,7 +198,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 		}
 	}
 	sk := newSink()
-	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddrPort("127.0.0.1:9001"), sk, nil)
+	d := newDiscovery([]string{"VRChat-Client-*"}, netip.MustParseAddrPort("127.0.0.1:9001"), nil, sk, nil)
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("127.0.0.1:9000")})
 	d.found(mdns.Found{Instance: "VRChat-Client-1", Addr: netip.MustParseAddrPort("192.0.2.7:9000")})

@@ -88,6 +88,18 @@ func (s *Spec) Replays() bool {
 // glove that does not replay one.
 func (s *Spec) Records() bool { return s.Recording != "" && !s.Replays() }
 
+// Listens returns the UDP address the spec's glove listens on (a hand
+// tracker's options.listen, driver.Driver.Listens), if it listens on one.
+func (s *Spec) Listens() (netip.AddrPort, bool) {
+	d, err := driver.Lookup(s.Device)
+	if err != nil || d.Listens == nil {
+		return netip.AddrPort{}, false
+	}
+	c := s.config()
+	a, err := d.Listens(&c)
+	return a, err == nil
+}
+
 // Driver returns the spec's glove's driver.
 func (s *Spec) Driver() (*driver.Driver, error) { return driver.Lookup(s.Device) }
 

@@ -296,11 +296,12 @@ targets = ["oscquery:VRChat-Client-*"]
 }
 
 // TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo: a local process
-// announces "VRChat-Client-AAAAAA" over mDNS at gloved's own osc.listen;
-// gloved, sending to "oscquery:VRChat-Client-*", refuses it (its frames
-// would come back to it as input), says so once, counts it in
+// announces "VRChat-Client-AAAAAA" over mDNS at gloved's own osc.listen,
+// and "VRChat-Client-CCCCCC" at a tracker hand's options.listen; gloved,
+// sending to "oscquery:VRChat-Client-*", refuses both (their frames
+// would come back to it as input), says so once each, counts them in
 // gloved_oscquery_apps_self_total, and still sends to the real VRChat
-// found beside it.
+// found beside them.
 func TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo(t *testing.T) {
 	if !inNamespace(t) {
 		return
@@ -314,10 +315,15 @@ func TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo(t *testing.T) {
 	defer vrchat.Close()
 	liar := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-AAAAAA", self, "127.0.0.1")
 	liar.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
+	tracker := freePort(t)
+	_, trackerPort, _ := net.SplitHostPort(tracker)
+	trackerLiar := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-CCCCCC", trackerPort, "127.0.0.1")
+	trackerLiar.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
 	app := zeroconftest.Start(t, "advertise", "_osc._udp.local.", "VRChat-Client-B1B2B3", fmt.Sprint(vrchat.LocalAddr().(*net.UDPAddr).Port), "127.0.0.1")
 	app.Next(t, 10*time.Second, func(e zeroconftest.Event) bool { return e.Event == "registered" })
 	path := filepath.Join(t.TempDir(), "gloved.toml")
-	os.WriteFile(path, []byte(strings.Replace(vrchatConfig("right"), `"127.0.0.1:0"`, strconv.Quote(listen), 1)), 0o644)
+	trackerHand := fmt.Sprintf("[[hand]]\nname = \"tracked\"\ndevice = \"osc\"\n[hand.options]\nlisten = %q\n", tracker)
+	os.WriteFile(path, []byte(trackerHand+strings.Replace(vrchatConfig("right"), `"127.0.0.1:0"`, strconv.Quote(listen), 1)), 0o644)
 	metrics := freePortTCP(t)
 	appendMetrics(t, path, metrics)
 	p := startGloved(t, "gloved run", "run", "-c", path, "--status=false")
@@ -325,18 +331,24 @@ func TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo(t *testing.T) {
 	if refused["instance"] != "VRChat-Client-AAAAAA" || refused["address"] != listen {
 		t.Errorf("refused %v", refused)
 	}
+	refused = p.logLine(t, "refused an app that is where one of gloved's tracker hands listens")
+	if refused["instance"] != "VRChat-Client-CCCCCC" || refused["tracker_listen"] != tracker {
+		t.Errorf("refused %v", refused)
+	}
 	if !receives(t, vrchat, "/gloved/right/frame") {
 		t.Error("the real VRChat found beside it got no frames")
 	}
-	if strings.Count(p.errs.String(), "refused an app that is gloved's own osc.listen") != 1 {
-		t.Errorf("the refusal is not said once:\n%s", p.errs.String())
+	for _, said := range []string{"refused an app that is gloved's own osc.listen", "refused an app that is where one of gloved's tracker hands listens"} {
+		if strings.Count(p.errs.String(), said) != 1 {
+			t.Errorf("the refusal %q is not said once:\n%s", said, p.errs.String())
+		}
 	}
 	for _, l := range strings.Split(p.errs.String(), "\n") {
-		if strings.Contains(l, "found an app to send to") && strings.Contains(l, "AAAAAA") {
+		if strings.Contains(l, "found an app to send to") && (strings.Contains(l, "AAAAAA") || strings.Contains(l, "CCCCCC")) {
 			t.Errorf("gloved sends to itself: %s", l)
 		}
 	}
-	if body := string(scrape(t, metrics)); !strings.Contains(body, "\ngloved_oscquery_apps_self_total 1\n") {
+	if body := string(scrape(t, metrics)); !strings.Contains(body, "\ngloved_oscquery_apps_self_total 2\n") {
 		t.Errorf("the refusal is not counted:\n%s", body)
 	}
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,27 +80,13 @@ func TestGlovedIsNeverItsOwnTarget(t *testing.T) {
 func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
 	listen, metrics := freeUDP(t), freePortTCP(t)
 	cfg := writeConfig(t, listen, "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n[oscquery]\nenabled = false\n", metrics))
-	startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
 	rx, got := daemontest.ListenAny(t)
 	dst, err := net.ResolveUDPAddr("udp", listen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ask := func(port int) *goosc.Message {
-		b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)).MarshalBinary()
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
-			n := len(got.Messages())
-			rx.WriteTo(b, dst) // until the daemon is up to answer
-			time.Sleep(100 * time.Millisecond)
-			for _, m := range got.Messages()[n:] {
-				if m.Address == "/gloved/refused" || m.Address == "/gloved/subscribed" {
-					return m
-				}
-			}
-		}
-		t.Fatal("no answer to /gloved/subscribe")
-		return nil
-	}
+	ask := func(port int) *goosc.Message { return askSubscription(t, p, rx, got, dst, port) }
 	if m := ask(dst.Port); m.Address != "/gloved/refused" || !strings.Contains(fmt.Sprint(m.Arguments...), "own listen address") {
 		t.Fatalf("a subscription of gloved's own port answered %s %v", m.Address, m.Arguments)
 	}
@@ -139,5 +128,137 @@ func TestATargetGlovedCannotSendToIsRefused(t *testing.T) {
 				t.Errorf("osc.listen = %q with the target %s refused: %s", listen, target, r.stderr)
 			}
 		}
+	}
+}
+
+// askSubscription sends /gloved/subscribe "127.0.0.1" port from rx to the
+// daemon p at dst, once it is running (its OSC socket read), and returns
+// its answer. The request is sent once, so a refusal is counted once
+// (and no reply is held back by the replies' rate limit).
+func askSubscription(t *testing.T, p *proc, rx *net.UDPConn, got *daemontest.Packets, dst *net.UDPAddr, port int) *goosc.Message {
+	t.Helper()
+	p.logLine(t, "gloved running")
+	n := len(got.Messages())
+	b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)).MarshalBinary()
+	rx.WriteTo(b, dst)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, m := range got.Messages()[n:] {
+			if m.Address == "/gloved/refused" || m.Address == "/gloved/subscribed" {
+				return m
+			}
+		}
+	}
+	t.Fatal("no answer to /gloved/subscribe")
+	return nil
+}
+
+// trackerHands writes a config of a tracker hand for each of hands, "osc
+// listen = ..." (its device, a space, its [hand.options] lines), on the
+// built-in scene, with gloved's OSC socket at listen and extra after.
+func trackerHands(t *testing.T, listen, extra string, hands ...string) string {
+	t.Helper()
+	var text strings.Builder
+	for i, h := range hands {
+		device, options, _ := strings.Cut(h, " ")
+		fmt.Fprintf(&text, "[[hand]]\nname = \"h%d\"\ndevice = %q\n[hand.options]\n%s\n", i, device, options)
+	}
+	fmt.Fprintf(&text, "[scene]\nfiles = [{ path = \"builtin:grasp\" }]\n[frame]\ncount_tris = false\n[osc]\nlisten = %q\n%s", listen, extra)
+	path := filepath.Join(t.TempDir(), "gloved.toml")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGlovedNeverSendsToItsOwnTrackerHand: a target that is the address
+// a tracker hand of gloved's listens on (options.listen) would have its
+// frames come back to it as the tracker's poses, as fast as it can go
+// round; --check and a start refuse it in one line naming the target and
+// the hand's key, the defaults of a vmc hand and a vmc profile among
+// them (both 127.0.0.1:39539). A target on another port is taken.
+func TestGlovedNeverSendsToItsOwnTrackerHand(t *testing.T) {
+	tracker := freeUDP(t)
+	_, p, _ := net.SplitHostPort(tracker)
+	oscHand := fmt.Sprintf("osc listen = %q", tracker)
+	tests := []struct {
+		name, config string
+		says         []string
+	}{
+		{"osc.targets", trackerHands(t, "127.0.0.1:0", fmt.Sprintf("targets = [%q]\n", tracker), oscHand),
+			[]string{fmt.Sprintf("osc.targets[0] = %q", tracker), "hand[0].options.listen", "come back"}},
+		{"localhost to a tracker on every address", trackerHands(t, "0.0.0.0:0", "targets = [\"localhost:"+p+"\"]\n", "osc listen = \"0.0.0.0:"+p+"\""),
+			[]string{"osc.targets[0]", "hand[0].options.listen"}},
+		{"a profile's targets, the second hand's", trackerHands(t, "127.0.0.1:0", fmt.Sprintf("[[osc.profile]]\nname = \"openxr\"\ntargets = [\"127.0.0.1:9000\", %q]\n", tracker), "vmc listen = \"127.0.0.1:9\"", oscHand),
+			[]string{"osc.profile[0].targets[1]", "hand[1].options.listen"}},
+		{"a vmc hand and a vmc profile by default", trackerHands(t, "127.0.0.1:0", "[[osc.profile]]\nname = \"vmc\"\n", "vmc "),
+			[]string{`osc.profile[0].targets[0] = "127.0.0.1:39539"`, "hand[0].options.listen"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			runBinary(t, 20*time.Second, "run", "-c", tc.config, "--check").oneLine(t, 2, tc.says...)
+			runBinary(t, 20*time.Second, "run", "-c", tc.config, "--status=false", "--for", "3s").oneLine(t, 2, tc.says...)
+		})
+	}
+	other := trackerHands(t, "127.0.0.1:0", "targets = [\"127.0.0.1:9\"]\n", oscHand)
+	if r := runBinary(t, 20*time.Second, "run", "-c", other, "--check"); r.code != 0 {
+		t.Errorf("a target on another port than the tracker's refused: %s", r.stderr)
+	}
+}
+
+// TestASubscriptionToATrackerHandsPortIsRefused: /subscribe naming the
+// port a tracker hand of gloved's listens on is refused with a reason
+// and counted as refused, as one naming osc.listen is.
+func TestASubscriptionToATrackerHandsPortIsRefused(t *testing.T) {
+	listen, tracker, metrics := freeUDP(t), freeUDP(t), freePortTCP(t)
+	cfg := trackerHands(t, listen, fmt.Sprintf("[metrics]\nlisten = %q\n[oscquery]\nenabled = false\n", metrics), fmt.Sprintf("osc listen = %q", tracker))
+	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	rx, got := daemontest.ListenAny(t)
+	dst, err := net.ResolveUDPAddr("udp", listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := net.UDPAddrFromAddrPort(netip.MustParseAddrPort(tracker)).Port
+	if m := askSubscription(t, p, rx, got, dst, port); m.Address != "/gloved/refused" || !strings.Contains(fmt.Sprint(m.Arguments...), "tracker") {
+		t.Fatalf("a subscription of the tracker hand's port answered %s %v", m.Address, m.Arguments)
+	}
+	if n := regexp.MustCompile(`(?m)^gloved_osc_refused_total (\d+)$`).FindSubmatch(scrape(t, metrics)); n == nil || string(n[1]) != "1" {
+		t.Errorf("gloved_osc_refused_total: %q, want 1", n)
+	}
+}
+
+// TestATrackerHandNeverTakesOneOfGlovedsOwnPorts: a tracker hand
+// listening on osc.listen's port, or on mDNS's while the OSCQuery
+// service needs it, would leave one of gloved's sockets unable to open,
+// and the error blame another app; --check and a start refuse the config
+// in one line naming both keys. Two tracker hands on one address share
+// its socket and are taken.
+func TestATrackerHandNeverTakesOneOfGlovedsOwnPorts(t *testing.T) {
+	listen := freeUDP(t)
+	_, p, _ := net.SplitHostPort(listen)
+	tests := []struct {
+		name, config string
+		says         []string
+	}{
+		{"osc.listen's address", trackerHands(t, listen, "", fmt.Sprintf("osc listen = %q", listen)),
+			[]string{fmt.Sprintf("hand[0].options.listen = %q", listen), "osc.listen", "one port"}},
+		{"every address and osc.listen's", trackerHands(t, listen, "", "vmc listen = \"0.0.0.0:"+p+"\""),
+			[]string{"hand[0].options.listen", "osc.listen", "one port"}},
+		{"mDNS's port", trackerHands(t, "127.0.0.1:0", "", "vmc listen = \"0.0.0.0:5353\""),
+			[]string{`hand[0].options.listen = "0.0.0.0:5353"`, "oscquery.enabled", "mDNS"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			runBinary(t, 20*time.Second, "run", "-c", tc.config, "--check").oneLine(t, 2, tc.says...)
+			runBinary(t, 20*time.Second, "run", "-c", tc.config, "--status=false", "--for", "3s").oneLine(t, 2, tc.says...)
+		})
+	}
+	tracker := fmt.Sprintf("vmc listen = %q", freeUDP(t))
+	shared := trackerHands(t, "127.0.0.1:0", "", tracker, tracker)
+	if r := runBinary(t, 20*time.Second, "run", "-c", shared, "--status=false", "--for", "1s"); r.code != 0 {
+		t.Errorf("two tracker hands on one address refused: %s", r.stderr)
+	}
+	noMDNS := trackerHands(t, "127.0.0.1:0", "[oscquery]\nenabled = false\n", "vmc listen = \"127.0.0.1:5353\"")
+	if r := runBinary(t, 20*time.Second, "run", "-c", noMDNS, "--check"); r.code != 0 {
+		t.Errorf("a tracker on mDNS's port without OSCQuery refused: %s", r.stderr)
 	}
 }

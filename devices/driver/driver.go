@@ -61,6 +61,10 @@ type Driver struct {
 	// Replays: the glove is a recording played back, the recording key
 	// the file it plays; it is not itself recorded.
 	Replays bool
+	// Listens, if set, returns the UDP address the glove listens on (a
+	// hand tracker's options.listen, its default filled), for gloved to
+	// keep its own sockets and frames off that port.
+	Listens func(c *Config) (netip.AddrPort, error)
 }
 
 // Key is a [[hand]] key a driver reads, and what it means to it.

@@ -58,6 +58,7 @@ func init() {
 		},
 		Check:   checkVMC,
 		Open:    openVMC,
+		Listens: listensVMC,
 		Layouts: []*devices.Layout{Layout},
 	})
 	driver.Register(&driver.Driver{
@@ -74,6 +75,7 @@ func init() {
 		},
 		Check:   checkOSC,
 		Open:    openOSC,
+		Listens: listensOSC,
 		Layouts: []*devices.Layout{Layout},
 	})
 }
@@ -150,13 +152,23 @@ func decode(c *driver.Config, listen string, oscKeys bool) (settings, error) {
 }
 
 func checkVMC(c *driver.Config) error {
-	_, err := decode(c, DefaultVMCListen, false)
+	_, err := listensVMC(c)
 	return err
 }
 
 func checkOSC(c *driver.Config) error {
-	_, err := decode(c, DefaultOSCListen, true)
+	_, err := listensOSC(c)
 	return err
+}
+
+func listensVMC(c *driver.Config) (netip.AddrPort, error) {
+	s, err := decode(c, DefaultVMCListen, false)
+	return s.listen, err
+}
+
+func listensOSC(c *driver.Config) (netip.AddrPort, error) {
+	s, err := decode(c, DefaultOSCListen, true)
+	return s.listen, err
 }
 
 func openVMC(c driver.Config) (*driver.Opened, error) {
