@@ -70,7 +70,15 @@ func (c *Config) trackerInputs() []netip.AddrPort {
 // on mDNS's while the OSCQuery service needs it: one of gloved's sockets
 // could not open, and its error would blame another app.
 func (c *Config) checkTrackerPorts(listen string) error {
-	for _, s := range c.trackerSockets() {
+	socks := c.trackerSockets()
+	for i, s := range socks {
+		for _, o := range socks[:i] {
+			// One address is one socket, shared; two addresses on one
+			// port cannot both be bound.
+			if o.addr != s.addr && samePort(o.addr.String(), s.addr.String()) {
+				return fmt.Errorf("%s = %q and %s = %q: two tracker sockets on one port: give both hands the same address to share it, or each its own port", o.key, o.addr, s.key, s.addr)
+			}
+		}
 		if samePort(listen, s.addr.String()) {
 			return fmt.Errorf("%s = %q and osc.listen = %q: two of gloved's sockets on one port: give each its own port", s.key, s.addr, c.OSC.Listen)
 		}

@@ -230,8 +230,9 @@ func TestASubscriptionToATrackerHandsPortIsRefused(t *testing.T) {
 // listening on osc.listen's port, or on mDNS's while the OSCQuery
 // service needs it, would leave one of gloved's sockets unable to open,
 // and the error blame another app; --check and a start refuse the config
-// in one line naming both keys. Two tracker hands on one address share
-// its socket and are taken.
+// in one line naming both keys, as for two tracker hands on two
+// addresses of one port (only one could bind it). Two tracker hands on
+// one address share its socket and are taken.
 func TestATrackerHandNeverTakesOneOfGlovedsOwnPorts(t *testing.T) {
 	listen := freeUDP(t)
 	_, p, _ := net.SplitHostPort(listen)
@@ -245,6 +246,8 @@ func TestATrackerHandNeverTakesOneOfGlovedsOwnPorts(t *testing.T) {
 			[]string{"hand[0].options.listen", "osc.listen", "one port"}},
 		{"mDNS's port", trackerHands(t, "127.0.0.1:0", "", "vmc listen = \"0.0.0.0:5353\""),
 			[]string{`hand[0].options.listen = "0.0.0.0:5353"`, "oscquery.enabled", "mDNS"}},
+		{"two addresses of one port", trackerHands(t, "127.0.0.1:0", "", "vmc listen = \"0.0.0.0:"+p+"\"", "vmc listen = \"127.0.0.1:"+p+"\""),
+			[]string{"hand[0].options.listen", "hand[1].options.listen", "two tracker sockets on one port"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
