@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gloved/gloved/bch/experiments"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // runBenchBCH runs the bounding cylinder hierarchy paper's experiments
@@ -158,5 +159,5 @@ func writeDepthPlot(path string, r *experiments.Result) error {
 			w-right+10, ly+16, w-right+35, ly+16, c, w-right+40, ly+20, html.EscapeString(body.Body))
 	}
 	b.WriteString("</svg>\n")
-	return writeFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
+	return userfile.WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gloved/gloved/cab/experiments"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // paperUpdateRatio is the CAB paper's t[upd] OBB / CAB per table (tables
@@ -130,5 +131,5 @@ func writeCABPlot(path string, tables []*experiments.Table) error {
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%.0f us</text>`+"\n", left-6, top+4, maxT)
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">0</text>`+"\n", left-6, h-bottom+4)
 	b.WriteString("</svg>\n")
-	return writeFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
+	return userfile.WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err })
 }

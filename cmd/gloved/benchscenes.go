@@ -14,6 +14,7 @@ import (
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/env/experiments"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -153,7 +154,7 @@ func writeGlovedTiming(dir string, row sceneRow, band float64) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "gloved.json"), func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	return userfile.WriteFile(filepath.Join(dir, "gloved.json"), func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // benchScene builds one scene and runs the motion through it.

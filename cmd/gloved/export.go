@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 
 	"context"
@@ -88,7 +89,7 @@ func exportFiles(dir string, body *cab.Body) []string {
 // DIR/links/NAME.obj.
 func writeLinks(dir string, body *cab.Body) error {
 	for l, link := range body.Links {
-		err := writeFile(filepath.Join(dir, "links", link.Name+".obj"), func(w io.Writer) error {
+		err := userfile.WriteFile(filepath.Join(dir, "links", link.Name+".obj"), func(w io.Writer) error {
 			fmt.Fprintf(w, "# gloved link %s (%d): convex hull in the link frame, metres\no %s\n", link.Name, l, link.Name)
 			for _, v := range link.Verts {
 				fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
@@ -107,7 +108,7 @@ func writeLinks(dir string, body *cab.Body) error {
 
 // writeSceneOBJ writes the world-space scene, one OBJ object per scene object.
 func writeSceneOBJ(path string, scene *env.Mesh) error {
-	return writeFile(path, func(w io.Writer) error {
+	return userfile.WriteFile(path, func(w io.Writer) error {
 		fmt.Fprintln(w, "# gloved scene, world space (Y-up, metres); triangles in the order gloved numbers them")
 		for _, v := range scene.Verts {
 			fmt.Fprintf(w, "v %.9g %.9g %.9g\n", v.X, v.Y, v.Z)
@@ -127,11 +128,11 @@ func writeSceneOBJ(path string, scene *env.Mesh) error {
 // exportFrames runs the session, writing every link's transform per frame
 // to DIR/frames.txt and the contacts to DIR/contacts.jsonl.
 func exportFrames(ctx context.Context, s *session.Session, limit int, dir string) (int, error) {
-	fw, err := createOutput(filepath.Join(dir, "frames.txt"))
+	fw, err := userfile.CreateOutput(filepath.Join(dir, "frames.txt"))
 	if err != nil {
 		return 0, err
 	}
-	cw, err := createOutput(filepath.Join(dir, "contacts.jsonl"))
+	cw, err := userfile.CreateOutput(filepath.Join(dir, "contacts.jsonl"))
 	if err != nil {
 		return 0, fw.Abort(err)
 	}

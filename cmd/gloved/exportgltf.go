@@ -25,7 +25,7 @@ const maxGLTFFrames = view.MaxTimelineFrames
 // frame, so that a path that cannot be written fails at once, and put in
 // place only when written whole.
 func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary bool, out io.Writer) error {
-	f, err := createOutput(path)
+	f, err := userfile.CreateOutput(path)
 	if err != nil {
 		return fmt.Errorf("--gltf: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gloved/gloved/animation"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 func runHand(ctx context.Context, args []string, out io.Writer) error {
@@ -112,7 +113,7 @@ func writeHandFile(path string, glb bool, h *handmodel.Hand, poses []geom.Transf
 	if glb {
 		write = func(w io.Writer) error { return animation.WritePose(w, h, poses, skin, posed) }
 	}
-	return writeFile(path, write)
+	return userfile.WriteFile(path, write)
 }
 
 // writeHandOBJ writes the posed links, and the posed skin of a skinned

@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // series is one polyline of a plot.
@@ -28,7 +30,7 @@ const (
 )
 
 // WriteFile writes the plot to the SVG file path.
-func (p *logLogPlot) WriteFile(path string) error { return writeFile(path, p.WriteSVG) }
+func (p *logLogPlot) WriteFile(path string) error { return userfile.WriteFile(path, p.WriteSVG) }
 
 // WriteSVG writes the plot. Non-positive values are left out (no log).
 func (p *logLogPlot) WriteSVG(w io.Writer) error {
