@@ -2,7 +2,9 @@
 // must: a regular file, of at most the size its kind may have. A config,
 // a calibration, a scene, a skinned hand, a recording: anything else is
 // refused with one line that says what the path is and what to give
-// instead.
+// instead. It writes them as every gloved writer must, too: whole or
+// not at all (Output), and a path in a message shown so that the message
+// stays one line (Name).
 //
 // A named pipe opened for reading blocks until a writer comes, which no
 // signal interrupts; /dev/zero never ends. So a file is opened with
