@@ -447,9 +447,18 @@ func handName(s string) bool {
 	return true
 }
 
+// MaxHands bounds the [[hand]] tables of a config. Hand-to-hand contact
+// tests every pair of hands, and its memory grows with the square of
+// their number: 100 simulated hands ran the daemon out of memory, while
+// 16 (a lab of a few people, two gloves each) use about 110 MB.
+const MaxHands = 16
+
 func (c *Config) checkHands() error {
 	if len(c.Hands) == 0 {
 		return fmt.Errorf("no [[hand]]: at least one hand is needed")
+	}
+	if len(c.Hands) > MaxHands {
+		return fmt.Errorf("hands: %d [[hand]] tables: at most %d; run a second daemon (with its own osc.listen) for more", len(c.Hands), MaxHands)
 	}
 	names := map[string]bool{}
 	for i := range c.Hands {
