@@ -65,6 +65,7 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
+		warnScene(m)
 		start := time.Now()
 		if trees[i], err = env.Build(m, env.BuildOptions{Fit: fit}); err != nil {
 			return err

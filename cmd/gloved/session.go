@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gloved/gloved/devices/replay"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
@@ -73,6 +74,7 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	if err != nil {
 		return nil, err
 	}
+	warnScene(scene)
 	if err := atLeast("workers", *o.workers, 0); err != nil {
 		return nil, err
 	}
@@ -116,6 +118,14 @@ func noSamples(path string, damage error) error {
 
 // warnDamage tells the user what was wrong with a damaged recording, if it
 // was: a jump in its clock, played through, and the damage it ends at.
+// warnScene says what loading changed in the scene's files to use them
+// (env.Mesh.Warnings), one line each.
+func warnScene(m *env.Mesh) {
+	for _, w := range m.Warnings {
+		warn("%s", w)
+	}
+}
+
 func warnDamage(s *session.Session) {
 	if j := s.Jump(); j != nil {
 		warn("%s: %v", s.Spec.Recording, j)
