@@ -244,6 +244,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 	if !ok {
 		return
 	}
+	hand = printable.String(hand) // shown as its string arguments are
 	h := hands[hand]
 	if h == nil {
 		if len(hands) >= maxWatchedHands {
