@@ -104,16 +104,20 @@ func runFrames(ctx context.Context, s *session.Session, limit int, each func() e
 // made no frame.
 func heldSamples(ctx context.Context, s *session.Session) error {
 	if s.Frames == 0 && s.Spec.Device == session.DeviceReplay && ctx.Err() == nil {
-		return noSamples(s.Spec.Recording, s.Warning())
+		return noSamples(s.Spec.Recording)
 	}
 	return nil
 }
 
-// noSamples is the error of a recording that held no sample, before the
-// damage it ends at (damage), if any: a daemon's replay hand refuses it
-// alike (replay.HoldsSamples).
-func noSamples(path string, damage error) error {
-	return &replay.NoSamplesError{Path: path, Damage: damage}
+// noSamples is the error of a recording at path that gave no sample: the
+// one a daemon's replay hand refuses it with (replay.HoldsSamples, which
+// reads it again to say what it holds: nothing, or damaged samples alone,
+// before the damage it ends at, if any).
+func noSamples(path string) error {
+	if err := replay.HoldsSamples(path); err != nil {
+		return err
+	}
+	return &replay.NoSamplesError{Path: path}
 }
 
 // warnDamage tells the user what was wrong with a damaged recording, if it
