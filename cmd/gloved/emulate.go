@@ -187,6 +187,9 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 	if a.source != "sim" {
 		return fmt.Errorf("%w: --source: an emulated OpenGloves glove plays the simulated motions (--motion) or the calibration poses (--calibration)", errUsage)
 	}
+	if a.max != opengloves.MaxESP32 && a.max != opengloves.MaxAVR {
+		return fmt.Errorf("%w: --max %d: want %d (an ESP32) or %d (an AVR board)", errUsage, a.max, opengloves.MaxESP32, opengloves.MaxAVR)
+	}
 	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay, Joints: a.joints}, ForceFeedback: a.forceFeedback, Controls: a.controls, Garbage: a.garbage, Seed: a.seed}
 	what := "simulated " + a.motion
 	if a.poses.calibration != "" {

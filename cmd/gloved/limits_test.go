@@ -224,3 +224,23 @@ func TestAConfigOfMoreHandsThanTheMaximumIsRefused(t *testing.T) {
 		t.Errorf("%d hands refused: %s", daemon.MaxHands, r.stderr)
 	}
 }
+
+// TestFlagsOutsideTheirRangeAreRefused: a flag whose value the command
+// cannot honour is a usage error in one line, not a run that ignores it:
+// --proximity and --workers take the ranges a config's frame.proximity_m
+// and frame.workers do; --max-tris below every scene printed nothing and
+// exited 0; an OpenGloves --max 0 said "full scale 0" and streamed 4095.
+func TestFlagsOutsideTheirRangeAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"contacts", "--sim", "--scene", "builtin:grasp", "--frames", "1", "--proximity", "5"}, "--proximity 5: want 0 to 1 m"},
+		{[]string{"contacts", "--sim", "--scene", "builtin:grasp", "--frames", "1", "--workers", "99999"}, "--workers 99999: want 0 (one per CPU, at most 4) to 4"},
+		{[]string{"bench", "scenes", "--max-tris", "0"}, "--max-tris 0: no scene of the classes run is that small"},
+		{[]string{"bench", "scenes", "--proximity", "-1"}, "--proximity -1: want 0 to 1 m"},
+		{[]string{"emulate", "--model", "opengloves", "--max", "0"}, "--max 0: want 4095 (an ESP32) or 1023 (an AVR board)"},
+	} {
+		runBinary(t, 20*time.Second, tc.args...).oneLine(t, 2, tc.says)
+	}
+}

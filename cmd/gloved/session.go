@@ -66,6 +66,9 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 // open opens the session the flags name, with the pipeline options opt
 // (its proximity from --proximity).
 func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error) {
+	if err := pipelineFlags(o.proximity, *o.workers); err != nil {
+		return nil, err
+	}
 	spec, err := o.spec()
 	if err != nil {
 		return nil, err
@@ -75,9 +78,6 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 		return nil, err
 	}
 	warnScene(scene)
-	if err := atLeast("workers", *o.workers, 0); err != nil {
-		return nil, err
-	}
 	opt.Proximity, opt.NoAccel, opt.Workers = o.proximity, *o.noAccel, *o.workers
 	return session.Open(spec, scene, opt)
 }
