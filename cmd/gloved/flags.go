@@ -47,7 +47,6 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 	return err
 }
 
-// atLeast checks that flag --name's value v is at least least.
 // pipelineFlags checks --proximity and --workers against the ranges a
 // config's frame.proximity_m and frame.workers take.
 func pipelineFlags(proximity float64, workers int) error {
@@ -60,6 +59,7 @@ func pipelineFlags(proximity float64, workers int) error {
 	return nil
 }
 
+// atLeast checks that flag --name's value v is at least least.
 func atLeast(name string, v, least int) error {
 	if v < least {
 		return fmt.Errorf("%w: --%s %d: want at least %d", errUsage, name, v, least)

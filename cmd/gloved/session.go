@@ -120,8 +120,6 @@ func noSamples(path string) error {
 	return &replay.NoSamplesError{Path: path}
 }
 
-// warnDamage tells the user what was wrong with a damaged recording, if it
-// was: a jump in its clock, played through, and the damage it ends at.
 // warnScene says what loading changed in the scene's files to use them
 // (env.Mesh.Warnings), one line each.
 func warnScene(m *env.Mesh) {
@@ -130,6 +128,8 @@ func warnScene(m *env.Mesh) {
 	}
 }
 
+// warnDamage tells the user what was wrong with a damaged recording, if it
+// was: a jump in its clock, played through, and the damage it ends at.
 func warnDamage(s *session.Session) {
 	if j := s.Jump(); j != nil {
 		warn("%s: %v", s.Spec.Recording, j)
