@@ -21,9 +21,9 @@ type Forker interface {
 	Fork() Object
 }
 
-// maxWorkers is the most goroutines answer one frame's candidates: the
-// calling one and maxWorkers-1 helpers of the package's pool.
-const maxWorkers = 4
+// MaxWorkers is the most goroutines answer one frame's candidates: the
+// calling one and MaxWorkers-1 helpers of the package's pool.
+const MaxWorkers = 4
 
 // splitAbove is how long the last frame's candidates must have taken for
 // this frame's to be shared, unless Options.SplitAbove says otherwise:
@@ -51,7 +51,7 @@ type span struct {
 
 // helpers is the package's pool of goroutines that take a share of a
 // frame's candidates, started at the first shared frame (GOMAXPROCS-1 of
-// them, at most maxWorkers-1). They live as long as the process, parked
+// them, at most MaxWorkers-1). They live as long as the process, parked
 // between frames.
 var helpers struct {
 	once sync.Once
@@ -60,7 +60,7 @@ var helpers struct {
 
 func startHelpers() {
 	helpers.jobs = make(chan *worker)
-	for range min(runtime.GOMAXPROCS(0), maxWorkers) - 1 {
+	for range min(runtime.GOMAXPROCS(0), MaxWorkers) - 1 {
 		go func() {
 			for w := range helpers.jobs {
 				w.s.drain(w)
@@ -81,7 +81,7 @@ func (s *Scene) newWorkers() {
 	if s.opt.NoAccel {
 		n = 1
 	}
-	n = max(1, min(n, maxWorkers))
+	n = max(1, min(n, MaxWorkers))
 	s.workers = make([]worker, 1, n)
 	s.workers[0] = worker{s: s, objs: s.Objects, k: 0}
 	for _, o := range s.Objects {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/configs"
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/feedback"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/userfile"
@@ -447,9 +448,18 @@ func handName(s string) bool {
 	return true
 }
 
+// MaxHands bounds the [[hand]] tables of a config. Hand-to-hand contact
+// tests every pair of hands, and its memory grows with the square of
+// their number: 100 simulated hands ran the daemon out of memory, while
+// 16 (a lab of a few people, two gloves each) use about 110 MB.
+const MaxHands = 16
+
 func (c *Config) checkHands() error {
 	if len(c.Hands) == 0 {
 		return fmt.Errorf("no [[hand]]: at least one hand is needed")
+	}
+	if len(c.Hands) > MaxHands {
+		return fmt.Errorf("hands: %d [[hand]] tables: at most %d; run a second daemon (with its own osc.listen) for more", len(c.Hands), MaxHands)
 	}
 	names := map[string]bool{}
 	for i := range c.Hands {
@@ -492,11 +502,11 @@ func (c *Config) checkService() error {
 	if !(c.Frame.BudgetMS > 0 && c.Frame.BudgetMS <= 1000) {
 		return fmt.Errorf("frame.budget_ms = %v: want 0 < budget <= 1000", c.Frame.BudgetMS)
 	}
-	if !(c.Frame.ProximityM >= 0 && c.Frame.ProximityM <= 1) {
-		return fmt.Errorf("frame.proximity_m = %v: want 0 to 1 m", c.Frame.ProximityM)
+	if !session.ProximityInRange(c.Frame.ProximityM) {
+		return fmt.Errorf("frame.proximity_m = %v: want 0 to %g m", c.Frame.ProximityM, session.MaxProximity)
 	}
-	if c.Frame.Workers < 0 || c.Frame.Workers > 4 {
-		return fmt.Errorf("frame.workers = %d: want 0 (one per CPU, at most 4) to 4", c.Frame.Workers)
+	if !session.WorkersInRange(c.Frame.Workers) {
+		return fmt.Errorf("frame.workers = %d: want 0 (one per CPU, at most %d) to %d", c.Frame.Workers, contact.MaxWorkers, contact.MaxWorkers)
 	}
 	if err := c.Self.options().Check(); err != nil {
 		return fmt.Errorf("self: %w", err)

@@ -125,6 +125,9 @@ func (d *Daemon) open(ctx context.Context) error {
 		if d.scene, err = LoadScene(ctx, cfg); err != nil {
 			return err
 		}
+		for _, w := range d.scene.Warnings { // a reload's were the config's (Validate)
+			d.log.Warn().Msg("scene: " + w)
+		}
 	}
 	if d.shared == nil || d.shared.Mesh() != d.scene { // every hand's, and every reopened glove's
 		d.shared = contact.NewSharedContext(ctx, d.scene)

@@ -24,6 +24,9 @@ func (c *Config) Validate(ctx context.Context) (*env.Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, w := range scene.Warnings {
+		c.Warnings = append(c.Warnings, "scene: "+w)
+	}
 	for i, h := range c.Hands {
 		if err := session.Check(c.Spec(i)); err != nil {
 			return nil, fmt.Errorf("hand[%d] (%s).%w", i, h.Name, c.explainMissing(err))

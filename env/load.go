@@ -114,6 +114,9 @@ func LoadContext(ctx context.Context, path string, opt LoadOptions) (*Mesh, erro
 	if len(m.Objects) > maxObjects {
 		return nil, fmt.Errorf("env: %s: %d objects: %w (the limit is %d)", path, len(m.Objects), ErrTooBig, maxObjects)
 	}
+	if w := m.cleanNames(); w != "" {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s: %s", path, w))
+	}
 	m.countDegenerate()
 	m.detectConvex()
 	if err := ctx.Err(); err != nil {

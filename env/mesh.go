@@ -20,6 +20,9 @@ type Mesh struct {
 	// Convex[o] reports that object o's mesh is its own convex hull (set by
 	// Load, or by DetectConvex): the narrow phase treats it as a solid.
 	Convex []bool
+	// Warnings are what loading changed in a file to use it (names.go),
+	// one line each, naming the file.
+	Warnings []string
 	// objects indexes each object's triangles (objects.go).
 	objects atomic.Pointer[objectIndex]
 }
@@ -51,6 +54,7 @@ func (m *Mesh) Append(o *Mesh) {
 	}
 	m.Objects = append(m.Objects, o.Objects...)
 	m.Degenerate += o.Degenerate
+	m.Warnings = append(m.Warnings, o.Warnings...)
 }
 
 // addObject starts a new named object and returns its index.

@@ -16,6 +16,19 @@ import (
 	"github.com/gloved/gloved/selfcontact"
 )
 
+// MaxProximity bounds PipelineOptions.Proximity (m): a band of a metre
+// holds a hand's reach; beyond it every object of a room is near.
+const MaxProximity = 1.0
+
+// ProximityInRange reports whether p is a band from 0 to MaxProximity,
+// what a config's frame.proximity_m and the commands' --proximity take.
+func ProximityInRange(p float64) bool { return p >= 0 && p <= MaxProximity }
+
+// WorkersInRange reports whether n is 0 (one per CPU, at most
+// contact.MaxWorkers) to contact.MaxWorkers, what a config's
+// frame.workers and the commands' --workers take.
+func WorkersInRange(n int) bool { return n >= 0 && n <= contact.MaxWorkers }
+
 // PipelineOptions tune the frame pipeline.
 type PipelineOptions struct {
 	// Proximity is the band (m) within which links that do not touch an

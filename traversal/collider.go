@@ -21,6 +21,13 @@ type Counters struct {
 type Collider struct {
 	// FirstContact stops the query at the first intersecting triangle pair.
 	FirstContact bool
+	// MaxPairs, when above 0, stops the query once that many pairs are
+	// found (and sets AtMaxPairs): two meshes that overlap everywhere meet
+	// in a number of pairs that grows with the product of their sizes.
+	MaxPairs int
+	// AtMaxPairs says the last query stopped at MaxPairs pairs: there may
+	// be more.
+	AtMaxPairs bool
 	// Pairs are the intersecting (triangle of A, triangle of B) pairs of the
 	// last query, indices in file order, sorted.
 	Pairs [][2]int32
@@ -44,7 +51,7 @@ type Collider struct {
 // explicit stack, always splitting the larger box, and returns the number of
 // pairs found (also in c.Pairs).
 func (c *Collider) Collide(a, b *env.Tree, pose geom.Transform) int {
-	c.Pairs, c.Counters = c.Pairs[:0], Counters{}
+	c.Pairs, c.Counters, c.AtMaxPairs = c.Pairs[:0], Counters{}, false
 	need := a.Depth + b.Depth + 2
 	if cap(c.stack) < need {
 		c.stack = make([][2]int32, 0, need)
@@ -72,6 +79,10 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 		if geom.TriTri(a.Mesh.Triangle(int(ta)), c.placedTri(tb)) {
 			c.Pairs = append(c.Pairs, [2]int32{ta, tb})
 			if c.FirstContact {
+				return Stop, [2]int32{}
+			}
+			if len(c.Pairs) == c.MaxPairs {
+				c.AtMaxPairs = true
 				return Stop, [2]int32{}
 			}
 		}

@@ -63,6 +63,34 @@ func TestCollideEqualsBruteForce(t *testing.T) {
 	}
 }
 
+// TestCollideStopsAtMaxPairs: a query capped below the pairs there are
+// holds exactly the cap, each of them a real pair, and says it stopped;
+// a cap at or above them finds them all and says it did not.
+func TestCollideStopsAtMaxPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 15))
+	a := env.Soup("a", r, 300, 1, 0.6)
+	b := env.Soup("b", r, 300, 1, 0.6)
+	pose := randPose(r, 0.2)
+	want := traversal.BruteForce(a, b, pose)
+	if len(want) < 10 {
+		t.Fatalf("only %d pairs: the cap tests little", len(want))
+	}
+	ta, tb := mustBuild(t, a, geom.FitHull), mustBuild(t, b, geom.FitHull)
+	c := traversal.Collider{MaxPairs: len(want) / 2}
+	if n := c.Collide(ta, tb, pose); n != len(want)/2 || !c.AtMaxPairs {
+		t.Fatalf("capped at %d of %d: found %d, at max %v", len(want)/2, len(want), n, c.AtMaxPairs)
+	}
+	for _, p := range c.Pairs {
+		if !slices.Contains(want, p) {
+			t.Fatalf("pair %v is no intersecting pair", p)
+		}
+	}
+	c.MaxPairs = len(want) + 1
+	if c.Collide(ta, tb, pose); !slices.Equal(c.Pairs, want) || c.AtMaxPairs {
+		t.Fatalf("cap above the pairs: found %d of %d, at max %v", len(c.Pairs), len(want), c.AtMaxPairs)
+	}
+}
+
 // TestCollideTinyTrees: trees of one, two and three triangles, whose roots
 // are leaves or whose leaves meet internal nodes at once.
 func TestCollideTinyTrees(t *testing.T) {

@@ -71,7 +71,7 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if res.Frames == 0 {
 		if o.recording != "" {
-			return noSamples(o.recording, nil)
+			return noSamples(o.recording)
 		}
 		return fmt.Errorf("the session has no frames")
 	}

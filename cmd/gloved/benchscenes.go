@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -72,16 +73,18 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	if err := atLeast("frames", *frames, 1); err != nil {
 		return err
 	}
-	if err := atLeast("workers", *workers, 0); err != nil {
+	if err := pipelineFlags(*proximity, *workers); err != nil {
 		return err
 	}
 	var rows []sceneRow
+	smallest := math.MaxInt
 	for _, name := range strings.Split(*classes, ",") {
 		c, err := experiments.SceneClassNamed(strings.TrimSpace(name))
 		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		for _, size := range c.Sizes {
+			smallest = min(smallest, size)
 			if size > *maxTris || ctx.Err() != nil {
 				continue
 			}
@@ -111,6 +114,9 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 				}
 			}
 		}
+	}
+	if len(rows) == 0 && ctx.Err() == nil && smallest > *maxTris {
+		return fmt.Errorf("%w: --max-tris %d: no scene of the classes run is that small (the smallest has %d triangles): raise it", errUsage, *maxTris, smallest)
 	}
 	return fs.report(out, rows, func(path string) error { return writeScenesPlot(path, rows) }, nil)
 }

@@ -13,9 +13,16 @@ import (
 	"github.com/gloved/gloved/traversal"
 )
 
+// defaultMaxPairs bounds the pairs collide holds: two meshes overlapping
+// everywhere meet in pairs that grow with the product of their sizes (two
+// fans of 10,000 triangles, 1e8 pairs, ran out of memory); a million
+// pairs are 8 MB.
+const defaultMaxPairs = 1_000_000
+
 type collideFlags struct {
 	pose  *poseFlag
 	first bool
+	max   int
 	json  bool
 	fit   string
 }
@@ -25,6 +32,7 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("collide", commands()["collide"].usage, out)
 	f.pose = addPoseFlag(fs, "place-b", "pose-b", "B's pose in A's frame (default: the identity)")
 	fs.BoolVar(&f.first, "first", false, "stop at the first intersecting pair")
+	fs.IntVar(&f.max, "max-pairs", defaultMaxPairs, "stop after this many intersecting pairs (each is held in memory until printed)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.StringVar(&f.fit, "fit", "hull", "box orientation: hull (the paper's), surface, or aabb")
 	pos, err := parseInterleaved(fs, args)
@@ -34,6 +42,9 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	if len(pos) != 2 {
 		fs.Usage()
 		return fmt.Errorf("%w: collide takes two mesh files, got %d", errUsage, len(pos))
+	}
+	if f.max < 1 {
+		return fmt.Errorf("%w: --max-pairs %d: want at least 1", errUsage, f.max)
 	}
 	pose := geom.Identity()
 	v, err := f.pose.pose()
@@ -54,13 +65,14 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
+		warnScene(m)
 		start := time.Now()
 		if trees[i], err = env.Build(m, env.BuildOptions{Fit: fit}); err != nil {
 			return err
 		}
 		buildS[i] = time.Since(start).Seconds()
 	}
-	c := traversal.Collider{FirstContact: f.first}
+	c := traversal.Collider{FirstContact: f.first, MaxPairs: f.max}
 	start := time.Now()
 	c.Collide(trees[0], trees[1], pose)
 	query := time.Since(start)
@@ -74,6 +86,9 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "box tests: %d, triangle tests: %d, query %.3f ms\n", c.BoxTests, c.TriTests, float64(query.Nanoseconds())/1e6)
 	fmt.Fprintf(out, "intersecting pairs: %d\n", len(c.Pairs))
+	if c.AtMaxPairs {
+		fmt.Fprintf(out, "stopped at --max-pairs %d: there may be more; raise it to list them\n", f.max)
+	}
 	for _, p := range c.Pairs {
 		fmt.Fprintf(out, "  A#%d (%s)  B#%d (%s)\n", p[0], trees[0].Mesh.ObjectName(int(p[0])), p[1], trees[1].Mesh.ObjectName(int(p[1])))
 	}
@@ -86,11 +101,12 @@ func writeCollideJSON(out io.Writer, c *traversal.Collider, buildS [2]float64) e
 		pairs = [][2]int32{}
 	}
 	return json.NewEncoder(out).Encode(struct {
-		Pairs    [][2]int32 `json:"pairs"`
-		BoxTests int        `json:"box_tests"`
-		TriTests int        `json:"tri_tests"`
-		BuildS   [2]float64 `json:"build_s"`
-	}{pairs, c.BoxTests, c.TriTests, buildS})
+		Pairs      [][2]int32 `json:"pairs"`
+		AtMaxPairs bool       `json:"at_max_pairs"`
+		BoxTests   int        `json:"box_tests"`
+		TriTests   int        `json:"tri_tests"`
+		BuildS     [2]float64 `json:"build_s"`
+	}{pairs, c.AtMaxPairs, c.BoxTests, c.TriTests, buildS})
 }
 
 func parseFit(s string) (geom.FitMode, error) {

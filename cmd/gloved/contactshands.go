@@ -73,6 +73,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	if err != nil {
 		return err
 	}
+	warnScene(scene)
 	sessions := make([]*session.Session, 0, len(cfg.Hands))
 	defer func() {
 		for _, s := range sessions {

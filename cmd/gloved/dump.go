@@ -67,7 +67,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 		warn("%s: %v", pos[0], j)
 	}
 	if dumped == 0 && ctx.Err() == nil {
-		return noSamples(pos[0], g.Warning())
+		return noSamples(pos[0])
 	}
 	if w := g.Warning(); w != nil {
 		warn("%s: %v; dumped the samples before it", pos[0], w)

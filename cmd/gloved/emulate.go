@@ -8,8 +8,10 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/devices/cyberglove"
@@ -41,6 +43,10 @@ type emulateArgs struct {
 }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
+	// The terminal it runs in closing (SIGHUP) stops it as Ctrl-C does,
+	// so that --link is removed, not left at a freed /dev/pts/N.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGHUP)
+	defer stop()
 	a, err := parseEmulate(args, out)
 	if err != nil {
 		return err
@@ -180,6 +186,9 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 	}
 	if a.source != "sim" {
 		return fmt.Errorf("%w: --source: an emulated OpenGloves glove plays the simulated motions (--motion) or the calibration poses (--calibration)", errUsage)
+	}
+	if a.max != opengloves.MaxESP32 && a.max != opengloves.MaxAVR {
+		return fmt.Errorf("%w: --max %d: want %d (an ESP32) or %d (an AVR board)", errUsage, a.max, opengloves.MaxESP32, opengloves.MaxAVR)
 	}
 	o := emulator.OpenGlovesOpts{Max: a.max, Form: opengloves.Form{Splay: a.splay, Joints: a.joints}, ForceFeedback: a.forceFeedback, Controls: a.controls, Garbage: a.garbage, Seed: a.seed}
 	what := "simulated " + a.motion

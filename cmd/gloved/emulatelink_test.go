@@ -67,22 +67,7 @@ func TestEmulateReplacesAStaleLinkAndRemovesOnlyItsOwn(t *testing.T) {
 		if err := os.WriteFile(tmp, []byte("mine\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		emu := exec.Command(binary(t), "emulate", "--link", link)
-		var emuErr bytes.Buffer
-		emu.Stderr = &emuErr
-		if err := emu.Start(); err != nil {
-			t.Fatal(err)
-		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			if target, _ := os.Readlink(link); target != "/dev/pts/987654" && strings.HasPrefix(target, "/dev/pts/") {
-				break
-			}
-			if time.Now().After(deadline) {
-				emu.Process.Kill()
-				emu.Wait()
-				t.Fatalf("the emulator never replaced the stale link: %s", emuErr.String())
-			}
-		}
+		emu, emuErr := startLinkedEmulator(t, link, "/dev/pts/987654")
 		if replaced {
 			if err := os.Remove(link); err != nil {
 				t.Fatal(err)
@@ -144,5 +129,45 @@ func TestEmulateLogsNeverEmptyAnExistingFile(t *testing.T) {
 	emu.Process.Signal(syscall.SIGINT)
 	if err := emu.Wait(); err != nil {
 		t.Fatalf("emulate --force after SIGINT: %v", err)
+	}
+}
+
+// TestEmulateRemovesItsLinkWhenItsTerminalCloses: an emulator whose
+// terminal closes gets SIGHUP; it stops as on Ctrl-C or SIGTERM and
+// removes its --link, which was left pointing at a freed /dev/pts/N.
+func TestEmulateRemovesItsLinkWhenItsTerminalCloses(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		link := filepath.Join(t.TempDir(), "glove")
+		emu, emuErr := startLinkedEmulator(t, link, "")
+		emu.Process.Signal(sig)
+		if err := emu.Wait(); err != nil {
+			t.Errorf("emulate after %v: %v: %s", sig, err, emuErr.String())
+		}
+		if _, err := os.Lstat(link); err == nil {
+			t.Errorf("after %v the emulator left its link %s behind", sig, link)
+		}
+	}
+}
+
+// startLinkedEmulator starts `gloved emulate --link link` and returns once
+// link points at a pty other than stale, with what it writes to standard
+// error.
+func startLinkedEmulator(t *testing.T, link, stale string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	emu := exec.Command(binary(t), "emulate", "--link", link)
+	var emuErr bytes.Buffer
+	emu.Stderr = &emuErr
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if target, _ := os.Readlink(link); target != stale && strings.HasPrefix(target, "/dev/pts/") {
+			return emu, &emuErr
+		}
+		if time.Now().After(deadline) {
+			emu.Process.Kill()
+			emu.Wait()
+			t.Fatalf("the emulator never linked %s to its pty: %s", link, emuErr.String())
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
@@ -44,6 +45,18 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 		err = fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
 	return err
+}
+
+// pipelineFlags checks --proximity and --workers against the ranges a
+// config's frame.proximity_m and frame.workers take.
+func pipelineFlags(proximity float64, workers int) error {
+	if !session.ProximityInRange(proximity) {
+		return fmt.Errorf("%w: --proximity %v: want 0 to %g m", errUsage, proximity, session.MaxProximity)
+	}
+	if !session.WorkersInRange(workers) {
+		return fmt.Errorf("%w: --workers %d: want 0 (one per CPU, at most %d) to %d", errUsage, workers, contact.MaxWorkers, contact.MaxWorkers)
+	}
+	return nil
 }
 
 // atLeast checks that flag --name's value v is at least least.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/recording"
 )
 
@@ -194,5 +195,52 @@ func TestARecordingWithoutSamplesIsSaidToHoldNone(t *testing.T) {
 		if r.stdout != "" {
 			t.Errorf("gloved %s printed %q", strings.Join(args, " "), r.stdout)
 		}
+	}
+}
+
+// TestAConfigOfMoreHandsThanTheMaximumIsRefused: hand-to-hand contact
+// costs memory with the square of the hand count (100 simulated hands
+// ran the daemon out of memory after --check passed them); one hand
+// more than daemon.MaxHands is refused at --check and at a start in one
+// line, and the maximum itself passes --check.
+func TestAConfigOfMoreHandsThanTheMaximumIsRefused(t *testing.T) {
+	hands := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "[[hand]]\nname = \"h%d\"\ndevice = \"sim\"\n", i)
+		}
+		b.WriteString("[scene]\nfiles = [{ path = \"builtin:grasp\" }]\n[osc]\nlisten = \"127.0.0.1:0\"\ntargets = []\n")
+		path := filepath.Join(t.TempDir(), "gloved.toml")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	over := hands(daemon.MaxHands + 1)
+	says := fmt.Sprintf("hands: %d [[hand]] tables: at most %d", daemon.MaxHands+1, daemon.MaxHands)
+	runBinary(t, 20*time.Second, "run", "-c", over, "--check").oneLine(t, 2, says)
+	runBinary(t, 20*time.Second, "run", "-c", over, "--status=false", "--for", "3s").oneLine(t, 2, says)
+	if r := runBinary(t, 20*time.Second, "run", "-c", hands(daemon.MaxHands), "--check"); r.code != 0 {
+		t.Errorf("%d hands refused: %s", daemon.MaxHands, r.stderr)
+	}
+}
+
+// TestFlagsOutsideTheirRangeAreRefused: a flag whose value the command
+// cannot honour is a usage error in one line, not a run that ignores it:
+// --proximity and --workers take the ranges a config's frame.proximity_m
+// and frame.workers do; --max-tris below every scene printed nothing and
+// exited 0; an OpenGloves --max 0 said "full scale 0" and streamed 4095.
+func TestFlagsOutsideTheirRangeAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"contacts", "--sim", "--scene", "builtin:grasp", "--frames", "1", "--proximity", "5"}, "--proximity 5: want 0 to 1 m"},
+		{[]string{"contacts", "--sim", "--scene", "builtin:grasp", "--frames", "1", "--workers", "99999"}, "--workers 99999: want 0 (one per CPU, at most 4) to 4"},
+		{[]string{"bench", "scenes", "--max-tris", "0"}, "--max-tris 0: no scene of the classes run is that small"},
+		{[]string{"bench", "scenes", "--proximity", "-1"}, "--proximity -1: want 0 to 1 m"},
+		{[]string{"emulate", "--model", "opengloves", "--max", "0"}, "--max 0: want 4095 (an ESP32) or 1023 (an AVR board)"},
+	} {
+		runBinary(t, 20*time.Second, tc.args...).oneLine(t, 2, tc.says)
 	}
 }

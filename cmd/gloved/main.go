@@ -54,7 +54,7 @@ func commands() map[string]command {
 		},
 		"collide": {
 			summary: "load two mesh files, build their OBBTrees and list the intersecting triangle pairs",
-			usage:   `gloved collide A B [--place-b "tx ty tz qx qy qz qw"] [--first] [--json] [--fit hull|surface|aabb]`,
+			usage:   `gloved collide A B [--place-b "tx ty tz qx qy qz qw"] [--first] [--max-pairs N] [--json] [--fit hull|surface|aabb]`,
 			run:     runCollide,
 		},
 		"emulate": {

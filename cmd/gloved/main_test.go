@@ -101,6 +101,45 @@ func TestCollideFirstStopsAtOnePair(t *testing.T) {
 	}
 }
 
+// TestCollideStopsAtMaxPairs: two fans of triangles where every
+// triangle of one crosses every triangle of the other meet in N*N pairs
+// (N = 10,000 ran out of memory holding them); collide lists at most
+// --max-pairs of them, says in one line (or "at_max_pairs" in --json)
+// that it stopped there, and exits 0 as --first does; without the cap
+// reached it lists them all and says nothing of it.
+func TestCollideStopsAtMaxPairs(t *testing.T) {
+	const n = 30
+	var fa, fb strings.Builder
+	for i := range n {
+		y, x := float64(i)/n, float64(i)/n-0.5
+		fmt.Fprintf(&fa, "v -1 %g -1\nv 1 %g -1\nv 0 %g 1\nf %d %d %d\n", y, y, y, 3*i+1, 3*i+2, 3*i+3)
+		fmt.Fprintf(&fb, "v %g -1 -1\nv %g 2 -1\nv %g 0.5 1\nf %d %d %d\n", x, x, x, 3*i+1, 3*i+2, 3*i+3)
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.obj"), filepath.Join(dir, "b.obj")
+	for path, text := range map[string]string{a: fa.String(), b: fb.String()} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runBinary(t, 20*time.Second, "collide", a, b, "--max-pairs", "100")
+	if r.code != 0 || !strings.Contains(r.stdout, "intersecting pairs: 100\n") || !strings.Contains(r.stdout, "stopped at --max-pairs 100") {
+		t.Errorf("capped at 100 of %d pairs: exit %d, stderr %q, stdout:\n%s", n*n, r.code, r.stderr, r.stdout)
+	}
+	r = runBinary(t, 20*time.Second, "collide", a, b, "--max-pairs", "100", "--json")
+	var got struct {
+		Pairs      [][2]int32 `json:"pairs"`
+		AtMaxPairs bool       `json:"at_max_pairs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got.Pairs) != 100 || !got.AtMaxPairs {
+		t.Errorf("--json capped at 100: %d pairs, at_max_pairs %v, err %v", len(got.Pairs), got.AtMaxPairs, err)
+	}
+	r = runBinary(t, 20*time.Second, "collide", a, b)
+	if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("intersecting pairs: %d\n", n*n)) || strings.Contains(r.stdout, "stopped at") {
+		t.Errorf("uncapped: exit %d, stdout lacks all %d pairs or says it stopped:\n%.400s", r.code, n*n, r.stdout)
+	}
+}
+
 func TestCollideHumanOutputNamesObjects(t *testing.T) {
 	out, err := gloved(t, "collide", "../../testdata/scenes/two_objects.obj", "../../testdata/scenes/cube_binary.stl", "--place-b", "3 -0.5 1.5 0 0 0 1")
 	if err != nil {
@@ -124,6 +163,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"collide", "a.obj", "b.obj", "--place-b", "1 0 0"}, "want 7 numbers", true},
 		{[]string{"collide", "a.obj", "b.obj", "--place-b", "0 0 0 0 0 0 0"}, "the rotation quaternion is zero", true},
 		{[]string{"collide", "a.obj", "b.obj", "--fit", "sphere"}, `"sphere": want hull`, true},
+		{[]string{"collide", "a.obj", "b.obj", "--max-pairs", "0"}, "--max-pairs 0: want at least 1", true},
 		{[]string{"collide", "../../testdata/scenes/missing.obj", "../../testdata/scenes/cube_ascii.stl"}, "missing.obj", false},
 		{[]string{"bench"}, "needs an experiment", true},
 		{[]string{"bench", "proximity", "--level", "12"}, "level", true},

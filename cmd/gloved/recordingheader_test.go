@@ -97,7 +97,9 @@ func TestEveryReaderChecksARecordingsHeaderAlike(t *testing.T) {
 // TestASampleBeyondItsResolutionIsDamagedAndNeverUsed: an 8-bit sample
 // record holding 65535 is a damaged sample, as a serial record with a
 // value out of range is: dump leaves it out and plays on; a recording of
-// such samples alone holds no samples, for dump and the daemon alike.
+// such samples alone is refused, for dump, replay and the daemon alike,
+// saying how many samples it holds, all damaged (it said it held none, as
+// if stopped before the glove sent one).
 func TestASampleBeyondItsResolutionIsDamagedAndNeverUsed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wide.glove")
 	rec, err := recording.Create(path, recording.Header{Model: "sim", Sensors: 22, Hand: "right"})
@@ -147,13 +149,18 @@ func TestASampleBeyondItsResolutionIsDamagedAndNeverUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Raw[3] = 65535
-	if err := rec.WriteSample(&s); err != nil {
-		t.Fatal(err)
+	for i := range 3 {
+		s.Time = time.Duration(i) * 10 * time.Millisecond
+		if err := rec.WriteSample(&s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	runBinary(t, 20*time.Second, "dump", only).oneLine(t, 1, only+" holds no samples")
+	says := only + " holds 3 samples, all damaged"
+	runBinary(t, 20*time.Second, "dump", only).oneLine(t, 1, says, "record the session again")
+	runBinary(t, 20*time.Second, "replay", only).oneLine(t, 1, says, "record the session again")
 	cfg := rightHandConfig(t, fmt.Sprintf("device = \"replay\"\nrecording = %q\n", only), "127.0.0.1:0", "")
-	runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, only+" holds no samples")
+	runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, says, "record the session again")
 }

@@ -64,7 +64,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	el := time.Since(start)
 	st := d.Snapshot()
 	if st.Frames == 0 && ctx.Err() == nil {
-		return noSamples(pos[0], nil)
+		return noSamples(pos[0])
 	}
 	fmt.Fprintf(out, "replayed %d frames of %s in %.2f s (%.0f frames/s); frame p50 %.1f us, p99 %.1f us; %d samples dropped\n",
 		st.Frames, pos[0], el.Seconds(), float64(st.Frames)/el.Seconds(), float64(st.P50.Nanoseconds())/1e3, float64(st.P99.Nanoseconds())/1e3, st.Dropped)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gloved/gloved/devices/replay"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/selfcontact"
 	"github.com/gloved/gloved/session"
@@ -65,6 +66,9 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 // open opens the session the flags name, with the pipeline options opt
 // (its proximity from --proximity).
 func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error) {
+	if err := pipelineFlags(o.proximity, *o.workers); err != nil {
+		return nil, err
+	}
 	spec, err := o.spec()
 	if err != nil {
 		return nil, err
@@ -73,9 +77,7 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	if err != nil {
 		return nil, err
 	}
-	if err := atLeast("workers", *o.workers, 0); err != nil {
-		return nil, err
-	}
+	warnScene(scene)
 	opt.Proximity, opt.NoAccel, opt.Workers = o.proximity, *o.noAccel, *o.workers
 	return session.Open(spec, scene, opt)
 }
@@ -113,16 +115,28 @@ func runFrames(ctx context.Context, s *session.Session, limit int, each func() e
 // made no frame.
 func heldSamples(ctx context.Context, s *session.Session) error {
 	if s.Frames == 0 && s.Spec.Device == session.DeviceReplay && ctx.Err() == nil {
-		return noSamples(s.Spec.Recording, s.Warning())
+		return noSamples(s.Spec.Recording)
 	}
 	return nil
 }
 
-// noSamples is the error of a recording that held no sample, before the
-// damage it ends at (damage), if any: a daemon's replay hand refuses it
-// alike (replay.HoldsSamples).
-func noSamples(path string, damage error) error {
-	return &replay.NoSamplesError{Path: path, Damage: damage}
+// noSamples is the error of a recording at path that gave no sample: the
+// one a daemon's replay hand refuses it with (replay.HoldsSamples, which
+// reads it again to say what it holds: nothing, or damaged samples alone,
+// before the damage it ends at, if any).
+func noSamples(path string) error {
+	if err := replay.HoldsSamples(path); err != nil {
+		return err
+	}
+	return &replay.NoSamplesError{Path: path}
+}
+
+// warnScene says what loading changed in the scene's files to use them
+// (env.Mesh.Warnings), one line each.
+func warnScene(m *env.Mesh) {
+	for _, w := range m.Warnings {
+		warn("%s", w)
+	}
 }
 
 // warnDamage tells the user what was wrong with a damaged recording, if it

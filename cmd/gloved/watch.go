@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/internal/printable"
 	"github.com/gloved/gloved/osc"
 )
 
@@ -235,17 +235,6 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 // maxWatchedHands bounds the hands watch keeps: a daemon runs a few.
 const maxWatchedHands = 64
 
-// printable is s with what a terminal would take as a command (escapes,
-// control characters) shown as '?'.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || (unicode.Is(unicode.Cf, r)) {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
 func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message) {
 	rest, ok := strings.CutPrefix(m.Address, prefix+"/")
 	if !ok {
@@ -255,6 +244,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 	if !ok {
 		return
 	}
+	hand = printable.String(hand) // shown as its string arguments are
 	h := hands[hand]
 	if h == nil {
 		if len(hands) >= maxWatchedHands {
@@ -266,7 +256,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 	str := func(i int) string {
 		if i < len(m.Arguments) {
 			if s, ok := m.Arguments[i].(string); ok {
-				return printable(s)
+				return printable.String(s)
 			}
 		}
 		return "?"

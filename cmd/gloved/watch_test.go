@@ -86,3 +86,47 @@ func TestWatchTakesAnswersOnlyFromTheDaemon(t *testing.T) {
 		t.Errorf("watch showed %q", out.String())
 	}
 }
+
+// TestWatchShowsHandNamesWithoutTerminalCommands: a daemon (here a fake
+// one on loopback) whose frames name a hand with escapes in the address
+// (/gloved/\x1b]0;OWNED\x07\x1b[2J/status) gets the name shown by
+// gloved watch with '?' for each control character, as string
+// arguments are, not obeyed by the terminal.
+func TestWatchShowsHandNamesWithoutTerminalCommands(t *testing.T) {
+	fake, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	frame := goosc.NewBundle(time.Unix(0, 0))
+	frame.Append(goosc.NewMessage("/gloved/\x1b]0;OWNED\x07\x1b[2J/status", "streaming"))
+	b, err := frame.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { // answer every /subscribe with a frame to the subscriber
+		buf := make([]byte, 65536)
+		for {
+			n, _, err := fake.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			p, err := goosc.ParsePacket(string(buf[:n]))
+			m, ok := p.(*goosc.Message)
+			if err != nil || !ok || m.Address != "/gloved/subscribe" || len(m.Arguments) < 2 {
+				continue
+			}
+			host, _ := m.Arguments[0].(string)
+			port, _ := m.Arguments[1].(int32)
+			to := &net.UDPAddr{IP: net.ParseIP(host), Port: int(port)}
+			for range 5 {
+				fake.WriteToUDP(b, to)
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}()
+	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--for", "1s")
+	if r.code != 0 || strings.ContainsAny(r.stdout, "\x1b\x07") || !strings.Contains(r.stdout, "?]0;OWNED??[2J: streaming") {
+		t.Errorf("exit %d; watch output:\n%q%s", r.code, r.stdout, r.stderr)
+	}
+}

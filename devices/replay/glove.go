@@ -393,13 +393,23 @@ func (g *Glove) finish() {
 type NoSamplesError struct {
 	Path   string
 	Damage error // why the recording ended early, or nil
+	// Damaged counts the samples it holds (before its damage) that were
+	// all refused: a reading beyond the glove's resolution, or a record
+	// the glove's framing rejects (devices.Faults.BadFrames).
+	Damaged uint64
 }
 
 func (e *NoSamplesError) Error() string {
-	if e.Damage != nil {
-		return fmt.Sprintf("%s holds no samples before its damage (%v): nothing to run; record the session again", e.Path, e.Damage)
+	const again = "nothing to run; record the session again"
+	switch {
+	case e.Damaged > 0 && e.Damage != nil:
+		return fmt.Sprintf("%s holds %d samples before its damage (%v), all damaged (a reading beyond the glove's resolution, or a broken record): %s", e.Path, e.Damaged, e.Damage, again)
+	case e.Damaged > 0:
+		return fmt.Sprintf("%s holds %d samples, all damaged (a reading beyond the glove's resolution, or a broken record): %s", e.Path, e.Damaged, again)
+	case e.Damage != nil:
+		return fmt.Sprintf("%s holds no samples before its damage (%v): %s", e.Path, e.Damage, again)
 	}
-	return fmt.Sprintf("%s holds no samples (it was stopped before the glove sent one): nothing to run; record the session again", e.Path)
+	return fmt.Sprintf("%s holds no samples (it was stopped before the glove sent one): %s", e.Path, again)
 }
 
 // HoldsSamples reads the recording at path up to its first sample, and
@@ -417,7 +427,7 @@ func HoldsSamples(path string) error {
 		case err == nil:
 			return nil
 		case errors.Is(err, devices.ErrEnd):
-			return &NoSamplesError{Path: path, Damage: g.Warning()}
+			return &NoSamplesError{Path: path, Damage: g.Warning(), Damaged: g.Faults().BadFrames}
 		case !devices.Transient(err):
 			return err
 		}

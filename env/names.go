@@ -1,0 +1,44 @@
+package env
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/gloved/gloved/internal/printable"
+)
+
+// MaxObjectName bounds an object's name in bytes, as osc.MaxAddressPart
+// bounds an address part: every contact and near message carries the
+// name, and a 70,000-byte name made each of them too long to send.
+const MaxObjectName = 256
+
+// cleanNames makes every object name printable (printable.String: an
+// escape or control character in a name would reach the terminal of
+// gloved contacts or watch as a command) and cuts it to MaxObjectName
+// bytes at a character's start. UTF-8 names (a glTF's) are kept. It
+// returns a warning naming how many names changed, or "" if none did.
+func (m *Mesh) cleanNames() string {
+	changed, first := 0, -1
+	for i, name := range m.Objects {
+		c := printable.String(name)
+		if len(c) > MaxObjectName {
+			cut := MaxObjectName
+			for cut > 0 && !utf8.RuneStart(c[cut]) {
+				cut--
+			}
+			c = c[:cut]
+		}
+		if c != name {
+			m.Objects[i] = c
+			changed++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if changed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d object name(s) held control characters or ran past %d bytes: each such character is shown as '?' and names are cut to %d bytes (the first, object %d, is now %q)",
+		changed, MaxObjectName, MaxObjectName, first, m.Objects[first])
+}
