@@ -240,6 +240,7 @@ func TestFlagsOutsideTheirRangeAreRefused(t *testing.T) {
 		{[]string{"bench", "scenes", "--max-tris", "0"}, "--max-tris 0: no scene of the classes run is that small"},
 		{[]string{"bench", "scenes", "--proximity", "-1"}, "--proximity -1: want 0 to 1 m"},
 		{[]string{"emulate", "--model", "opengloves", "--max", "0"}, "--max 0: want 4095 (an ESP32) or 1023 (an AVR board)"},
+		{[]string{"replay", "no-such.glove", "--proximity", "5"}, "--proximity 5: want 0 to 1 m"},
 	} {
 		runBinary(t, 20*time.Second, tc.args...).oneLine(t, 2, tc.says)
 	}

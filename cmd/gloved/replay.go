@@ -32,6 +32,9 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: replay takes one recording file", errUsage)
 	}
+	if err := pipelineFlags(*proximity, 0); err != nil {
+		return err
+	}
 	if len(targets) == 0 {
 		targets = stringList{osc.DefaultTarget}
 	}
