@@ -84,8 +84,10 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 	sims, shared := false, contact.NewShared(scene)
 	for i, h := range cfg.Hands {
 		spec := cfg.Spec(i)
-		if spec.Serial() {
-			return fmt.Errorf("%w: --hands %s: hand %s is a glove; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name)
+		if !spec.Replays() && spec.Device != session.DeviceSim {
+			// A glove or a tracker waits on its line or its socket, which
+			// no frame count ends.
+			return fmt.Errorf("%w: --hands %s: hand %s is a live %s; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name, spec.Device)
 		}
 		sims = sims || spec.Device == session.DeviceSim
 		if spec.Records() {

@@ -63,7 +63,21 @@ func TestContactsBetweenHands(t *testing.T) {
 	}
 }
 
+// TestContactsBetweenHandsErrors: each misuse of contacts --hands is one
+// line; a live hand (a glove on a line, a tracker on a socket, which no
+// frame count ends: a tracker hand hung it for good) is refused.
 func TestContactsBetweenHandsErrors(t *testing.T) {
+	live := func(device string) string {
+		path := filepath.Join(t.TempDir(), device+".toml")
+		text := "[[hand]]\nname = \"a\"\ndevice = \"sim\"\n[[hand]]\nname = \"b\"\ndevice = \"" + device + "\"\nport = \"/nonexistent/tty\"\n[scene]\nfiles = [{ path = \"builtin:grasp\" }]\n"
+		if device != "cyberglove" {
+			text = strings.Replace(text, "port = \"/nonexistent/tty\"\n", "", 1)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
 	for _, tc := range []struct {
 		args []string
 		says string
@@ -73,6 +87,9 @@ func TestContactsBetweenHandsErrors(t *testing.T) {
 		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--proximity", "0.5"}, "leave out --proximity (only --frames goes with it)"},
 		{[]string{"contacts", "--hands", "../../configs/handshake.toml", "--frames", "0"}, "--frames 0"},
 		{[]string{"contacts", "--hands", "nowhere.toml"}, "nowhere.toml"},
+		{[]string{"contacts", "--hands", live("cyberglove"), "--frames", "3"}, "hand b is a live cyberglove; contacts runs recordings and simulations"},
+		{[]string{"contacts", "--hands", live("vmc"), "--frames", "3"}, "hand b is a live vmc; contacts runs recordings and simulations"},
+		{[]string{"contacts", "--hands", live("osc"), "--frames", "3"}, "hand b is a live osc"},
 	} {
 		r := runBinary(t, 20*time.Second, tc.args...)
 		r.oneLine(t, 2, tc.says)
