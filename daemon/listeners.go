@@ -204,15 +204,9 @@ func samePort(a, b string) bool {
 		return false
 	}
 	p, q := x.Addr().Unmap(), y.Addr().Unmap()
-	switch {
-	case p == q:
-		return true
-	case p.IsUnspecified():
-		return p.Is6() || q.Is4() // [::] takes both IP versions, 0.0.0.0 IPv4 alone
-	case q.IsUnspecified():
-		return q.Is6() || p.Is4()
-	}
-	return false
+	// Go binds 0.0.0.0 as it binds [::], to both IP versions: an
+	// address of either is taken by it.
+	return p == q || p.IsUnspecified() || q.IsUnspecified()
 }
 
 // literalAddrPort reads "host:port" when the host is an address, empty

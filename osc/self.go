@@ -11,19 +11,18 @@ import (
 // bound at local: frames sent there would come back to gloved as input
 // (its own wrist messages taken for a tracker's, every frame twice) and
 // go round. That is the same port and local's address, or, for a socket
-// bound to every address, a loopback address or one of own, the
-// machine's (MachineAddrs). A zero port, yet to be chosen, is no one's.
+// bound to every address (0.0.0.0 as [::]: Go binds both IP versions),
+// a loopback address or one of own, the machine's (MachineAddrs). A zero port, yet to be chosen, is no one's.
 func SendsToSelf(local, dst netip.AddrPort, own []netip.Addr) bool {
 	if local.Port() == 0 || dst.Port() != local.Port() {
 		return false
 	}
 	l, d := local.Addr().Unmap().WithZone(""), dst.Addr().Unmap().WithZone("")
-	switch {
-	case !l.IsUnspecified():
+	if !l.IsUnspecified() {
 		return l == d
-	case l.Is4() && !d.Is4(): // 0.0.0.0 takes IPv4 alone; :: takes both
-		return false
 	}
+	// Go binds 0.0.0.0 as it binds [::]: one socket of both IP versions
+	// (net.ListenUDP on "udp"), so either takes loopback's ::1 too.
 	return d.IsLoopback() || d.IsUnspecified() || slices.Contains(own, d)
 }
 

@@ -63,6 +63,8 @@ func TestGlovedIsNeverItsOwnTarget(t *testing.T) {
 	}{
 		{"osc.targets", rightHandConfig(t, sim, listen, listen), []string{"osc.targets[0]", "own osc.listen"}},
 		{"localhost on every address", rightHandConfig(t, sim, "0.0.0.0:"+p, "localhost:"+p), []string{"osc.targets[0]", "own osc.listen"}},
+		// Go binds 0.0.0.0 to both IP versions: ::1 reaches it too.
+		{"IPv6 loopback on 0.0.0.0", rightHandConfig(t, sim, "0.0.0.0:"+p, "[::1]:"+p), []string{"osc.targets[0]", "own osc.listen"}},
 		{"a profile's targets", writeConfig(t, listen, "builtin:grasp", fmt.Sprintf("[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"127.0.0.1:9000\", %q]\n", listen)), []string{"osc.profile[0].targets[1]", "own osc.listen"}},
 	}
 	for _, tc := range tests {
