@@ -39,17 +39,55 @@ func (o *Object) meshDepth(link *narrow.Shape, front []int32, ct *contact.Contac
 // cross edge against edge with no vertex of either inside the other: the
 // point is the surface point nearest to the link vertex closest to going
 // in, or failing one (every link vertex is beside an open surface's
-// boundary) a corner of tri, a triangle of the object's tree it touches.
-func (o *Object) shallow(ct *contact.Contact, near *env.Nearest, tri int32) {
+// boundary) a corner of tri, a triangle of the object's tree it touches,
+// and the normal its face's. A triangle of no area has none: the normal
+// is then the one of its line's perpendiculars nearest the way from the
+// point to the link's origin at x (unitNormal): always a unit vector.
+func (o *Object) shallow(ct *contact.Contact, near *env.Nearest, tri int32, x geom.Transform) {
+	t := o.surf.Tree.Mesh.Triangle(int(tri))
 	if !math.IsInf(near.Dist, 1) {
 		ct.Point, ct.Normal = near.Point, near.Out
-		return
+		if ct.Normal.LenSqr() > 0 {
+			return // the query's own unit normal, as it is
+		}
+	} else {
+		ct.Point, ct.Normal = t[0], t.Normal()
 	}
-	t := o.surf.Tree.Mesh.Triangle(int(tri))
-	ct.Point, ct.Normal = t[0], t.Normal()
-	if ct.Normal.LenSqr() > 0 {
-		ct.Normal = ct.Normal.Normalize()
+	ct.Normal = unitNormal(ct.Normal, x.T.Sub(ct.Point), t)
+}
+
+// unitNormal returns n made a unit vector, or, when n is zero (a
+// triangle t of no area), the component of toward perpendicular to t's
+// longest edge, or failing that any unit vector perpendicular to it (t a
+// point: +y).
+func unitNormal(n, toward geom.Vec3, t geom.Triangle) geom.Vec3 {
+	if l := n.Len(); l > 0 && !math.IsInf(l, 0) {
+		return n.Normalize()
 	}
+	e := t[1].Sub(t[0])
+	for _, f := range []geom.Vec3{t[2].Sub(t[1]), t[0].Sub(t[2])} {
+		if f.LenSqr() > e.LenSqr() {
+			e = f
+		}
+	}
+	if e.LenSqr() == 0 {
+		if l := toward.Len(); l > 0 && !math.IsInf(l, 0) {
+			return toward.Mul(1 / l)
+		}
+		return geom.Vec3{Y: 1}
+	}
+	e = e.Normalize()
+	if d := toward.Sub(e.Mul(toward.Dot(e))); d.Len() > 1e-12*toward.Len() && !math.IsInf(d.Len(), 0) {
+		return d.Normalize()
+	}
+	// Any perpendicular: e crossed with the axis it is least along.
+	axis := geom.Vec3{X: 1}
+	if math.Abs(e.Y) < math.Abs(e.X) && math.Abs(e.Y) <= math.Abs(e.Z) {
+		axis = geom.Vec3{Y: 1}
+	} else if math.Abs(e.Z) < math.Abs(e.X) {
+		axis = geom.Vec3{Z: 1}
+	}
+	return e.Cross(axis).Normalize()
 }
 
 // linkVerticesIn raises ct to the deepest link vertex inside the object

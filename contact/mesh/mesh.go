@@ -303,7 +303,7 @@ func (o *Object) touch(c *traversal.Candidate, link *narrow.Shape, out *contact.
 	}
 	near := o.meshDepth(link, c.Front, &ct)
 	if ct.Depth == 0 {
-		o.shallow(&ct, &near, first)
+		o.shallow(&ct, &near, first, link.X)
 	}
 	o.clear[l] = contact.Clearance{}
 	out.Contacts = append(out.Contacts, ct)
