@@ -125,6 +125,7 @@ func TestTheAddressesAConfigBuildsAreOSCAddressesThatFit(t *testing.T) {
 // the log, with the error, once and not at every frame: the send errors
 // counter alone climbed before, unsaid.
 func TestFramesThatCannotBeSentAreSaidOnce(t *testing.T) {
+	t.Parallel()
 	cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[[osc.profile]]\nname = \"gloved\"\ntargets = [\"[::1]:9\"]\n")
 	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
 	const said = "osc: a datagram could not be sent"
@@ -168,6 +169,7 @@ func TestHandNamesAreLettersDigitsUnderscoresAndDashes(t *testing.T) {
 // recording of a header alone holds none, instead of printing nothing and
 // succeeding.
 func TestARecordingWithoutSamplesIsSaidToHoldNone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.glove")
 	rec, err := recording.Create(empty, recording.Header{Model: "sim", Sensors: 22, Hand: "right"})

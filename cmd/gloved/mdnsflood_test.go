@@ -68,6 +68,7 @@ func forgeApps(t *testing.T, prefix string, socks []*net.UDPConn) {
 // naming 40 VRChat clients make gloved send to MaxFoundPerGlob of them,
 // not 40; those sent to first keep their places as more come.
 func TestAnMDNSFloodDoesNotMultiplyTheDestinations(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}

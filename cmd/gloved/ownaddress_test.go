@@ -75,9 +75,13 @@ func TestGlovedIsNeverItsOwnTarget(t *testing.T) {
 // refused, as other refused subscriptions are, while the subscriber's
 // own port is taken.
 func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
-	listen, metrics := freeUDP(t), freePortTCP(t)
-	cfg := writeConfig(t, listen, "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n[oscquery]\nenabled = false\n", metrics))
-	startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	t.Parallel()
+	metrics := freePortTCP(t)
+	cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n[oscquery]\nenabled = false\n", metrics))
+	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	// Asked once it runs, each subscription is sent once: the count of
+	// those refused is exact.
+	listen := fmt.Sprint(p.logLine(t, "gloved running")["osc"])
 	rx, got := daemontest.ListenAny(t)
 	dst, err := net.ResolveUDPAddr("udp", listen)
 	if err != nil {
@@ -85,10 +89,9 @@ func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
 	}
 	ask := func(port int) *goosc.Message {
 		b, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(port)).MarshalBinary()
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
-			n := len(got.Messages())
-			rx.WriteTo(b, dst) // until the daemon is up to answer
-			time.Sleep(100 * time.Millisecond)
+		n := len(got.Messages())
+		rx.WriteTo(b, dst)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			for _, m := range got.Messages()[n:] {
 				if m.Address == "/gloved/refused" || m.Address == "/gloved/subscribed" {
 					return m
