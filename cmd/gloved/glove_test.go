@@ -358,9 +358,10 @@ func mustAbs(t *testing.T, p string) string {
 
 // TestSIGHUPReloadsAndMetricsServe: a running daemon serves Prometheus
 // metrics; rewriting its config and sending SIGHUP switches it to the new
-// one (here: the hand's OSC name changes).
+// one (here: the hand's OSC name changes). The daemon runs in this
+// process, signalled as a whole: the test runs alone (not t.Parallel),
+// before the tests whose daemons run in this process too.
 func TestSIGHUPReloadsAndMetricsServe(t *testing.T) {
-	t.Parallel()
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
