@@ -18,10 +18,11 @@ import (
 	"testing"
 	"time"
 
+	goosc "github.com/hypebeast/go-osc/osc"
+
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/env"
-	goosc "github.com/hypebeast/go-osc/osc"
 )
 
 func dumpLines(t *testing.T, path string) []dumpLine {
