@@ -50,8 +50,8 @@ func outlineOf(t *testing.T, tris []geom.Triangle, axis geom.Vec3) (*Tree, *Tree
 // where the union covers one side only lies on a piece.
 func TestOutlineIsTheUnionsBoundary(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 6))
-	boundary := 0
-	for trial := range 60 {
+	boundary, n := 0, trials(60)
+	for trial := range n {
 		tris := blob(r, 5+r.IntN(80), geom.Vec3{}, 0.03, 0.03)
 		tr, proj := outlineOf(t, tris, randomAxis(r))
 		segs := tr.outline.segs
@@ -84,8 +84,8 @@ func TestOutlineIsTheUnionsBoundary(t *testing.T) {
 			}
 		}
 	}
-	if boundary < 1000 {
-		t.Fatalf("only %d boundary points sampled", boundary)
+	if boundary < 1000*n/60 {
+		t.Fatalf("only %d boundary points sampled in %d trials", boundary, n)
 	}
 }
 

@@ -196,10 +196,18 @@ func exactCases(def int) int {
 	if n, err := strconv.Atoi(os.Getenv("GLOVED_EXACT_CASES")); err == nil && n > 0 {
 		return n
 	}
+	return draws(def)
+}
+
+// draws is how many random cases a property test of full draws: a tenth
+// under -short or the race detector (the geometry has no goroutines to
+// race, and the race detector slows it several times), each checked as
+// strictly.
+func draws(full int) int {
 	if testing.Short() || raceEnabled {
-		return def / 10
+		return full / 10
 	}
-	return def
+	return full
 }
 
 func TestTriTriIsExactOnHardCases(t *testing.T) {

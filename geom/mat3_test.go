@@ -29,7 +29,7 @@ func sameMatBits(a, b mgl64.Mat3) bool {
 // columns are mgl64's.
 func TestMatricesTimesVec3AreMgl64BitForBit(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 9))
-	for range 100_000 {
+	for range draws(100_000) {
 		a, b, v := coordMat(r), coordMat(r), coordVec(r)
 		mv := v.Mgl()
 		if got, want := MulVec(&a, v), a.Mul3x1(mv); !sameVecBits(got, want) {

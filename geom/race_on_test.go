@@ -2,7 +2,8 @@
 
 package geom
 
-// raceEnabled: the exact comparisons run in rationals, which the race
-// detector slows several times; they draw fewer cases under it (the
-// geometry has no goroutines to race).
+// raceEnabled: the property tests (the exact comparisons in rationals, the
+// bit-for-bit ones) are slowed several times by the race detector; they
+// draw fewer cases under it (draws: the geometry has no goroutines to
+// race).
 const raceEnabled = true

@@ -31,7 +31,7 @@ func zeroExtents(b OBB) int {
 // zero-thickness boxes, shared axes (parallel edges) and exact touching.
 func TestOverlapMatchesVertexEnumeration(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	n := 100_000
+	n := draws(100_000)
 	var hs []halfspace
 	counts := map[string]int{}
 	for i := range n {
@@ -75,7 +75,7 @@ func TestOverlapMatchesVertexEnumeration(t *testing.T) {
 // by one rigid motion, does not change the answer for clearly decided pairs.
 func TestOverlapSymmetricAndFrameInvariant(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
-	for i := range 20_000 {
+	for i := range draws(20_000) {
 		a, b := randBox(r, randRotation(r)), randBox(r, randRotation(r))
 		x := Transform{R: randRotation(r), T: randVec(r, 10)}
 		got := overlap(a, b)

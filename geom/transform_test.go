@@ -150,7 +150,7 @@ func TestOBBBoundsItsCorners(t *testing.T) {
 // inverted is what mgl64's products give, bit for bit.
 func TestTransformIsMgl64BitForBit(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 10))
-	for range 100_000 {
+	for range draws(100_000) {
 		x := Transform{R: coordMat(r), T: coordVec(r)}
 		y := Transform{R: coordMat(r), T: coordVec(r)}
 		p := coordVec(r)

@@ -39,7 +39,7 @@ func sameVecBits(a Vec3, b mgl64.Vec3) bool {
 // that moved to Vec3 answer as they did (the golden replays hash them).
 func TestVec3IsMgl64BitForBit(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 3))
-	for range 200_000 {
+	for range draws(200_000) {
 		a, b, s := coordVec(r), coordVec(r), coord(r)
 		ma, mb := a.Mgl(), b.Mgl()
 		vecs := []struct {

@@ -26,8 +26,10 @@ const accelMaxTris = 60_000
 // scenes`, with each simulated motion, the frames `gloved contacts --json`
 // prints and the OSC bundles the daemon sends are the same bytes with the
 // contact methods' accelerations on and off (--no-accel, [frame]
-// accelerate = false).
+// accelerate = false). Its computing runs beside the tests that wait on
+// the binary (it asserts no time).
 func TestAccelerationsChangeNoOutput(t *testing.T) {
+	t.Parallel()
 	for _, c := range experiments.SceneClasses {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()

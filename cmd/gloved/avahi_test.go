@@ -95,6 +95,7 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 // _osc._udp instances at the addresses and ports gloved serves, as the
 // README tells a user to check by hand.
 func TestAvahiFindsGloved(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}

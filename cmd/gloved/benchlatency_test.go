@@ -134,6 +134,7 @@ func TestEmulateStampsFileThatCannotBeMade(t *testing.T) {
 // frame to the servo line the glove read, its changes counted; a glove
 // it cannot emulate is a usage error.
 func TestBenchLatencyWithForceFeedbackTimesTheServoLine(t *testing.T) {
+	t.Parallel()
 	r := runBinary(t, 90*time.Second, "bench", "latency", "--glove", "opengloves", "--frames", "400", "--warmup", "10")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -48,9 +50,24 @@ func binary(t *testing.T) string {
 	return built.path
 }
 
-// TestMain runs the tests, then removes what they built once for all of
-// them: the binary and the shared scene files.
+// parallel is how many of the tests that call t.Parallel run at once
+// unless -parallel says otherwise. Most of them run the binary and wait
+// on it, an emulator or a socket (the package's tests took some 210 s
+// of wall time for some 65 s of CPU time, run one at a time): on two
+// cores more of them fit than go test's default, one a core. The tests
+// that assert a rate, a count within a time or a latency do not call
+// t.Parallel: they run alone, before the others start.
+const parallel = 6
+
+// TestMain runs the tests, up to parallel at once, then removes what they
+// built once for all of them: the binary and the shared scene files.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(parallel))
+	}
 	code := m.Run()
 	for _, dir := range []string{built.dir, terrains.dir} {
 		if dir != "" {

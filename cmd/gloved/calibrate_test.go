@@ -317,6 +317,7 @@ func TestCalibrateRecoversAKnownCalibration(t *testing.T) {
 // TestCalibrateFailuresSayWhatIsWrong: each way a calibration cannot
 // start or finish ends with one line saying why, and writes nothing.
 func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "my.toml")
 	existing := filepath.Join(dir, "old.toml")

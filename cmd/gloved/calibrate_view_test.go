@@ -85,6 +85,7 @@ func linkSpread(t *testing.T, b *viewtest.Browser, a, c int) float64 {
 // from the page; Write writes a file that recovers the emulated glove's
 // known calibration, and the page says so.
 func TestCalibrateOnThePage(t *testing.T) {
+	t.Parallel()
 	const noise = 1.0
 	b := chromium(t)
 	dir := t.TempDir()

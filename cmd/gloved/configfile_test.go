@@ -78,6 +78,7 @@ func TestAMissingRelativePathSaysWhereItWasLookedFor(t *testing.T) {
 // (at --check on standard error, at run in the log); wrist_pose itself
 // says nothing.
 func TestTheOldWristFormWarnsOnce(t *testing.T) {
+	t.Parallel()
 	old := writeConfig(t, "127.0.0.1:0", "builtin:grasp", leftHand("sim", "wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.10]"))
 	says := "hand[1].wrist = [0.70710678, -0.70710678, 0.0, 0.0, 0.0, 0.91, 0.1] is the old order, qw qx qy qz tx ty tz: " +
 		"write wrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678] (tx ty tz qx qy qz qw, as the OSC wrist message)"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -100,6 +99,7 @@ func TestContactsBetweenHandsErrors(t *testing.T) {
 // (its ports moved) and `gloved watch` beside it: watch prints where each
 // hand touches the other.
 func TestWatchShowsHandsMeeting(t *testing.T) {
+	t.Parallel()
 	text, err := os.ReadFile("../../configs/handshake.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -112,19 +112,7 @@ func TestWatchShowsHandsMeeting(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		var out syncBuffer
-		done <- run(context.Background(), []string{"run", "-c", cfg, "--for", "3s", "--status=false"}, &out)
-	}()
-	time.Sleep(300 * time.Millisecond)
-	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	out := watchRunning(t, cfg, listen)
 	if !strings.Contains(out, "right: streaming") || !strings.Contains(out, "left: streaming") || !strings.Contains(out, " on left ") || !strings.Contains(out, " on right ") {
 		t.Fatalf("watch output:\n%s", out)
 	}

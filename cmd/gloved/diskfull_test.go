@@ -24,6 +24,7 @@ import (
 // recording file is left behind. The disk is a real one: a 256 KiB tmpfs,
 // filled, in a mount namespace of the daemon's own.
 func TestAFullDiskNeverStopsTheContacts(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	rx, got := daemontest.Listen(t)
 	metrics := freePortTCP(t)
@@ -142,6 +143,7 @@ func dirNames(t *testing.T, dir string) []string {
 // real 256 KiB tmpfs in a mount namespace of the daemon's own, filled by
 // the test through /proc/PID/root while the daemon records.
 func TestADiskThatFillsWhileRecordingKeepsWhatWasRecorded(t *testing.T) {
+	t.Parallel()
 	disk := smallDisk(t)
 	rx, got := daemontest.Listen(t)
 	cfg := simConfig(t, "127.0.0.1:0", rx.LocalAddr().String(), filepath.Join(disk, "session.glove"))

@@ -145,17 +145,6 @@ func TestSIGTERMUnderASubscribeFlood(t *testing.T) {
 	}
 }
 
-// freeUDP returns a loopback UDP address nothing listens on (now).
-func freeUDP(t *testing.T) string {
-	t.Helper()
-	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	return c.LocalAddr().String()
-}
-
 // simConfig writes a config of one simulated hand recording to rec, on the
 // built-in scene, listening at listen and sending to target (if any).
 func simConfig(t *testing.T, listen, target, rec string) string {

@@ -174,6 +174,7 @@ func checkControls(t *testing.T, bundles []*goosc.Bundle, has bool) {
 // TestCyberGlove3ErrorsSayWhatToDo: what a user can get wrong about a
 // CyberGlove III ends with one line naming it.
 func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "x.glove")
 	noPort := filepath.Join(dir, "no-port.toml")

@@ -18,7 +18,10 @@ import (
 	"testing"
 	"time"
 
+	goosc "github.com/hypebeast/go-osc/osc"
+
 	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/env"
 )
 
@@ -253,17 +256,66 @@ func TestContactsFromSimAndRecording(t *testing.T) {
 	}
 }
 
-func freePort(t *testing.T) string {
+// watchRunning runs the daemon of cfg (in this process), listening at
+// listen, and once it answers a subscription, `gloved watch` of it for 2
+// s; it returns what watch printed, once the daemon has stopped, without
+// an error, at the end of the watch.
+func watchRunning(t *testing.T, cfg, listen string) string {
 	t.Helper()
-	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		var out syncBuffer
+		done <- run(ctx, []string{"run", "-c", cfg, "--status=false"}, &out)
+	}()
+	awaitSubscription(t, listen, done)
+	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
+	stop()
+	if derr := <-done; derr != nil {
+		t.Fatalf("gloved run: %v", derr)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	return c.LocalAddr().String()
+	return out
 }
 
+// awaitSubscription subscribes a socket of the test's to the daemon at
+// listen, again every 100 ms, until the daemon sends it anything: the
+// daemon runs by then (loading a scene may take seconds under the race
+// detector). It fails the test if the daemon ends (done) first or
+// answers nothing within a minute.
+func awaitSubscription(t *testing.T, listen string, done chan error) {
+	t.Helper()
+	dst, err := net.ResolveUDPAddr("udp", listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rx, got := daemontest.ListenAny(t)
+	ask, err := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(rx.LocalAddr().(*net.UDPAddr).Port)).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); len(got.All()) == 0; time.Sleep(100 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("the daemon ended before it answered a subscription: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon at %s answered no subscription within a minute", listen)
+		}
+		rx.WriteTo(ask, dst)
+	}
+}
+
+// TestRunAndWatch: `gloved run --check` passes a config of one simulated
+// hand; `gloved watch` of the daemon running it shows the hand streaming
+// and in the ball; a config of an unknown device is a config error naming
+// the key.
 func TestRunAndWatch(t *testing.T) {
+	t.Parallel()
 	listen := freePort(t)
 	cfg := filepath.Join(t.TempDir(), "g.toml")
 	os.WriteFile(cfg, []byte(fmt.Sprintf(`
@@ -283,26 +335,14 @@ level = "error"
 	if out, err := gloved(t, "run", "-c", cfg, "--check"); err != nil || !strings.Contains(out, "config ok: 1 hand(s)") {
 		t.Fatalf("--check: %v %s", err, out)
 	}
-	done := make(chan error, 1)
-	go func() {
-		var out syncBuffer
-		done <- run(context.Background(), []string{"run", "-c", cfg, "--for", "3s", "--status=false"}, &out)
-	}()
-	time.Sleep(300 * time.Millisecond)
-	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	out := watchRunning(t, cfg, listen)
 	if !strings.Contains(out, "right: streaming") || !strings.Contains(out, "in ball") {
 		t.Fatalf("watch output:\n%s", out)
 	}
 	// A bad config is a usage-class error naming the key.
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	os.WriteFile(bad, []byte("[[hand]]\nname = \"x\"\ndevice = \"toaster\"\n"), 0o644)
-	_, err = gloved(t, "run", "-c", bad)
+	_, err := gloved(t, "run", "-c", bad)
 	if err == nil || !errors.Is(err, daemon.ErrConfig) || !strings.Contains(err.Error(), `hand[0].device = "toaster"`) {
 		t.Fatalf("bad config: %v", err)
 	}
@@ -319,7 +359,9 @@ func mustAbs(t *testing.T, p string) string {
 
 // TestSIGHUPReloadsAndMetricsServe: a running daemon serves Prometheus
 // metrics; rewriting its config and sending SIGHUP switches it to the new
-// one (here: the hand's OSC name changes).
+// one (here: the hand's OSC name changes). The daemon runs in this
+// process, signalled as a whole: the test runs alone (not t.Parallel),
+// before the tests whose daemons run in this process too.
 func TestSIGHUPReloadsAndMetricsServe(t *testing.T) {
 	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -387,17 +429,8 @@ listen = %q
 	}
 }
 
-func freePortTCP(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func TestBenchPipelineAndExport(t *testing.T) {
+	t.Parallel()
 	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
 	out, err := gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--self=false", "--json")
 	if err != nil {

@@ -49,6 +49,7 @@ func leftHand(device string, keys ...string) string {
 // deadline is generous, and a process still running at it fails the
 // test.
 func TestFilesThatAreNotFilesSayWhatToGive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenePipe := mkfifo(t, filepath.Join(dir, "scene.obj"))
 	calPipe := mkfifo(t, filepath.Join(dir, "cal.toml"))

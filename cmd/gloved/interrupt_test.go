@@ -128,6 +128,7 @@ func terminate(t *testing.T, p *proc) (int, time.Duration) {
 // SIGTERM without finishing the load: it logs that it was interrupted
 // while loading the scene, exits 0 (it was asked to stop), and never ran.
 func TestSIGTERMEndsTheLoadOfABigScene(t *testing.T) {
+	t.Parallel()
 	cfg, _ := terrainScene(t, 707)
 	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false", "--view", "off")
 	busy(t, p, 100*time.Millisecond)
@@ -149,6 +150,7 @@ func TestSIGTERMEndsTheLoadOfABigScene(t *testing.T) {
 // a million triangles stops on SIGTERM while it reads the scene, saying
 // in one line that the config was not checked, and fails (exit 1).
 func TestSIGTERMEndsTheCheckOfABigScene(t *testing.T) {
+	t.Parallel()
 	cfg, _ := terrainScene(t, 707)
 	p := startGloved(t, "gloved run --check", "run", "--check", "-c", cfg)
 	busy(t, p, 100*time.Millisecond)
@@ -164,6 +166,7 @@ func TestSIGTERMEndsTheCheckOfABigScene(t *testing.T) {
 // into a config whose scene has a million triangles stops on SIGTERM
 // without finishing the load, saying so, and exits 0.
 func TestSIGTERMEndsAReloadThatLoadsABigScene(t *testing.T) {
+	t.Parallel()
 	p := reloadingInto(t, 707)
 	code, took := terminate(t, p)
 	t.Logf("exited %v after SIGTERM", took)
@@ -181,6 +184,7 @@ func TestSIGTERMEndsAReloadThatLoadsABigScene(t *testing.T) {
 // taken as one, a reload once the first is done (the config may have
 // changed since the first read it).
 func TestSIGHUPsDuringAReloadMakeOneMoreReloadAfterIt(t *testing.T) {
+	t.Parallel()
 	p := reloadingInto(t, 300)
 	p.cmd.Process.Signal(syscall.SIGHUP)
 	p.cmd.Process.Signal(syscall.SIGHUP)
@@ -204,6 +208,7 @@ func TestSIGHUPsDuringAReloadMakeOneMoreReloadAfterIt(t *testing.T) {
 // without the page's timeline to compute first, saying in one line that
 // it was interrupted while loading the scene (exit 1: nothing replayed).
 func TestSIGTERMEndsTheReplayOfABigScene(t *testing.T) {
+	t.Parallel()
 	_, obj := terrainScene(t, 707)
 	for _, view := range []bool{false, true} {
 		args := []string{"replay", "../../testdata/recordings/grasp.glove", "--scene", obj, "--speed", "max", "--listen", "127.0.0.1:0"}

@@ -127,6 +127,7 @@ func TestTheAddressesAConfigBuildsAreOSCAddressesThatFit(t *testing.T) {
 // of loopback alone) is said in the log, with the error, once and not at
 // every frame: the send errors counter alone climbed before, unsaid.
 func TestFramesThatCannotBeSentAreSaidOnce(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -173,6 +174,7 @@ func TestHandNamesAreLettersDigitsUnderscoresAndDashes(t *testing.T) {
 // recording of a header alone holds none, instead of printing nothing and
 // succeeding.
 func TestARecordingWithoutSamplesIsSaidToHoldNone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.glove")
 	rec, err := recording.Create(empty, recording.Header{Model: "sim", Sensors: 22, Hand: "right"})

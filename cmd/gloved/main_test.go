@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -230,6 +231,7 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 }
 
 func TestBenchCAB(t *testing.T) {
+	t.Parallel()
 	plot := filepath.Join(t.TempDir(), "cab.svg")
 	out, err := gloved(t, "bench", "cab", "--frames", "60", "--json", "--plot", plot)
 	if err != nil {
@@ -274,8 +276,16 @@ func TestBenchCAB(t *testing.T) {
 // size; the grasp sinks fingers into the ball and the torus, and nothing
 // comes near the height field under the hand.
 func TestBenchScenes(t *testing.T) {
+	t.Parallel()
 	plot := filepath.Join(t.TempDir(), "scenes.svg")
-	out, err := gloved(t, "bench", "scenes", "--max-tris", "50000", "--frames", "150", "--motions", "grasp", "--json", "--plot", plot)
+	// Under -short (as CI runs the race detector, which slows the frames'
+	// workers several times) the three classes checked below run, on
+	// fewer frames.
+	args, frames := []string{"bench", "scenes", "--max-tris", "50000", "--motions", "grasp", "--json", "--plot", plot}, 150
+	if testing.Short() {
+		args, frames = append(args, "--classes", "ball,torus,field"), 50
+	}
+	out, err := gloved(t, append(args, "--frames", strconv.Itoa(frames))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,8 +296,8 @@ func TestBenchScenes(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range rows {
 		seen[r.Class] = true
-		if r.Frames != 150 || r.Motion != "grasp" || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 7 {
-			t.Errorf("%+v: want 150 frames, a built scene and seven stages", r)
+		if r.Frames != frames || r.Motion != "grasp" || r.Tris < 1000 || !(r.BuildS > 0) || len(r.Stages) != 7 {
+			t.Errorf("%+v: want %d frames, a built scene and seven stages", r, frames)
 		}
 		switch r.Class {
 		case "ball", "torus":

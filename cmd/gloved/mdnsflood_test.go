@@ -66,7 +66,8 @@ func forgeApps(t *testing.T, prefix string, socks []*net.UDPConn) {
 
 // TestAnMDNSFloodDoesNotMultiplyTheDestinations: forged mDNS responses
 // naming 40 VRChat clients make gloved send to MaxFoundPerGlob of them,
-// not 40; those sent to first keep their places as more come.
+// not 40; those sent to first keep their places as more come. It asserts
+// frames within a second: it runs alone (not t.Parallel).
 func TestAnMDNSFloodDoesNotMultiplyTheDestinations(t *testing.T) {
 	if !inNamespace(t) {
 		return

@@ -60,6 +60,7 @@ func (g *deafGlove) send(n int, every time.Duration) error {
 // go on, it goes stalled when it falls silent, and the daemon stops on
 // SIGTERM.
 func TestAnOpenGlovesGloveThatNeverReadsIsStillReadAndTheDaemonStops(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	glove := newDeafGlove(t)
 	rx, got := daemontest.Listen(t)
@@ -117,6 +118,7 @@ func TestAnOpenGlovesGloveThatNeverReadsIsStillReadAndTheDaemonStops(t *testing.
 // --seconds 3` of a glove that floods lines and never reads the
 // driver's answers records its lines and ends when its time is up.
 func TestRecordingAnOpenGlovesGloveThatNeverReadsEndsOnTime(t *testing.T) {
+	t.Parallel()
 	glove := newDeafGlove(t)
 	out := filepath.Join(t.TempDir(), "deaf.glove")
 	done := make(chan error, 1)

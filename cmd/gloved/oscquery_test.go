@@ -92,6 +92,7 @@ func (p *proc) logLine(t *testing.T, msg string) map[string]any {
 // and ranges, in the proposal's structure. _osc._udp is advertised too,
 // at the OSC listen port.
 func TestAnIndependentClientFindsGlovedAndReadsItsTree(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -242,6 +243,7 @@ func rangeJSON(r *osc.Range) map[string]any {
 // hand's frames; when the fake VRChat withdraws, gloved says it went away
 // and the frames stop.
 func TestGlovedSendsToTheVRChatItFinds(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -303,6 +305,7 @@ targets = ["oscquery:VRChat-Client-*"]
 // gloved_oscquery_apps_self_total, and still sends to the real VRChat
 // found beside them.
 func TestAnAppAnnouncedAtGlovedsOwnPortIsNotSentTo(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -421,6 +424,7 @@ func addToLoopback(t *testing.T, prefixes ...string) {
 // rules: a host outside osc.allow is refused, one in it is served, and a
 // request on loopback naming another host (DNS rebinding) is refused.
 func TestOSCQueryAnswersOverTheNetwork(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -482,6 +486,7 @@ func request(t *testing.T, from, hostHeader, method, target, port string) (int, 
 // as information and not as a warning, that it is not advertised and what
 // to do.
 func TestGlovedWithoutMulticastSaysSoOnce(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}

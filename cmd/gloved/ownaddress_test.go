@@ -80,6 +80,7 @@ func TestGlovedIsNeverItsOwnTarget(t *testing.T) {
 // refused, as other refused subscriptions are, while the subscriber's
 // own port is taken.
 func TestASubscriptionToGlovedsOwnPortIsRefused(t *testing.T) {
+	t.Parallel()
 	listen, metrics := freeUDP(t), freePortTCP(t)
 	cfg := writeConfig(t, listen, "builtin:grasp", fmt.Sprintf("[metrics]\nlisten = %q\n[oscquery]\nenabled = false\n", metrics))
 	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")

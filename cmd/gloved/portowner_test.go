@@ -70,6 +70,7 @@ count_tris = false
 // each say at once who holds it, and the first daemon streams on
 // untouched. Once it stops, the port is free again.
 func TestOneProcessOwnsAGlovePort(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	link := startEmulator(t, dir, "--seed", "3")
 	rx, got := daemontest.Listen(t)
@@ -204,6 +205,7 @@ func scrape(t *testing.T, addr string) []byte {
 // reads the daemon's status lines and log goes away, the daemon goes on
 // sending frames, and stops cleanly on SIGTERM.
 func TestTheDaemonOutlivesItsReaders(t *testing.T) {
+	t.Parallel()
 	rx, got := daemontest.Listen(t)
 	cfg := simConfig(t, "127.0.0.1:0", rx.LocalAddr().String(), "")
 	r, w, err := os.Pipe()

@@ -48,6 +48,7 @@ func emulatedGlove(t *testing.T, args ...string) (link, pty string) {
 // an answer after each, past the CyberGlove's probe), and says "no
 // answer" of a pty where nothing answers.
 func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
+	t.Parallel()
 	right, rightPTY := emulatedGlove(t)
 	left, _ := emulatedGlove(t, "--sensors", "18", "--left")
 	open, _ := emulatedGlove(t, "--model", "opengloves", "--force-feedback")

@@ -123,6 +123,7 @@ func TestOldPoseFlagsWarnWithTheNewForm(t *testing.T) {
 // not those of the scene unmoved), with one warning line giving the pose
 // to write; pose itself says nothing.
 func TestTheOldSceneTransformPlacesAsPoseDoesWithAWarning(t *testing.T) {
+	t.Parallel()
 	hands := func(placement string) string {
 		path := filepath.Join(t.TempDir(), "hands.toml")
 		text := fmt.Sprintf("[[hand]]\nname = \"right\"\ndevice = \"sim\"\nwrist_pose = [0.0, 0.91, 0.1, -0.70710678, 0.0, 0.0, 0.70710678]\n"+
@@ -156,6 +157,7 @@ func TestTheOldSceneTransformPlacesAsPoseDoesWithAWarning(t *testing.T) {
 // it answers without them and says how many it skipped and why the first,
 // in one warning line; the daemon replaying it logs the first.
 func TestARecordingsDamagedWristPosesAreSkippedAndSaid(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good, bad := filepath.Join(dir, "good.glove"), filepath.Join(dir, "bad.glove")
 	if r := runBinary(t, 30*time.Second, "record", "--device", "sim", "--seconds", "1.2", "--wrist-pose", graspWrist, "-o", good); r.code != 0 {
@@ -310,6 +312,7 @@ func crateWith(t *testing.T, name string, edit func(nodes []any)) string {
 // wrist pose dropped for its zero quaternion says that, not a list of
 // what might have been wrong.
 func TestAZeroQuaternionOverOSCIsLoggedAsSuch(t *testing.T) {
+	t.Parallel()
 	listen := freeUDP(t)
 	p := startGloved(t, "gloved run", "run", "-c", writeConfig(t, listen, "builtin:grasp", ""), "--status=false")
 	conn, err := net.Dial("udp", listen)

@@ -82,6 +82,7 @@ func replaceOnce(t *testing.T, text, old, new string) string {
 // The hand streams and touches the ball: its contacts arrive over OSC on a
 // real UDP socket.
 func TestTheQuickStartsEmulatedGloveTouchesTheBall(t *testing.T) {
+	t.Parallel()
 	cmds := readmeCommands(t, quickStartHeading)
 	if len(cmds) != 2 || len(cmds[0]) == 0 || cmds[0][0] != "emulate" || len(cmds[1]) == 0 || cmds[1][0] != "run" {
 		t.Fatalf("the quick start's commands are %q: want gloved emulate, then gloved run", cmds)

@@ -20,6 +20,7 @@ var interruptedLine = regexp.MustCompile(`^interrupted after (\d+\.\d) s: record
 // time it ran, not the 60 s asked for) and how many samples it recorded:
 // the recording holds them.
 func TestRecordInterruptedSaysWhenAndHowMany(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, filepath.Join(dir, "glove"), emulator.Hangup{})
 	out := filepath.Join(dir, "cut.glove")

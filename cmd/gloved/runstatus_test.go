@@ -13,6 +13,7 @@ import (
 // a pipe (or a file) prints one plain line a second, never a carriage
 // return, so the output reads line by line.
 func TestStatusToAPipeIsPlainLines(t *testing.T) {
+	t.Parallel()
 	r := runBinary(t, 60*time.Second, "run", "-c", writeConfig(t, "127.0.0.1:0", "builtin:grasp", ""), "--status", "--for", "3.5s")
 	if r.code != 0 || r.stdout == "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)

@@ -334,6 +334,7 @@ func TestViewersThatNeverReadCostNothing(t *testing.T) {
 // upgrade or a POST from a page of another origin is refused; a path out
 // of the served files is 404.
 func TestTheHTTPServersAnswerOnlyTheirOwnNames(t *testing.T) {
+	t.Parallel()
 	s := startSurface(t)
 	host, err := os.Hostname()
 	if err != nil {
@@ -422,6 +423,7 @@ func TestTheHTTPServersAnswerOnlyTheirOwnNames(t *testing.T) {
 // addresses; with osc.allow they answer its hosts, and no warning is
 // given.
 func TestMetricsBeyondLoopbackAreForOSCAllowOnly(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}

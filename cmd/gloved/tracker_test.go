@@ -153,6 +153,7 @@ func runTrackerHand(t *testing.T, device, listen, options string, edit func(cfg 
 // silent the hand is stalled, holds the pose for hold_ms, then opens
 // flat.
 func TestAVMCPerformerDrivesTheHandThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	listen := freeUDP(t)
 	got := runTrackerHand(t, "vmc", listen, "hold_ms = 1500\n", nil)
 
@@ -192,6 +193,7 @@ func TestAVMCPerformerDrivesTheHandThroughTheBinary(t *testing.T) {
 // the wrist turned and placed anywhere (every joint but the wrist's
 // within the documented round-trip tolerance).
 func TestGlovedsJointsAndOpenXRJointsDriveAnOSCHandThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	listen := freeUDP(t)
 	got := runTrackerHand(t, "osc", listen, "prefix = \"/lab\"\nhand = \"r\"\ncoords = \"unity\"\n", nil)
 
@@ -222,6 +224,7 @@ func TestGlovedsJointsAndOpenXRJointsDriveAnOSCHandThroughTheBinary(t *testing.T
 // gloved_serial_denied_total), and follows 192.0.2.2's, which are not
 // counted.
 func TestAStrangerNeverDrivesATrackerHandAndIsCounted(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -301,6 +304,7 @@ func deniedCount(t *testing.T, addr string) int {
 // tolerance), each of them; and with loopback down, in a private
 // namespace, `gloved contacts` still runs the recording.
 func TestATrackerSessionRecordedReplaysItsJointAnglesWithoutTheNetwork(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}

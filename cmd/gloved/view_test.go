@@ -37,16 +37,23 @@ import (
 	"github.com/gloved/gloved/view/viewtest"
 )
 
-// chromium starts a headless Chromium, or skips the test where there is
-// none (.ci/run installs Debian's chromium).
+// browser is held by the test whose Chromium runs: the browser tests run
+// in parallel with the others, but one Chromium at a time (each takes
+// most of a core to draw its page).
+var browser = make(chan struct{}, 1)
+
+// chromium starts a headless Chromium once no other test's runs, or skips
+// the test where there is none (.ci/run installs Debian's chromium).
 func chromium(t *testing.T) *viewtest.Browser {
 	t.Helper()
 	path := viewtest.Path()
 	if path == "" {
 		netns.Skipf(t, "no Chromium on this machine: install Debian's chromium package (.ci/run does) to test the live page")
 	}
+	browser <- struct{}{}
 	b, err := viewtest.Launch(path)
 	if err != nil {
+		<-browser
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -54,6 +61,7 @@ func chromium(t *testing.T) *viewtest.Browser {
 			t.Logf("page console: %v", b.Console)
 		}
 		b.Close()
+		<-browser
 	})
 	return b
 }
@@ -274,6 +282,7 @@ func demoConfig(t *testing.T, target string) string {
 // shows the hand's 16 links, the scene's objects, and, as arrows, exactly
 // the contacts the daemon sent on OSC in that frame.
 func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
+	t.Parallel()
 	b := chromium(t)
 	target, wire := captureOSC(t)
 	url := startRun(t, demoConfig(t, target))
@@ -313,6 +322,7 @@ func TestLivePageShowsWhatTheDaemonSent(t *testing.T) {
 // angles OSC sent in that frame, to 50 µm (float32 on the wire and in the
 // GPU's matrices).
 func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
+	t.Parallel()
 	b := chromium(t)
 	target, wire := captureOSC(t)
 	mesh, err := filepath.Abs(webxrRight)
@@ -387,6 +397,7 @@ func TestLivePageDrawsTheSkinnedHand(t *testing.T) {
 // picture changes where the hand is); the choice is in the address and
 // outlives a reload.
 func TestTheDemoPageDrawsTheWebXRHand(t *testing.T) {
+	t.Parallel()
 	b := chromium(t)
 	url := startRun(t, demoConfig(t, freeUDP(t)))
 	openPaused(t, b, url, "gloved.xrHands[0]")
@@ -545,6 +556,7 @@ func changedNear(a, b image.Image, p [2]float64, r int) float64 {
 // simulated grasp as a timeline; moving the page's slider shows the frame
 // at that time with the contacts contacts --json printed for it.
 func TestPageSlidesThroughASession(t *testing.T) {
+	t.Parallel()
 	b := chromium(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary(t), "contacts", "--scene", "builtin:grasp", "--sim", "--frames", "300", "--json", "--view", "127.0.0.1:0",
@@ -623,6 +635,7 @@ func TestPageSlidesThroughASession(t *testing.T) {
 // TestViewErrorsSayWhatToDo: each way the page cannot be served ends with
 // one line naming what failed.
 func TestViewErrorsSayWhatToDo(t *testing.T) {
+	t.Parallel()
 	busy := busyTCP(t)
 	handsCfg, err := filepath.Abs("../../configs/handshake.toml")
 	if err != nil {
@@ -653,6 +666,7 @@ func TestViewErrorsSayWhatToDo(t *testing.T) {
 // replay live, and once it has ended keeps the page up with the whole
 // recording on its slider.
 func TestReplayViewKeepsTheRecordingUp(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary(t), "replay", "../../testdata/recordings/grasp.glove", "--speed", "max", "--target", freeUDP(t), "--view", "127.0.0.1:0")
@@ -717,6 +731,7 @@ func TestReplayViewKeepsTheRecordingUp(t *testing.T) {
 // the plain export's frames.txt says, at frames across the recording, and
 // holds the contact markers.
 func TestExportedGLTFOpensInThreeJS(t *testing.T) {
+	t.Parallel()
 	b := chromium(t)
 	dir := t.TempDir()
 	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"

@@ -16,6 +16,7 @@ import (
 // loopback, the daemon listening on every address) answers the daemon's
 // token and shows the hands, as it does on loopback with no round trip.
 func TestWatchProvesItsAddressBeyondLoopback(t *testing.T) {
+	t.Parallel()
 	if !inNamespace(t) {
 		return
 	}
@@ -36,6 +37,7 @@ func TestWatchProvesItsAddressBeyondLoopback(t *testing.T) {
 // and says in one line that no gloved answered there, and how to start
 // one.
 func TestWatchWithoutADaemonSaysSo(t *testing.T) {
+	t.Parallel()
 	addr := freeUDP(t)
 	for _, tc := range []struct {
 		args   []string
@@ -53,6 +55,7 @@ func TestWatchWithoutADaemonSaysSo(t *testing.T) {
 // socket; a token or a refusal from another address is ignored, and
 // refusals whose argument is not a string (a blob) are no panic.
 func TestWatchTakesAnswersOnlyFromTheDaemon(t *testing.T) {
+	t.Parallel()
 	blob, _ := goosc.NewMessage("/gloved/refused", []byte{1, 2}).MarshalBinary()
 	token, _ := goosc.NewMessage("/gloved/validate", "forged").MarshalBinary()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
