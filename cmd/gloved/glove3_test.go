@@ -281,7 +281,7 @@ func TestOpenGlovesErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"calibrate", "--device", "opengloves", "--option", "max=1000", "-o", filepath.Join(dir, "c.toml")}, 2, []string{"options.max = 1000", "want 4095 (an ESP32) or 1023"}},
 		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-22.toml"}, 1, []string{"calibration-22.toml", "sensors = 22: want 41"}},
 		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-opengloves.toml", "--motion", "tap"}, 2, []string{"--calibration plays the calibration poses", "--motion only without it"}},
-		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"full scale 2047", "want 4095 or 1023"}},
+		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"--max 2047", "want 4095 (an ESP32) or 1023"}},
 		{[]string{"emulate", "--model", "opengloves", "--unplug-at", "1"}, 2, []string{"--unplug-at", "--hangup-at"}},
 		{[]string{"emulate", "--model", "opengloves", "--source", out}, 2, []string{"--source", "simulated motions"}},
 		{[]string{"emulate", "--model", "cyberglove3", "--controls"}, 2, []string{"--controls", "only for an emulated OpenGloves glove"}},
