@@ -499,8 +499,8 @@ func (c *Config) checkService() error {
 	if !(c.Frame.StallMS >= 50 && c.Frame.StallMS <= 60000) {
 		return fmt.Errorf("frame.stall_ms = %v: want 50 to 60000", c.Frame.StallMS)
 	}
-	if !(c.Frame.BudgetMS >= 0.01 && c.Frame.BudgetMS <= 1000) { // under 10 us no frame fits, and 1e-9 rounded to a budget of 0
-		return fmt.Errorf("frame.budget_ms = %v: want 0.01 to 1000", c.Frame.BudgetMS)
+	if !(c.Frame.BudgetMS >= 1e-6 && c.Frame.BudgetMS <= 1000) { // at least a nanosecond: 1e-9 was a budget of 0
+		return fmt.Errorf("frame.budget_ms = %v: want 1e-06 (a nanosecond) to 1000", c.Frame.BudgetMS)
 	}
 	if !session.ProximityInRange(c.Frame.ProximityM) {
 		return fmt.Errorf("frame.proximity_m = %v: want 0 to %g m", c.Frame.ProximityM, session.MaxProximity)
