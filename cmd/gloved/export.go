@@ -72,8 +72,17 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	warnDamage(s)
+	if exportInterrupted(ctx, frames, o.limit()) {
+		return fmt.Errorf("export interrupted after %d frames: %s holds those frames, whole (frames.txt and contacts.jsonl end at frame %d); export again and let it finish for all of them", frames, userfile.Name(*dir), frames-1)
+	}
 	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
 	return nil
+}
+
+// exportInterrupted says whether a signal (ctx) ended an export of frames
+// before its last: a --sim session's limit, or a recording's end.
+func exportInterrupted(ctx context.Context, frames, limit int) bool {
+	return ctx.Err() != nil && (limit == 0 || frames < limit)
 }
 
 // exportFiles are the files export --out writes into dir.
@@ -126,7 +135,8 @@ func writeSceneOBJ(path string, scene *env.Mesh) error {
 }
 
 // exportFrames runs the session, writing every link's transform per frame
-// to DIR/frames.txt and the contacts to DIR/contacts.jsonl.
+// to DIR/frames.txt and the contacts to DIR/contacts.jsonl. Interrupted,
+// it puts both in place holding the frames run, each frame whole in both.
 func exportFrames(ctx context.Context, s *session.Session, limit int, dir string) (int, error) {
 	fw, err := userfile.CreateOutput(filepath.Join(dir, "frames.txt"))
 	if err != nil {

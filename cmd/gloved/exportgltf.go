@@ -23,7 +23,7 @@ const maxGLTFFrames = view.MaxTimelineFrames
 // exportGLTF runs the session and writes it to path as one animated glTF
 // file (see package animation). The file is readied before the first
 // frame, so that a path that cannot be written fails at once, and put in
-// place only when written whole.
+// place only when written whole: an export interrupted writes nothing.
 func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary bool, out io.Writer) error {
 	f, err := userfile.CreateOutput(path)
 	if err != nil {
@@ -37,6 +37,9 @@ func exportGLTF(ctx context.Context, s *session.Session, limit int, path string,
 		}
 		return rec.Add(animation.Frame{Time: s.Sample.Time, Links: p.Poses(), Angles: p.Angles(), Contacts: p.Contacts()})
 	})
+	if err == nil && exportInterrupted(ctx, rec.Frames(), limit) {
+		err = fmt.Errorf("export interrupted after %d frames: nothing written to %s (a glTF file is written whole or not at all); export again and let it finish, or ask for fewer --frames", rec.Frames(), userfile.Name(path))
+	}
 	if err != nil {
 		return f.Abort(err)
 	}

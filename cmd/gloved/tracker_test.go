@@ -63,9 +63,9 @@ func posedFrame(t *testing.T, q *handmodel.Angles, wrist geom.Transform) (*handm
 	return h, f
 }
 
-// sendPoses sends n datagram sets, 20 ms apart, to the tracker at to from
-// the address from ("" for loopback's), each what encode writes.
-func sendPoses(t *testing.T, from, to string, n int, encode func(w *osc.Writer)) {
+// dialTracker is a socket sending to the tracker at to from the address
+// from ("" for loopback's).
+func dialTracker(t *testing.T, from, to string) *net.UDPConn {
 	t.Helper()
 	var local *net.UDPAddr
 	if from != "" {
@@ -79,6 +79,14 @@ func sendPoses(t *testing.T, from, to string, n int, encode func(w *osc.Writer))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// sendPoses sends n datagram sets, 20 ms apart, to the tracker at to from
+// the address from ("" for loopback's), each what encode writes.
+func sendPoses(t *testing.T, from, to string, n int, encode func(w *osc.Writer)) {
+	t.Helper()
+	c := dialTracker(t, from, to)
 	defer c.Close()
 	for range n {
 		var w osc.Writer

@@ -17,14 +17,27 @@ import (
 // between poses would open the hand between every two).
 const readTimeout = 100 * time.Millisecond
 
+// maxPoseRate bounds the poses a second a tracker hand takes: a tracker
+// sends 60 to 90, and one sending faster (or a flood on loopback) is
+// coalesced to its newest pose every minPoseGap, so that it cannot make
+// the daemon pose, test and send a hand thousands of times a second and
+// starve the other hands.
+const maxPoseRate = 200
+
+// minPoseGap is the least time between two samples a Read returns.
+const minPoseGap = time.Second / maxPoseRate
+
 // decoder reads one kind of tracker's messages into joint angles.
 type decoder interface {
 	handler
 	// begin starts a datagram's messages, the rejected ones counted in
 	// f; end ends a well-formed one and reports whether it posed the
-	// hand (new angles in q).
+	// hand; pose gives the joint angles of the last that did, from q's
+	// (the previous sample's). The angles are solved in pose, not end:
+	// of a flood of poses only the one a Read returns is solved.
 	begin(f *devices.Faults)
-	end(q *handmodel.Angles) (posed bool)
+	end() (posed bool)
+	pose(q *handmodel.Angles)
 	// lost reports whether the last datagram said the hand is not
 	// tracked (VMC's OK with tracking 0, OpenXR's active 0).
 	lost() bool
@@ -54,6 +67,7 @@ type Glove struct {
 	seen     bool      // a pose has come
 	tracking bool      // and the tracker has not said it lost the hand since
 	poseAt   time.Time // when the last pose came
+	sampleAt time.Time // when Read last returned a sample
 	saidAt   time.Time // when the tracker said it lost the hand (tracking false)
 	open     bool      // the hand has opened since
 	log      devices.FaultLog
@@ -89,15 +103,46 @@ func (g *Glove) Faults() devices.Faults { return g.log.Load() }
 
 // Read blocks until the tracker sends a pose and fills s with its joint
 // angles; it waits readTimeout at most (datagrams that pose nothing do
-// not prolong it), or until the hold is over and the hand opens.
+// not prolong it), or until the hold is over and the hand opens. No
+// sample comes sooner than minPoseGap after the last: a pose that comes
+// sooner waits for it, and a newer pose meanwhile takes its place.
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.log.Publish()
 	deadline := time.Now().Add(readTimeout)
+	due := g.sampleAt.Add(minPoseGap)
+	pending := false // a pose has come that is not yet returned
 	for {
-		wait := time.Until(deadline)
+		now := time.Now()
 		opens := g.opensAt()
-		if !opens.IsZero() {
-			wait = min(wait, time.Until(opens))
+		switch {
+		case pending && !now.Before(due):
+			// due is within minPoseGap of this Read's start, well
+			// before its deadline.
+			g.open = false
+			g.dec.pose(&g.q)
+			g.fill(s)
+			return nil
+		case !pending && !opens.IsZero() && !now.Before(opens) && !now.Before(due):
+			// The tracking is lost and the hold is over: the hand opens.
+			g.open = true
+			g.q = handmodel.Angles{}
+			g.fill(s)
+			return nil
+		case !pending && !now.Before(deadline):
+			g.log.Counts.Timeouts++
+			if !g.seen {
+				return devices.ErrNoGlove
+			}
+			return devices.ErrTimeout
+		}
+		wait := deadline.Sub(now)
+		if pending {
+			wait = due.Sub(now)
+		} else if !opens.IsZero() {
+			if opens.Before(due) {
+				opens = due
+			}
+			wait = min(wait, opens.Sub(now))
 		}
 		g.timer.Reset(max(0, wait))
 		select {
@@ -106,29 +151,11 @@ func (g *Glove) Read(s *devices.Sample) error {
 			return devices.ErrClosed
 		case d := <-g.box.in:
 			g.timer.Stop()
-			posed := g.take(&d)
+			if g.take(&d) {
+				pending = true
+			}
 			g.box.free <- d
-			if posed {
-				g.open = false
-				g.fill(s)
-				return nil
-			}
 		case <-g.timer.C:
-			now := time.Now()
-			switch {
-			case !g.seen && !now.Before(deadline):
-				g.log.Counts.Timeouts++
-				return devices.ErrNoGlove
-			case !opens.IsZero() && !now.Before(opens):
-				// The tracking is lost and the hold is over: the hand opens.
-				g.open = true
-				g.q = handmodel.Angles{}
-				g.fill(s)
-				return nil
-			case !now.Before(deadline):
-				g.log.Counts.Timeouts++
-				return devices.ErrTimeout
-			}
 		}
 	}
 }
@@ -160,7 +187,7 @@ func (g *Glove) take(d *datagram) bool {
 		g.log.Counts.BadFrames++
 		return false
 	}
-	posed := g.dec.end(&g.q)
+	posed := g.dec.end()
 	if g.dec.lost() {
 		// The hold counts from the moment the tracker said so.
 		if g.tracking {
@@ -174,8 +201,9 @@ func (g *Glove) take(d *datagram) bool {
 	return posed
 }
 
-// fill writes the hand's angles into s.
+// fill writes the hand's angles into s, the sample returned now.
 func (g *Glove) fill(s *devices.Sample) {
+	g.sampleAt = time.Now()
 	*s = devices.Sample{Time: time.Since(g.start), Seq: g.seq, Bits: devices.Bits8, NAngles: int(handmodel.NumJoints)}
 	copy(s.Angles[:], g.q[:])
 	g.seq++

@@ -23,7 +23,10 @@
 // turn; a message that is not is dropped and counted. A tracker that has
 // sent nothing is no glove; one that falls silent is stalled. The hand
 // holds its last pose for hold_ms once the tracking is lost (silent for
-// 100 ms, or said so), then opens.
+// 100 ms, or said so), then opens. It takes at most 200 poses a second
+// (maxPoseRate): faster ones are coalesced to the newest, so that a
+// flood on loopback cannot drive a hand's frames, nor starve the other
+// hands'.
 // Its samples are recorded as samples (joint angles) and replayed.
 //
 // Sources: the VMC protocol specification (protocol.vmc.info:

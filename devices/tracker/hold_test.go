@@ -241,9 +241,12 @@ func TestATrackerThatSaysItLostTheHandOpensItAfterTheHold(t *testing.T) {
 	g.Close()
 	g, c = heldGlove(t, -1)
 	posed(t, g, c)
-	stop := make(chan struct{})
-	defer close(stop)
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	// The sender is gone before the socket closes: a send on the closed
+	// socket would fail the test after it ended.
+	defer func() { close(stop); <-stopped }()
 	go func() {
+		defer close(stopped)
 		for {
 			select {
 			case <-stop:

@@ -35,7 +35,9 @@ type oscDecoder struct {
 	f                  *devices.Faults
 
 	angles   handmodel.Angles
-	gotJoint bool // a joints message came in this datagram
+	gotJoint bool             // a joints message came in this datagram
+	posed    handmodel.Angles // the last joints message that posed the hand
+	byXR     bool             // or its OpenXR joints did, their links in rel
 	xrq      [handmodel.NumXRJoints]mgl64.Quat
 	gotXR    [handmodel.NumXRJoints]bool
 	freshXR  bool                        // an OpenXR joint came in this datagram
@@ -112,19 +114,29 @@ func (d *oscDecoder) message(m *message) {
 }
 
 // end poses the hand: from the joint angles if they came, else from the
-// OpenXR joints once a frame of them is whole.
-func (d *oscDecoder) end(q *handmodel.Angles) bool {
+// OpenXR joints once a frame of them is whole (their links, turned into
+// angles by pose). It keeps the pose: a later datagram's joints, a
+// frame's first half or one found malformed, do not change it.
+func (d *oscDecoder) end() bool {
 	switch {
 	case d.gotJoint:
-		*q = d.angles
+		d.posed, d.byXR = d.angles, false
 	case d.freshXR && d.wholeXR():
 		d.enc.Links(&d.xrq, &d.gotXR, &d.rel, &d.have)
-		d.un.Unpose(&d.rel, &d.have, q)
 		d.sinceXR = [handmodel.NumXRJoints]bool{}
+		d.byXR = true
 	default:
 		return false
 	}
 	return true
+}
+
+func (d *oscDecoder) pose(q *handmodel.Angles) {
+	if d.byXR {
+		d.un.Unpose(&d.rel, &d.have, q)
+		return
+	}
+	*q = d.posed
 }
 
 // wholeXR says whether the OpenXR joints come since the last pose are a

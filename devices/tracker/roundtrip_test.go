@@ -55,7 +55,10 @@ func feed(t *testing.T, d decoder, w *osc.Writer, q *handmodel.Angles) bool {
 			t.Fatal("gloved's own packet read as malformed")
 		}
 	}
-	posed := d.end(q)
+	posed := d.end()
+	if posed {
+		d.pose(q)
+	}
 	if f != (devices.Faults{}) {
 		t.Fatalf("gloved's own messages counted as faults: %+v", f)
 	}

@@ -85,12 +85,14 @@ func (d *vmcDecoder) message(m *message) {
 	}
 }
 
-// end poses the hand from the bones, if any came.
-func (d *vmcDecoder) end(q *handmodel.Angles) bool {
+// end poses the hand from the bones, if any came: their links, turned
+// into angles by pose.
+func (d *vmcDecoder) end() bool {
 	if !d.fresh {
 		return false
 	}
 	d.enc.Links(&d.bones, &d.got, d.hand, d.gotHand, &d.rel, &d.have)
-	d.un.Unpose(&d.rel, &d.have, q)
 	return true
 }
+
+func (d *vmcDecoder) pose(q *handmodel.Angles) { d.un.Unpose(&d.rel, &d.have, q) }
