@@ -505,6 +505,25 @@ func (c *Config) checkHands() error {
 			return fmt.Errorf("%s.%w", key, err)
 		}
 	}
+	return c.checkSerialPorts()
+}
+
+// checkSerialPorts refuses two serial gloves on one port: the second
+// would find the port held by the first and blame another gloved. The
+// ports are compared as files, as the daemon opens them: /dev/x and
+// /dev/./x, or a symlink (a udev rule's name) and its device, are one.
+func (c *Config) checkSerialPorts() error {
+	for i := range c.Hands {
+		h := &c.Hands[i]
+		if !h.Spec.Serial() {
+			continue
+		}
+		for j := range i {
+			if o := &c.Hands[j]; o.Spec.Serial() && userfile.Same(h.Port, o.Port) {
+				return fmt.Errorf("hand[%d].port = %q and hand[%d].port = %q are one serial port: each glove needs its own port", j, o.Port, i, h.Port)
+			}
+		}
+	}
 	return nil
 }
 
