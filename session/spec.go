@@ -119,8 +119,8 @@ func (s *Spec) Normalize() error { return s.NormalizeWritten(nil) }
 // NormalizeWritten is Normalize for a spec decoded from a file: written
 // reports whether the file wrote a key (nil: none). A key left out takes
 // its default; a key written is checked as written, so a zero written
-// (length = 0.0, sensors = 0, speed = "") is refused with its range, not
-// quietly taken for the default.
+// (length = 0.0, speed = "", sensors = 0 for a simulation) is refused
+// with its range, not quietly taken for the default.
 func (s *Spec) NormalizeWritten(written func(key string) bool) error {
 	left := func(key string) bool { return written == nil || !written(key) }
 	if s.Baud == 0 && left("baud") {
