@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/feedback"
@@ -52,6 +53,10 @@ type HandConfig struct {
 	Name string `toml:"name"` // OSC address segment: /gloved/<name>/...
 	session.Spec
 	Loop bool `toml:"loop"` // replay: start again at the end
+	// written are the keys the file wrote in the table (nil for a hand
+	// built in code): a zero written is checked, not taken for the
+	// default (session.Spec.NormalizeWritten).
+	written map[string]bool
 }
 
 // SceneConfig lists the scene's files, and the contact methods of the
@@ -310,6 +315,9 @@ func ParseConfig(name string, text []byte) (*Config, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	c.Path = name
+	if err := c.noteWrittenHandKeys(text); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, userfile.Name(name), err)
+	}
 	c.warnOldForms(name)
 	c.OSC.profileDefaults() // the profiles are the file's tables
 	if err := c.check(); err != nil {
@@ -412,6 +420,26 @@ func (c *Config) check() error {
 	return c.checkService()
 }
 
+// noteWrittenHandKeys notes which keys each [[hand]] table of text
+// wrote. The hands are decoded into a slice the decoder makes, so
+// defaults cannot be filled before decoding as they are for the other
+// tables; text was decoded once already, so it parses.
+func (c *Config) noteWrittenHandKeys(text []byte) error {
+	var tables struct {
+		Hands []map[string]any `toml:"hand"`
+	}
+	if _, err := toml.Decode(string(text), &tables); err != nil {
+		return err
+	}
+	for i := range min(len(tables.Hands), len(c.Hands)) {
+		c.Hands[i].written = map[string]bool{}
+		for k := range tables.Hands[i] {
+			c.Hands[i].written[k] = true
+		}
+	}
+	return nil
+}
+
 // warnOldForms notes the keys of a config file name written in an old
 // form.
 func (c *Config) warnOldForms(name string) {
@@ -472,8 +500,28 @@ func (c *Config) checkHands() error {
 			return fmt.Errorf("%s.name = %q: used by another hand", key, h.Name)
 		}
 		names[h.Name] = true
-		if err := h.Spec.Normalize(); err != nil {
+		written := func(key string) bool { return h.written[key] }
+		if err := h.Spec.NormalizeWritten(written); err != nil {
 			return fmt.Errorf("%s.%w", key, err)
+		}
+	}
+	return c.checkSerialPorts()
+}
+
+// checkSerialPorts refuses two serial gloves on one port: the second
+// would find the port held by the first and blame another gloved. The
+// ports are compared as files, as the daemon opens them: /dev/x and
+// /dev/./x, or a symlink (a udev rule's name) and its device, are one.
+func (c *Config) checkSerialPorts() error {
+	for i := range c.Hands {
+		h := &c.Hands[i]
+		if !h.Spec.Serial() {
+			continue
+		}
+		for j := range i {
+			if o := &c.Hands[j]; o.Spec.Serial() && userfile.Same(h.Port, o.Port) {
+				return fmt.Errorf("hand[%d].port = %q and hand[%d].port = %q are one serial port: each glove needs its own port", j, o.Port, i, h.Port)
+			}
 		}
 	}
 	return nil

@@ -114,23 +114,31 @@ func (s *Spec) config() driver.Config {
 const DefaultBaud = 115200
 
 // Normalize fills the defaults and checks the spec.
-func (s *Spec) Normalize() error {
-	if s.Baud == 0 {
+func (s *Spec) Normalize() error { return s.NormalizeWritten(nil) }
+
+// NormalizeWritten is Normalize for a spec decoded from a file: written
+// reports whether the file wrote a key (nil: none). A key left out takes
+// its default; a key written is checked as written, so a zero written
+// (length = 0.0, speed = "", sensors = 0 for a simulation) is refused
+// with its range, not quietly taken for the default.
+func (s *Spec) NormalizeWritten(written func(key string) bool) error {
+	left := func(key string) bool { return written == nil || !written(key) }
+	if s.Baud == 0 && left("baud") {
 		s.Baud = DefaultBaud
 	}
-	if s.Motion == "" {
+	if s.Motion == "" && left("motion") {
 		s.Motion = string(sim.Grasp)
 	}
-	if s.Length == 0 {
+	if s.Length == 0 && left("length") {
 		s.Length = handmodel.DefaultParams.Length
 	}
-	if s.Breadth == 0 {
+	if s.Breadth == 0 && left("breadth") {
 		s.Breadth = handmodel.DefaultParams.Breadth
 	}
-	if s.Speed == "" {
+	if s.Speed == "" && left("speed") {
 		s.Speed = SpeedRealTime
 	}
-	if err := s.checkDevice(); err != nil {
+	if err := s.checkDevice(!left("sensors")); err != nil {
 		return err
 	}
 	return s.checkHand()
@@ -138,8 +146,11 @@ func (s *Spec) Normalize() error {
 
 // checkDevice checks the glove's keys: that the device names a driver,
 // what that driver checks, a sensor count one of its layouts has, and the
-// common keys' values.
-func (s *Spec) checkDevice() error {
+// common keys' values. sensorsWritten is whether the sensor count was
+// written: 0 written asks the glove, for a glove that says its count
+// (driver.Driver.Sensors 0: a CyberGlove, as configs/cyberglove.toml
+// writes it), and is refused where the driver has a default instead.
+func (s *Spec) checkDevice(sensorsWritten bool) error {
 	d, err := driver.Lookup(s.Device)
 	if err != nil {
 		return err
@@ -155,6 +166,9 @@ func (s *Spec) checkDevice() error {
 	}
 	if s.Speed != SpeedRealTime && s.Speed != SpeedMax {
 		return fmt.Errorf("speed = %q: want \"1\" or \"max\"", s.Speed)
+	}
+	if s.Sensors == 0 && sensorsWritten && d.Sensors != 0 {
+		return fmt.Errorf("sensors = 0: want %s (left out: %d)", d.SensorCounts(), d.Sensors)
 	}
 	if s.Sensors != 0 && !d.Replays {
 		if _, err := d.Layout(s.Sensors); err != nil {
@@ -177,8 +191,11 @@ func (s *Spec) checkHand() error {
 	if s.Side != "" && s.Side != "right" && s.Side != "left" {
 		return fmt.Errorf("side = %q: want right or left", s.Side)
 	}
-	if !(s.Length >= 0.05 && s.Length <= 0.4) || !(s.Breadth >= 0.02 && s.Breadth <= 0.2) {
-		return fmt.Errorf("length/breadth = %v/%v m: want 0.05-0.4 and 0.02-0.2", s.Length, s.Breadth)
+	if !(s.Length >= 0.05 && s.Length <= 0.4) {
+		return fmt.Errorf("length = %v m: want 0.05-0.4", s.Length)
+	}
+	if !(s.Breadth >= 0.02 && s.Breadth <= 0.2) {
+		return fmt.Errorf("breadth = %v m: want 0.02-0.2", s.Breadth)
 	}
 	if s.WristPose != nil {
 		if s.Wrist != nil {

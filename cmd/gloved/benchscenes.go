@@ -47,7 +47,7 @@ const warmFrames = 30
 // procedural scenes of growing size (env/experiments SceneClasses) and
 // prints, per scene, its size, the pipeline's build time and each stage's
 // frame times.
-func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
+func runBenchScenes(ctx context.Context, args []string, out io.Writer) (err error) {
 	fs := newBenchFlags("scenes", "gloved bench scenes [--classes "+experiments.SceneClassNames()+"] [--max-tris N] [--frames N] [--motions grasp,tap,pinch] [--no-tris] [--no-accel] [--workers N] [--json] [--plot FILE.svg] [--export DIR] [--cpuprofile FILE]", "print one JSON array", out)
 	classes := fs.String("classes", experiments.SceneClassNames(), "scene classes to run, comma-separated (the real meshes' are read from testdata/meshes, found from the working directory up)")
 	maxTris := fs.Int("max-tris", 250_000, "skip scenes larger than this (the full table: 2000000)")
@@ -63,18 +63,20 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
 	if err := atLeast("frames", *frames, 1); err != nil {
 		return err
 	}
 	if err := pipelineFlags(*proximity, *workers); err != nil {
 		return err
+	}
+	// The profile is written once the flags are checked, and put in place
+	// only if the run succeeds (a --classes name is checked in the run).
+	if *cpuProfile != "" {
+		stop, perr := startCPUProfile(*cpuProfile)
+		if perr != nil {
+			return perr
+		}
+		defer func() { err = stop(err) }()
 	}
 	var rows []sceneRow
 	smallest := math.MaxInt

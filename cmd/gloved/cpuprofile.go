@@ -2,23 +2,32 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"runtime/pprof"
+
+	"github.com/gloved/gloved/internal/userfile"
 )
 
-// startCPUProfile starts a CPU profile written to path, and returns what
-// stops it and closes the file.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
+// startCPUProfile starts a CPU profile written to path whole or not at
+// all (userfile.Output), and returns what stops it: given the run's
+// error, it puts the profile in place only if the run succeeded, and
+// otherwise leaves a file at path as it was; it returns the run's error,
+// or the profile's.
+func startCPUProfile(path string) (stop func(runErr error) error, err error) {
+	o, err := userfile.CreateOutput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	if err := pprof.StartCPUProfile(o); err != nil {
+		return nil, o.Abort(fmt.Errorf("--cpuprofile %s: %w", path, err))
 	}
-	return func() {
+	return func(runErr error) error {
 		pprof.StopCPUProfile()
-		f.Close()
+		if runErr != nil {
+			return o.Abort(runErr)
+		}
+		if err := o.Commit(); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return nil
 	}, nil
 }

@@ -91,6 +91,33 @@ func TestAConfigValueWrittenIsCheckedAsWritten(t *testing.T) {
 	}
 }
 
+// TestAHandKeyWrittenAsZeroIsRefusedNotTakenForTheDefault: a [[hand]]
+// key whose zero stands for its default when left out (length, breadth,
+// sensors, speed, motion, baud) is checked as written when written, by
+// --check and by run alike, in one line naming the key and its range; the
+// same keys left out still take their defaults, and sensors = 0 still
+// asks a CyberGlove for its count, as configs/cyberglove.toml writes it.
+func TestAHandKeyWrittenAsZeroIsRefusedNotTakenForTheDefault(t *testing.T) {
+	for _, tc := range []struct{ hand, says string }{
+		{"device = \"sim\"\nlength = 0.0", "hand[0].length = 0 m: want 0.05-0.4"},
+		{"device = \"sim\"\nbreadth = 0.0", "hand[0].breadth = 0 m: want 0.02-0.2"},
+		{"device = \"sim\"\nsensors = 0", "hand[0].sensors = 0: want 18 or 22"},
+		{"device = \"sim\"\nspeed = \"\"", `hand[0].speed = "": want "1" or "max"`},
+		{"device = \"sim\"\nmotion = \"\"", `hand[0].motion = "": want grasp`},
+		{"device = \"cyberglove\"\nport = \"/dev/gloved-test-absent\"\nbaud = 0", "hand[0].baud = 0: want a positive rate"},
+	} {
+		path := handConfig(t, t.TempDir(), tc.hand, "127.0.0.1:9", "")
+		runBinary(t, 20*time.Second, "run", "-c", path, "--check").oneLine(t, 2, tc.says)
+		runBinary(t, 20*time.Second, "run", "-c", path).oneLine(t, 2, tc.says)
+	}
+	for _, ok := range []string{"device = \"sim\"", "device = \"cyberglove\"\nport = \"/dev/gloved-test-absent\"\nsensors = 0"} {
+		path := handConfig(t, t.TempDir(), ok, "127.0.0.1:9", "")
+		if r := runBinary(t, 20*time.Second, "run", "-c", path, "--check"); r.code != 0 {
+			t.Errorf("%q refused: %s", ok, r.stderr)
+		}
+	}
+}
+
 // TestTheAddressesAConfigBuildsAreOSCAddressesThatFit: osc.prefix and a
 // vrchat profile's parameter names go into every address sent, so a
 // control character (a NUL ends the address on the wire), a byte beyond

@@ -248,3 +248,40 @@ func TestTheDaemonOutlivesItsReaders(t *testing.T) {
 		t.Fatal("the daemon did not stop on SIGTERM")
 	}
 }
+
+// TestTwoHandsOnOneSerialPortAreRefusedNamingBoth: two gloves whose
+// ports name one file (spelt apart, /x/./cg, or a symlink such as a udev
+// rule's name to its device) are refused by --check and by run in one
+// line naming both hands' port keys, instead of the second hand finding
+// the port held by the first and blaming another gloved; two ports that
+// are two files pass.
+func TestTwoHandsOnOneSerialPortAreRefusedNamingBoth(t *testing.T) {
+	dir := t.TempDir()
+	dev, other, link := filepath.Join(dir, "cg"), filepath.Join(dir, "cg2"), filepath.Join(dir, "glove")
+	for _, f := range []string{dev, other} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(dev, link); err != nil {
+		t.Fatal(err)
+	}
+	config := func(a, b string) string {
+		return handConfig(t, t.TempDir(), fmt.Sprintf("device = \"cyberglove\"\nport = %q\n[[hand]]\nname = \"left\"\ndevice = \"cyberglove\"\nport = %q", a, b), "127.0.0.1:9", "")
+	}
+	absent := filepath.Join(dir, "absent")
+	for _, tc := range [][2]string{
+		{dev, dev},
+		{dev, dir + "/./cg"},
+		{link, dev},
+		{absent, dir + "/./absent"},
+	} {
+		path := config(tc[0], tc[1])
+		want := fmt.Sprintf("hand[0].port = %q and hand[1].port = %q are one serial port", tc[0], tc[1])
+		runBinary(t, 20*time.Second, "run", "-c", path, "--check").oneLine(t, 2, want, "each glove needs its own port")
+		runBinary(t, 20*time.Second, "run", "-c", path, "--status=false").oneLine(t, 2, want)
+	}
+	if r := runBinary(t, 20*time.Second, "run", "-c", config(dev, other), "--check"); r.code != 0 {
+		t.Errorf("two gloves on two ports refused: %s", r.stderr)
+	}
+}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
+	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
 	"github.com/gloved/gloved/session"
@@ -53,6 +56,11 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if !(*rate > 1 && *rate <= 500) {
 		return fmt.Errorf("%w: --rate %v: want 1 < rate <= 500", errUsage, *rate)
 	}
+	// A recording shorter than one sample period would hold none, a file
+	// every reader refuses.
+	if period := 1 / *rate; *secs < period {
+		return fmt.Errorf("%w: --seconds %v: shorter than one sample period (%v s at --rate %v): want at least %v", errUsage, *secs, period, *rate, period)
+	}
 	spec := session.Spec{Device: *device, Port: *port, Sensors: *sensors, Side: *side, Baud: *baud, Poll: *poll, Motion: *motion,
 		Options: options, Calibration: *calib, Recording: *outPath, Wrist: wristPose}
 	if flagSet(fs, "rate") {
@@ -72,6 +80,12 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if cerr := g.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = g.RecordingFailed() // one that never started, when nothing was read
+	}
+	if tally.samples == 0 {
+		return recordedNothing(*outPath, tally, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -89,6 +103,26 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// recordedNothing is the error of a recording that ended without a sample,
+// for whatever reason (err, if any): its file, a header that every
+// reader refuses, is removed. Only a recording without samples is
+// removed: the recorder moved any earlier file at path aside, and a path
+// it could not record to is left as it is.
+func recordedNothing(path string, tally recordTally, err error) error {
+	removed := ""
+	var none *replay.NoSamplesError
+	if errors.As(replay.HoldsSamples(path), &none) && os.Remove(path) == nil {
+		removed = ": removed " + path
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w (no sample recorded%s)", err, removed)
+	case tally.interrupted:
+		return fmt.Errorf("record: interrupted after %.1f s, before the first sample%s", tally.took.Seconds(), removed)
+	}
+	return fmt.Errorf("record: no sample in %.1f s%s: is the glove streaming? record for longer", tally.took.Seconds(), removed)
 }
 
 // recordTally is what recordFor read: samples and reads without one, for

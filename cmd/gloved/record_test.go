@@ -1,6 +1,9 @@
 package main
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -48,5 +51,30 @@ func TestRecordInterruptedSaysWhenAndHowMany(t *testing.T) {
 	// The parser may hold whole records past the last sample read.
 	if recorded := len(dumpLines(t, out)); samples == 0 || samples > recorded {
 		t.Errorf("record says %d samples, the recording holds %d", samples, recorded)
+	}
+}
+
+// TestARecordingWithoutASampleLeavesNoFile: a recording can hold no
+// sample, a file every reader refuses, so `gloved record` refuses
+// --seconds shorter than one sample period before it opens the glove,
+// and a recording that ends without a sample anyway (a glove whose
+// records are all lost) is removed, with one line and a non-zero exit.
+func TestARecordingWithoutASampleLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short.glove")
+	runBinary(t, 20*time.Second, "record", "--device", "sim", "--seconds", "1e-9", "-o", short).
+		oneLine(t, 2, "--seconds 1e-09: shorter than one sample period (0.01 s at --rate 100)")
+	runBinary(t, 20*time.Second, "record", "--device", "sim", "--rate", "50", "--seconds", "0.015", "-o", short).
+		oneLine(t, 2, "--seconds 0.015: shorter than one sample period (0.02 s at --rate 50)")
+	if _, err := os.Lstat(short); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused recording left %s: %v", short, err)
+	}
+
+	link := startEmulator(t, dir, "--lose", "1")
+	lost := filepath.Join(dir, "lost.glove")
+	runBinary(t, 20*time.Second, "record", "--port", link, "--seconds", "0.3", "-o", lost).
+		oneLine(t, 1, "record: no sample in", "removed "+lost, "is the glove streaming?")
+	if _, err := os.Lstat(lost); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a recording without a sample was left at %s: %v", lost, err)
 	}
 }

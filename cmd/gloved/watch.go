@@ -67,6 +67,11 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --daemon: %v", errUsage, err)
 	}
+	// On the daemon's own address watch would receive its own requests,
+	// and wait for an answer that never comes.
+	if la.Port != 0 && la.Port == da.Port && (la.IP.Equal(da.IP) || la.IP.IsUnspecified() && da.IP.IsLoopback()) {
+		return fmt.Errorf("%w: --listen %s is the daemon's address (--daemon %s): watch receives frames on an address of its own; leave --listen out for any free port", errUsage, *listen, *daemonAddr)
+	}
 	conn, err := net.ListenUDP("udp", la)
 	if err != nil {
 		return err
@@ -205,7 +210,6 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 		if err != nil {
 			continue
 		}
-		noAnswer = nil
 		bundle, ok := p.(*goosc.Bundle)
 		if !ok {
 			m, _ := p.(*goosc.Message)
@@ -213,15 +217,22 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 				continue
 			}
 			arg, _ := m.Arguments[0].(string)
+			// Only what a daemon sends is an answer: a request (watch's
+			// own, looped back) is not.
 			switch {
 			case m.Address == prefix+"/validate" && arg != "":
+				noAnswer = nil
 				validate(arg)
-			case m.Address == prefix+"/refused" && arg != refused:
-				refused = arg
-				fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
+			case m.Address == prefix+"/refused":
+				noAnswer = nil
+				if arg != refused {
+					refused = arg
+					fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
+				}
 			}
 			continue
 		}
+		noAnswer = nil
 		for _, m := range bundle.Messages {
 			watchMessage(hands, prefix, m)
 		}

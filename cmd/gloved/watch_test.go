@@ -51,6 +51,30 @@ func TestWatchWithoutADaemonSaysSo(t *testing.T) {
 	}
 }
 
+// TestWatchOnTheDaemonsOwnAddressIsRefusedAndItsOwnRequestsAreNoAnswer:
+// --listen equal to --daemon (or every address on the daemon's loopback
+// port) would have watch subscribe itself, so it is refused in one line;
+// and a request of watch's own that comes back to it from the daemon's
+// address is no answer: --timeout still ends a watch that gets nothing
+// else.
+func TestWatchOnTheDaemonsOwnAddressIsRefusedAndItsOwnRequestsAreNoAnswer(t *testing.T) {
+	addr := freeUDP(t)
+	_, port, _ := net.SplitHostPort(addr)
+	for _, listen := range []string{addr, "0.0.0.0:" + port} {
+		r := runBinary(t, 10*time.Second, "watch", "--listen", listen, "--daemon", addr, "--timeout", "2s")
+		r.oneLine(t, 2, "--listen "+listen+" is the daemon's address (--daemon "+addr+")", "leave --listen out")
+	}
+	sub, _ := goosc.NewMessage("/gloved/subscribe", "127.0.0.1", int32(9431)).MarshalBinary()
+	got := make(chan datagram, 1)
+	got <- datagram{sub, true}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var out strings.Builder
+	if watchLoop(ctx, got, 200*time.Millisecond, "/gloved", &out, func(string) {}) {
+		t.Errorf("watch's own /subscribe was taken for the daemon's answer")
+	}
+}
+
 // TestWatchTakesAnswersOnlyFromTheDaemon: anyone may send to watch's
 // socket; a token or a refusal from another address is ignored, and
 // refusals whose argument is not a string (a blob) are no panic.
