@@ -167,6 +167,9 @@ func (s *Spec) checkDevice() error {
 	if s.Period < 0 {
 		return fmt.Errorf("period %v: want a positive sample period", s.Period)
 	}
+	if d.Serial {
+		return s.checkSerialLine()
+	}
 	return nil
 }
 
