@@ -181,6 +181,9 @@ func (s *Spec) checkDevice(sensorsWritten bool) error {
 	if s.Period < 0 {
 		return fmt.Errorf("period %v: want a positive sample period", s.Period)
 	}
+	if d.Serial {
+		return s.checkSerialLine()
+	}
 	return nil
 }
 

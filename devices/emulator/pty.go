@@ -137,8 +137,14 @@ func Run(ctx context.Context, e Unit, link string, h Hangup, ready func(path str
 				}
 			}()
 		}
+		// A write to a pty nobody reads waits for a reader once its
+		// buffer is full, and Serve sees ctx only between writes: the
+		// deadline ends that wait when ctx does, so a signal stops the
+		// emulator (and removes its link) at once.
+		unblock := context.AfterFunc(sctx, func() { p.Master.SetDeadline(time.Now()) })
 		err = e.Serve(sctx, p.Master)
 		cancel()
+		unblock()
 		if link != "" {
 			unlink(p.Path, link)
 		}

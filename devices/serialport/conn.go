@@ -65,6 +65,9 @@ func Open(name string, baud int, readTimeout time.Duration) (Conn, error) {
 	if readTimeout <= 0 {
 		return nil, fmt.Errorf("serialport: %s: a read timeout is required", name)
 	}
+	if err := CheckRate(baud); err != nil {
+		return nil, fmt.Errorf("serialport: open %s at %d baud: %w", name, baud, err)
+	}
 	c, err := claimPort(name)
 	if err != nil {
 		return nil, err

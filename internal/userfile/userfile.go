@@ -117,15 +117,16 @@ func named(err error, path string) error {
 }
 
 func notRegular(path string, m fs.FileMode, k Kind) error {
-	return fmt.Errorf("%s is %w (%s): give the path of %s", Name(path), ErrNotRegular, describe(m), k.Name)
+	return fmt.Errorf("%s is %w (%s): give the path of %s", Name(path), ErrNotRegular, Describe(m), k.Name)
 }
 
 func tooBig(path, size string, k Kind) error {
 	return fmt.Errorf("%s: %s: %w for %s (the limit is %s)", Name(path), size, ErrTooBig, k.Name, bytesize.Format(k.MaxBytes))
 }
 
-// describe names the type of a file that is not regular.
-func describe(m fs.FileMode) string {
+// Describe names the type of a file that is not regular: "a
+// directory", "a socket", ...
+func Describe(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
