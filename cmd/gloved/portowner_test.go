@@ -258,8 +258,10 @@ func TestTheDaemonOutlivesItsReaders(t *testing.T) {
 func TestTwoHandsOnOneSerialPortAreRefusedNamingBoth(t *testing.T) {
 	dir := t.TempDir()
 	dev, other, link := filepath.Join(dir, "cg"), filepath.Join(dir, "cg2"), filepath.Join(dir, "glove")
-	for _, f := range []string{dev, other} {
-		if err := os.WriteFile(f, nil, 0o644); err != nil {
+	// Character devices stand for the gloves' (a regular file is refused
+	// as no device).
+	for f, to := range map[string]string{dev: "/dev/null", other: "/dev/zero"} {
+		if err := os.Symlink(to, f); err != nil {
 			t.Fatal(err)
 		}
 	}
