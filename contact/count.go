@@ -47,6 +47,7 @@ type Counter struct {
 	stack   []countEntry
 	tri     narrow.Polytope
 	triVert [3]geom.Vec3
+	box     geom.OBB // a packed tree box decoded
 }
 
 // Count counts the triangles under the references front of tree (a
@@ -73,7 +74,7 @@ func (c *Counter) Count(tree *env.Tree, front []int32, link *Link, x geom.Transf
 				continue
 			}
 			node := &tree.Nodes[e.ref]
-			mask, out := c.boxSide(&node.Box, e.mask)
+			mask, out := c.boxSide(tree.BoxIn(e.ref, &c.box), e.mask)
 			switch {
 			case out:
 				continue

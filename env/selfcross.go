@@ -107,23 +107,24 @@ func (t *Tree) crossStep(out [][2]int32, p [2]int32) ([][2]int32, [2]int32, bool
 		}
 		return out, p, false
 	case leafA:
-		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(ta)), &t.Nodes[rb].Box) {
+		if box := t.Box(rb); geom.TriOBBMayMeet(t.Mesh.Triangle(int(ta)), &box) {
 			c := t.Nodes[rb].Child
 			out = append(out, [2]int32{ra, c[0]}, [2]int32{ra, c[1]})
 		}
 		return out, p, false
 	case leafB:
-		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(tb)), &t.Nodes[ra].Box) {
+		if box := t.Box(ra); geom.TriOBBMayMeet(t.Mesh.Triangle(int(tb)), &box) {
 			c := t.Nodes[ra].Child
 			out = append(out, [2]int32{c[0], rb}, [2]int32{c[1], rb})
 		}
 		return out, p, false
 	}
 	na, nb := &t.Nodes[ra], &t.Nodes[rb]
-	if geom.BoxesDisjoint(&na.Box, &nb.Box) {
+	ba, bb := t.Box(ra), t.Box(rb)
+	if geom.BoxesDisjoint(&ba, &bb) {
 		return out, p, false
 	}
-	if geom.SplitFirst(&na.Box, &nb.Box) {
+	if geom.SplitFirst(&ba, &bb) {
 		return append(out, [2]int32{na.Child[0], rb}, [2]int32{na.Child[1], rb}), p, false
 	}
 	return append(out, [2]int32{ra, nb.Child[0]}, [2]int32{ra, nb.Child[1]}), p, false

@@ -28,8 +28,14 @@ type Surface struct {
 	// triangle i is Tris[i].
 	Tris []int32
 
-	nb    [][3]int32  // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
-	corn  [][3]int32  // per tree triangle corner: its welded vertex
+	nb   [][3]int32 // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
+	tris [][3]int32 // the tree's triangles (its mesh's, shared)
+	// A corner's welded vertex is wid[v-vbase], v its vertex in the scene;
+	// or, for an object whose vertices are spread over more than
+	// spreadCorners times its corners, corn[tri][k].
+	wid   []int32
+	vbase int32
+	corn  [][3]int32
 	vertN []geom.Vec3 // per welded vertex: pseudonormal, zero on a boundary
 	flip  float64     // -1 when a closed surface is wound inward
 }
@@ -43,7 +49,8 @@ func NewSurface(m *Mesh, o int) (*Surface, error) {
 // ctx ends: its tree's build looks at every node, and each step after it
 // looks before it starts.
 func NewSurfaceContext(ctx context.Context, m *Mesh, o int) (*Surface, error) {
-	sub, orig := m.ObjectMesh(o)
+	orig := m.ObjectTris(o)
+	sub, _ := m.subsetOf(orig)
 	if len(sub.Tris) == 0 {
 		return nil, fmt.Errorf("env: object %d has no triangles", o)
 	}
@@ -66,11 +73,51 @@ func NewSurfaceContext(ctx context.Context, m *Mesh, o int) (*Surface, error) {
 	return s, nil
 }
 
+// spreadCorners bounds the vertex span of an object whose corners are
+// welded by vertex (4 bytes a vertex of the span) rather than by corner
+// (12 bytes a triangle): an object whose vertices lie among many others'
+// (a scene's interleaved objects) would pay for theirs.
+const spreadCorners = 3
+
 // weld numbers the object's corners by position, so that seams (a
 // vertex repeated for its normals or texture) do not open the surface. It
 // sorts the object's own vertices (package weld's way), so its work and
 // memory follow the object's size, not the scene's.
 func (s *Surface) weld(m *Mesh) {
+	s.tris = m.Tris
+	lo, hi := int32(math.MaxInt32), int32(-1)
+	for _, t := range m.Tris {
+		for _, v := range t {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if int(hi-lo+1) > spreadCorners*3*len(m.Tris) {
+		s.weldCorners(m)
+		return
+	}
+	local := make([]int32, hi-lo+1) // scene vertex v -> 1 + its index in pos, 0 if unused
+	var pos []geom.Vec3
+	for _, t := range m.Tris {
+		for _, v := range t {
+			if local[v-lo] == 0 {
+				pos = append(pos, m.Verts[v])
+				local[v-lo] = int32(len(pos))
+			}
+		}
+	}
+	welded, ids := weld(pos)
+	s.vertN = make([]geom.Vec3, len(welded))
+	for i, l := range local {
+		if l > 0 {
+			local[i] = ids[l-1]
+		}
+	}
+	s.wid, s.vbase = local, lo
+}
+
+// weldCorners is weld for an object whose vertices are spread among
+// others': it keeps each corner's welded vertex.
+func (s *Surface) weldCorners(m *Mesh) {
 	local := make(map[int32]int32) // scene vertex -> index in pos
 	var pos []geom.Vec3
 	for _, t := range m.Tris {
@@ -89,6 +136,14 @@ func (s *Surface) weld(m *Mesh) {
 		}
 	}
 	s.vertN = make([]geom.Vec3, len(welded))
+}
+
+// corner returns the welded vertex of tree triangle i's corner k.
+func (s *Surface) corner(i, k int) int32 {
+	if s.wid != nil {
+		return s.wid[s.tris[i][k]-s.vbase]
+	}
+	return s.corn[i][k]
 }
 
 // halfEdge is corner k of triangle tri's edge to corner k+1, filed under
@@ -113,7 +168,7 @@ func (s *Surface) link() {
 		edges[next[lo]] = halfEdge{max(a, b), int32(i), int32(k)}
 		next[lo]++
 	})
-	s.nb = make([][3]int32, len(s.corn))
+	s.nb = make([][3]int32, len(s.tris))
 	for i := range s.nb {
 		s.nb[i] = [3]int32{-1, -1, -1}
 	}
@@ -133,7 +188,7 @@ func (s *Surface) link() {
 		switch {
 		case uses != 2:
 			s.Closed = false
-		case s.corn[other.tri][other.k] != b: // same direction: inconsistently wound
+		case s.corner(int(other.tri), int(other.k)) != b: // same direction: inconsistently wound
 			s.Closed = false
 		default:
 			s.nb[i][k] = other.tri
@@ -145,9 +200,9 @@ func (s *Surface) link() {
 // distinct welded vertices (a collapsed edge has no length and needs no
 // neighbour): triangle i's edge k runs from a to b.
 func (s *Surface) eachEdge(fn func(i, k int, a, b int32)) {
-	for i, c := range s.corn {
+	for i := range s.tris {
 		for k := range 3 {
-			if a, b := c[k], c[(k+1)%3]; a != b {
+			if a, b := s.corner(i, k), s.corner(i, (k+1)%3); a != b {
 				fn(i, k, a, b)
 			}
 		}
@@ -162,10 +217,11 @@ func (s *Surface) normals(m *Mesh) {
 		t := m.Triangle(i)
 		n := faceNormal(t)
 		for k := range 3 {
-			if s.nb[i][k] < 0 && s.corn[i][k] != s.corn[i][(k+1)%3] {
-				boundary[s.corn[i][k]], boundary[s.corn[i][(k+1)%3]] = true, true
+			a, b := s.corner(i, k), s.corner(i, (k+1)%3)
+			if s.nb[i][k] < 0 && a != b {
+				boundary[a], boundary[b] = true, true
 			}
-			s.vertN[s.corn[i][k]] = s.vertN[s.corn[i][k]].Add(n.Mul(cornerAngle(t, k)))
+			s.vertN[a] = s.vertN[a].Add(n.Mul(cornerAngle(t, k)))
 		}
 	}
 	for v, b := range boundary {
@@ -222,7 +278,7 @@ func (s *Surface) side(i int32, f geom.Feature) (geom.Vec3, bool) {
 		}
 		n = s.faceNormal(i).Add(s.faceNormal(o))
 	} else if k, ok := f.Corner(); ok {
-		n = s.vertN[s.corn[i][k]]
+		n = s.vertN[s.corner(int(i), k)]
 	} else {
 		n = s.faceNormal(i)
 	}

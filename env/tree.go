@@ -14,14 +14,6 @@ import (
 	"github.com/gloved/gloved/geom"
 )
 
-// Node is an internal node of an OBBTree: its box and two children. A child
-// c >= 0 is another node's index; c < 0 is the single-triangle leaf ^c, whose
-// triangle stands in for its own box (it is tighter than any box around it).
-type Node struct {
-	Box   geom.OBB
-	Child [2]int32
-}
-
 // Leaf reports whether child reference c names a triangle, and which.
 func Leaf(c int32) (tri int32, ok bool) { return ^c, c < 0 }
 
@@ -32,8 +24,14 @@ type Tree struct {
 	Mesh  *Mesh
 	Nodes []Node
 	Root  int32
-	Depth int // longest root-to-leaf path, counted in child links
-	Stats geom.FitStats
+	// Origin is where packed boxes' float32 centres are measured from: the
+	// middle of the triangles' axis-aligned bounds.
+	Origin geom.Vec3
+	// boxes holds the nodes' boxes, or packed does (Layout).
+	boxes  []geom.OBB
+	packed []packedBox
+	Depth  int // longest root-to-leaf path, counted in child links
+	Stats  geom.FitStats
 	// single is the box of a single-triangle tree, fitted once by Build:
 	// a scene of thousands of one-triangle objects asks every object's
 	// Bounds each frame.
@@ -43,6 +41,7 @@ type Tree struct {
 // BuildOptions configures Build.
 type BuildOptions struct {
 	Fit     geom.FitMode // geom.FitHull (the paper's), FitSurface, or FitAxisAligned (an AABB tree)
+	Layout  Layout       // how the boxes are kept: LayoutAuto packs them from PackFrom triangles
 	Workers int          // goroutines; 0 means GOMAXPROCS
 }
 
@@ -76,7 +75,24 @@ func BuildContext(ctx context.Context, m *Mesh, opt BuildOptions) (*Tree, error)
 		t.single = singleBounds(m)
 		return t, nil
 	}
+	lo, hi := geom.Vec3{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}, geom.Vec3{X: math.Inf(-1), Y: math.Inf(-1), Z: math.Inf(-1)}
+	for _, tri := range m.Tris {
+		for _, v := range tri {
+			p := m.Verts[v]
+			if !(p.MaxAbs() <= MaxBuildCoordinate) {
+				return nil, fmt.Errorf("env: build: %w", errFarVertex)
+			}
+			lo = geom.Vec3{X: math.Min(lo.X, p.X), Y: math.Min(lo.Y, p.Y), Z: math.Min(lo.Z, p.Z)}
+			hi = geom.Vec3{X: math.Max(hi.X, p.X), Y: math.Max(hi.Y, p.Y), Z: math.Max(hi.Z, p.Z)}
+		}
+	}
+	t.Origin = lo.Add(hi).Mul(0.5)
 	t.Nodes = make([]Node, n-1)
+	if opt.Layout == LayoutPacked || opt.Layout == LayoutAuto && n >= PackFrom {
+		t.packed = make([]packedBox, n-1)
+	} else {
+		t.boxes = make([]geom.OBB, n-1)
+	}
 	t.Root = 0
 	b := builder{tree: t, centers: make([]geom.Vec3, n), order: make([]int32, n), logSize: make([]float32, n), fit: opt.Fit, stop: watch(ctx), vlo: math.MaxInt32, vhi: -1}
 	defer b.stop.close()
@@ -155,7 +171,11 @@ func (b *builder) build(w *worker, lo, hi int, idx int32, depth int) {
 	mid := b.split(box, lo, hi)
 	left, right := idx+1, idx+int32(mid-lo)
 	node := &b.tree.Nodes[idx]
-	node.Box = box
+	if b.tree.boxes != nil {
+		b.tree.boxes[idx] = box
+	} else {
+		b.tree.packed[idx].pack(box, w.pts, b.tree.Origin)
+	}
 	node.Child = [2]int32{left, right}
 	if mid-lo == 1 {
 		node.Child[0] = ^b.order[lo]
@@ -324,7 +344,7 @@ func addStats(a, b geom.FitStats) geom.FitStats {
 // triangle figure (the paper's RAPID needed 412).
 func (t *Tree) Bytes() (tree, mesh int) {
 	m := t.Mesh
-	tree = len(t.Nodes) * int(unsafe.Sizeof(Node{}))
+	tree = len(t.Nodes)*int(unsafe.Sizeof(Node{})) + len(t.boxes)*int(unsafe.Sizeof(geom.OBB{})) + len(t.packed)*int(unsafe.Sizeof(packedBox{}))
 	mesh = len(m.Verts)*int(unsafe.Sizeof(geom.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
 	return tree, mesh
 }
@@ -333,7 +353,7 @@ func (t *Tree) Bytes() (tree, mesh int) {
 // single triangle the axis-aligned box of its corners (fitted by Build).
 func (t *Tree) Bounds() geom.OBB {
 	if len(t.Nodes) > 0 {
-		return t.Nodes[0].Box
+		return t.Box(0)
 	}
 	if t.single.Half == (geom.Vec3{}) && t.single.Center == (geom.Vec3{}) { // not Build's
 		return singleBounds(t.Mesh)

@@ -55,9 +55,9 @@ func TestBuildValidates(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/fit%d", name, fit), func(t *testing.T) {
 				tr := mustBuild(t, m, fit)
 				if fit == geom.FitAxisAligned {
-					for _, n := range tr.Nodes {
-						if n.Box.Axes != mgl64.Ident3() {
-							t.Fatalf("AABB tree node with axes %v", n.Box.Axes)
+					for i := range tr.Nodes {
+						if b := tr.Box(int32(i)); b.Axes != mgl64.Ident3() {
+							t.Fatalf("AABB tree node with axes %v", b.Axes)
 						}
 					}
 				}

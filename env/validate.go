@@ -3,6 +3,8 @@ package env
 import (
 	"fmt"
 	"math"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // Validate checks the tree's invariants: n-1 nodes, every node reached once
@@ -36,7 +38,7 @@ func (t *Tree) Validate() error {
 			seenTri[tri] = true
 			maxDepth = max(maxDepth, f.depth)
 			for _, a := range path {
-				box := t.Nodes[a].Box
+				box := t.Box(a)
 				tol := 1e-9 * (box.Size() + box.Center.Len() + 1)
 				for _, v := range t.Mesh.Triangle(int(tri)) {
 					if !box.Contains(v, tol) {
@@ -50,7 +52,7 @@ func (t *Tree) Validate() error {
 			return fmt.Errorf("env: node %d out of range or reached twice", f.ref)
 		}
 		seenNode[f.ref] = true
-		if err := checkBox(t.Nodes[f.ref]); err != nil {
+		if err := checkBox(t.Box(f.ref)); err != nil {
 			return fmt.Errorf("env: node %d: %w", f.ref, err)
 		}
 		path = append(path, f.ref)
@@ -69,8 +71,7 @@ func (t *Tree) Validate() error {
 	return nil
 }
 
-func checkBox(nd Node) error {
-	b := nd.Box
+func checkBox(b geom.OBB) error {
 	for i := range 3 {
 		if h := b.Half.At(i); !(h >= 0) || math.IsInf(h, 0) {
 			return fmt.Errorf("half-extent %d is %v", i, h)

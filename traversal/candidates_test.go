@@ -135,8 +135,8 @@ func checkFront(t *testing.T, tree *env.Tree, box geom.OBB, front []int32) {
 			if !geom.TriOBBMayMeet(tree.Mesh.Triangle(int(k)), &box) {
 				t.Fatalf("triangle %d is in the front but apart from the link's box", k)
 			}
-		} else if geom.BoxesDisjoint(&tree.Nodes[r].Box, &box) || tree.Nodes[r].Box.Size() > box.Size() {
-			t.Fatalf("node %d (size %v) is in the front, apart from the link's box or larger than it (%v)", r, tree.Nodes[r].Box.Size(), box.Size())
+		} else if nb := tree.Box(r); geom.BoxesDisjoint(&nb, &box) || nb.Size() > box.Size() {
+			t.Fatalf("node %d (size %v) is in the front, apart from the link's box or larger than it (%v)", r, nb.Size(), box.Size())
 		}
 	}
 	seen := map[int32]bool{}

@@ -43,7 +43,8 @@ type Collider struct {
 	gen    uint32
 	pose   geom.Transform
 	meshB  *env.Mesh
-	nodesB []env.Node
+	treeB  *env.Tree
+	boxA   geom.OBB // a packed box of A decoded
 }
 
 // Collide finds the triangle pairs of a and b that intersect when b is
@@ -95,13 +96,13 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 		}
 	case bLeaf:
 		c.BoxTests++
-		boxA = &a.Nodes[ra].Box
+		boxA = a.BoxIn(ra, &c.boxA)
 		if !geom.TriOBBMayMeet(c.placedTri(tb), boxA) {
 			return Prune, [2]int32{}
 		}
 	default:
 		c.BoxTests++
-		boxA, boxB = &a.Nodes[ra].Box, c.placedBox(rb)
+		boxA, boxB = a.BoxIn(ra, &c.boxA), c.placedBox(rb)
 		if geom.BoxesDisjoint(boxA, boxB) {
 			return Prune, [2]int32{}
 		}
@@ -114,7 +115,7 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 
 // place readies the per-query cache of B's placed boxes and triangles.
 func (c *Collider) place(b *env.Tree, pose geom.Transform) {
-	c.pose, c.meshB, c.nodesB = pose, b.Mesh, b.Nodes
+	c.pose, c.meshB, c.treeB = pose, b.Mesh, b
 	if len(c.boxGen) < len(b.Nodes) {
 		c.boxB, c.boxGen = make([]geom.OBB, len(b.Nodes)), make([]uint32, len(b.Nodes))
 	}
@@ -132,7 +133,7 @@ func (c *Collider) place(b *env.Tree, pose geom.Transform) {
 func (c *Collider) placedBox(i int32) *geom.OBB {
 	if c.boxGen[i] != c.gen {
 		c.boxGen[i] = c.gen
-		c.boxB[i] = c.nodesB[i].Box.Transformed(c.pose)
+		c.boxB[i] = c.treeB.Box(i).Transformed(c.pose)
 	}
 	return &c.boxB[i]
 }

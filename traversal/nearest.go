@@ -12,6 +12,7 @@ import (
 // safe for concurrent use.
 type SurfaceQuery struct {
 	stack []Pending
+	box   geom.OBB // a packed box decoded
 }
 
 // Pending is a tree reference waiting in a nearest-first search, with a
@@ -72,7 +73,7 @@ func (q *SurfaceQuery) search(s *env.Surface, p geom.Vec3, maxDist float64, hint
 			}
 			continue
 		}
-		st = PushNearer(t, st, r, bound, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
+		st = PushNearer(t, st, r, bound, &q.box, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
 	}
 	q.stack = st
 	if nearer {
@@ -90,12 +91,12 @@ func (q *SurfaceQuery) search(s *env.Surface, p geom.Vec3, maxDist float64, hint
 // their boxes, are within bound, the nearer last so that a depth-first
 // search pops it first. A triangle child inherits r's own bound (its box
 // holds the triangle); its test comes when it is popped.
-func PushNearer(t *env.Tree, st []Pending, r Pending, bound float64, lb func(*geom.OBB) float64) []Pending {
+func PushNearer(t *env.Tree, st []Pending, r Pending, bound float64, scratch *geom.OBB, lb func(*geom.OBB) float64) []Pending {
 	var c [2]Pending
 	for k, ch := range t.Nodes[r.Ref].Child {
 		c[k] = Pending{ch, r.LB}
 		if ch >= 0 {
-			c[k].LB = lb(&t.Nodes[ch].Box)
+			c[k].LB = lb(t.BoxIn(ch, scratch))
 		}
 	}
 	if c[0].LB < c[1].LB {

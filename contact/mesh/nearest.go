@@ -149,7 +149,7 @@ func (s *nearSearch) visit(st []traversal.Pending, r int32, hint int32) []traver
 		}
 		return st
 	}
-	g := s.gap(&s.o.surf.Tree.Nodes[r].Box)
+	g := s.gap(s.o.surf.Tree.BoxIn(r, &s.o.box))
 	if g > s.bar() {
 		s.keep(r, g)
 		return st

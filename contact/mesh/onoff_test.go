@@ -47,14 +47,21 @@ func onOff(t *testing.T, scene *env.Mesh, band float64, link hull, poses []geom.
 // triangles as it is to the nearest: the answer is the same, to the last
 // digit, whatever order the search met them in.
 func TestTiesOnAFlatFloorGoTheSameWayWithoutAccelerations(t *testing.T) {
+	scene, link, poses := flatFloor(t, 0.0093)
+	onOff(t, scene, 0.01, link, poses)
+}
+
+// flatFloor is a finely tessellated flat floor and a box lying flat over
+// it, its centre at height y, sliding in 200 poses.
+func flatFloor(t *testing.T, y float64) (*env.Mesh, hull, []geom.Transform) {
 	scene := env.Terrain("floor", 64, func(x, z float64) float64 { return 0 })
 	scene.DetectConvex()
 	link := boxHull(t, geom.Vec3{X: 0.012, Y: 0.004, Z: 0.009})
 	var poses []geom.Transform
 	for i := range 200 {
-		poses = append(poses, geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: -0.05 + 0.0007*float64(i), Y: 0.0093, Z: 0.013 + 0.0003*float64(i)}})
+		poses = append(poses, geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: -0.05 + 0.0007*float64(i), Y: y, Z: 0.013 + 0.0003*float64(i)}})
 	}
-	onOff(t, scene, 0.01, link, poses)
+	return scene, link, poses
 }
 
 // TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations: a link

@@ -1,0 +1,168 @@
+package env
+
+import (
+	"errors"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// Node is an internal node of an OBBTree: its two children (its box is
+// Tree.Box). A child c >= 0 is another node's index; c < 0 is the
+// single-triangle leaf ^c, whose triangle stands in for its own box (it is
+// tighter than any box around it).
+type Node struct {
+	Child [2]int32
+}
+
+// A packedBox is a node's box in 40 bytes rather than a geom.OBB's 120: its
+// axes as a quaternion, its centre less the tree's Origin and its
+// half-extents, in float32. Build fits the box in float64, rounds the
+// quaternion, and then measures the extents again about the centre and
+// axes the box decodes to, rounding them up: the decoded box holds every
+// vertex below it as a box fitted in float64 does, and is looser by a few
+// parts in 10^8 of its size.
+type packedBox struct {
+	rot    [4]float32 // w, x, y, z, of unit length to float32 rounding
+	center [3]float32 // the box's centre less the tree's Origin
+	half   [3]float32 // about the decoded centre and axes, rounded up
+}
+
+// Layout says how a tree keeps its boxes.
+type Layout uint8
+
+const (
+	// LayoutAuto packs the boxes of a tree of PackFrom triangles or more.
+	LayoutAuto Layout = iota
+	// LayoutFull keeps each box as a geom.OBB: 128 bytes a node with its
+	// children.
+	LayoutFull
+	// LayoutPacked keeps each box in 40 bytes (packedBox): 48 bytes a node
+	// with its children. Decoding a box costs a few dozen flops; a tree
+	// too big for the caches gains that back in memory traffic.
+	LayoutPacked
+)
+
+// PackFrom is the size from which LayoutAuto packs a tree's boxes: below
+// it the nodes fit the caches and decoding them is pure cost (the 4k duck's
+// frames took 28% longer packed), above it the saving in memory traffic
+// pays for the decoding (the 277k bunny's p50 was unchanged) and the
+// memory is 80 bytes a triangle less. It is a variable for the tests,
+// which pack small trees to check that every answer stays the same.
+var PackFrom = 1 << 17
+
+// MaxBuildCoordinate bounds the coordinates Build accepts, far inside
+// float32's range (the nodes' boxes are float32); loaded scenes are bounded
+// much tighter (MaxCoordinate).
+const MaxBuildCoordinate = 1e30
+
+// errFarVertex is Build's refusal of a vertex its nodes cannot hold.
+var errFarVertex = errors.New("a vertex is not finite or beyond ±1e30 m (env.MaxBuildCoordinate)")
+
+// Packed reports whether the tree packs its boxes (Layout).
+func (t *Tree) Packed() bool { return t.packed != nil }
+
+// Box returns node i's box.
+func (t *Tree) Box(i int32) geom.OBB {
+	if t.boxes != nil {
+		return t.boxes[i]
+	}
+	return t.unpack(i)
+}
+
+// BoxIn returns node i's box without copying it where the tree keeps it
+// whole: the tree's own (which the caller must not change), or else the
+// packed box decoded into *into.
+func (t *Tree) BoxIn(i int32, into *geom.OBB) *geom.OBB {
+	if t.boxes != nil {
+		return &t.boxes[i]
+	}
+	*into = t.unpack(i)
+	return into
+}
+
+// unpack decodes packed box i.
+func (t *Tree) unpack(i int32) geom.OBB {
+	n := &t.packed[i]
+	return geom.OBB{
+		Center: geom.Vec3{X: t.Origin.X + float64(n.center[0]), Y: t.Origin.Y + float64(n.center[1]), Z: t.Origin.Z + float64(n.center[2])},
+		Axes:   rotation(&n.rot),
+		Half:   geom.Vec3{X: float64(n.half[0]), Y: float64(n.half[1]), Z: float64(n.half[2])},
+	}
+}
+
+// rotation is the rotation matrix of quaternion q (w, x, y, z), of unit
+// length to float32 rounding: its columns are orthonormal to float64
+// rounding. It scales by 2/|q|², which for |q|² = 1+d with |d| < 1e-6 is
+// 2(1-d+d²) to float64 rounding, without a division.
+func rotation(q *[4]float32) mgl64.Mat3 {
+	w, x, y, z := float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])
+	d := (w*w + x*x + y*y + z*z) - 1
+	s := 2 * (1 - d + d*d)
+	xx, yy, zz := s*x*x, s*y*y, s*z*z
+	xy, xz, yz := s*x*y, s*x*z, s*y*z
+	wx, wy, wz := s*w*x, s*w*y, s*w*z
+	return mgl64.Mat3{ // column-major: each column an axis
+		1 - yy - zz, xy + wz, xz - wy,
+		xy - wz, 1 - xx - zz, yz + wx,
+		xz + wy, yz - wx, 1 - xx - yy,
+	}
+}
+
+// pack stores box, fitted over pts, in n: it rounds the axes to a float32
+// quaternion, the centre to float32 about origin, and measures the
+// half-extents again about what those decode to, rounded up.
+func (n *packedBox) pack(box geom.OBB, pts []geom.Vec3, origin geom.Vec3) {
+	axes := box.Axes
+	if axes.Det() < 0 { // a reflection has no quaternion; the box is symmetric
+		for r := range 3 {
+			axes[6+r] = -axes[6+r]
+		}
+	}
+	q := mgl64.Mat4ToQuat(axes.Mat4())
+	l := q.Len()
+	n.rot = [4]float32{float32(q.W / l), float32(q.V[0] / l), float32(q.V[1] / l), float32(q.V[2] / l)}
+	if !finite32(n.rot[:]) || math.Abs(norm32(&n.rot)-1) > 1e-6 { // not a rotation: keep the world's axes
+		n.rot = [4]float32{1, 0, 0, 0}
+	}
+	r := rotation(&n.rot)
+	mid := geom.Extents(pts, r).Center.Sub(origin)
+	n.center = [3]float32{float32(mid.X), float32(mid.Y), float32(mid.Z)}
+	c := geom.Vec3{X: origin.X + float64(n.center[0]), Y: origin.Y + float64(n.center[1]), Z: origin.Z + float64(n.center[2])}
+	var h [3]float64
+	for _, p := range pts {
+		d := p.Sub(c)
+		for k := range 3 {
+			h[k] = math.Max(h[k], math.Abs(d.Dot(geom.Col(&r, k))))
+		}
+	}
+	for k := range 3 {
+		n.half[k] = roundUp32(h[k])
+	}
+}
+
+// roundUp32 is the least float32 at least x (x finite, within float32).
+func roundUp32(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+// norm32 is |q|² in float64.
+func norm32(q *[4]float32) float64 {
+	w, x, y, z := float64(q[0]), float64(q[1]), float64(q[2]), float64(q[3])
+	return w*w + x*x + y*y + z*z
+}
+
+func finite32(v []float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,139 @@
+package env
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gloved/gloved/geom"
+)
+
+// TestPackedBoxesHoldTheirTrianglesAsTightlyAsWholeOnes: a tree built with
+// packed boxes has the same nodes and children as one with whole boxes,
+// and 48 bytes a node rather than 128, and each packed box, decoded, has
+// orthonormal axes, holds every vertex
+// below it with no tolerance at all (measured as the box was packed), and
+// is no looser than the whole box by more than a millionth of its size and
+// distance from the tree's origin; on spheres, soups, collapsed and
+// repeated triangles, a terrain far from the world's origin, and long
+// slivers, for every fit.
+func TestPackedBoxesHoldTheirTrianglesAsTightlyAsWholeOnes(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	degenerate := Soup("d", r, 300, 1, 0.5)
+	for i := 0; i < len(degenerate.Tris); i += 3 {
+		degenerate.Verts[degenerate.Tris[i][2]] = degenerate.Verts[degenerate.Tris[i][1]]
+	}
+	dup := Soup("dup", r, 1, 1, 0.5)
+	for range 40 {
+		dup.Tris = append(dup.Tris, dup.Tris[0])
+		dup.Object = append(dup.Object, 0)
+	}
+	far := Terrain("far", 40, func(x, z float64) float64 { return 0.03 * math.Sin(40*x) * math.Cos(30*z) })
+	for i := range far.Verts {
+		far.Verts[i] = far.Verts[i].Add(geom.Vec3{X: 4e5, Y: -120, Z: 7e5})
+	}
+	slivers := Soup("slivers", r, 400, 1, 0.02)
+	for i := range slivers.Verts {
+		if i%3 == 0 {
+			slivers.Verts[i].X *= 40
+		}
+	}
+	meshes := map[string]*Mesh{
+		"sphere":     Sphere("ball", geom.Vec3{X: 1, Y: 2, Z: 3}, 2, 4),
+		"soup":       Soup("s", r, 2000, 10, 1),
+		"degenerate": degenerate,
+		"duplicates": dup,
+		"far":        far,
+		"slivers":    slivers,
+	}
+	for name, m := range meshes {
+		for _, fit := range fitModes {
+			whole, err := Build(m, BuildOptions{Fit: fit, Layout: LayoutFull})
+			if err != nil {
+				t.Fatal(err)
+			}
+			packed, err := Build(m, BuildOptions{Fit: fit, Layout: LayoutPacked})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if whole.Packed() || !packed.Packed() {
+				t.Fatalf("%s: packed %v and %v, want false and true", name, whole.Packed(), packed.Packed())
+			}
+			if !slices.Equal(whole.Nodes, packed.Nodes) || whole.Root != packed.Root || whole.Depth != packed.Depth {
+				t.Fatalf("%s fit %d: the packed tree's nodes differ", name, fit)
+			}
+			if pb, _ := packed.Bytes(); pb != 48*len(packed.Nodes) {
+				t.Fatalf("%s: a packed tree takes %d bytes for %d nodes, want 48 a node", name, pb, len(packed.Nodes))
+			}
+			if wb, _ := whole.Bytes(); wb != 128*len(whole.Nodes) {
+				t.Fatalf("%s: a whole tree takes %d bytes for %d nodes, want 128 a node", name, wb, len(whole.Nodes))
+			}
+			if err := packed.Validate(); err != nil {
+				t.Fatalf("%s fit %d: %v", name, fit, err)
+			}
+			for i := range packed.Nodes {
+				checkPacked(t, packed, whole, int32(i), name)
+			}
+		}
+	}
+}
+
+// checkPacked checks packed node i against the whole tree's.
+func checkPacked(t *testing.T, packed, whole *Tree, i int32, name string) {
+	t.Helper()
+	p, w := packed.Box(i), whole.Box(i)
+	for a := range 3 {
+		for b := range 3 {
+			want := 0.0
+			if a == b {
+				want = 1
+			}
+			if d := p.Axis(a).Dot(p.Axis(b)); math.Abs(d-want) > 2e-15 {
+				t.Fatalf("%s node %d: axes %d and %d dot to %v", name, i, a, b, d)
+			}
+		}
+	}
+	var under []int32
+	var st []int32
+	st = append(st, i)
+	for len(st) > 0 {
+		r := st[len(st)-1]
+		st = st[:len(st)-1]
+		if k, ok := Leaf(r); ok {
+			under = append(under, k)
+			continue
+		}
+		st = append(st, packed.Nodes[r].Child[:]...)
+	}
+	for _, k := range under {
+		for _, v := range packed.Mesh.Tris[k] {
+			d := packed.Mesh.Verts[v].Sub(p.Center)
+			for a := range 3 {
+				if math.Abs(d.Dot(p.Axis(a))) > p.Half.At(a) {
+					t.Fatalf("%s node %d: vertex %d is %v out along axis %d, beyond %v", name, i, v, math.Abs(d.Dot(p.Axis(a))), a, p.Half.At(a))
+				}
+			}
+		}
+	}
+	slack := 1e-6 * (w.Size() + w.Center.Sub(packed.Origin).Len())
+	for a := range 3 {
+		if p.Half.At(a) > w.Half.At(a)+slack {
+			t.Fatalf("%s node %d: packed half-extent %d is %v, the whole box's %v", name, i, a, p.Half.At(a), w.Half.At(a))
+		}
+	}
+}
+
+// TestBuildRefusesVerticesBeyondWhatItsBoxesHold: a vertex that is not
+// finite or lies beyond MaxBuildCoordinate is refused, with the error
+// naming the bound, rather than built into boxes that cannot hold it.
+func TestBuildRefusesVerticesBeyondWhatItsBoxesHold(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), -2 * MaxBuildCoordinate} {
+		m := Soup("s", rand.New(rand.NewPCG(1, 1)), 5, 1, 0.5)
+		m.Verts[m.Tris[3][1]].Y = bad
+		if _, err := Build(m, BuildOptions{}); !errors.Is(err, errFarVertex) {
+			t.Errorf("a vertex at y = %v: %v", bad, err)
+		}
+	}
+}
