@@ -47,7 +47,12 @@ type Counter struct {
 	stack   []countEntry
 	tri     narrow.Polytope
 	triVert [3]geom.Vec3
-	box     geom.OBB // a packed tree box decoded
+	boxes   env.BoxCache // packed tree boxes decoded
+}
+
+// Bytes returns the bytes c holds.
+func (c *Counter) Bytes() int {
+	return SliceBytes(c.planes) + SliceBytes(c.stack) + c.boxes.Bytes()
 }
 
 // Count counts the triangles under the references front of tree (a
@@ -74,7 +79,7 @@ func (c *Counter) Count(tree *env.Tree, front []int32, link *Link, x geom.Transf
 				continue
 			}
 			node := &tree.Nodes[e.ref]
-			mask, out := c.boxSide(tree.BoxIn(e.ref, &c.box), e.mask)
+			mask, out := c.boxSide(tree.BoxIn(e.ref, &c.boxes), e.mask)
 			switch {
 			case out:
 				continue

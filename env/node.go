@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -72,16 +73,47 @@ func (t *Tree) Box(i int32) geom.OBB {
 	return t.unpack(i)
 }
 
-// BoxIn returns node i's box without copying it where the tree keeps it
-// whole: the tree's own (which the caller must not change), or else the
-// packed box decoded into *into.
-func (t *Tree) BoxIn(i int32, into *geom.OBB) *geom.OBB {
+// BoxIn returns node i's box without copying it: the tree's own where it
+// keeps it whole, or else the packed box decoded into c (which keeps it
+// until another node takes its slot). The caller must not change it.
+func (t *Tree) BoxIn(i int32, c *BoxCache) *geom.OBB {
 	if t.boxes != nil {
 		return &t.boxes[i]
 	}
-	*into = t.unpack(i)
-	return into
+	if c.tree != t {
+		c.tree = t
+		if c.tag == nil {
+			c.tag, c.box = make([]int32, boxCacheSlots), make([]geom.OBB, boxCacheSlots)
+		}
+		clear(c.tag)
+	}
+	s := i & (boxCacheSlots - 1)
+	if c.tag[s] != i+1 {
+		c.box[s], c.tag[s] = t.unpack(i), i+1
+	}
+	return &c.box[s]
 }
+
+// A BoxCache keeps the packed boxes its owner decoded last, each in the
+// slot of its node's low bits: a frame asks for the same boxes many times
+// (the grasp's worst frame on the 277k bunny decoded 24,790 boxes of 4,367
+// nodes; with 2048 slots, 5,600). A goroutine keeps one per tree it
+// queries; it takes boxCacheSlots * 124 bytes (248 KiB), made when it
+// first holds a packed box, and nothing for a tree that keeps its boxes
+// whole.
+type BoxCache struct {
+	tree *Tree
+	tag  []int32 // node+1 held in each slot, 0 for none
+	box  []geom.OBB
+}
+
+// Bytes returns the bytes c holds.
+func (c *BoxCache) Bytes() int {
+	return len(c.tag)*int(unsafe.Sizeof(int32(0))) + len(c.box)*int(unsafe.Sizeof(geom.OBB{}))
+}
+
+// boxCacheSlots is a BoxCache's size, a power of two.
+const boxCacheSlots = 2048
 
 // unpack decodes packed box i.
 func (t *Tree) unpack(i int32) geom.OBB {

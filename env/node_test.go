@@ -137,3 +137,43 @@ func TestBuildRefusesVerticesBeyondWhatItsBoxesHold(t *testing.T) {
 		}
 	}
 }
+
+// TestABoxCacheGivesEachNodesBoxWhateverTheOrder: boxes asked of a packed
+// tree through a cache, in a random order with repeats and with nodes
+// that share a slot, are each node's own box, also after the cache moves
+// to another tree; a tree that keeps its boxes whole gives its own and
+// the cache holds nothing.
+func TestABoxCacheGivesEachNodesBoxWhateverTheOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	a, err := Build(Sphere("a", geom.Vec3{}, 1, 5), BuildOptions{Layout: LayoutPacked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(Soup("b", r, 3000, 1, 0.2), BuildOptions{Layout: LayoutPacked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Nodes) < 2*boxCacheSlots {
+		t.Fatalf("%d nodes: too few to share slots", len(a.Nodes))
+	}
+	var c BoxCache
+	for _, tree := range []*Tree{a, b, a} {
+		for range 20000 {
+			i := int32(r.IntN(len(tree.Nodes)))
+			if r.IntN(4) == 0 { // a node of the same slot
+				i = (i + boxCacheSlots) % int32(len(tree.Nodes))
+			}
+			if got, want := *tree.BoxIn(i, &c), tree.Box(i); got != want {
+				t.Fatalf("node %d: cached %v, want %v", i, got, want)
+			}
+		}
+	}
+	whole, err := Build(Sphere("w", geom.Vec3{}, 1, 3), BuildOptions{Layout: LayoutFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var none BoxCache
+	if got := whole.BoxIn(7, &none); got != &whole.boxes[7] || none.Bytes() != 0 {
+		t.Fatalf("a whole tree's box came from the cache (%d bytes)", none.Bytes())
+	}
+}

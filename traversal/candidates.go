@@ -157,7 +157,7 @@ func (c *Candidates) fronts(h *cab.Hierarchy, tree *env.Tree) {
 	for i, n := range h.Nodes { // children come first
 		c.nodeOn[i] = on(n.Child[0]) || on(n.Child[1])
 	}
-	c.into = intoTree{OwnScale: true, Emit: c.into.Emit[:0]}
+	c.into = intoTree{OwnScale: true, Emit: c.into.Emit[:0], boxes: c.into.boxes}
 	if on(h.Root) {
 		DescendPairs(&c.stack, h.Root, tree.Root, func(a, s int32) (Step, [2]int32) {
 			if !on(a) {

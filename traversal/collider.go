@@ -44,7 +44,7 @@ type Collider struct {
 	pose   geom.Transform
 	meshB  *env.Mesh
 	treeB  *env.Tree
-	boxA   geom.OBB // a packed box of A decoded
+	boxesA env.BoxCache // A's packed boxes decoded
 }
 
 // Collide finds the triangle pairs of a and b that intersect when b is
@@ -96,13 +96,13 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 		}
 	case bLeaf:
 		c.BoxTests++
-		boxA = a.BoxIn(ra, &c.boxA)
+		boxA = a.BoxIn(ra, &c.boxesA)
 		if !geom.TriOBBMayMeet(c.placedTri(tb), boxA) {
 			return Prune, [2]int32{}
 		}
 	default:
 		c.BoxTests++
-		boxA, boxB = a.BoxIn(ra, &c.boxA), c.placedBox(rb)
+		boxA, boxB = a.BoxIn(ra, &c.boxesA), c.placedBox(rb)
 		if geom.BoxesDisjoint(boxA, boxB) {
 			return Prune, [2]int32{}
 		}

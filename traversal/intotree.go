@@ -20,7 +20,7 @@ type intoTree struct {
 	Emit     [][2]int32
 	BoxTests int
 	grown    geom.OBB
-	node     geom.OBB // a packed tree box decoded
+	boxes    env.BoxCache // packed tree boxes decoded
 }
 
 // step tests hierarchy reference a against tree reference s (a box or a
@@ -38,7 +38,7 @@ func (d *intoTree) step(h *cab.Hierarchy, t *env.Tree, a, s int32) (Step, [2]int
 			return Prune, [2]int32{}
 		}
 	} else {
-		treeBox = t.BoxIn(s, &d.node)
+		treeBox = t.BoxIn(s, &d.boxes)
 		if geom.BoxesDisjoint(box, treeBox) {
 			return Prune, [2]int32{}
 		}

@@ -2,6 +2,7 @@ package traversal
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
@@ -12,7 +13,12 @@ import (
 // safe for concurrent use.
 type SurfaceQuery struct {
 	stack []Pending
-	box   geom.OBB // a packed box decoded
+	boxes env.BoxCache // packed boxes decoded
+}
+
+// Bytes returns the bytes q holds.
+func (q *SurfaceQuery) Bytes() int {
+	return cap(q.stack)*int(unsafe.Sizeof(Pending{})) + q.boxes.Bytes()
 }
 
 // Pending is a tree reference waiting in a nearest-first search, with a
@@ -73,7 +79,7 @@ func (q *SurfaceQuery) search(s *env.Surface, p geom.Vec3, maxDist float64, hint
 			}
 			continue
 		}
-		st = PushNearer(t, st, r, bound, &q.box, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
+		st = PushNearer(t, st, r, bound, &q.boxes, func(b *geom.OBB) float64 { return b.DistSqTo(p) })
 	}
 	q.stack = st
 	if nearer {
@@ -91,12 +97,12 @@ func (q *SurfaceQuery) search(s *env.Surface, p geom.Vec3, maxDist float64, hint
 // their boxes, are within bound, the nearer last so that a depth-first
 // search pops it first. A triangle child inherits r's own bound (its box
 // holds the triangle); its test comes when it is popped.
-func PushNearer(t *env.Tree, st []Pending, r Pending, bound float64, scratch *geom.OBB, lb func(*geom.OBB) float64) []Pending {
+func PushNearer(t *env.Tree, st []Pending, r Pending, bound float64, boxes *env.BoxCache, lb func(*geom.OBB) float64) []Pending {
 	var c [2]Pending
 	for k, ch := range t.Nodes[r.Ref].Child {
 		c[k] = Pending{ch, r.LB}
 		if ch >= 0 {
-			c[k].LB = lb(t.BoxIn(ch, scratch))
+			c[k].LB = lb(t.BoxIn(ch, boxes))
 		}
 	}
 	if c[0].LB < c[1].LB {

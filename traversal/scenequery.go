@@ -56,7 +56,7 @@ func grownBox(h *cab.Hierarchy, a int32, margin float64, scratch *geom.OBB) *geo
 // Run finds every (link, triangle) pair whose link box meets the triangle.
 // The hierarchy's boxes must be refitted for the frame.
 func (q *SceneQuery) Run(h *cab.Hierarchy, scene *env.Tree) int {
-	q.into = intoTree{Margin: q.Margin, Emit: q.into.Emit[:0]}
+	q.into = intoTree{Margin: q.Margin, Emit: q.into.Emit[:0], boxes: q.into.boxes}
 	DescendPairs(&q.stack, h.Root, scene.Root, func(a, s int32) (Step, [2]int32) { return q.into.step(h, scene, a, s) })
 	q.Pairs, q.BoxTests = q.Pairs[:0], q.into.BoxTests
 	for _, e := range q.into.Emit {

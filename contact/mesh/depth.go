@@ -216,7 +216,7 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 	for i := len(front) - 1; i >= 0; i-- { // the leftmost is popped first
 		lb := -math.Inf(1)
 		if front[i] >= 0 {
-			lb = key(t.BoxIn(front[i], &o.box))
+			lb = key(t.BoxIn(front[i], &o.boxes))
 		}
 		st = append(st, traversal.Pending{Ref: front[i], LB: lb})
 	}
@@ -228,7 +228,7 @@ func (o *Object) objectVerticesIn(link *narrow.Shape, front []int32, ct *contact
 		}
 		k, ok := env.Leaf(r.Ref)
 		if !ok {
-			st = traversal.PushNearer(t, st, r, -ct.Depth, &o.box, key)
+			st = traversal.PushNearer(t, st, r, -ct.Depth, &o.boxes, key)
 			continue
 		}
 		for _, v := range t.Mesh.Tris[k] {

@@ -58,7 +58,7 @@ func (o *Object) Bytes() int {
 	n := int(unsafe.Sizeof(*o))
 	if s := o.scratch; s != nil {
 		n += int(unsafe.Sizeof(*s)) + contact.SliceBytes(s.order) + contact.SliceBytes(s.provenOut) +
-			contact.SliceBytes(s.pending) + contact.SliceBytes(s.stamp)
+			contact.SliceBytes(s.pending) + contact.SliceBytes(s.stamp) + s.boxes.Bytes() + s.nearest.Bytes() + s.count.Bytes()
 	}
 	if o.forked {
 		return n

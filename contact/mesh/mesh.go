@@ -84,8 +84,8 @@ type scratch struct {
 	count     contact.Counter
 	nearest   traversal.SurfaceQuery
 	pending   []traversal.Pending
-	box       geom.OBB // a packed tree box decoded
-	stamp     []uint32 // per vertex of the object (from vertBase): stampGen when already tested
+	boxes     env.BoxCache // packed tree boxes decoded
+	stamp     []uint32     // per vertex of the object (from vertBase): stampGen when already tested
 	stampGen  uint32
 	tri       narrow.Polytope
 	triVert   [3]geom.Vec3

@@ -149,7 +149,7 @@ func (s *nearSearch) visit(st []traversal.Pending, r int32, hint int32) []traver
 		}
 		return st
 	}
-	g := s.gap(s.o.surf.Tree.BoxIn(r, &s.o.box))
+	g := s.gap(s.o.surf.Tree.BoxIn(r, &s.o.boxes))
 	if g > s.bar() {
 		s.keep(r, g)
 		return st

@@ -114,21 +114,47 @@ func TestPackedBoxesGiveTheSameAnswers(t *testing.T) {
 		sameAnswers(t, whole, packed, each(poses))
 	})
 	t.Run("grasp on the duck", func(t *testing.T) {
-		hand, err := handmodel.New(handmodel.DefaultParams)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := experiments.SceneClassNamed("duck")
-		if err != nil {
-			t.Fatal(err)
-		}
-		scene, err := c.Make(c.Sizes[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		hand, scene := handAndDuck(t)
 		whole, packed := packedAndWhole(t, scene, func(sh *contact.Shared) *contacttest.Rig {
 			return contacttest.NewHandRig(t, hand, scene, contact.Options{Proximity: 0.01, CountTris: true, Shared: sh})
 		})
 		sameAnswers(t, whole, packed, handtest.Grasp(t, hand, env.GraspWrist(), 300))
 	})
+}
+
+// TestFramesOnPackedTreesAllocateNothing: once the grasp has closed on
+// the duck with its tree packed (each goroutine's cache of decoded boxes
+// made on its first frame), a frame allocates nothing.
+func TestFramesOnPackedTreesAllocateNothing(t *testing.T) {
+	hand, scene := handAndDuck(t)
+	_, packed := packedAndWhole(t, scene, func(sh *contact.Shared) *contacttest.Rig {
+		return contacttest.NewHandRig(t, hand, scene, contact.Options{Proximity: 0.01, CountTris: true, Shared: sh, Workers: 2, SplitAbove: -1})
+	})
+	frames := handtest.Grasp(t, hand, env.GraspWrist(), 120)
+	for _, x := range frames {
+		packed.Frame(x)
+	}
+	i := 0
+	if n := testing.AllocsPerRun(len(frames), func() { packed.Frame(frames[i%len(frames)]); i++ }); n != 0 {
+		t.Fatalf("%v allocations a frame", n)
+	}
+}
+
+// handAndDuck is the default hand and the smallest duck of `gloved bench
+// scenes`.
+func handAndDuck(t *testing.T) (*handmodel.Hand, *env.Mesh) {
+	t.Helper()
+	hand, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := experiments.SceneClassNamed("duck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene, err := c.Make(c.Sizes[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hand, scene
 }
