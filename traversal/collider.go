@@ -21,12 +21,13 @@ type Counters struct {
 type Collider struct {
 	// FirstContact stops the query at the first intersecting triangle pair.
 	FirstContact bool
-	// MaxPairs, when above 0, stops the query once that many pairs are
-	// found (and sets AtMaxPairs): two meshes that overlap everywhere meet
-	// in a number of pairs that grows with the product of their sizes.
+	// MaxPairs, when above 0, stops the query once it finds a pair more
+	// than that, keeping MaxPairs of them (and sets AtMaxPairs): two
+	// meshes that overlap everywhere meet in a number of pairs that grows
+	// with the product of their sizes.
 	MaxPairs int
-	// AtMaxPairs says the last query stopped at MaxPairs pairs: there may
-	// be more.
+	// AtMaxPairs says the last query found more than MaxPairs pairs and
+	// stopped: Pairs holds MaxPairs of them.
 	AtMaxPairs bool
 	// Pairs are the intersecting (triangle of A, triangle of B) pairs of the
 	// last query, indices in file order, sorted.
@@ -82,8 +83,8 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 			if c.FirstContact {
 				return Stop, [2]int32{}
 			}
-			if len(c.Pairs) == c.MaxPairs {
-				c.AtMaxPairs = true
+			if c.MaxPairs > 0 && len(c.Pairs) > c.MaxPairs {
+				c.Pairs, c.AtMaxPairs = c.Pairs[:c.MaxPairs], true
 				return Stop, [2]int32{}
 			}
 		}

@@ -87,7 +87,7 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "box tests: %d, triangle tests: %d, query %.3f ms\n", c.BoxTests, c.TriTests, float64(query.Nanoseconds())/1e6)
 	fmt.Fprintf(out, "intersecting pairs: %d\n", len(c.Pairs))
 	if c.AtMaxPairs {
-		fmt.Fprintf(out, "stopped at --max-pairs %d: there may be more; raise it to list them\n", f.max)
+		fmt.Fprintf(out, "stopped at --max-pairs %d: there are more; raise it to list them\n", f.max)
 	}
 	for _, p := range c.Pairs {
 		fmt.Fprintf(out, "  A#%d (%s)  B#%d (%s)\n", p[0], trees[0].Mesh.ObjectName(int(p[0])), p[1], trees[1].Mesh.ObjectName(int(p[1])))
