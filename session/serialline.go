@@ -13,10 +13,10 @@ import (
 // one: the glove is plugged in later.
 func (s *Spec) checkSerialLine() error {
 	if err := serialport.CheckRate(s.Baud); err != nil {
-		return fmt.Errorf("baud = %d: %w; a current glove runs at 115200", s.Baud, err)
+		return &KeyError{Key: "baud", Value: s.Baud, Err: fmt.Errorf("%w; a current glove runs at 115200", err)}
 	}
 	if what := serialport.NotADevice(s.Port); what != "" {
-		return fmt.Errorf("port = %q: %s, not a serial device: give the glove's device, e.g. /dev/ttyUSB0", s.Port, what)
+		return keyError("port", s.Port, "%s, not a serial device: give the glove's device, e.g. /dev/ttyUSB0", what)
 	}
 	return nil
 }

@@ -165,18 +165,18 @@ func (s *Spec) checkDevice(sensorsWritten bool) error {
 		}
 	}
 	if s.Speed != SpeedRealTime && s.Speed != SpeedMax {
-		return fmt.Errorf("speed = %q: want \"1\" or \"max\"", s.Speed)
+		return keyError("speed", s.Speed, `want "1" or "max"`)
 	}
 	if s.Sensors == 0 && sensorsWritten && d.Sensors != 0 {
-		return fmt.Errorf("sensors = 0: want %s (left out: %d)", d.SensorCounts(), d.Sensors)
+		return keyError("sensors", 0, "want %s (left out: %d)", d.SensorCounts(), d.Sensors)
 	}
 	if s.Sensors != 0 && !d.Replays {
 		if _, err := d.Layout(s.Sensors); err != nil {
-			return fmt.Errorf("sensors = %d: want %s", s.Sensors, d.SensorCounts())
+			return keyError("sensors", s.Sensors, "want %s", d.SensorCounts())
 		}
 	}
 	if s.Baud <= 0 {
-		return fmt.Errorf("baud = %d: want a positive rate", s.Baud)
+		return keyError("baud", s.Baud, "want a positive rate")
 	}
 	if s.Period < 0 {
 		return fmt.Errorf("period %v: want a positive sample period", s.Period)
@@ -192,7 +192,7 @@ func (s *Spec) checkHand() error {
 		return fmt.Errorf("joints: a joint table renames a skinned hand's joints: set mesh too")
 	}
 	if s.Side != "" && s.Side != "right" && s.Side != "left" {
-		return fmt.Errorf("side = %q: want right or left", s.Side)
+		return keyError("side", s.Side, "want right or left")
 	}
 	if !(s.Length >= 0.05 && s.Length <= 0.4) {
 		return fmt.Errorf("length = %v m: want 0.05-0.4", s.Length)

@@ -103,10 +103,7 @@ func (a *calibrateArgs) check() error {
 	case !(a.still > 0):
 		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, a.still)
 	}
-	if err := a.spec.Normalize(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return nil
+	return flagSpec(a.spec.Normalize())
 }
 
 // calibrates selects the drivers `gloved calibrate` can calibrate.

@@ -154,3 +154,16 @@ func (p *poseFlag) pose() ([]float64, error) {
 func existsError(flag, path string) error {
 	return fmt.Errorf("%s %s exists: give --force to overwrite it", flag, userfile.Name(path))
 }
+
+// flagSpec is a glove's Spec.Normalize error (nil for none) as a usage
+// error of a command whose flags carry the config keys' names, naming the
+// flag (`--baud 1: ...`) rather than the key (`baud = 1: ...`).
+func flagSpec(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ke, ok := errors.AsType[*session.KeyError](err); ok {
+		return fmt.Errorf("%w: %s", errUsage, ke.Flag())
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}

@@ -69,8 +69,8 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if d, err := spec.Driver(); err != nil || !d.Records() {
 		return fmt.Errorf("%w: --device %q: want %s", errUsage, *device, driver.OrList((*driver.Driver).Records))
 	}
-	if err := spec.Normalize(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := flagSpec(spec.Normalize()); err != nil {
+		return err
 	}
 	g, err := session.OpenGlove(spec)
 	if err != nil {

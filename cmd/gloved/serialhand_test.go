@@ -46,3 +46,35 @@ func TestASerialGlovesBaudAndPortAreRefusedBeforeItIsOpened(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordAndCalibrateNameTheFlagThatCannotRun: the same mistakes given
+// to record and calibrate as flags are refused in one line naming the
+// flag as it was typed (`--baud 1`), not the config key (`baud = 1`),
+// exit 2, before any port is opened.
+func TestRecordAndCalibrateNameTheFlagThatCannotRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	absent := filepath.Join(dir, "ttyUSB7")
+	out := filepath.Join(dir, "out")
+	tests := []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"--baud", "1", "--port", absent}, []string{"--baud 1: not a rate", "115200"}},
+		{[]string{"--port", file}, []string{"--port " + file + ": a regular file, not a serial device", "/dev/ttyUSB0"}},
+		{[]string{"--side", "up", "--port", absent, "--device", "cyberglove3"}, []string{"--side up: want right or left"}},
+	}
+	for _, tc := range tests {
+		for _, cmd := range [][]string{{"record", "--seconds", "1", "-o", out}, {"calibrate", "-o", out}} {
+			r := runBinary(t, 10*time.Second, append(cmd, tc.args...)...)
+			r.oneLine(t, 2, tc.says...)
+			if strings.Contains(r.stderr, " = ") {
+				t.Errorf("%q: names a config key: %s", append(cmd, tc.args...), r.stderr)
+			}
+		}
+	}
+}
