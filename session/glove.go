@@ -192,6 +192,16 @@ func (g *Glove) Jump() error {
 	return nil
 }
 
+// Damaged returns how many samples of a recording being replayed were
+// skipped as damaged so far (a reading beyond the glove's resolution, or a
+// record the glove's framing rejects); 0 for a live glove.
+func (g *Glove) Damaged() uint64 {
+	if r := g.playing(); r != nil {
+		return r.Faults().BadFrames
+	}
+	return 0
+}
+
 // BadWrist returns, once, what was wrong with the first wrist pose of a
 // recording being replayed that was skipped as damaged, with how many
 // were (replay.Glove.BadWrist); nil if none was.

@@ -69,6 +69,7 @@ func runDump(ctx context.Context, args []string, out io.Writer) error {
 	if dumped == 0 && ctx.Err() == nil {
 		return noSamples(pos[0])
 	}
+	warnSkipped(pos[0], g)
 	if w := g.Warning(); w != nil {
 		warn("%s: %v; dumped the samples before it", pos[0], w)
 	}

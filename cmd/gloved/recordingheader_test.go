@@ -96,7 +96,8 @@ func TestEveryReaderChecksARecordingsHeaderAlike(t *testing.T) {
 
 // TestASampleBeyondItsResolutionIsDamagedAndNeverUsed: an 8-bit sample
 // record holding 65535 is a damaged sample, as a serial record with a
-// value out of range is: dump leaves it out and plays on; a recording of
+// value out of range is: dump, contacts and export leave it out, play on,
+// and say in a line how many they skipped; a recording of
 // such samples alone is refused, for dump, replay and the daemon alike,
 // saying how many samples it holds, all damaged (it said it held none, as
 // if stopped before the glove sent one).
@@ -142,6 +143,15 @@ func TestASampleBeyondItsResolutionIsDamagedAndNeverUsed(t *testing.T) {
 	}
 	if len(ts) != 2 || ts[0] != 0 || ts[1] != 0.02 {
 		t.Fatalf("dumped samples at %v, want the first and the third (0 and 0.02 s)", ts)
+	}
+	if want := "wide.glove: damaged samples skipped: 1 (a reading beyond the glove's resolution"; !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Errorf("dump's stderr %q: want one line saying %q", r.stderr, want)
+	}
+	scene := "../../testdata/scenes/grasp.obj"
+	for _, cmd := range [][]string{{"contacts", "--scene", scene, "--recording", path}, {"export", "--scene", scene, "--recording", path, "--out", filepath.Join(t.TempDir(), "frames")}} {
+		if r := runBinary(t, 20*time.Second, cmd...); r.code != 0 || !strings.Contains(r.stderr, "damaged samples skipped: 1") {
+			t.Errorf("%q: exit %d, stderr %q: want it to say it skipped 1 damaged sample", cmd, r.code, r.stderr)
+		}
 	}
 
 	only := filepath.Join(t.TempDir(), "onlywide.glove")

@@ -140,11 +140,13 @@ func warnScene(m *env.Mesh) {
 }
 
 // warnDamage tells the user what was wrong with a damaged recording, if it
-// was: a jump in its clock, played through, and the damage it ends at.
+// was: a jump in its clock, played through, damaged samples skipped, and
+// the damage it ends at.
 func warnDamage(s *session.Session) {
 	if j := s.Jump(); j != nil {
 		warn("%s: %v", s.Spec.Recording, j)
 	}
+	warnSkipped(s.Spec.Recording, s.Glove)
 	if first, n := s.BadWrist(); first != nil {
 		warn("%s: %d damaged wrist poses skipped, the wrist kept as it was (the first: %v)", s.Spec.Recording, n, first)
 	}
@@ -188,4 +190,12 @@ func selfRecord(d *selfcontact.Detector, fj *frameJSON) {
 		fj.Pinch = append(fj.Pinch, pinchJSON{Finger: name[:len(name)-1], Distance: round9(d.PinchDistance(f)), Pinching: d.Pinching(f), Event: event(selfcontact.PinchEvent, tip)})
 	}
 	fj.Fist = &fistJSON{Closed: d.InFist(), Event: event(selfcontact.FistEvent, handmodel.Palm)}
+}
+
+// warnSkipped says how many damaged samples a replay of path skipped, if
+// any: they are not in what a command wrote.
+func warnSkipped(path string, g *session.Glove) {
+	if n := g.Damaged(); n > 0 {
+		warn("%s: damaged samples skipped: %d (a reading beyond the glove's resolution, or a broken record)", path, n)
+	}
 }
