@@ -119,8 +119,8 @@ func (s *Spec) Normalize() error { return s.NormalizeWritten(nil) }
 // NormalizeWritten is Normalize for a spec decoded from a file: written
 // reports whether the file wrote a key (nil: none). A key left out takes
 // its default; a key written is checked as written, so a zero written
-// (length = 0.0, speed = "", sensors = 0 for a simulation) is refused
-// with its range, not quietly taken for the default.
+// (length = 0.0, speed = "", sensors = 0 for a simulation, side = "") is
+// refused with its range, not quietly taken for the default.
 func (s *Spec) NormalizeWritten(written func(key string) bool) error {
 	left := func(key string) bool { return written == nil || !written(key) }
 	if s.Baud == 0 && left("baud") {
@@ -137,6 +137,14 @@ func (s *Spec) NormalizeWritten(written func(key string) bool) error {
 	}
 	if s.Speed == "" && left("speed") {
 		s.Speed = SpeedRealTime
+	}
+	for _, k := range []struct{ key, value, want string }{
+		{"device", s.Device, "a driver"}, {"port", s.Port, "the glove's device"}, {"side", s.Side, "right or left"},
+		{"calibration", s.Calibration, "a calibration file"}, {"recording", s.Recording, "a recording file"}, {"mesh", s.Mesh, "a skinned hand's .glb"},
+	} {
+		if k.value == "" && !left(k.key) {
+			return keyError(k.key, "", "empty: write %s, or leave the key out", k.want)
+		}
 	}
 	if err := s.checkDevice(!left("sensors")); err != nil {
 		return err

@@ -93,7 +93,8 @@ func TestAConfigValueWrittenIsCheckedAsWritten(t *testing.T) {
 
 // TestAHandKeyWrittenAsZeroIsRefusedNotTakenForTheDefault: a [[hand]]
 // key whose zero stands for its default when left out (length, breadth,
-// sensors, speed, motion, baud) is checked as written when written, by
+// sensors, speed, motion, baud; side, calibration, recording, port and
+// mesh written empty) is checked as written when written, by
 // --check and by run alike, in one line naming the key and its range; the
 // same keys left out still take their defaults, and sensors = 0 still
 // asks a CyberGlove for its count, as configs/cyberglove.toml writes it.
@@ -105,6 +106,11 @@ func TestAHandKeyWrittenAsZeroIsRefusedNotTakenForTheDefault(t *testing.T) {
 		{"device = \"sim\"\nspeed = \"\"", `hand[0].speed = "": want "1" or "max"`},
 		{"device = \"sim\"\nmotion = \"\"", `hand[0].motion = "": want grasp`},
 		{"device = \"cyberglove\"\nport = \"/dev/gloved-test-absent\"\nbaud = 0", "hand[0].baud = 0: want a positive rate"},
+		{"device = \"sim\"\nside = \"\"", `hand[0].side = "": empty: write right or left, or leave the key out`},
+		{"device = \"sim\"\ncalibration = \"\"", `hand[0].calibration = "": empty: write a calibration file, or leave the key out`},
+		{"device = \"sim\"\nrecording = \"\"", `hand[0].recording = "": empty: write a recording file, or leave the key out`},
+		{"device = \"sim\"\nport = \"\"", `hand[0].port = "": empty: write the glove's device, or leave the key out`},
+		{"device = \"sim\"\nmesh = \"\"", `hand[0].mesh = "": empty: write a skinned hand's .glb, or leave the key out`},
 	} {
 		path := handConfig(t, t.TempDir(), tc.hand, "127.0.0.1:9", "")
 		runBinary(t, 20*time.Second, "run", "-c", path, "--check").oneLine(t, 2, tc.says)
