@@ -296,8 +296,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			defer close(h.done)
-			if err := h.serve(stop); err != nil && !errors.Is(err, devices.ErrEnd) {
-				errs <- err
+			switch err := h.serve(stop); {
+			case err == nil || errors.Is(err, devices.ErrEnd):
+			case d.exitWhenDone:
+				errs <- err // gloved replay: its one recording is the run
+			default:
+				h.stopped(err) // one hand's error never ends the daemon
 			}
 		}()
 		go func() {

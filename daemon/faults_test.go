@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
+	"github.com/rs/zerolog"
 
 	"github.com/gloved/gloved/daemon/daemontest"
 	"github.com/gloved/gloved/devices/emulator"
@@ -174,15 +176,50 @@ func TestLoopingReplayAtMaxSpeedStaysFast(t *testing.T) {
 	}
 }
 
-// TestGloveThatDoesNotFitItsCalibrationIsAnError: a glove that opens but
-// reports another sensor count than its calibration's is the config's
-// fault, not an absent glove: the daemon stops with the reason instead of
-// retrying for ever.
-func TestGloveThatDoesNotFitItsCalibrationIsAnError(t *testing.T) {
+// TestAGloveThatDoesNotFitItsCalibrationStopsItsHandAlone: a glove that
+// opens but reports another sensor count than its calibration's is the
+// config's fault, not an absent glove: its hand stops retrying, reports
+// no-glove and logs the reason once, while the daemon and its other hand
+// go on (the whole daemon used to stop).
+func TestAGloveThatDoesNotFitItsCalibrationStopsItsHandAlone(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "glove")
 	emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, link, emulator.Hangup{})
-	_, done, _ := startDaemon(t, 10*time.Second, "mismatch.toml", hand("right", "cyberglove", quoted("port", link), `calibration = "../configs/calibration-18.toml"`)+sections{}.String())
-	if err := <-done; err == nil || !strings.Contains(err.Error(), "is for 18 sensors, the glove has 22") {
-		t.Fatalf("got %v, want the daemon to stop on the calibration within 10 s", err)
+	rx, got := daemontest.Listen(t)
+	cfg, err := ParseConfig("mismatch.toml", []byte(hand("right", "cyberglove", quoted("port", link), `calibration = "../configs/calibration-18.toml"`)+
+		hand("left", "sim")+builtinScene(rx.LocalAddr().String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log lockedBuffer
+	d, err := New(cfg, zerolog.New(&log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	stopped := func() bool { return strings.Contains(log.String(), "is for 18 sensors, the glove has 22") }
+	if !waitFor(10*time.Second, stopped) {
+		t.Fatalf("the right hand did not stop on its calibration within 10 s; log:\n%s", log.String())
+	}
+	left := daemontest.Frames(got.All(), "left")
+	if !waitFor(5*time.Second, func() bool { return daemontest.Frames(got.All(), "left") > left+50 }) {
+		t.Fatalf("the left hand sent %d frames after the right one stopped", daemontest.Frames(got.All(), "left")-left)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the daemon ended (%v) when one hand stopped", err)
+	default:
+	}
+	if s := daemontest.Statuses(got.All(), "right"); len(s) == 0 || s[len(s)-1] != StatusNoGlove {
+		t.Errorf("right hand statuses %v, want to end %s", s, StatusNoGlove)
+	}
+	if n := strings.Count(log.String(), "is for 18 sensors"); n != 1 {
+		t.Errorf("the reason was logged %d times, want once:\n%s", n, log.String())
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

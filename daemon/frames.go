@@ -35,8 +35,9 @@ func (d *Daemon) frames(ctx context.Context, h *handRuntime) {
 		h.busySince.Store(busyStamp())
 		if wrist, status, ok := h.take(&s); ok {
 			if err := d.frame(h, &s, wrist, status, seq); err != nil {
-				h.log.Error().Err(err).Msg("frame failed")
+				h.frameFailed(err, time.Now())
 			} else {
+				h.failing.Store(false) // the reader's next sample sets the status
 				seq++
 			}
 		}
@@ -87,6 +88,28 @@ func (d *Daemon) frame(h *handRuntime, s *devices.Sample, wrist geom.Transform, 
 		d.overrun(h, total, stages)
 	}
 	return nil
+}
+
+// frameEvery is how often a hand whose frames keep failing logs one.
+const frameEvery = time.Second
+
+// frameFailed is a sample the pipeline refused: the hand is degraded
+// until a frame goes through (the reader keeps it so while failing is
+// set), and the failure is logged at most once each frameEvery, the next
+// line saying how many were held back: a glove whose every sample fails
+// writes a line a second, not one a sample.
+func (h *handRuntime) frameFailed(err error, now time.Time) {
+	h.failing.Store(true)
+	h.setStatus(StatusDegraded)
+	ok, held := h.failSaid.Allow("frame", now)
+	if !ok {
+		return
+	}
+	ev := h.log.Error().Err(err)
+	if held > 0 {
+		ev = ev.Int("suppressed", held)
+	}
+	ev.Msg("frame failed: no frame goes out for this sample")
 }
 
 // send sends hand h's frame, its sample taken at time at: gloved's bundle

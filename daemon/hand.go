@@ -12,6 +12,7 @@ import (
 	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/loglimit"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/session"
 )
@@ -19,11 +20,11 @@ import (
 // Hand states reported on <prefix>/<hand>/status.
 const (
 	StatusStreaming    = "streaming"
-	StatusDegraded     = "degraded" // streaming, but samples are lost: the rate measured is well below the glove's
+	StatusDegraded     = "degraded" // streaming, but samples are lost: the rate measured is well below the glove's, or its frames fail
 	StatusNoGlove      = "no-glove"
 	StatusReconnecting = "reconnecting"
 	StatusReplay       = "replay"
-	StatusStalled      = "stalled" // the glove is connected but has sent nothing for frame.stall_ms
+	StatusStalled      = "stalled" // the glove is connected but has sent nothing for frame.stall_ms; a looping replay's passes yield no sample
 	StatusEnded        = "ended"   // a replay without loop has played to its end
 	// StatusReloading: a reload (SIGHUP) is replacing the daemon; the
 	// hands of the new config report their own states once it runs.
@@ -115,6 +116,10 @@ type handRuntime struct {
 	busySince      atomic.Int64
 	lastOverrunLog time.Time
 	lastPairLog    time.Time
+	// failing: the last frame failed (frameFailed), so the hand is
+	// degraded whatever its samples; failSaid limits the failures' log.
+	failing  atomic.Bool
+	failSaid loglimit.Limiter
 }
 
 // newHand prepares a hand; its session is opened by attach (at once for
@@ -123,7 +128,8 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 	h := &handRuntime{cfg: cfg, spec: spec, scene: scene, opt: opt, log: log, addr: osc.HandAddresses(prefix, cfg.Name),
 		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
-		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter)}
+		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter),
+		failSaid: loglimit.Limiter{Every: frameEvery}}
 	// Only the simulation streams from the start: any other live glove
 	// (serial, a tracker on the network) is no-glove until its first
 	// sample, so the hand never says it streams what it has not heard.
@@ -252,8 +258,7 @@ func (h *handRuntime) build(seq int32, ms float64) {
 	f.Touches = h.touches.Update(p, f.Touches[:0])
 }
 
-// device returns the hand's current device (a looping replay replaces
-// it), or nil while the glove is absent.
+// device returns the hand's device, or nil while the glove is absent.
 func (h *handRuntime) device() devices.Device {
 	if s := h.session(); s != nil {
 		return s.Device()

@@ -10,8 +10,9 @@ import (
 	"github.com/gloved/gloved/session"
 )
 
-// Retry pacing while a glove is absent at start, and how often the reason
-// is logged again.
+// Retry pacing while a glove is absent at start, or a looping replay's
+// passes yield no sample, and how often an absent glove's reason is
+// logged again.
 const (
 	openRetryMin = 100 * time.Millisecond
 	openRetryMax = 2 * time.Second
@@ -21,31 +22,61 @@ const (
 // serve is a hand's reader goroutine: it opens the glove, retrying while
 // it is absent (status no-glove), then keeps the newest sample for the
 // frame loop until stop is closed. A looping replay starts again at its
-// end. It returns ErrEnd when a replay has played to its end.
+// end, in the file it opened; one whose passes yield no sample (the file
+// emptied or overwritten where it was read) is stalled and tries again
+// less and less often, never spinning. It returns ErrEnd when a replay
+// has played to its end.
 func (h *handRuntime) serve(stop <-chan struct{}) error {
 	if s := h.session(); s != nil {
 		h.logReady(s)
 	} else if ok, err := h.open(stop); !ok {
 		return err
 	}
+	wait := openRetryMin
+	var damage string // the damage last logged: said once, not every pass
 	for {
-		err := h.read(stop)
+		n, err := h.read(stop)
 		if !errors.Is(err, devices.ErrEnd) {
 			return err
 		}
 		s := h.session()
-		if w := s.Warning(); w != nil {
+		if w := s.Warning(); w != nil && w.Error() != damage {
 			h.log.Warn().Err(w).Msg("the recording is damaged: played the samples before the damage")
+			damage = w.Error()
 		}
 		if !h.cfg.Loop {
 			h.log.Info().Msg("recording played to its end")
 			h.setStatus(StatusEnded)
 			return err
 		}
-		if err := s.Rewind(); err != nil {
+		if n > 0 {
+			wait = openRetryMin
+		} else {
+			if h.setStatus(StatusStalled) {
+				h.Stats.Stalls.Add(1)
+				h.log.Warn().Str("recording", h.spec.Recording).
+					Msg("the looping recording played a pass without a sample (emptied or overwritten in place?): backing off to a try every 2 s; write it back, or reload (SIGHUP) to open the file its path names now")
+			}
+			select {
+			case <-stop:
+				return nil
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, openRetryMax)
+		}
+		if err := s.Rewind(); errors.Is(err, devices.ErrClosed) {
+			return nil // the daemon is stopping
+		} else if err != nil {
 			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
 		}
 	}
+}
+
+// stopped is a hand whose reader ended on an error: the daemon and its
+// other hands go on, this one reports no-glove and the log says why.
+func (h *handRuntime) stopped(err error) {
+	h.setStatus(StatusNoGlove)
+	h.log.Error().Err(err).Msg("hand stopped; gloved and its other hands go on: fix what is named, then reload (SIGHUP) or restart gloved")
 }
 
 // open opens the hand's session, retrying with backoff while the glove
@@ -87,16 +118,18 @@ func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 	}
 }
 
-// read runs until stop is closed: each sample replaces the previous
-// unprocessed one and wakes the frame loop.
-func (h *handRuntime) read(stop <-chan struct{}) error {
+// read runs until stop is closed, or the device ends: each sample
+// replaces the previous unprocessed one and wakes the frame loop. It
+// returns how many samples it delivered.
+func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
+	n := 0
 	sess := h.session()
 	var s devices.Sample
 	lastSample := time.Now()
 	for {
 		select {
 		case <-stop:
-			return nil
+			return n, nil
 		default:
 		}
 		err := sess.Read(&s)
@@ -113,15 +146,16 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 		if err == nil {
 			lastSample = time.Now()
 			if !h.deliver(&s, sess, stop) {
-				return nil
+				return n, nil
 			}
+			n++
 			continue
 		}
 		switch {
 		case errors.Is(err, devices.ErrClosed):
-			return nil
+			return n, nil
 		case errors.Is(err, devices.ErrEnd):
-			return err
+			return n, err
 		case errors.Is(err, devices.ErrNoGlove):
 			h.setStatus(StatusNoGlove)
 			h.rate.reset()
@@ -138,7 +172,7 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 				h.setStatus(StatusDegraded)
 			}
 		case !devices.Transient(err):
-			return fmt.Errorf("hand %s: %w", h.cfg.Name, err)
+			return n, fmt.Errorf("hand %s: %w", h.cfg.Name, err)
 		}
 		h.Stats.DeviceErrors.Add(1)
 	}
@@ -149,6 +183,8 @@ func (h *handRuntime) read(stop <-chan struct{}) error {
 // while waiting.
 func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-chan struct{}) bool {
 	switch {
+	case h.failing.Load():
+		h.setStatus(StatusDegraded) // its frames fail: none goes out
 	case h.replay:
 		h.setStatus(StatusReplay)
 	case h.rate.sample(time.Now()):

@@ -159,7 +159,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 // recording's, else the identity.
 func (g *Glove) Wrist() geom.Transform { return g.wrist }
 
-// Device returns the glove's device (Rewind replaces a replay's).
+// Device returns the glove's device.
 func (g *Glove) Device() devices.Device {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -221,24 +221,21 @@ func (g *Glove) RecordingFailed() error {
 	return err
 }
 
-// Rewind starts a replay again from its beginning (replay.Glove.Again:
-// in real time, once the last pass has lasted its PassLength); its sample
-// times go on from the last pass's, that PassLength later, so that they
-// never repeat.
+// Rewind starts a replay again from its beginning, in the file it opened
+// (replay.Glove.Rewind: in real time, once the last pass has lasted its
+// PassLength); its sample times go on from the last pass's, that
+// PassLength later, so that they never repeat.
 func (g *Glove) Rewind() error {
-	if g.replay == nil {
+	r := g.playing()
+	if r == nil {
 		return fmt.Errorf("session: only a replay can be rewound")
 	}
-	last := g.playing()
-	r, err := last.Again()
-	if err != nil {
+	pass := r.PassLength()
+	if err := r.Rewind(); err != nil {
 		return err
 	}
-	g.mu.Lock()
-	g.dev, g.replay = r, r
-	g.mu.Unlock()
-	g.timeOffset += last.PassLength()
-	return last.Close()
+	g.timeOffset += pass
+	return nil
 }
 
 // Close closes the device (a Read blocked in another goroutine returns

@@ -306,6 +306,10 @@ type Reader struct {
 	buf    []byte
 	head   [13]byte // a field, not a local: passed to io.ReadFull it would escape
 	closer io.Closer
+	// file is the file Open opened (nil for NewReader's stream), first
+	// the offset of its first record: where Rewind goes back to.
+	file  io.ReadSeeker
+	first int64
 }
 
 // recordingFile is what a recording may be: a regular file of any size,
@@ -323,7 +327,7 @@ func Open(path string) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("recording: %s: %w", userfile.Name(path), err)
 	}
-	rr.closer = f
+	rr.closer, rr.file = f, f
 	return rr, nil
 }
 
@@ -358,7 +362,24 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, err
 	}
 	rr.off = int64(14 + n + 4)
+	rr.first = rr.off
 	return rr, nil
+}
+
+// Rewind goes back to the first record of the file Open opened, which it
+// keeps open: the same file is read again even once its path names
+// another, or none (a looping replay plays what it opened until it is
+// opened again). A reader of a stream cannot rewind.
+func (rr *Reader) Rewind() error {
+	if rr.file == nil {
+		return errors.New("recording: a recording read from a stream cannot be read again")
+	}
+	if _, err := rr.file.Seek(rr.first, io.SeekStart); err != nil {
+		return fmt.Errorf("recording: rewinding: %w", err)
+	}
+	rr.r.Reset(rr.file)
+	rr.off = rr.first
+	return nil
 }
 
 // Next returns the next record, io.EOF at a clean end, or an error wrapping

@@ -23,7 +23,6 @@ import (
 // yielded, with the times they arrived.
 type Glove struct {
 	rr       *recording.Reader
-	path     string         // the recording's file; "" when read from a stream
 	glove    *driver.Driver // the recorded glove's
 	parser   devices.Parser // nil for a glove that records its samples
 	realTime bool
@@ -44,9 +43,10 @@ type Glove struct {
 	badWrist  error
 	badSaid   bool // BadWrist has returned badWrist
 	warning   error
-	jump      error // the first jump in the recording's clock
-	jumpSaid  bool  // Jump has returned it
-	done      bool
+	jump      error         // the first jump in the recording's clock
+	jumpSaid  bool          // Jump has returned it
+	done      bool          // the pass has played to its end (or Close came)
+	shut      bool          // the file is closed
 	timer     *time.Timer   // the pacing's, made at the first wait
 	closed    atomic.Bool   // set by Close, possibly from another goroutine
 	stop      chan struct{} // closed by Close: ends a wait
@@ -71,7 +71,6 @@ func Open(path string, realTime bool) (*Glove, error) {
 		rr.Close()
 		return nil, fmt.Errorf("replay: %s: %w", userfile.Name(path), err)
 	}
-	g.path = path
 	return g, nil
 }
 
@@ -158,8 +157,7 @@ func (g *Glove) BadWrist() (first error, n int) {
 // real time it waits for the sample's time, or until Close.
 func (g *Glove) Read(s *devices.Sample) error {
 	g.reading.Lock()
-	defer g.reading.Unlock()
-	defer g.faults.Publish()
+	defer g.release()
 	for {
 		if g.closed.Load() {
 			g.finish()
@@ -182,7 +180,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 			if err != io.EOF {
 				g.warning = err
 			}
-			g.finish()
+			g.done = true // the file stays open: Rewind plays it again
 			return devices.ErrEnd
 		}
 		g.follow(&rec)
@@ -329,22 +327,41 @@ func (g *Glove) PassLength() time.Duration {
 	return max(g.lastT+period, MinPass)
 }
 
-// Again opens the recording again for its next pass, at the same speed.
-// In real time the pass starts PassLength after this one started, or at
-// once if that time has passed (a pass that ran late is not caught up
-// on), so a looping replay keeps the recording's pace from pass to pass.
-func (g *Glove) Again() (*Glove, error) {
-	if g.path == "" {
-		return nil, errors.New("replay: a recording read from a stream cannot be played again")
+// Rewind starts the recording again from its first record, for its
+// next pass, at the same speed. It reads the file it opened again, not
+// the path (recording.Reader.Rewind): deleting the path, or putting
+// another recording there, changes nothing until the path is opened
+// again. In real time the pass starts PassLength after this one started,
+// or at once if that time has passed (a pass that ran late is not caught
+// up on), so a looping replay keeps the recording's pace from pass to
+// pass. Its samples are numbered from 0 again; the fault counts, the
+// first jump and the first damaged wrist pose are the whole replay's.
+func (g *Glove) Rewind() error {
+	g.reading.Lock()
+	defer g.release()
+	if g.closed.Load() || g.shut {
+		g.finish()
+		return devices.ErrClosed
 	}
-	next, err := Open(g.path, g.realTime)
-	if err != nil {
-		return nil, err
+	if err := g.rr.Rewind(); err != nil {
+		return fmt.Errorf("replay: %w", err)
 	}
-	if at := g.start.Add(g.PassLength()); at.After(next.start) {
-		next.start = at
+	if g.parser != nil {
+		p, err := g.glove.Parser(g.rr.Header, &g.faults.Counts)
+		if err != nil {
+			return fmt.Errorf("replay: header: %w", err)
+		}
+		g.parser = p
 	}
-	return next, nil
+	next := g.start.Add(g.PassLength())
+	if now := time.Now(); now.After(next) {
+		next = now
+	}
+	g.start = next
+	g.seq, g.chunkT, g.lastT, g.period = 0, 0, 0, 0
+	g.timeline = recording.Timeline{}
+	g.warning, g.done = nil, false
+	return nil
 }
 
 // wait waits d, or until Close (false).
@@ -378,10 +395,24 @@ func (g *Glove) Close() error {
 	return nil
 }
 
+// release publishes the fault counts and lets reading go; a Close that
+// came while it was held, and so could not close the file, is done here
+// (Close sets closed before it tries the lock, and release unlocks before
+// it looks at closed: one of them closes the file).
+func (g *Glove) release() {
+	g.faults.Publish()
+	g.reading.Unlock()
+	if g.closed.Load() && g.reading.TryLock() {
+		g.finish()
+		g.reading.Unlock()
+	}
+}
+
 // finish closes the file once (called with reading held).
 func (g *Glove) finish() {
-	if !g.done {
-		g.done = true
+	g.done = true
+	if !g.shut {
+		g.shut = true
 		g.rr.Close()
 	}
 }

@@ -316,3 +316,65 @@ func TestReadSamples(t *testing.T) {
 		t.Fatalf("half: %d samples, warning %v, error %v", len(part), warning, err)
 	}
 }
+
+// TestRewindPlaysTheFileItOpenedWhateverItsPathNamesNow: a rewound replay
+// plays the file it opened again, sample for sample and numbered from 0,
+// although its path was deleted and another file put there; Close, after
+// the pass ended, closes that file.
+func TestRewindPlaysTheFileItOpenedWhateverItsPathNamesNow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.glove")
+	recordModel(t, cyberglove.ModelII, path, 60, 0)
+	first, r := replayAll(t, path)
+	defer r.Close()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("not a recording"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for pass := 2; pass <= 3; pass++ {
+		if err := r.Rewind(); err != nil {
+			t.Fatalf("pass %d: %v", pass, err)
+		}
+		var again []devices.Sample
+		var s devices.Sample
+		for {
+			err := r.Read(&s)
+			if errors.Is(err, devices.ErrEnd) {
+				break
+			}
+			if err != nil && !devices.Transient(err) {
+				t.Fatal(err)
+			}
+			if err == nil {
+				again = append(again, s)
+			}
+		}
+		if len(first) == 0 || !slices.Equal(again, first) {
+			t.Fatalf("pass %d played %d samples, not the %d of the first pass", pass, len(again), len(first))
+		}
+	}
+	if !holdsOpen(t, path) {
+		t.Fatal("the replay does not hold its file open at the end of a pass")
+	}
+	r.Close()
+	if holdsOpen(t, path) {
+		t.Error("the file is still open after Close")
+	}
+}
+
+// holdsOpen reports whether this process has a file open that was at
+// path (and may since have been deleted).
+func holdsOpen(t *testing.T, path string) bool {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fds {
+		if to, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && strings.TrimSuffix(to, " (deleted)") == path {
+			return true
+		}
+	}
+	return false
+}
