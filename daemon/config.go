@@ -52,7 +52,7 @@ type Config struct {
 type HandConfig struct {
 	Name string `toml:"name"` // OSC address segment: /gloved/<name>/...
 	session.Spec
-	Loop bool `toml:"loop"` // replay: start again at the end
+	Loop bool `toml:"loop"` // replay: start again at the end, in the file it opened
 	// written are the keys the file wrote in the table (nil for a hand
 	// built in code): a zero written is checked, not taken for the
 	// default (session.Spec.NormalizeWritten).

@@ -176,7 +176,7 @@ func (d *Daemon) counters() []counter {
 		{"gloved_contacts_total", "Contacts published.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Contacts.Load() })},
 		{"gloved_device_errors_total", "Reads without a sample (no glove, reconnecting, glove errors).", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.DeviceErrors.Load() })},
 		{"gloved_recording_failures_total", "Recordings that stopped or could not start (a full disk): the contacts went on.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.RecordingFailures.Load() })},
-		{"gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() })},
+		{"gloved_stalls_total", "Times a connected glove fell silent for frame.stall_ms, or a looping replay began passes without a sample.", fromDaemon, sum(func(h *handRuntime) uint64 { return h.Stats.Stalls.Load() })},
 		{"gloved_watchdog_pings_total", "systemd watchdog pings sent.", fromDaemon, func() float64 { return float64(d.watchdogPings.Load()) }},
 	}
 	for _, f := range []struct {
