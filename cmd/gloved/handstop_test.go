@@ -17,9 +17,7 @@ func TestAHandThatStopsOnAnErrorLeavesTheDaemonRunning(t *testing.T) {
 	link := filepath.Join(dir, "glove")
 	emu, _ := startLinkedEmulator(t, link, "") // a right CyberGlove II of 22 sensors
 	t.Cleanup(func() { emu.Process.Kill(); emu.Wait() })
-	metrics := freePortTCP(t)
-	cfg := filepath.Join(dir, "gloved.toml")
-	writeFile(t, cfg, fmt.Sprintf(`[[hand]]
+	p, metrics := runServed(t, dir, fmt.Sprintf(`[[hand]]
 name = "right"
 device = "cyberglove"
 port = %q
@@ -27,16 +25,7 @@ calibration = %q
 [[hand]]
 name = "left"
 device = "sim"
-[scene]
-files = [{ path = %q }]
-[osc]
-listen = %q
-[metrics]
-listen = %q
-[oscquery]
-enabled = false
-`, link, mustAbs(t, "../../configs/calibration-18.toml"), mustAbs(t, "../../testdata/scenes/grasp.obj"), freeUDP(t), metrics))
-	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+`, link, mustAbs(t, "../../configs/calibration-18.toml")), mustAbs(t, "../../testdata/scenes/grasp.obj"))
 	p.until(t, "the right hand stopped", func() bool { return strings.Contains(p.errs.String(), "hand stopped") })
 	n := metric(metrics, "gloved_frames_total")
 	p.until(t, "the left hand's frames after the right one stopped", func() bool { return metric(metrics, "gloved_frames_total") > n+100 })

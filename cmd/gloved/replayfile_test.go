@@ -28,26 +28,34 @@ func loopingReplay(t *testing.T) (rec string, p *proc, metrics string) {
 	rec = filepath.Join(dir, "r.glove")
 	copyInto(t, "../../testdata/recordings/grasp.glove", rec)
 	copyInto(t, "../../testdata/scenes/grasp.obj", filepath.Join(dir, "s.obj"))
-	metrics = freePortTCP(t)
-	cfg := filepath.Join(dir, "gloved.toml")
-	writeFile(t, cfg, fmt.Sprintf(`[[hand]]
+	p, metrics = runServed(t, dir, `[[hand]]
 name = "right"
 device = "replay"
 recording = "r.glove"
 loop = true
 wrist_pose = [0.0, 0.91, 0.10, -0.70710678, 0.0, 0.0, 0.70710678]
-[scene]
-files = [{ path = "s.obj" }]
+`, "s.obj")
+	p.until(t, "the replay's first frames", func() bool { return metric(metrics, "gloved_frames_total") > 0 })
+	return rec, p, metrics
+}
+
+// runServed writes dir/gloved.toml, hands and the scene file scene with
+// OSC on a free port, metrics on another and no OSCQuery, and starts
+// `gloved run` on it: the daemon and its metrics' address.
+func runServed(t *testing.T, dir, hands, scene string) (*proc, string) {
+	t.Helper()
+	metrics := freePortTCP(t)
+	cfg := filepath.Join(dir, "gloved.toml")
+	writeFile(t, cfg, hands+fmt.Sprintf(`[scene]
+files = [{ path = %q }]
 [osc]
 listen = %q
 [metrics]
 listen = %q
 [oscquery]
 enabled = false
-`, freeUDP(t), metrics))
-	p = startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
-	p.until(t, "the replay's first frames", func() bool { return metric(metrics, "gloved_frames_total") > 0 })
-	return rec, p, metrics
+`, scene, freeUDP(t), metrics))
+	return startGloved(t, "gloved run", "run", "-c", cfg, "--status=false"), metrics
 }
 
 // copyInto copies the file src to dst.
