@@ -99,6 +99,14 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		}
 		return runHandsContacts(ctx, *hands, limit, out)
 	}
+	var v *view.Server
+	if *viewAt != "" { // before any frame: an address it cannot serve is said at once
+		var err error
+		if v, err = listenView(*viewAt); err != nil {
+			return err
+		}
+		defer v.Close()
+	}
 	s, err := o.open(session.PipelineOptions{SelfContact: true})
 	if err != nil {
 		return err
@@ -113,14 +121,14 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 		_, err := fmt.Fprintf(out, "frame %d t=%.3fs: %s\n", fj.Frame, fj.T, contactsLine(&fj))
 		return err
 	}
-	if *viewAt == "" {
+	if v == nil {
 		if err := runFrames(ctx, s, o.limit(), each); err != nil {
 			return err
 		}
 		warnDamage(s)
 		return nil
 	}
-	return viewContacts(ctx, s, o, *viewAt, each)
+	return viewContacts(ctx, s, o, v, each)
 }
 
 // handsFrames checks the flags given with --hands, which takes the hands,
@@ -173,8 +181,8 @@ func contactsLine(fj *frameJSON) string {
 }
 
 // viewContacts runs the session, calling each per frame, into a timeline,
-// and shows it on the live page served at viewAt until ctx is done.
-func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewAt string, each func() error) error {
+// and shows it on the live page v until ctx is done.
+func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, v *view.Server, each func() error) error {
 	tl, err := daemon.Timeline(ctx, s, o.limit(), each)
 	if err == nil {
 		err = heldSamples(ctx, s)
@@ -183,11 +191,9 @@ func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, viewA
 		return err
 	}
 	warnDamage(s)
-	v, err := openView(viewAt, tl)
-	if err != nil {
+	if err := showTimeline(v, tl); err != nil {
 		return err
 	}
-	defer v.Close()
 	hand := view.NewHand(handName(s), s.Pipeline.Hand(), s.Pipeline.Body())
 	sc := view.Scene{Objects: view.SceneObjects(s.Pipeline.Scene()), Hands: []view.Hand{hand},
 		BudgetMS: daemon.DefaultBudgetMS, Proximity: o.proximity, Title: sessionTitle(o)}

@@ -46,14 +46,19 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if *viewAt != "" {
+		// Served before the recording is computed: an address it cannot
+		// serve is said at once.
+		if o.View, err = listenView(*viewAt); err != nil {
+			return err
+		}
+		defer o.View.Close()
 		tl, err := daemon.ReplayTimeline(ctx, o)
 		if err != nil {
 			return interrupted(ctx, err)
 		}
-		if o.View, err = openView(*viewAt, tl); err != nil {
+		if err := showTimeline(o.View, tl); err != nil {
 			return err
 		}
-		defer o.View.Close()
 		fmt.Fprintf(out, "the live page is at %s\n", o.View.URL())
 	}
 	d, err := daemon.NewReplay(ctx, o, os.Stderr)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	goosc "github.com/hypebeast/go-osc/osc"
@@ -53,6 +54,7 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	}
 	// Ends the subscription's renewal and the receiving goroutine when the
 	// watch does, by a timeout or for want of an answer.
+	interrupted := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if *runFor > 0 {
@@ -67,14 +69,22 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: --daemon: %v", errUsage, err)
 	}
+	if da.Port == 0 {
+		return fmt.Errorf("%w: --daemon %s: port 0 is no daemon's: give the daemon's osc.listen (default %s)", errUsage, *daemonAddr, osc.DefaultListen)
+	}
+	if err := osc.CheckPrefix(*prefix); err != nil {
+		return fmt.Errorf("%w: --prefix %q: %v (the daemon's osc.prefix)", errUsage, printable.String(*prefix), err)
+	}
 	// On the daemon's own address watch would receive its own requests,
 	// and wait for an answer that never comes.
 	if la.Port != 0 && la.Port == da.Port && (la.IP.Equal(da.IP) || la.IP.IsUnspecified() && da.IP.IsLoopback()) {
 		return fmt.Errorf("%w: --listen %s is the daemon's address (--daemon %s): watch receives frames on an address of its own; leave --listen out for any free port", errUsage, *listen, *daemonAddr)
 	}
 	conn, err := net.ListenUDP("udp", la)
-	if err != nil {
-		return err
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return portInUse("listen", *listen)
+	} else if err != nil {
+		return cannotListen("listen", *listen, err)
 	}
 	defer conn.Close()
 	me := conn.LocalAddr().(*net.UDPAddr)
@@ -86,10 +96,67 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	go renew(ctx, func() { s.send("/subscribe") })
 	defer s.send("/unsubscribe")
 	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
-	if !watchLoop(ctx, receive(ctx, conn, da), *timeout, *prefix, out, s.validate) {
-		return fmt.Errorf("no gloved answered at %s within %v: is the daemon running? (gloved run)", *daemonAddr, *timeout)
+	if watchLoop(ctx, receive(ctx, conn, da), *timeout, *prefix, out, s.validate) || interrupted.Err() != nil {
+		return nil
 	}
-	return nil
+	within := *timeout
+	if *runFor > 0 && (within == 0 || *runFor < within) {
+		within = *runFor
+	}
+	return silence(da, *daemonAddr, *prefix, within)
+}
+
+// silence is the error of a watch that nothing under prefix reached
+// within the time it had, told by what its address shows when asked once
+// more: a daemon that answers under prefix (an unsubscription) sent
+// nothing else; a port that refuses (ICMP port unreachable) has no
+// daemon; one that neither answers nor refuses holds something that does
+// not take prefix: a daemon with another osc.prefix, or another OSC app.
+func silence(da *net.UDPAddr, addr, prefix string, within time.Duration) error {
+	check := fmt.Sprintf("check the daemon's osc.prefix (--prefix %s must match it)", prefix)
+	switch listening(da, prefix) {
+	case portAnswers:
+		return fmt.Errorf("the daemon at %s answered but sent nothing under %s within %v: %s", addr, prefix, within, check)
+	case portOpen:
+		return fmt.Errorf("nothing under %s came from %s within %v, though something listens there: %s, or is it another OSC app?", prefix, addr, within, check)
+	}
+	return fmt.Errorf("no gloved answered at %s within %v: is the daemon running? (gloved run)", addr, within)
+}
+
+// portState is what a UDP port showed to one request.
+type portState int
+
+const (
+	portRefuses portState = iota // nothing listens (or the request could not go)
+	portOpen                     // no answer, no refusal
+	portAnswers                  // a reply came from it
+)
+
+// listening asks the daemon at da, from a socket of its own, to
+// unsubscribe that socket (a request that changes nothing) and says what
+// came back within half a second: an answer, a refusal (on a connected
+// socket, an ICMP port unreachable is an error of the read), or nothing.
+func listening(da *net.UDPAddr, prefix string) portState {
+	c, err := net.DialUDP("udp", nil, da)
+	if err != nil {
+		return portRefuses
+	}
+	defer c.Close()
+	me := c.LocalAddr().(*net.UDPAddr)
+	b, _ := goosc.NewMessage(prefix+"/unsubscribe", me.IP.String(), int32(me.Port)).MarshalBinary()
+	if _, err := c.Write(b); err != nil {
+		return portRefuses
+	}
+	c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	_, err = c.Read(make([]byte, 65536))
+	var ne net.Error
+	switch {
+	case err == nil:
+		return portAnswers
+	case errors.As(err, &ne) && ne.Timeout():
+		return portOpen
+	}
+	return portRefuses
 }
 
 // subscriber is gloved watch's subscription of its own socket: requests
@@ -181,8 +248,9 @@ func renew(ctx context.Context, subscribe func()) {
 
 // watchLoop shows the OSC packets that arrive on got until ctx ends, at
 // most ten times a second, and passes a token the daemon sends
-// (<prefix>/validate) to validate. False if none came within timeout
-// (unless it is 0).
+// (<prefix>/validate) to validate. False if neither the daemon's frames
+// nor its refusal came within timeout (unless it is 0) or before ctx
+// ended.
 func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, prefix string, out io.Writer, validate func(token string)) (answered bool) {
 	hands := map[string]*watchState{}
 	var lastPrint time.Time
@@ -198,7 +266,7 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 		select {
 		case <-ctx.Done():
 			printWatch(out, hands)
-			return true
+			return answered
 		case <-noAnswer:
 			return false
 		case b = <-got:
@@ -221,10 +289,9 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 			// own, looped back) is not.
 			switch {
 			case m.Address == prefix+"/validate" && arg != "":
-				noAnswer = nil
-				validate(arg)
+				validate(arg) // frames follow once it has the token
 			case m.Address == prefix+"/refused":
-				noAnswer = nil
+				noAnswer, answered = nil, true // watch shows why, until it ends
 				if arg != refused {
 					refused = arg
 					fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
@@ -232,7 +299,7 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 			}
 			continue
 		}
-		noAnswer = nil
+		noAnswer, answered = nil, true
 		for _, m := range bundle.Messages {
 			watchMessage(hands, prefix, m)
 		}
