@@ -110,7 +110,7 @@ func (h *Header) Epoch() time.Time {
 }
 
 // ErrCorrupt marks a recording that ends in a damaged or cut-short record.
-var ErrCorrupt = errors.New("recording: recording damaged")
+var ErrCorrupt = errors.New("recording damaged")
 
 // Recorder writes a recording. Every record is flushed as it is written,
 // so a crash loses at most the record being written; a record that
@@ -325,7 +325,9 @@ func Open(path string) (*Reader, error) {
 	rr, err := NewReader(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("recording: %s: %w", userfile.Name(path), err)
+		// The file's name is the context: "F: recording damaged: ...",
+		// each said once.
+		return nil, fmt.Errorf("%s: %w", userfile.Name(path), err)
 	}
 	rr.closer, rr.file = f, f
 	return rr, nil
@@ -350,7 +352,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	}
 	js := make([]byte, n+4)
 	if _, err := io.ReadFull(rr.r, js); err != nil {
-		return nil, fmt.Errorf("%w: header cut short: %v", ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: header cut short (%v)", ErrCorrupt, err)
 	}
 	if crc32.ChecksumIEEE(js[:n]) != binary.LittleEndian.Uint32(js[n:]) {
 		return nil, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
