@@ -21,7 +21,12 @@ func (e *KeyError) Error() string {
 func (e *KeyError) Unwrap() error { return e.Err }
 
 // Flag is the error as a command's flag --Key gave the value.
-func (e *KeyError) Flag() string { return fmt.Sprintf("--%s %v: %v", e.Key, e.Value, e.Err) }
+func (e *KeyError) Flag() string {
+	if e.Value == "" { // given empty: shown as such, not as no value
+		return fmt.Sprintf("--%s \"\": %v", e.Key, e.Err)
+	}
+	return fmt.Sprintf("--%s %v: %v", e.Key, e.Value, e.Err)
+}
 
 // keyError returns a KeyError of key and value with the message format
 // makes of args.

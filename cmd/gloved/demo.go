@@ -31,8 +31,8 @@ func runDemo(ctx context.Context, args []string, out io.Writer) error {
 	}
 	start := time.Now()
 	spec := session.Spec{Device: session.DeviceSim, Motion: *motion, Speed: session.SpeedMax, Wrist: session.PoseValues(env.GraspWrist())}
-	if err := spec.Normalize(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := flagSpec(spec.NormalizeWritten(flagsWritten(fs))); err != nil {
+		return err
 	}
 	scene, err := session.LoadScene([]session.SceneFile{{Path: session.BuiltinScene}}, "")
 	if err != nil {

@@ -123,7 +123,17 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	} else if len(pos) > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	return a, a.checkNumbers()
+	if err := a.checkNumbers(); err != nil {
+		return nil, err
+	}
+	// The calibration poses' flags shape those poses only: without them
+	// the glove plays a motion or a recording, untouched by them.
+	for _, f := range []string{"noise", "pose", "script"} {
+		if a.set(f) && a.poses.calibration == "" {
+			return nil, fmt.Errorf("%w: --%s shapes the calibration poses, played only with --calibration FILE: give --calibration, or leave --%s out", errUsage, f, f)
+		}
+	}
+	return a, nil
 }
 
 // The fault flags' seconds: a fault lasts at least a millisecond

@@ -155,6 +155,14 @@ func existsError(flag, path string) error {
 	return fmt.Errorf("%s %s exists: give --force to overwrite it", flag, userfile.Name(path))
 }
 
+// flagsWritten is Spec.NormalizeWritten's written for a command whose
+// flags carry the config keys' names: a flag given is a key written, so
+// one given empty (--motion "") is refused as the config refuses the key
+// written empty, not taken for its default.
+func flagsWritten(fs *flag.FlagSet) func(key string) bool {
+	return func(key string) bool { return flagSet(fs, key) }
+}
+
 // flagSpec is a glove's Spec.Normalize error (nil for none) as a usage
 // error of a command whose flags carry the config keys' names, naming the
 // flag (`--baud 1: ...`) rather than the key (`baud = 1: ...`).

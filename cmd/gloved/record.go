@@ -69,7 +69,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if d, err := spec.Driver(); err != nil || !d.Records() {
 		return fmt.Errorf("%w: --device %q: want %s", errUsage, *device, driver.OrList((*driver.Driver).Records))
 	}
-	if err := flagSpec(spec.Normalize()); err != nil {
+	if err := flagSpec(spec.NormalizeWritten(flagsWritten(fs))); err != nil {
 		return err
 	}
 	g, err := session.OpenGlove(spec)

@@ -22,11 +22,12 @@ type sessionOpts struct {
 	wrist                                        *poseFlag
 	noAccel                                      *bool
 	workers                                      *int
+	fs                                           *flag.FlagSet // the flags given, for Spec.NormalizeWritten
 }
 
 // addSessionFlags declares the flags that choose a session.
 func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
-	o := &sessionOpts{}
+	o := &sessionOpts{fs: fs}
 	fs.StringVar(&o.scenes, "scene", "", "scene files (OBJ, STL, glTF), comma-separated; "+session.BuiltinScene+" is the shipped table with a ball")
 	fs.StringVar(&o.recording, "recording", "", "a recording to replay (as fast as possible)")
 	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
@@ -57,10 +58,7 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 	if s.Wrist, err = o.wrist.pose(); err != nil {
 		return s, err
 	}
-	if err := s.Normalize(); err != nil {
-		return s, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return s, nil
+	return s, flagSpec(s.NormalizeWritten(flagsWritten(o.fs)))
 }
 
 // open opens the session the flags name, with the pipeline options opt

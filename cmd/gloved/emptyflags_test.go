@@ -1,0 +1,43 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestAFlagGivenEmptyIsRefusedAsItsKeyWrittenEmpty: --motion "" (and
+// --calibration "") given to contacts, export, record or demo is refused
+// in one line naming it, exit code 2, as a config's motion = "" is: it
+// was taken for the default grasp.
+func TestAFlagGivenEmptyIsRefusedAsItsKeyWrittenEmpty(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"contacts", "--scene", "builtin:grasp", "--sim", "--frames", "3", "--motion", ""}, `motion = "": want grasp`},
+		{[]string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "3", "--motion", "", "--out", dir}, `motion = "": want grasp`},
+		{[]string{"record", "--device", "sim", "--seconds", "1", "--motion", "", "-o", filepath.Join(dir, "r.glove")}, `motion = "": want grasp`},
+		{[]string{"demo", "--frames", "3", "--motion", ""}, `motion = "": want grasp`},
+		{[]string{"contacts", "--scene", "builtin:grasp", "--sim", "--frames", "3", "--calibration", ""}, `--calibration "": empty: write a calibration file`},
+	} {
+		r := runBinary(t, 30*time.Second, tc.args...)
+		r.oneLine(t, 2, tc.says)
+	}
+}
+
+// TestEmulatePoseFlagsNeedTheCalibrationPoses: --noise, --pose and
+// --script shape the calibration poses only; without --calibration the
+// emulator refuses each in one line (exit code 2) rather than playing a
+// motion they do not touch.
+func TestEmulatePoseFlagsNeedTheCalibrationPoses(t *testing.T) {
+	t.Parallel()
+	for _, f := range [][]string{{"--noise", "1"}, {"--pose", "fist"}, {"--script", filepath.Join(t.TempDir(), "s.txt")}} {
+		for _, model := range []string{"cyberglove", "opengloves"} {
+			r := runBinary(t, 10*time.Second, append([]string{"emulate", "--model", model}, f...)...)
+			r.oneLine(t, 2, f[0]+" shapes the calibration poses, played only with --calibration FILE")
+		}
+	}
+}
