@@ -66,6 +66,10 @@ type handRuntime struct {
 	log    zerolog.Logger
 	addr   *osc.Addresses
 	replay bool
+	// onLine: the glove's samples come over a serial line or the network,
+	// where they can be lost: their rate is measured, against the glove's
+	// own steady rate where its driver sets none.
+	onLine bool
 	// stallAfter is how long a connected glove may send nothing before
 	// the hand is reported stalled.
 	stallAfter time.Duration
@@ -140,6 +144,9 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		h.status = StatusNoGlove
 	}
 	h.lossless = h.replay && spec.Speed == session.SpeedMax
+	if d, err := spec.Driver(); err == nil {
+		h.onLine = d.Serial || d.Listens != nil
+	}
 	h.touches = session.NewTouches(scene.Objects)
 	return h
 }
@@ -149,7 +156,7 @@ func (h *handRuntime) attach(s *session.Session) {
 	if n := s.Pipeline.Hand().NumLinks(); n != h.touches.Links() {
 		panic(fmt.Sprintf("daemon: a hand of %d links, %d expected", n, h.touches.Links()))
 	}
-	h.rate.restart(s.Info.Rate) // before the reader delivers this session's samples
+	h.rate.restart(s.Info.Rate, h.onLine) // before the reader delivers this session's samples
 	h.mu.Lock()
 	h.sess = s
 	if !h.wristSet {

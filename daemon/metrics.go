@@ -112,9 +112,9 @@ func (d *Daemon) startMetrics(l net.Listener) {
 		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help}, func() float64 { return d.tally.value(c) }))
 	}
 	for _, h := range d.hands {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_sample_rate", Help: "Glove samples a second that arrived over the last 2 s (a glove on a serial line; 0 otherwise). Compare with gloved_hand_nominal_rate: a hand well below it is degraded.",
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_sample_rate", Help: "Glove samples a second that arrived over the last 2 s (a glove on a serial line or the network; 0 for a simulation or a replay). Compare with gloved_hand_nominal_rate: a hand well below it is degraded.",
 			ConstLabels: prometheus.Labels{"hand": h.cfg.Name}}, h.rate.Measured))
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_nominal_rate", Help: "Samples a second the glove was set to send (0: not measured).",
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_nominal_rate", Help: "Samples a second the hand is judged against: those the glove was set to send, or for a glove that sets none (OpenGloves, a tracker) the steady rate it reached since it opened (0: not measured, or not yet known).",
 			ConstLabels: prometheus.Labels{"hand": h.cfg.Name}}, h.rate.Nominal))
 		for _, st := range handStatuses {
 			reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "gloved_hand_status", Help: "1 for each hand's current status.",

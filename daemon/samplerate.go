@@ -14,6 +14,13 @@ import (
 // wellAt of the rate. The two thresholds keep it from flickering about
 // one; both are well above the two thirds a second reader of the port
 // used to leave it.
+//
+// A glove on a line that sets no rate (an OpenGloves board streams at its
+// firmware's, a tracker at its sender's) is judged against its own
+// steady rate: the highest that two whole windows in a row, end to end
+// and without a gap, both reached since it opened. A burst after a pause
+// (samples the line held back, arriving at once) fills one window from
+// the one before it, so the lower of the two never counts it.
 const (
 	rateWindow    = 2 * time.Second
 	degradedBelow = 0.8
@@ -41,28 +48,46 @@ type sampleRate struct {
 	// math.Float64bits of the samples a second the glove was set to send
 	// (0: not judged) and of those that arrived over the window.
 	nominal, measured atomic.Uint64
+
+	// own: the glove is measured against its steady rate (nominal, once
+	// known); winAt is when the window being taken for it began, prevWin
+	// the rate of the one before (0: none, or it held a gap).
+	own     bool
+	winAt   int64
+	prevWin float64
 }
+
+// ownRateRing is the samples a second the ring is sized for when the
+// glove sets no rate: a tracker's are bounded at 200 (a faster glove is
+// measured over the ring's span).
+const ownRateRing = 250
 
 // newSampleRate measures against nominal samples a second (0: nothing is
 // measured nor judged, as for a simulation or a replay).
 func newSampleRate(nominal float64, stall time.Duration) *sampleRate {
 	r := &sampleRate{stall: stall, base: time.Now()}
-	r.restart(nominal)
+	r.restart(nominal, nominal > 0)
 	return r
 }
 
 // restart measures afresh against a glove (re)opened at nominal samples a
-// second: the ring holds twice a window's samples at that rate (a glove
-// faster still is measured over the ring's span).
-func (r *sampleRate) restart(nominal float64) {
+// second, or, with nominal 0 on a line (live), against the steady rate it
+// will reach: the ring holds twice a window's samples at that rate (a
+// glove faster still is measured over the ring's span).
+func (r *sampleRate) restart(nominal float64, live bool) {
+	r.own = live && nominal <= 0
+	ring := nominal
+	if r.own {
+		ring = ownRateRing
+	}
 	size := 64
-	for float64(size) < 2*nominal*rateWindow.Seconds() && size < 1<<16 {
+	for float64(size) < 2*ring*rateWindow.Seconds() && size < 1<<16 {
 		size *= 2
 	}
 	if size != len(r.arrived) {
 		r.arrived, r.head = make([]int64, size), 0
 	}
-	r.nominal.Store(math.Float64bits(nominal))
+	r.nominal.Store(math.Float64bits(max(nominal, 0)))
 	r.reset()
 }
 
@@ -70,20 +95,19 @@ func (r *sampleRate) restart(nominal float64) {
 // unplugged glove or a reconnect was reported, which says why samples
 // were missing.
 func (r *sampleRate) reset() {
-	r.n, r.started, r.bad, r.gapAt = 0, false, false, -1
+	r.n, r.started, r.bad, r.gapAt, r.prevWin = 0, false, false, -1, 0
 	r.measured.Store(0)
 }
 
 // sample counts a sample arriving at now and says whether the hand is
 // degraded.
 func (r *sampleRate) sample(now time.Time) bool {
-	nominal := r.Nominal()
-	if nominal <= 0 {
+	if r.Nominal() <= 0 && !r.own {
 		return false // not a glove on a line: neither measured nor judged
 	}
 	t := int64(now.Sub(r.base))
 	if !r.started {
-		r.since, r.last, r.started = t, t, true
+		r.since, r.last, r.started, r.winAt = t, t, true, t
 	}
 	if gap := t - r.last; gap > int64(r.stall) {
 		r.gapAt = t
@@ -96,6 +120,10 @@ func (r *sampleRate) sample(now time.Time) bool {
 	gap := r.gapAt >= 0 && r.gapAt > t-int64(rateWindow)
 	full := t-r.since >= int64(rateWindow)
 	rate := r.Measured()
+	if r.own && t-r.winAt >= int64(rateWindow) {
+		r.learn(rate, gap, t)
+	}
+	nominal := r.Nominal() // 0 for an own rate not yet known: only a gap is judged
 	switch {
 	case gap || (full && rate < degradedBelow*nominal):
 		r.bad = true
@@ -103,6 +131,18 @@ func (r *sampleRate) sample(now time.Time) bool {
 		r.bad = false
 	}
 	return r.bad
+}
+
+// learn takes the window that ended at t, of rate (gap: it held one), for
+// the steady rate of a glove that sets none.
+func (r *sampleRate) learn(rate float64, gap bool, t int64) {
+	if gap {
+		rate = 0
+	}
+	if steady := min(r.prevWin, rate); steady > r.Nominal() {
+		r.nominal.Store(math.Float64bits(steady))
+	}
+	r.prevWin, r.winAt = rate, t
 }
 
 // silent judges the hand at now with no sample since the last: as a
@@ -139,8 +179,9 @@ func (r *sampleRate) measure(t int64) {
 	}
 }
 
-// Nominal returns the samples a second the glove was set to send (0: not
-// judged).
+// Nominal returns the samples a second the hand is judged against: those
+// the glove was set to send, or the steady rate of one that sets none (0:
+// not judged, or not yet known).
 func (r *sampleRate) Nominal() float64 { return math.Float64frombits(r.nominal.Load()) }
 
 // Measured returns the samples a second that arrived over the last window
