@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -14,9 +15,38 @@ import (
 // arrays survey sized.
 func (d gltfScene) build(m *Mesh, roots iter.Seq[int32], s gltfSurvey) error {
 	scratch := make([]uint32, s.indices)
-	return d.Place(roots, s.depth, func(n int32, world *mgl64.Mat4) error {
+	var collapsed []int32
+	err := d.Place(roots, s.depth, func(n int32, world *mgl64.Mat4) error {
+		if d.Nodes[n].Mesh >= 0 && world.Mat3().Det() == 0 {
+			collapsed = append(collapsed, n)
+			return nil
+		}
 		return d.placeMesh(m, n, *world, scratch)
 	})
+	if len(collapsed) > 0 {
+		m.Warnings = append(m.Warnings, d.collapsedWarning(collapsed))
+	}
+	return err
+}
+
+// collapsedWarning says which mesh nodes were left out, their transforms
+// (with their ancestors') collapsing them: a zero scale or matrix, or a
+// singular one, flattens a node's mesh to a plane, a line or a point,
+// which no hand can touch the inside of. Said once for the file, naming
+// the first few.
+func (d gltfScene) collapsedWarning(nodes []int32) string {
+	const named = 3
+	var b strings.Builder
+	for i, n := range nodes[:min(len(nodes), named)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "node %d %q", n, d.objectName(n))
+	}
+	if len(nodes) > named {
+		fmt.Fprintf(&b, " and %d more", len(nodes)-named)
+	}
+	return b.String() + ": its transform, with its ancestors', collapses its mesh (a zero scale or a singular matrix): left out of the scene"
 }
 
 // placeMesh adds node n's mesh, if it has one, as an object placed by

@@ -102,7 +102,13 @@ func LoadContext(ctx context.Context, path string, opt LoadOptions) (*Mesh, erro
 		return nil, fmt.Errorf("env: %s: %w", path, err)
 	}
 	if len(m.Tris) == 0 {
+		if len(m.Warnings) > 0 { // the reader left out every mesh, and says why
+			return nil, fmt.Errorf("env: %s: %w: %s", path, ErrEmpty, m.Warnings[0])
+		}
 		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
+	}
+	for i, w := range m.Warnings { // the reader's own, of what it left out
+		m.Warnings[i] = fmt.Sprintf("%s: %s", path, w)
 	}
 	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("env: %s: %w", path, err)

@@ -90,6 +90,7 @@ func (f *File) decodeSkin(v []byte, s *Skin) error {
 func (f *File) decodeNode(v []byte, n *Node) error {
 	n.Mesh, n.Skin = -1, -1
 	var m [16]float64
+	hasMatrix := false
 	t, r, s := [3]float64{}, [4]float64{3: 1}, [3]float64{1, 1, 1}
 	err := eachMember(v, func(k, v []byte) (err error) {
 		switch string(k) {
@@ -102,7 +103,7 @@ func (f *File) decodeNode(v []byte, n *Node) error {
 		case "children":
 			n.children, err = f.intList(v)
 		case "matrix":
-			err = jsonFloats(v, m[:])
+			hasMatrix, err = true, jsonFloats(v, m[:])
 		case "translation":
 			err = jsonFloats(v, t[:])
 		case "rotation":
@@ -115,24 +116,24 @@ func (f *File) decodeNode(v []byte, n *Node) error {
 	if err != nil {
 		return err
 	}
-	if x := nodeMatrix(m, t, r, s); x != mgl64.Ident4() {
+	if x := nodeMatrix(m, hasMatrix, t, r, s); x != mgl64.Ident4() {
 		n.Local = new(mgl64.Mat4)
 		*n.Local = x
 	}
 	return nil
 }
 
-// nodeMatrix is a node's transform: its matrix, or translation × rotation
-// × scale (specification 3.5.3). As in qmuntal/gltf, a zero or identity
-// matrix counts as absent, and so does a zero scale. The rotation is
-// scaled to unit length: a file stores it as float32, whose rounding
-// leaves it off by up to about 1e-7.
-func nodeMatrix(m [16]float64, t [3]float64, r [4]float64, s [3]float64) mgl64.Mat4 {
-	if x := mgl64.Mat4(m); x != (mgl64.Mat4{}) && x != mgl64.Ident4() {
+// nodeMatrix is a node's transform: its matrix (hasMatrix: the node
+// wrote one), or translation × rotation × scale (specification 3.5.3). An
+// identity matrix counts as absent, so that translation, rotation and
+// scale written beside it count. A zero matrix or a zero scale written is
+// kept: it collapses the node, as the specification has it (qmuntal/gltf
+// takes either for absent, which would place the node unscaled). The
+// rotation is scaled to unit length: a file stores it as float32, whose
+// rounding leaves it off by up to about 1e-7.
+func nodeMatrix(m [16]float64, hasMatrix bool, t [3]float64, r [4]float64, s [3]float64) mgl64.Mat4 {
+	if x := mgl64.Mat4(m); hasMatrix && x != mgl64.Ident4() {
 		return x
-	}
-	if s == ([3]float64{}) {
-		s = [3]float64{1, 1, 1}
 	}
 	q := mgl64.Quat{W: r[3], V: mgl64.Vec3{r[0], r[1], r[2]}}
 	if l := q.Len(); l > 0 {
