@@ -31,8 +31,9 @@ func (d gltfScene) build(m *Mesh, roots iter.Seq[int32], s gltfSurvey) error {
 
 // collapsedWarning says which mesh nodes were left out, their transforms
 // (with their ancestors') collapsing them: a zero scale or matrix, or a
-// singular one, flattens a node's mesh to a plane, a line or a point,
-// which no hand can touch the inside of. Said once for the file, naming
+// singular one, flattens a node's mesh to a plane, a line or a point: no
+// solid a contact's depth could be measured into, and never what the
+// file's author meant to collide with. Said once for the file, naming
 // the first few.
 func (d gltfScene) collapsedWarning(nodes []int32) string {
 	const named = 3
