@@ -152,7 +152,7 @@ func MethodsIn(c geom.Convention) []Method {
 				"Absent when the answer is exact, as it is whenever the budget allows."},
 		{Path: "{prefix}/{hand}/status", Access: Sent, When: "on every change and at least once a second, in a frame's bundle or its own",
 			Args:        one(Arg{Type: 's', Name: "state", Range: status}),
-			Description: "The hand's state: streaming, degraded (streaming, but losing samples: over the last 2 s fewer than 80% of the glove's rate arrived, or a gap longer than frame.stall_ms; streaming again at 90%), no-glove, reconnecting, stalled (connected but silent), replay, ended (a replay without loop has played to its end) or reloading (SIGHUP is replacing the daemon)."},
+			Description: "The hand's state: streaming, degraded (streaming, but losing samples: over the last 2 s fewer than 80% of the glove's rate arrived, or a gap longer than frame.stall_ms; streaming again at 90%; or its frames fail, until one goes through), no-glove, reconnecting, stalled (connected but silent; a looping replay whose passes yield no sample), replay, ended (a replay without loop has played to its end) or reloading (SIGHUP is replacing the daemon)."},
 		{Path: "{prefix}/{hand}/rate", Access: Sent, When: "after each status of a glove on a serial line or the network (a tracker), once it has sent samples for a second",
 			Args:        one(Arg{Type: 'f', Name: "samples a second", Range: AtLeast(0)}),
 			Description: "The glove's samples a second that arrived over the last 2 s (or since it opened, if that is shorter, but at least a second): what degraded is judged on, against the rate the glove was set to send, or the steady rate of one that sets none."},

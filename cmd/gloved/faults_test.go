@@ -145,11 +145,16 @@ func TestSIGTERMUnderASubscribeFlood(t *testing.T) {
 	}
 }
 
-// simConfig writes a config of one simulated hand recording to rec, on the
-// built-in scene, listening at listen and sending to target (if any).
+// simConfig writes a config of one simulated hand recording to rec (if
+// any), on the built-in scene, listening at listen and sending to target
+// (if any).
 func simConfig(t *testing.T, listen, target, rec string) string {
 	t.Helper()
-	return rightHandConfig(t, fmt.Sprintf("device = \"sim\"\nrecording = %q\n", rec), listen, target)
+	hand := "device = \"sim\"\n"
+	if rec != "" {
+		hand += fmt.Sprintf("recording = %q\n", rec)
+	}
+	return rightHandConfig(t, hand, listen, target)
 }
 
 // rightHandConfig writes a config of one hand, right, with the keys

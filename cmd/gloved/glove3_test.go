@@ -197,7 +197,7 @@ func TestCyberGlove3ErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"emulate", "--model", "cyberglove4"}, 2, []string{`model "cyberglove4"`, "cyberglove3"}},
 		{[]string{"run", "-c", noPort, "--check"}, 2, []string{"hand[0].port", "a cyberglove3 needs its serial port"}},
 		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--seconds", "1", "-o", out}, 1, []string{silent.Path, "?S: no reply", "needs its sensors (18 or 22) and side (right or left)"}},
-		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--side", "middle", "--seconds", "1", "-o", out}, 2, []string{`side = "middle": want right or left`}},
+		{[]string{"record", "--device", "cyberglove3", "--port", silent.Path, "--side", "middle", "--seconds", "1", "-o", out}, 2, []string{`--side middle: want right or left`}},
 	} {
 		r := runBinary(t, 20*time.Second, tc.args...)
 		r.oneLine(t, tc.code, tc.says...)
