@@ -23,11 +23,12 @@ var errHelp = errors.New("help")
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseQuietly(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
 				return nil, errHelp
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %v (`gloved %s -h` lists the flags)", errUsage, err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -36,6 +37,16 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// parseQuietly is fs.Parse printing nothing: the flag package prints a
+// parse error, then the whole usage, and main says the error again, where
+// the user wants one line; the usage is printed for -h alone.
+func parseQuietly(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
+	return fs.Parse(args)
 }
 
 // parseFlagsOnly parses args, which must hold flags alone.
