@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -42,7 +43,11 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 	}
 	for _, e := range benchExperiments {
 		if e.name == args[0] {
-			return e.run(ctx, args[1:], out)
+			err := e.run(ctx, args[1:], out)
+			if ctx.Err() != nil && !errors.Is(err, errUsage) && !errors.Is(err, errHelp) {
+				return fmt.Errorf("bench %s interrupted (%v): what it printed is all it measured; run it again and let it finish", e.name, context.Cause(ctx))
+			}
+			return err
 		}
 	}
 	return fmt.Errorf("%w: unknown experiment %q (have: %s)", errUsage, args[0], strings.Join(names, ", "))

@@ -78,6 +78,16 @@ func atLeast(name string, v, least int) error {
 	return nil
 }
 
+// between checks that flag --name's value v is lo to hi: a count that
+// sizes what a command holds has a ceiling, so that a mistyped one is
+// refused at once rather than running out of memory an hour later.
+func between(name string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%w: --%s %d: want %d to %d", errUsage, name, v, lo, hi)
+	}
+	return nil
+}
+
 // notNegative checks that duration flag --name's value d is not
 // negative: 0 is its "no limit", and a negative one would mean it too.
 func notNegative(name string, d time.Duration) error {
