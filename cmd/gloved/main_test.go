@@ -337,7 +337,7 @@ func TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--frames", "0"}, "--frames 0: want at least 1"},
+		{[]string{"--frames", "0"}, "--frames 0: want 1 to 1000000"},
 		{[]string{"--classes", "nope"}, `no scene class "nope"`},
 		{[]string{"--classes", "ball", "--max-tris", "10"}, "--max-tris 10: no scene of the classes run is that small"},
 	} {
