@@ -66,6 +66,9 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := between("level", o.Level, 1, experiments.MaxLevel); err != nil {
+		return err
+	}
 	if err := o.Check(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

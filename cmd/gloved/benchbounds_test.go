@@ -26,6 +26,7 @@ func TestABenchCountTooLargeForMemoryIsRefusedInOneLine(t *testing.T) {
 		{"bench", "bch", "--iters", "100000000"},
 		{"bench", "bch", "--slides", "100000000"},
 		{"bench", "bch", "--cells", "100000"},
+		{"bench", "proximity", "--level", "9"},
 	} {
 		flag, value := args[len(args)-2], args[len(args)-1]
 		if args[1] == "scenes" {
