@@ -65,3 +65,14 @@ func TestARunWhoseForIsUpBeforeItsSceneLoadsSaysSo(t *testing.T) {
 		t.Errorf("a run whose --for was up before it began ran:\n%s", r.stderr)
 	}
 }
+
+// TestCollideRefusesInOneLine: collide given one mesh file, or a
+// --max-pairs past the 100,000,000 pairs (800 MB) it may hold, says so in
+// one line, exit 2 (the first printed the whole usage before its error).
+func TestCollideRefusesInOneLine(t *testing.T) {
+	t.Parallel()
+	runBinary(t, 20*time.Second, "collide", "only-one.obj").
+		oneLine(t, 2, "two mesh files, got 1", "`gloved collide -h`")
+	runBinary(t, 20*time.Second, "collide", "a.obj", "b.obj", "--max-pairs", "1000000000").
+		oneLine(t, 2, "--max-pairs 1000000000: want 1 to 100000000")
+}
