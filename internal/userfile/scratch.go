@@ -27,23 +27,10 @@ func scratchPattern(path string) string {
 }
 
 // lockScratch takes flock(2) on f, held until f is closed, so that a
-// process sweeping stale scratch files sees that it is in use.
+// process sweeping stale scratch files sees that it is in use. (Fd is
+// harmless here: a regular file is never in Go's poller.)
 func lockScratch(f *os.File) error {
-	return control(f, func(fd int) error { return unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) })
-}
-
-// control runs fn on f's descriptor without taking it out of Go's
-// poller (f.Fd would make it blocking).
-func control(f *os.File, fn func(fd int) error) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) { ferr = fn(int(fd)) }); err != nil {
-		return err
-	}
-	return ferr
+	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 }
 
 // sweepStale removes the scratch files for path that a process gone
