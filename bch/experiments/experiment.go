@@ -42,15 +42,37 @@ func (o Options) Check() error {
 			return fmt.Errorf("unknown body %q: want %s, %s or %s", b, HumanoidName, HandName, SkinName)
 		}
 	}
-	for _, c := range []struct {
-		name   string
-		v, min int
-	}{{"poses", o.Poses, 2}, {"cases", o.Cases, 1}, {"iters", o.Iters, 1}, {"slides", o.Slides, 1}, {"cells", o.Cells, 10}} {
-		if c.v < c.min {
-			return fmt.Errorf("%s %d: want at least %d", c.name, c.v, c.min)
+	for _, c := range []RangeError{
+		{"poses", o.Poses, 2, MaxPoses}, {"cases", o.Cases, 1, MaxCases}, {"iters", o.Iters, 1, MaxIters},
+		{"slides", o.Slides, 1, MaxSlides}, {"cells", o.Cells, 10, MaxCells},
+	} {
+		if c.V < c.Min || c.V > c.Max {
+			return &c
 		}
 	}
 	return nil
+}
+
+// The counts' upper bounds keep a run's memory under about 1 GB: every
+// pose of a body is held, meshes and trees, about 1.8 MB a humanoid pose;
+// a case and a slide are held too, a few hundred bytes each; the volume
+// raster has cells² columns. Iters holds nothing but bounds the time.
+const (
+	MaxPoses  = 400
+	MaxCases  = 100_000
+	MaxIters  = 1_000_000
+	MaxSlides = 100_000
+	MaxCells  = 2000
+)
+
+// RangeError is a count of Options out of its range.
+type RangeError struct {
+	Name        string
+	V, Min, Max int
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("%s %d: want %d to %d", e.Name, e.V, e.Min, e.Max)
 }
 
 // BodyResult is one body's four experiments.

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -18,13 +19,13 @@ const chainLinks = 8
 // tested are the 64 chain-to-chain pairs and the non-adjacent pairs within
 // each chain (2 × 21): 106 for brute force; the hierarchies' candidates
 // for the strategies.
-func ChainExperiment(name string, m Motion, s LinkShape, frames int) (*Table, error) {
+func ChainExperiment(ctx context.Context, name string, m Motion, s LinkShape, frames int) (*Table, error) {
 	r, err := newChainRig(m, s)
 	if err != nil {
 		return nil, err
 	}
-	brute := func() (Row, error) { return r.bruteRow(frames), nil }
-	strategy := func(st cab.Strategy) (Row, error) { return r.strategyRow(st, frames) }
+	brute := func() (Row, error) { return r.bruteRow(ctx, frames) }
+	strategy := func(st cab.Strategy) (Row, error) { return r.strategyRow(ctx, st, frames) }
 	return runTable(name, frames, brute, strategy)
 }
 
@@ -76,10 +77,14 @@ func (r *chainRig) pose(f int) {
 	TwoChainPoses(r.m, r.s, chainLinks, float64(f)*0.01, r.bendA, r.bendB, r.pa, r.pb)
 }
 
-// bruteRow runs the exact query for every pair of every frame.
-func (r *chainRig) bruteRow(frames int) Row {
+// bruteRow runs the exact query for every pair of every frame, until ctx
+// ends.
+func (r *chainRig) bruteRow(ctx context.Context, frames int) (Row, error) {
 	row := Row{Method: "brute"}
 	for f := range frames {
+		if err := ctx.Err(); err != nil {
+			return Row{}, err
+		}
 		r.pose(f)
 		t0 := time.Now()
 		for i := range chainLinks {
@@ -93,12 +98,12 @@ func (r *chainRig) bruteRow(frames int) Row {
 		}
 		row.Query += time.Since(t0)
 	}
-	return row
+	return row, nil
 }
 
 // strategyRow refits both chains with the strategy every frame, collects
-// the candidate pairs and runs the exact query on them.
-func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
+// the candidate pairs and runs the exact query on them, until ctx ends.
+func (r *chainRig) strategyRow(ctx context.Context, strat cab.Strategy, frames int) (Row, error) {
 	ra, err := cab.NewRefitter(strat, r.ha)
 	if err != nil {
 		return Row{}, err
@@ -111,6 +116,9 @@ func (r *chainRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 	q := traversal.BodyQuery{SkipAdjacent: true}
 	var c chainCandidates
 	for f := range frames {
+		if err := ctx.Err(); err != nil {
+			return Row{}, err
+		}
 		r.pose(f)
 		t0 := time.Now()
 		ra.Refit(r.pa)

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gloved/gloved/cab"
@@ -16,13 +17,13 @@ func TestExperimentsCountAlike(t *testing.T) {
 		m Motion
 		s LinkShape
 	}{{Wave, LinkShape{Length: 3, Thickness: 1}}, {Braid, LinkShape{Length: 6, Thickness: 1}}} {
-		tab, err := ChainExperiment(string(c.m), c.m, c.s, 200)
+		tab, err := ChainExperiment(context.Background(), string(c.m), c.m, c.s, 200)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tabs = append(tabs, tab)
 	}
-	hand, err := HandExperiment(120, 3)
+	hand, err := HandExperiment(context.Background(), 120, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -25,13 +26,13 @@ const (
 // brute force runs the exact test for every link against every object;
 // the strategies run it for the (link, object) pairs their candidate
 // (link, triangle) pairs name, over those triangles.
-func HandExperiment(frames, ballLevel int) (*Table, error) {
+func HandExperiment(ctx context.Context, frames, ballLevel int) (*Table, error) {
 	r, err := newHandRig(ballLevel)
 	if err != nil {
 		return nil, err
 	}
-	brute := func() (Row, error) { return r.bruteRow(frames) }
-	strategy := func(s cab.Strategy) (Row, error) { return r.strategyRow(s, frames) }
+	brute := func() (Row, error) { return r.bruteRow(ctx, frames) }
+	strategy := func(s cab.Strategy) (Row, error) { return r.strategyRow(ctx, s, frames) }
 	return runTable("hand grasping a ball on a table", frames, brute, strategy)
 }
 
@@ -116,8 +117,9 @@ func (r *handRig) pose(glove *sim.Glove) error {
 	return nil
 }
 
-// bruteRow runs the exact query for every link and object of every frame.
-func (r *handRig) bruteRow(frames int) (Row, error) {
+// bruteRow runs the exact query for every link and object of every
+// frame, until ctx ends.
+func (r *handRig) bruteRow(ctx context.Context, frames int) (Row, error) {
 	glove, err := newGlove()
 	if err != nil {
 		return Row{}, err
@@ -125,6 +127,9 @@ func (r *handRig) bruteRow(frames int) (Row, error) {
 	row := Row{Method: "brute"}
 	col := traversal.Collider{FirstContact: true}
 	for range frames {
+		if err := ctx.Err(); err != nil {
+			return Row{}, err
+		}
 		if err := r.pose(glove); err != nil {
 			return Row{}, err
 		}
@@ -140,8 +145,9 @@ func (r *handRig) bruteRow(frames int) (Row, error) {
 }
 
 // strategyRow refits the hand with the strategy every frame, descends it
-// with the scene's tree and runs the exact queries the candidates name.
-func (r *handRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
+// with the scene's tree and runs the exact queries the candidates name,
+// until ctx ends.
+func (r *handRig) strategyRow(ctx context.Context, strat cab.Strategy, frames int) (Row, error) {
 	ref, err := cab.NewRefitter(strat, r.h)
 	if err != nil {
 		return Row{}, err
@@ -154,6 +160,9 @@ func (r *handRig) strategyRow(strat cab.Strategy, frames int) (Row, error) {
 	var sq traversal.SceneQuery
 	hits := make([]int8, len(r.poses)*len(r.scene.Objects))
 	for range frames {
+		if err := ctx.Err(); err != nil {
+			return Row{}, err
+		}
 		if err := r.pose(glove); err != nil {
 			return Row{}, err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -42,7 +43,11 @@ func runBench(ctx context.Context, args []string, out io.Writer) error {
 	}
 	for _, e := range benchExperiments {
 		if e.name == args[0] {
-			return e.run(ctx, args[1:], out)
+			err := e.run(ctx, args[1:], out)
+			if ctx.Err() != nil && !errors.Is(err, errUsage) && !errors.Is(err, errHelp) {
+				return fmt.Errorf("bench %s interrupted (%v): what it printed is all it measured; run it again and let it finish", e.name, context.Cause(ctx))
+			}
+			return err
 		}
 	}
 	return fmt.Errorf("%w: unknown experiment %q (have: %s)", errUsage, args[0], strings.Join(names, ", "))
@@ -59,6 +64,9 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	fs.Float64Var(&o.Plateau, "plateau", o.Plateau, "a curve's linear portion ends where it passes this fraction of its largest count")
 	fs.addPlot("", "write the log-log plot (the paper's figure 5) as an SVG plot")
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := between("level", o.Level, 1, experiments.MaxLevel); err != nil {
 		return err
 	}
 	if err := o.Check(); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -31,6 +32,9 @@ func runBenchBCH(ctx context.Context, args []string, out io.Writer) error {
 	}
 	o.Bodies = strings.Split(*bodies, ",")
 	if err := o.Check(); err != nil {
+		if re, ok := errors.AsType[*experiments.RangeError](err); ok {
+			return between(re.Name, re.V, re.Min, re.Max)
+		}
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	res, err := experiments.Run(ctx, o, nil)

@@ -17,20 +17,22 @@ var paperUpdateRatio = []float64{2.31, 2.31, 2.31, 2.35, 2.21}
 
 type cabExperiment struct {
 	title string
-	run   func(frames int) (*experiments.Table, error)
+	run   func(ctx context.Context, frames int) (*experiments.Table, error)
 }
 
 func cabExperiments() []cabExperiment {
-	chain := func(name string, m experiments.Motion, s experiments.LinkShape) func(int) (*experiments.Table, error) {
-		return func(frames int) (*experiments.Table, error) { return experiments.ChainExperiment(name, m, s, frames) }
+	chain := func(name string, m experiments.Motion, s experiments.LinkShape) func(context.Context, int) (*experiments.Table, error) {
+		return func(ctx context.Context, frames int) (*experiments.Table, error) {
+			return experiments.ChainExperiment(ctx, name, m, s, frames)
+		}
 	}
 	return []cabExperiment{
 		{"Table 1: two chains of 8 convex links, length:thickness 3:1, wave motion", chain("convex 3:1", experiments.Wave, experiments.LinkShape{Length: 3, Thickness: 1})},
 		{"Table 2: two chains of 8 convex links, 6:1, wave motion", chain("convex 6:1", experiments.Wave, experiments.LinkShape{Length: 6, Thickness: 1})},
 		{"Table 3: two chains of 8 non-convex (dented) links, 6:1, wave motion", chain("dented 6:1", experiments.Wave, experiments.LinkShape{Length: 6, Thickness: 1, Dented: true})},
 		{"Table 4: two chains of 8 convex links, 6:1, braided", chain("braided 6:1", experiments.Braid, experiments.LinkShape{Length: 6, Thickness: 1})},
-		{"Table 5: the hand (simulated glove) grasping a ball on a table", func(frames int) (*experiments.Table, error) {
-			return experiments.HandExperiment(frames, 5)
+		{"Table 5: the hand (simulated glove) grasping a ball on a table", func(ctx context.Context, frames int) (*experiments.Table, error) {
+			return experiments.HandExperiment(ctx, frames, 5)
 		}},
 	}
 }
@@ -42,19 +44,16 @@ func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := atLeast("frames", *frames, 10); err != nil {
+	if err := between("frames", *frames, 10, maxBenchFrames); err != nil {
 		return err
 	}
 	var tables []*experiments.Table
 	for i, e := range cabExperiments() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		n := *frames
 		if i == 4 {
 			n = max(*frames*2/5, 10)
 		}
-		t, err := e.run(n)
+		t, err := e.run(ctx, n)
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,11 @@ type benchFlags struct {
 	plot string
 }
 
+// maxBenchFrames bounds every experiment's --frames: each holds a time
+// or more per frame (bench latency some 110 bytes), so a million stay well
+// under 1 GB, and a million frames are hours of most experiments already.
+const maxBenchFrames = 1_000_000
+
 // newBenchFlags is the flag set of `gloved bench name`, with --json, whose
 // help says what the JSON value holds.
 func newBenchFlags(name, usage, jsonHelp string, out io.Writer) *benchFlags {

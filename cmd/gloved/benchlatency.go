@@ -32,8 +32,11 @@ func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
 	if *glove != "cyberglove" && *glove != opengloves.Name {
 		return fmt.Errorf("%w: --glove %q: want cyberglove or opengloves", errUsage, *glove)
 	}
-	if *frames < 1 || *warmup < 0 {
-		return fmt.Errorf("%w: --frames must be at least 1 and --warmup at least 0", errUsage)
+	if err := between("frames", *frames, 1, maxBenchFrames); err != nil {
+		return err
+	}
+	if err := between("warmup", *warmup, 0, maxBenchFrames); err != nil {
+		return err
 	}
 	r := latencyRun{frames: *frames, warmup: *warmup, motion: *motion, glove: *glove, countTris: *countTris}
 	what := "scene " + *scene

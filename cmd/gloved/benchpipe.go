@@ -40,6 +40,11 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if o.sim {
+		if err := between("frames", o.frames, 1, maxBenchFrames); err != nil {
+			return err
+		}
+	}
 	var res pipelineBench
 	var times stageTimes
 	var mallocs uint64

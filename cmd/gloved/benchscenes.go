@@ -63,7 +63,7 @@ func runBenchScenes(ctx context.Context, args []string, out io.Writer) (err erro
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := atLeast("frames", *frames, 1); err != nil {
+	if err := between("frames", *frames, 1, maxBenchFrames); err != nil {
 		return err
 	}
 	if err := pipelineFlags(*proximity, *workers); err != nil {

@@ -21,7 +21,7 @@ func runBenchSelf(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := atLeast("frames", *frames, 1); err != nil {
+	if err := between("frames", *frames, 1, maxBenchFrames); err != nil {
 		return err
 	}
 	hands := []struct {
@@ -36,14 +36,11 @@ func runBenchSelf(ctx context.Context, args []string, out io.Writer) error {
 	}
 	var results []selfexp.Result
 	for _, hd := range hands {
-		if ctx.Err() != nil {
-			return nil
-		}
 		h, err := handmodel.New(hd.p)
 		if err != nil {
 			return fmt.Errorf("--mesh: %w", err)
 		}
-		r, err := selfexp.Run(hd.name, h, selfcontact.DefaultOptions, *frames)
+		r, err := selfexp.Run(ctx, hd.name, h, selfcontact.DefaultOptions, *frames)
 		if err != nil {
 			return err
 		}

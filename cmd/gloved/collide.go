@@ -16,8 +16,8 @@ import (
 // defaultMaxPairs bounds the pairs collide holds: two meshes overlapping
 // everywhere meet in pairs that grow with the product of their sizes (two
 // fans of 10,000 triangles, 1e8 pairs, ran out of memory); a million
-// pairs are 8 MB.
-const defaultMaxPairs = 1_000_000
+// pairs are 8 MB. maxPairs, 800 MB of them, is the most --max-pairs takes.
+const defaultMaxPairs, maxPairs = 1_000_000, 100_000_000
 
 type collideFlags struct {
 	pose  *poseFlag
@@ -40,11 +40,10 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if len(pos) != 2 {
-		fs.Usage()
-		return fmt.Errorf("%w: collide takes two mesh files, got %d", errUsage, len(pos))
+		return fmt.Errorf("%w: collide takes two mesh files, got %d (`gloved collide -h` lists the flags)", errUsage, len(pos))
 	}
-	if f.max < 1 {
-		return fmt.Errorf("%w: --max-pairs %d: want at least 1", errUsage, f.max)
+	if err := between("max-pairs", f.max, 1, maxPairs); err != nil {
+		return err
 	}
 	pose := geom.Identity()
 	v, err := f.pose.pose()

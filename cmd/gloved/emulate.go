@@ -8,10 +8,8 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/devices/cyberglove"
@@ -43,10 +41,6 @@ type emulateArgs struct {
 }
 
 func runEmulate(ctx context.Context, args []string, out io.Writer) error {
-	// The terminal it runs in closing (SIGHUP) stops it as Ctrl-C does,
-	// so that --link is removed, not left at a freed /dev/pts/N.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGHUP)
-	defer stop()
 	a, err := parseEmulate(args, out)
 	if err != nil {
 		return err

@@ -23,11 +23,12 @@ var errHelp = errors.New("help")
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseQuietly(fs, args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
 				return nil, errHelp
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %v (`gloved %s -h` lists the flags)", errUsage, err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -36,6 +37,16 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// parseQuietly is fs.Parse printing nothing: the flag package prints a
+// parse error, then the whole usage, and main says the error again, where
+// the user wants one line; the usage is printed for -h alone.
+func parseQuietly(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
+	return fs.Parse(args)
 }
 
 // parseFlagsOnly parses args, which must hold flags alone.
@@ -63,6 +74,16 @@ func pipelineFlags(proximity float64, workers int) error {
 func atLeast(name string, v, least int) error {
 	if v < least {
 		return fmt.Errorf("%w: --%s %d: want at least %d", errUsage, name, v, least)
+	}
+	return nil
+}
+
+// between checks that flag --name's value v is lo to hi: a count that
+// sizes what a command holds has a ceiling, so that a mistyped one is
+// refused at once rather than running out of memory an hour later.
+func between(name string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%w: --%s %d: want %d to %d", errUsage, name, v, lo, hi)
 	}
 	return nil
 }

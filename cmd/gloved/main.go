@@ -118,7 +118,7 @@ func warn(format string, args ...any) {
 var errUsage = errors.New("usage")
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals(os.Args[1:])...)
 	err := run(ctx, os.Args[1:], os.Stdout)
 	stop()
 	if err != nil && !errors.Is(err, errHelp) {
@@ -130,7 +130,21 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// stopSignals are the signals that stop the command args name as Ctrl-C
+// does: SIGINT, SIGTERM and, but for the daemon (`gloved run`, whose
+// SIGHUP reloads its config), SIGHUP, the terminal closing or the ssh
+// session dropping, so that an export keeps the frames it wrote and a
+// recording says what it holds rather than dying with nothing said.
+func stopSignals(args []string) []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if name, _ := commandName(args); name != "run" {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
+}
+
+// commandName is the command args name, and its arguments.
+func commandName(args []string) (string, []string) {
 	name := "run" // with the built-in demo config
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
@@ -138,6 +152,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if name == "--version" {
 		name = "version"
 	}
+	return name, args
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	name, args := commandName(args)
 	if name == "help" || name == "-h" || name == "--help" {
 		printHelp(out)
 		return nil

@@ -166,7 +166,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"collide", "a.obj", "b.obj", "--place-b", "1 0 0"}, "want 7 numbers", true},
 		{[]string{"collide", "a.obj", "b.obj", "--place-b", "0 0 0 0 0 0 0"}, "the rotation quaternion is zero", true},
 		{[]string{"collide", "a.obj", "b.obj", "--fit", "sphere"}, `"sphere": want hull`, true},
-		{[]string{"collide", "a.obj", "b.obj", "--max-pairs", "0"}, "--max-pairs 0: want at least 1", true},
+		{[]string{"collide", "a.obj", "b.obj", "--max-pairs", "0"}, "--max-pairs 0: want 1 to 100000000", true},
 		{[]string{"collide", "../../testdata/scenes/missing.obj", "../../testdata/scenes/cube_ascii.stl"}, "missing.obj", false},
 		{[]string{"bench"}, "needs an experiment", true},
 		{[]string{"bench", "proximity", "--level", "12"}, "level", true},
@@ -337,7 +337,7 @@ func TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--frames", "0"}, "--frames 0: want at least 1"},
+		{[]string{"--frames", "0"}, "--frames 0: want 1 to 1000000"},
 		{[]string{"--classes", "nope"}, `no scene class "nope"`},
 		{[]string{"--classes", "ball", "--max-tris", "10"}, "--max-tris 10: no scene of the classes run is that small"},
 	} {

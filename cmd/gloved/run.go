@@ -62,7 +62,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if *runFor > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *runFor)
+		// Its cause names --for, so that a run whose time was up before
+		// its scene loaded says so, not "context deadline exceeded".
+		ctx, cancel = context.WithTimeoutCause(ctx, *runFor, fmt.Errorf("--for %v was up; give a longer --for", *runFor))
 		defer cancel()
 	}
 	hup := make(chan os.Signal, 1)

@@ -24,10 +24,18 @@ type ProximityOpts struct {
 // decades of gaps.
 var DefaultProximityOpts = ProximityOpts{Level: 6, EpsMax: 1, EpsMin: 1e-5, PerDecade: 2, FitMax: 0.5, Plateau: 1.0 / 3}
 
+// MaxLevel is the finest tessellation: level 8's spheres (524,288
+// triangles each) and their trees stay under about 1 GB; level 9's took
+// over 2.8 GB.
+const MaxLevel = 8
+
 // Check reports options the experiment cannot run with.
 func (o ProximityOpts) Check() error {
-	if o.Level < 1 || o.Level > 9 || !(o.EpsMin > 0) || !(o.EpsMax >= o.EpsMin) || o.PerDecade < 1 {
-		return fmt.Errorf("want 1 <= level <= 9, 0 < eps-min <= eps-max, per-decade >= 1")
+	if o.Level < 1 || o.Level > MaxLevel {
+		return fmt.Errorf("level %d: want 1 to %d", o.Level, MaxLevel)
+	}
+	if !(o.EpsMin > 0) || !(o.EpsMax >= o.EpsMin) || o.PerDecade < 1 {
+		return fmt.Errorf("want 0 < eps-min <= eps-max, per-decade >= 1")
 	}
 	return nil
 }
@@ -61,7 +69,7 @@ func Proximity(ctx context.Context, o ProximityOpts, onRow func(ProximityRow)) (
 	inner := env.Sphere("inner", geom.Vec3{}, 1, o.Level)
 	var trees [2]*env.Tree
 	for k, fit := range fits {
-		t, err := env.Build(inner, env.BuildOptions{Fit: fit})
+		t, err := env.BuildContext(ctx, inner, env.BuildOptions{Fit: fit})
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +86,7 @@ func Proximity(ctx context.Context, o ProximityOpts, onRow func(ProximityRow)) (
 		outer := env.Sphere("outer", geom.Vec3{}, 1+eps, o.Level)
 		row := ProximityRow{Eps: eps}
 		for k, fit := range fits {
-			tb, err := env.Build(outer, env.BuildOptions{Fit: fit})
+			tb, err := env.BuildContext(ctx, outer, env.BuildOptions{Fit: fit})
 			if err != nil {
 				return nil, err
 			}

@@ -28,10 +28,14 @@ func CreateOutput(path string) (*Output, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("cannot write %s: it is a directory; name a file", Name(path))
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".partial-*")
+	f, err := os.CreateTemp(filepath.Dir(path), scratchPattern(path))
 	if err != nil {
 		return nil, OutputError(path, err)
 	}
+	// A file system without flock(2) fails the lock, and the sweep of
+	// another process then fails to lock this file too, keeping it.
+	lockScratch(f)
+	sweepStale(path, f.Name())
 	return &Output{Writer: bufio.NewWriter(f), Path: path, f: f}, nil
 }
 

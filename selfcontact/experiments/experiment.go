@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -60,9 +61,9 @@ var regionNames = [...]string{"thumb", "index", "middle", "ring", "little", "pal
 var Motions = []sim.Motion{sim.Grasp, sim.Tap, sim.Pinch, sim.Fist, sim.Cross}
 
 // Run measures hand h (named name) with options o over frames samples of
-// each simulated motion.
+// each simulated motion, until ctx ends.
 
-func Run(name string, h *handmodel.Hand, o selfcontact.Options, frames int) (Result, error) {
+func Run(ctx context.Context, name string, h *handmodel.Hand, o selfcontact.Options, frames int) (Result, error) {
 	d, err := detector(h, o)
 	if err != nil {
 		return Result{}, err
@@ -76,7 +77,7 @@ func Run(name string, h *handmodel.Hand, o selfcontact.Options, frames int) (Res
 		if d, err = detector(h, o); err != nil {
 			return res, err
 		}
-		r, err := runMotion(d, h, o, m, frames)
+		r, err := runMotion(ctx, d, h, o, m, frames)
 		if err != nil {
 			return res, err
 		}
@@ -101,8 +102,8 @@ func detector(h *handmodel.Hand, o selfcontact.Options) (*selfcontact.Detector, 
 
 // runMotion plays motion m through d, timing the detector's frames and
 // then, with every sphere moved, the overlap tests, and counting the
-// spheres' proposals against the exact test.
-func runMotion(d *selfcontact.Detector, h *handmodel.Hand, o selfcontact.Options, m sim.Motion, frames int) (Motion, error) {
+// spheres' proposals against the exact test, until ctx ends.
+func runMotion(ctx context.Context, d *selfcontact.Detector, h *handmodel.Hand, o selfcontact.Options, m sim.Motion, frames int) (Motion, error) {
 	r := Motion{Name: string(m)}
 	s := d.Set
 	par := chains.NewParallel(s, runtime.GOMAXPROCS(0))
@@ -118,7 +119,7 @@ func runMotion(d *selfcontact.Detector, h *handmodel.Hand, o selfcontact.Options
 		}
 		return float64(time.Since(t0).Microseconds()) / reps
 	}
-	err := play(h, m, frames, func(q *handmodel.Angles, poses []geom.Transform) error {
+	err := play(ctx, h, m, frames, func(q *handmodel.Angles, poses []geom.Transform) error {
 		t0 := time.Now()
 		if err := d.Frame(q, poses); err != nil {
 			return err
@@ -183,8 +184,9 @@ func linkPairs(s *chains.Set, pairs []chains.Pair) [][2]handmodel.Link {
 }
 
 // play runs frames samples of motion m from the simulated glove through
-// the shipped calibration, calling fn with each frame's angles and poses.
-func play(h *handmodel.Hand, m sim.Motion, frames int, fn func(q *handmodel.Angles, poses []geom.Transform) error) error {
+// the shipped calibration, calling fn with each frame's angles and poses,
+// until ctx ends.
+func play(ctx context.Context, h *handmodel.Hand, m sim.Motion, frames int, fn func(q *handmodel.Angles, poses []geom.Transform) error) error {
 	g, err := sim.New(m, 22, 10*time.Millisecond, true)
 	if err != nil {
 		return err
@@ -198,6 +200,9 @@ func play(h *handmodel.Hand, m sim.Motion, frames int, fn func(q *handmodel.Angl
 	var s devices.Sample
 	var q handmodel.Angles
 	for range frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := g.Read(&s); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestRunMeasuresTheSpheres(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Run(name, h, selfcontact.DefaultOptions, 60)
+		res, err := Run(context.Background(), name, h, selfcontact.DefaultOptions, 60)
 		if err != nil {
 			t.Fatal(err)
 		}

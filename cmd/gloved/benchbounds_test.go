@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestABenchCountTooLargeForMemoryIsRefusedInOneLine: every count flag
+// of a bench experiment that sizes what it holds is bounded up front: one
+// too large is one line naming the flag, its value and its range, exit 2,
+// where it ran out of memory (a fatal error and a goroutine dump, exit 2,
+// after a GB or more) or ran for days.
+func TestABenchCountTooLargeForMemoryIsRefusedInOneLine(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"bench", "cab", "--frames", "100000000"},
+		{"bench", "self", "--frames", "100000000"},
+		{"bench", "scenes", "--frames", "100000000", "--classes", "ball"},
+		{"bench", "latency", "--frames", "100000000"},
+		{"bench", "latency", "--warmup", "100000000"},
+		{"bench", "pipeline", "--scene", "builtin:grasp", "--sim", "--frames", "100000000"},
+		{"bench", "bch", "--poses", "10000000"},
+		{"bench", "bch", "--cases", "100000000"},
+		{"bench", "bch", "--iters", "100000000"},
+		{"bench", "bch", "--slides", "100000000"},
+		{"bench", "bch", "--cells", "100000"},
+		{"bench", "proximity", "--level", "9"},
+	} {
+		flag, value := args[len(args)-2], args[len(args)-1]
+		if args[1] == "scenes" {
+			flag, value = args[2], args[3]
+		}
+		r := runBinary(t, 20*time.Second, args...)
+		r.oneLine(t, 2, flag+" "+value+": want ", " to ")
+		if r.stdout != "" {
+			t.Errorf("gloved %s printed %q", strings.Join(args, " "), r.stdout)
+		}
+	}
+}
+
+// TestSIGTERMStopsALongBenchInOneLine: a bench experiment asked for a
+// long run (cab and self: a million frames; bch: 400 poses a body) stops
+// soon after SIGTERM or SIGINT, mid-table, with one line saying it was
+// interrupted and that what it printed is all it measured, exit 1, as an
+// interrupted export does (cab and self ran on, deaf to the signal, and
+// bch said only "context canceled"). It runs alone: it waits on a stop.
+func TestSIGTERMStopsALongBenchInOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGTERM, []string{"bench", "cab", "--frames", "1000000"}},
+		{syscall.SIGINT, []string{"bench", "self", "--frames", "1000000"}},
+		{syscall.SIGTERM, []string{"bench", "bch", "--bodies", "humanoid", "--poses", "400"}},
+	} {
+		p := startGloved(t, tc.args[1], tc.args...)
+		time.Sleep(time.Second) // well into its first table
+		p.cmd.Process.Signal(tc.sig)
+		r := result{code: p.exit(t)} // fails if it runs on past 10 s
+		r.stdout, r.stderr = p.out.String(), p.errs.String()
+		r.oneLine(t, 1, "bench "+tc.args[1]+" interrupted", "signal received", "what it printed is all it measured")
+	}
+}
