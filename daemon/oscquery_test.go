@@ -82,6 +82,7 @@ func TestOSCQueryConfig(t *testing.T) {
 // HTTP server (at the port 0 picked), and the tree then holds the new
 // hands; one that changes oscquery.listen replaces them.
 func TestReloadKeepsTheOSCQueryService(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -162,6 +163,7 @@ func runReloadable(t *testing.T, name, listen string) (write func(name, listen s
 // multicast (not advertised, as it says) is advertised after `ip link
 // set lo multicast on` and a SIGHUP that changes nothing else.
 func TestReloadRereadsTheInterfaces(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}

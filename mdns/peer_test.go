@@ -38,6 +38,7 @@ func startPeer(t *testing.T, cfg Config) *Peer {
 // type finds the instance, resolves its SRV, TXT and the one address it
 // is advertised at, and sees it removed when the peer closes (goodbye).
 func TestPeerIsFoundByPythonZeroconf(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -77,6 +78,7 @@ func TestPeerIsFoundByPythonZeroconf(t *testing.T) {
 // address and port, found again when it moves, and lost when it is
 // withdrawn.
 func TestPeerFindsPythonZeroconfsService(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -114,6 +116,7 @@ func wait(t *testing.T, ch chan Found, what string) Found {
 // takes "name (2)", started after the first or at the same moment; both
 // are found, each once.
 func TestTwoPeersOneName(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -150,6 +153,7 @@ func TestTwoPeersOneName(t *testing.T) {
 // SO_REUSEPORT (where the Go mDNS libraries' sockets, SO_REUSEADDR only,
 // fail to bind) and with one that set only SO_REUSEADDR.
 func TestPortIsShared(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -195,6 +199,7 @@ func bindWith(t *testing.T, opt int) net.PacketConn {
 // TestPortHeldSaysWhatToDo: port 5353 held by a socket that does not
 // share it fails Start with what to do.
 func TestPortHeldSaysWhatToDo(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}

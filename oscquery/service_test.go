@@ -60,6 +60,7 @@ func startService(t *testing.T, cfg Config) *Service {
 // and port advertised, and both pass the OSCQuery JSON schema; the tree
 // read is the one served.
 func TestServiceIsReadByPythonZeroconf(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -97,6 +98,7 @@ func jsonEqual(a, b any) bool {
 // those whose names match a pattern are passed to the sink when they
 // appear, and lost when they are withdrawn; others are not.
 func TestServiceSendsToWhatItFinds(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -122,6 +124,7 @@ func TestServiceSendsToWhatItFinds(t *testing.T) {
 // says so once with what to do (as information: it is the default, not a
 // fault), and still serves its tree.
 func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -146,6 +149,7 @@ func TestServiceSaysWhyItIsNotAdvertised(t *testing.T) {
 // find them, is not advertised,
 // and says so once as information, not as a warning.
 func TestServiceLooksForAppsWhereItIsNotAdvertised(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -216,6 +220,7 @@ func TestDiscoveryPassesWhatTheSocketReaches(t *testing.T) {
 // network: the second is advertised as "name (2)", and its HOST_INFO
 // says so.
 func TestSecondServiceTakesAnotherName(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -259,6 +264,7 @@ func waitName(t *testing.T, s *Service, name string) {
 // gloved's stream at a third host. It is counted; osc.allow trusting the
 // address makes it one to send to.
 func TestServiceSendsOnlyToTheLink(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -326,6 +332,7 @@ func TestServiceWithNoFreeNameIsNotAdvertised(t *testing.T) {
 // OSC_IP 127.0.0.1: that is warned of once at start; the other
 // combinations are not.
 func TestServiceWarnsOfAnUnreachableOSCIP(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}
@@ -359,6 +366,7 @@ func TestServiceWarnsOfAnUnreachableOSCIP(t *testing.T) {
 // starts it afresh) once an interface it runs on gains an address, or
 // once loopback, which carried no multicast when it started, does.
 func TestServiceIsStaleWhenTheNetworkChanges(t *testing.T) {
+	t.Parallel()
 	if !netns.Run(t) {
 		return
 	}

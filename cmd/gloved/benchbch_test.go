@@ -16,6 +16,7 @@ import (
 // single cylinder; and the plot is written. A bad body or count is a
 // one-line usage error.
 func TestBenchBCH(t *testing.T) {
+	t.Parallel()
 	svg := filepath.Join(t.TempDir(), "depth.svg")
 	r := runBinary(t, 60*time.Second, "bench", "bch", "--bodies", "humanoid,hand", "--poses", "3", "--cases", "4", "--iters", "1",
 		"--slides", "2", "--cells", "40", "--json", "--plot", svg)

@@ -14,6 +14,7 @@ import (
 // under the simulated grasp, gives contacts whose normals are unit
 // vectors (a hostile campaign's scene gave [0, 0, 0]).
 func TestEveryContactNormalIsAUnitVectorOnATriangleOfNoArea(t *testing.T) {
+	t.Parallel()
 	obj := `v 0.020784007719238898 0.87514406082161078 -0.036894228152037384
 v 0.01104736755033638 0.88189344246353996 -0.041707147865477232
 v 0.0013107273814338613 0.88864282410546913 -0.046520067578917079

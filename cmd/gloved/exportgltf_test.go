@@ -39,6 +39,7 @@ func readClip(t *testing.T, path string) (*gltf.Document, *animation.Clip) {
 // grasp's contacts are there as markers, and with --mesh the skinned hand
 // as a skin.
 func TestExportGLTFWritesAValidFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	glb := filepath.Join(dir, "x.glb")
 	r := runBinary(t, 60*time.Second, "export", "--gltf", glb, "--scene", "builtin:grasp", "--sim", "--frames", "60")
@@ -105,6 +106,7 @@ func framesTxt(t *testing.T, path string) [][]geom.Transform {
 // rotation entry); its two samples that share a stamp get distinct,
 // increasing keys.
 func TestExportGLTFAgreesWithThePlainExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
 	glb := filepath.Join(dir, "grasp.glb")

@@ -191,6 +191,11 @@ func TestHandExport(t *testing.T) {
 
 const graspWrist = "0 0.91 0.10 -0.70710678 0 0 0.70710678"
 
+// TestContactsFromSimAndRecording: `gloved contacts --json` on the
+// simulated grasp prints a frame a line, every contact one with the ball
+// at a unit normal; a recording of the same session gives the same
+// frames. The recording is 0.5 s of a glove read in real time and must
+// hold 40 frames: the test runs alone (not t.Parallel).
 func TestContactsFromSimAndRecording(t *testing.T) {
 	scene := "../../testdata/scenes/grasp.obj"
 	out, err := gloved(t, "contacts", "--scene", scene, "--sim", "--frames", "120", "--wrist-pose", graspWrist, "--json")

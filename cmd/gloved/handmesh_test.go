@@ -103,6 +103,7 @@ func TestContactsWithTheSkinnedHand(t *testing.T) {
 // (the skinned one with --mesh), prints the accuracy and overlap tables,
 // writes the plot, and refuses a frame count that cannot run.
 func TestBenchSelfPrintsItsTables(t *testing.T) {
+	t.Parallel()
 	svg := filepath.Join(t.TempDir(), "f.svg")
 	r := runBinary(t, 60*time.Second, "bench", "self", "--mesh", webxrRight, "--frames", "20", "--plot", svg)
 	if r.code != 0 {

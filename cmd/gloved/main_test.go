@@ -50,6 +50,7 @@ type collideJSON struct {
 }
 
 func TestCollideAnswersWhatBruteForceAnswers(t *testing.T) {
+	t.Parallel()
 	a := env.Sphere("left", geom.Vec3{}, 1, 3)
 	b := env.Sphere("right", geom.Vec3{}, 0.7, 3)
 	pa, pb := writeOBJ(t, a, "a.obj"), writeOBJ(t, b, "b.obj")
@@ -180,6 +181,7 @@ func TestCommandLineErrors(t *testing.T) {
 }
 
 func TestBenchProximity(t *testing.T) {
+	t.Parallel()
 	plot := filepath.Join(t.TempDir(), "p.svg")
 	out, err := gloved(t, "bench", "proximity", "--level", "4", "--eps-min", "0.001", "--per-decade", "3", "--json", "--plot", plot)
 	if err != nil {
@@ -211,6 +213,7 @@ func TestBenchProximity(t *testing.T) {
 }
 
 func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
+	t.Parallel()
 	out, err := gloved(t, "demo")
 	if err != nil {
 		t.Fatal(err)

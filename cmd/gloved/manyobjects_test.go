@@ -14,7 +14,8 @@ import (
 // daemon's "gloved running" line name the first env.ShownObjects
 // objects of a scene and count the rest, so that a scene of thousands
 // of objects gives a line a terminal or a journal can show (16,000
-// names made a 200 KB line).
+// names made a 200 KB line). The daemon runs for 1 s, its start within
+// it: the test runs alone (not t.Parallel).
 func TestALineAboutASceneOfManyObjectsNamesAFew(t *testing.T) {
 	m := &env.Mesh{}
 	for i := range 40 {

@@ -150,6 +150,7 @@ func TestACommandNeverWritesOverItsOwnInput(t *testing.T) {
 // longer than that when its frames pass it, each in one line naming the
 // bound and what to do instead, leaving no file.
 func TestAGLTFExportHoldsAtMostTheTimelinesFrames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	most := strconv.Itoa(view.MaxTimelineFrames)
 	glb := filepath.Join(dir, "x.glb")

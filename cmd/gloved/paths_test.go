@@ -123,6 +123,7 @@ files = [{ path = "ball.obj" }]
 // config whose hands record leaves their recordings as they were: it
 // creates none and moves none aside.
 func TestContactsBetweenHandsNeverRecords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text, err := os.ReadFile("../../configs/handshake.toml")
 	if err != nil {

@@ -109,6 +109,7 @@ func busyTCP(t *testing.T) string {
 // can be validated without opening the glove, so a config it passes is
 // one run can start.
 func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		name, config string

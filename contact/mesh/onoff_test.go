@@ -69,7 +69,11 @@ func flatFloor(t *testing.T, y float64) (*env.Mesh, hull, []geom.Transform) {
 // gets every frame's answers to the last digit with the accelerations on
 // and off, over many seeds.
 func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
-	for seed := range uint64(12) {
+	seeds := uint64(12)
+	if testing.Short() { // the race run (one goroutine, nothing to race): a third of the seeds
+		seeds = 4
+	}
+	for seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 8))
 		torus := torusAndWall()
 		link := randomHull(t, r, 20, 0.006)
@@ -84,9 +88,13 @@ func TestAWanderingLinkGetsTheSameAnswersWithoutAccelerations(t *testing.T) {
 // torus and the wall still gets every frame's answers to the last digit
 // with the accelerations on and off.
 func TestClearancesCutShortByTheirBudgetKeepTheAnswers(t *testing.T) {
+	seeds := uint64(4)
+	if testing.Short() { // the race run (one goroutine, nothing to race): half the seeds
+		seeds = 2
+	}
 	for _, budget := range []int{1, 3, 17} {
 		restore := mesh.SetRaiseBudget(budget)
-		for seed := range uint64(4) {
+		for seed := range seeds {
 			r := rand.New(rand.NewPCG(seed, 10))
 			link := randomHull(t, r, 20, 0.006)
 			onOff(t, torusAndWall(), 0.01, link, wander(r, geom.Vec3{X: 0.16}, 1500, 0.0015, 0.03))
