@@ -177,3 +177,36 @@ func TestABoxCacheGivesEachNodesBoxWhateverTheOrder(t *testing.T) {
 		t.Fatalf("a whole tree's box came from the cache (%d bytes)", none.Bytes())
 	}
 }
+
+// TestPackedTreesFindTheSameSelfCrossing: the self-crossing check, which
+// descends a tree against itself through its boxes, says the same on
+// packed trees as on whole ones, and a crossing it names is two
+// triangles that cross: two boxes laid into each other, a soup of
+// crossing triangles, and a torus and a sphere that cross nowhere.
+func TestPackedTreesFindTheSameSelfCrossing(t *testing.T) {
+	crossed := Box("a", geom.Vec3{}, geom.Vec3{X: 1, Y: 1, Z: 1})
+	crossed.Append(Box("b", geom.Vec3{X: 0.5, Y: 0.3, Z: 0.2}, geom.Vec3{X: 1, Y: 1, Z: 1}))
+	for name, c := range map[string]struct {
+		m       *Mesh
+		crosses bool
+	}{
+		"crossed boxes": {crossed, true},
+		"soup":          {Soup("s", rand.New(rand.NewPCG(5, 6)), 3000, 1, 0.2), true},
+		"torus":         {Torus("t", geom.Vec3{}, 1, 0.3, 48, 24), false},
+		"sphere":        {Sphere("s", geom.Vec3{}, 1, 4), false},
+	} {
+		for _, layout := range []Layout{LayoutFull, LayoutPacked} {
+			tree, err := Build(c.m, BuildOptions{Layout: layout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b, ok := tree.SelfCrossing()
+			if ok != c.crosses {
+				t.Errorf("%s, layout %d: crosses %v, want %v", name, layout, ok, c.crosses)
+			}
+			if ok && !geom.TrianglesCross(c.m.Triangle(int(a)), c.m.Triangle(int(b))) {
+				t.Errorf("%s, layout %d: triangles %d and %d do not cross", name, layout, a, b)
+			}
+		}
+	}
+}

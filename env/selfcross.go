@@ -37,12 +37,13 @@ func (t *Tree) SelfCrossingContext(ctx context.Context) (a, b int32, ok bool, er
 	// Breadth first to some pairs for each goroutine to take, then depth
 	// first from each.
 	pairs := [][2]int32{{t.Root, t.Root}}
+	var boxes [2]BoxCache // each side's packed boxes decoded, one pair per goroutine
 	for len(pairs) > 0 && len(pairs) < 256 {
 		var next [][2]int32
 		for _, p := range pairs {
 			var hit [2]int32
 			var found bool
-			if next, hit, found = t.crossStep(next, p); found {
+			if next, hit, found = t.crossStep(next, p, &boxes); found {
 				return hit[0], hit[1], true, nil
 			}
 		}
@@ -57,6 +58,7 @@ func (t *Tree) SelfCrossingContext(ctx context.Context) (a, b int32, ok bool, er
 	for range min(runtime.GOMAXPROCS(0), len(pairs)) {
 		wg.Go(func() {
 			var stack [][2]int32
+			var boxes [2]BoxCache
 			for !stop.Load() && !flag.set.Load() {
 				i := next.Add(1) - 1
 				if i >= int64(len(pairs)) {
@@ -68,7 +70,7 @@ func (t *Tree) SelfCrossingContext(ctx context.Context) (a, b int32, ok bool, er
 					stack = stack[:len(stack)-1]
 					var hit [2]int32
 					var found bool
-					if stack, hit, found = t.crossStep(stack, p); found {
+					if stack, hit, found = t.crossStep(stack, p, &boxes); found {
 						mu.Lock()
 						a, b, ok = hit[0], hit[1], true
 						mu.Unlock()
@@ -90,7 +92,7 @@ func (t *Tree) SelfCrossingContext(ctx context.Context) (a, b int32, ok bool, er
 // larger box's node), appending the pairs to out; a node against itself
 // gives its children against themselves and each other. It reports the
 // two triangles when they cross.
-func (t *Tree) crossStep(out [][2]int32, p [2]int32) ([][2]int32, [2]int32, bool) {
+func (t *Tree) crossStep(out [][2]int32, p [2]int32, boxes *[2]BoxCache) ([][2]int32, [2]int32, bool) {
 	ra, rb := p[0], p[1]
 	ta, leafA := Leaf(ra)
 	tb, leafB := Leaf(rb)
@@ -107,24 +109,24 @@ func (t *Tree) crossStep(out [][2]int32, p [2]int32) ([][2]int32, [2]int32, bool
 		}
 		return out, p, false
 	case leafA:
-		if box := t.Box(rb); geom.TriOBBMayMeet(t.Mesh.Triangle(int(ta)), &box) {
+		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(ta)), t.BoxIn(rb, &boxes[1])) {
 			c := t.Nodes[rb].Child
 			out = append(out, [2]int32{ra, c[0]}, [2]int32{ra, c[1]})
 		}
 		return out, p, false
 	case leafB:
-		if box := t.Box(ra); geom.TriOBBMayMeet(t.Mesh.Triangle(int(tb)), &box) {
+		if geom.TriOBBMayMeet(t.Mesh.Triangle(int(tb)), t.BoxIn(ra, &boxes[0])) {
 			c := t.Nodes[ra].Child
 			out = append(out, [2]int32{c[0], rb}, [2]int32{c[1], rb})
 		}
 		return out, p, false
 	}
 	na, nb := &t.Nodes[ra], &t.Nodes[rb]
-	ba, bb := t.Box(ra), t.Box(rb)
-	if geom.BoxesDisjoint(&ba, &bb) {
+	ba, bb := t.BoxIn(ra, &boxes[0]), t.BoxIn(rb, &boxes[1])
+	if geom.BoxesDisjoint(ba, bb) {
 		return out, p, false
 	}
-	if geom.SplitFirst(&ba, &bb) {
+	if geom.SplitFirst(ba, bb) {
 		return append(out, [2]int32{na.Child[0], rb}, [2]int32{na.Child[1], rb}), p, false
 	}
 	return append(out, [2]int32{ra, nb.Child[0]}, [2]int32{ra, nb.Child[1]}), p, false
