@@ -35,7 +35,8 @@ type packedBox struct {
 type Layout uint8
 
 const (
-	// LayoutAuto packs the boxes of a tree of PackFrom triangles or more.
+	// LayoutAuto packs the boxes of a tree of PackFrom (524,288)
+	// triangles or more.
 	LayoutAuto Layout = iota
 	// LayoutFull keeps each box as a geom.OBB: 128 bytes a node with its
 	// children.
@@ -47,14 +48,17 @@ const (
 )
 
 // PackFrom is the size from which LayoutAuto packs a tree's boxes. Below
-// it memory matters little and decoding is pure cost (the 4k duck's frames
-// took 5-15% longer packed, with BoxCache); from 270k to a million
-// triangles the grasp's p50 was within the noise of whole boxes (bunny,
-// torus, duck, idle), the memory 80 bytes a triangle less, and the load
-// 10-30% longer (the self-crossing check meets more triangle pairs). It is
-// a variable for the tests, which pack small trees to check that every
-// answer stays the same.
-var PackFrom = 1 << 17
+// it memory matters less and decoding is a cost (the 4k duck's frames
+// took 5-15% longer packed, with BoxCache); at 270k-1M triangles the
+// grasp's p50 was within the noise of whole boxes (bunny, torus, duck, two
+// idle runs) but the 278k bunny's p99 was higher in both (1.8-2.8 ms
+// against 1.3-1.4), so the trees of a few hundred thousand triangles keep
+// whole boxes and a million-triangle one saves 80 bytes a triangle (186
+// to 106 for the scene). The load takes 10-30% longer packed (the
+// self-crossing check meets more triangle pairs). It is a variable for
+// the tests, which pack small trees to check that every answer stays the
+// same.
+var PackFrom = 1 << 19
 
 // MaxBuildCoordinate bounds the coordinates Build accepts, far inside
 // float32's range (the nodes' boxes are float32); loaded scenes are bounded
