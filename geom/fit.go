@@ -60,6 +60,11 @@ func (f *Fitter) Fit(pts []Vec3, tris [][3]int32) OBB {
 }
 
 // Extents returns the box with the given axes that tightly encloses pts.
+// Its half-extents are measured about the centre as computed, in the
+// arithmetic a box test uses (|(p-c)·a| for each axis a): (hi-lo)/2 about
+// a centre rounded far from the origin fell short of a vertex by the
+// centre's rounding, some 1e-10 m at 6e5 m, more than a small box's
+// tolerance, and a tree missed pairs there.
 func Extents(pts []Vec3, axes mgl64.Mat3) OBB {
 	a0, a1, a2 := Col(&axes, 0), Col(&axes, 1), Col(&axes, 2)
 	o := pts[0]
@@ -70,12 +75,13 @@ func Extents(pts []Vec3, axes mgl64.Mat3) OBB {
 		lo = Vec3{math.Min(lo.X, x), math.Min(lo.Y, y), math.Min(lo.Z, z)}
 		hi = Vec3{math.Max(hi.X, x), math.Max(hi.Y, y), math.Max(hi.Z, z)}
 	}
-	mid := lo.Add(hi).Mul(0.5)
-	return OBB{
-		Center: o.Add(MulVec(&axes, mid)),
-		Axes:   axes,
-		Half:   hi.Sub(lo).Mul(0.5),
+	c := o.Add(MulVec(&axes, lo.Add(hi).Mul(0.5)))
+	var h Vec3
+	for _, p := range pts {
+		d := p.Sub(c)
+		h = Vec3{math.Max(h.X, math.Abs(d.Dot(a0))), math.Max(h.Y, math.Abs(d.Dot(a1))), math.Max(h.Z, math.Abs(d.Dot(a2)))}
 	}
+	return OBB{Center: c, Axes: axes, Half: h}
 }
 
 func (f *Fitter) orient(pts []Vec3, tris [][3]int32, o Vec3) mgl64.Mat3 {

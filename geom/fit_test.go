@@ -134,3 +134,40 @@ func BenchmarkFitHull1k(b *testing.B) {
 		f.Fit(pts, nil)
 	}
 }
+
+// TestAFittedBoxHoldsEveryPointFarFromTheOrigin: points of small groups
+// 6e5 to 1e7 m from the origin (a terrain in a map's coordinates) are
+// each within the fitted box with no tolerance at all, measured as a box
+// test measures (|(p-c)·a| against the half-extent on each axis), for
+// every fit: a centre rounded there is off by some 1e-10 m, and
+// half-extents taken as (hi-lo)/2 about the exact middle left points
+// outside by as much.
+func TestAFittedBoxHoldsEveryPointFarFromTheOrigin(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	for _, mode := range []FitMode{FitHull, FitSurface, FitAxisAligned} {
+		f := Fitter{Mode: mode}
+		outside := 0
+		for i := range 300 {
+			far := Vec3{6e5 + 1e6*r.Float64(), -3e5 * r.Float64(), 1e7 * r.Float64()}
+			pts := make([]Vec3, 3+r.IntN(9))
+			for k := range pts {
+				pts[k] = randVec(r, 0.01).Add(far)
+			}
+			b := f.Fit(pts, [][3]int32{{0, 1, 2}})
+			for _, p := range pts {
+				d := p.Sub(b.Center)
+				for a := range 3 {
+					if math.Abs(d.Dot(b.Axis(a))) > b.Half.At(a) {
+						outside++
+						if outside <= 3 {
+							t.Errorf("mode %d case %d: a point is %v out along axis %d, beyond %v", mode, i, math.Abs(d.Dot(b.Axis(a))), a, b.Half.At(a))
+						}
+					}
+				}
+			}
+		}
+		if outside > 0 {
+			t.Errorf("mode %d: %d points outside their boxes", mode, outside)
+		}
+	}
+}

@@ -201,3 +201,32 @@ func TestCollideKeepsDegenerateTriangles(t *testing.T) {
 		t.Fatalf("self query found %d pairs, brute force %d", n, want)
 	}
 }
+
+// TestCollideEqualsBruteForceFarFromTheOrigin: a sphere 3e5 to 8e5 m from
+// the origin (a scene in a map's coordinates) against itself moved a
+// centimetre: the tree query returns exactly brute force's pairs, with
+// whole and packed boxes, for every box kind. Whole boxes fitted as
+// (hi-lo)/2 about a rounded centre missed pairs there.
+func TestCollideEqualsBruteForceFarFromTheOrigin(t *testing.T) {
+	for k := range 6 {
+		off := 1e6 * (0.3 + 0.1*float64(k))
+		m := env.Sphere("b", geom.Vec3{X: off, Y: -off / 3.7, Z: off * 0.9}, 1, 3)
+		pose := geom.Transform{R: geom.Identity().R, T: geom.Vec3{X: 0.01 + 0.003*float64(k), Y: 0.002 * float64(k)}}
+		want := traversal.BruteForce(m, m, pose)
+		if len(want) == 0 {
+			t.Fatalf("offset %g: no pairs to find", off)
+		}
+		for _, fit := range fitModes {
+			for _, layout := range []env.Layout{env.LayoutFull, env.LayoutPacked} {
+				tree, err := env.Build(m, env.BuildOptions{Fit: fit, Layout: layout})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var c traversal.Collider
+				if c.Collide(tree, tree, pose); !slices.Equal(c.Pairs, want) {
+					t.Errorf("offset %g fit %d layout %d: tree found %d pairs, brute force %d", off, fit, layout, len(c.Pairs), len(want))
+				}
+			}
+		}
+	}
+}
