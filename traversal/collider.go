@@ -29,6 +29,12 @@ type Collider struct {
 	// AtMaxPairs says the last query found more than MaxPairs pairs and
 	// stopped: Pairs holds MaxPairs of them.
 	AtMaxPairs bool
+	// Stop, if set, is asked every stopEvery steps whether to give the
+	// query up (a signal to the command running it): two meshes that
+	// overlap everywhere take minutes. Stopped says the last query was.
+	Stop    func() bool
+	Stopped bool
+	steps   int
 	// Pairs are the intersecting (triangle of A, triangle of B) pairs of the
 	// last query, indices in file order, sorted.
 	Pairs [][2]int32
@@ -53,7 +59,7 @@ type Collider struct {
 // explicit stack, always splitting the larger box, and returns the number of
 // pairs found (also in c.Pairs).
 func (c *Collider) Collide(a, b *env.Tree, pose geom.Transform) int {
-	c.Pairs, c.Counters, c.AtMaxPairs = c.Pairs[:0], Counters{}, false
+	c.Pairs, c.Counters, c.AtMaxPairs, c.Stopped, c.steps = c.Pairs[:0], Counters{}, false, false, 0
 	need := a.Depth + b.Depth + 2
 	if cap(c.stack) < need {
 		c.stack = make([][2]int32, 0, need)
@@ -72,6 +78,10 @@ func (c *Collider) Collide(a, b *env.Tree, pose geom.Transform) int {
 // step tests one pair of references of a and b: two triangles, a triangle
 // and a box, or two boxes. Triangles are their own leaves and never split.
 func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
+	if c.steps++; c.Stop != nil && c.steps%stopEvery == 0 && c.Stop() {
+		c.Stopped = true
+		return Stop, [2]int32{}
+	}
 	ta, aLeaf := env.Leaf(ra)
 	tb, bLeaf := env.Leaf(rb)
 	var boxA, boxB *geom.OBB
@@ -113,6 +123,9 @@ func (c *Collider) step(a, b *env.Tree, ra, rb int32) (Step, [2]int32) {
 	}
 	return SplitB, b.Nodes[rb].Child
 }
+
+// stopEvery is how many steps a query takes between asking Stop.
+const stopEvery = 4096
 
 // place readies the per-query cache of B's placed boxes and triangles.
 func (c *Collider) place(b *env.Tree, pose geom.Transform) {

@@ -66,15 +66,21 @@ func runCollide(ctx context.Context, args []string, out io.Writer) error {
 		}
 		warnScene(m)
 		start := time.Now()
-		if trees[i], err = env.Build(m, env.BuildOptions{Fit: fit}); err != nil {
+		if trees[i], err = env.BuildContext(ctx, m, env.BuildOptions{Fit: fit}); err != nil {
+			if ctx.Err() != nil {
+				return collideInterrupted(ctx)
+			}
 			return err
 		}
 		buildS[i] = time.Since(start).Seconds()
 	}
-	c := traversal.Collider{FirstContact: f.first, MaxPairs: f.max}
+	c := traversal.Collider{FirstContact: f.first, MaxPairs: f.max, Stop: func() bool { return ctx.Err() != nil }}
 	start := time.Now()
 	c.Collide(trees[0], trees[1], pose)
 	query := time.Since(start)
+	if c.Stopped {
+		return collideInterrupted(ctx)
+	}
 	if f.json {
 		return writeCollideJSON(out, &c, buildS)
 	}
@@ -118,4 +124,9 @@ func parseFit(s string) (geom.FitMode, error) {
 		return geom.FitAxisAligned, nil
 	}
 	return 0, fmt.Errorf("%q: want hull, surface or aabb", s)
+}
+
+// collideInterrupted is collide stopped by a signal before it answered.
+func collideInterrupted(ctx context.Context) error {
+	return fmt.Errorf("collide interrupted (%v) before it answered: nothing listed; run it again and let it finish, or give --first or a smaller --max-pairs", context.Cause(ctx))
 }

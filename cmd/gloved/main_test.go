@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -103,6 +104,27 @@ func TestCollideFirstStopsAtOnePair(t *testing.T) {
 	}
 }
 
+// crossingFans writes two fans of n triangles each, every triangle of
+// one crossing every triangle of the other (n*n pairs), and returns their
+// paths.
+func crossingFans(t *testing.T, n int) (a, b string) {
+	t.Helper()
+	var fa, fb strings.Builder
+	for i := range n {
+		y, x := float64(i)/float64(n), float64(i)/float64(n)-0.5
+		fmt.Fprintf(&fa, "v -1 %g -1\nv 1 %g -1\nv 0 %g 1\nf %d %d %d\n", y, y, y, 3*i+1, 3*i+2, 3*i+3)
+		fmt.Fprintf(&fb, "v %g -1 -1\nv %g 2 -1\nv %g 0.5 1\nf %d %d %d\n", x, x, x, 3*i+1, 3*i+2, 3*i+3)
+	}
+	dir := t.TempDir()
+	a, b = filepath.Join(dir, "a.obj"), filepath.Join(dir, "b.obj")
+	for path, text := range map[string]string{a: fa.String(), b: fb.String()} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a, b
+}
+
 // TestCollideStopsAtMaxPairs: two fans of triangles where every
 // triangle of one crosses every triangle of the other meet in N*N pairs
 // (N = 10,000 ran out of memory holding them); collide lists at most
@@ -111,19 +133,7 @@ func TestCollideFirstStopsAtOnePair(t *testing.T) {
 // or above their number it lists them all and says nothing of it.
 func TestCollideStopsAtMaxPairs(t *testing.T) {
 	const n = 30
-	var fa, fb strings.Builder
-	for i := range n {
-		y, x := float64(i)/n, float64(i)/n-0.5
-		fmt.Fprintf(&fa, "v -1 %g -1\nv 1 %g -1\nv 0 %g 1\nf %d %d %d\n", y, y, y, 3*i+1, 3*i+2, 3*i+3)
-		fmt.Fprintf(&fb, "v %g -1 -1\nv %g 2 -1\nv %g 0.5 1\nf %d %d %d\n", x, x, x, 3*i+1, 3*i+2, 3*i+3)
-	}
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.obj"), filepath.Join(dir, "b.obj")
-	for path, text := range map[string]string{a: fa.String(), b: fb.String()} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, b := crossingFans(t, n)
 	r := runBinary(t, 20*time.Second, "collide", a, b, "--max-pairs", "100")
 	if r.code != 0 || !strings.Contains(r.stdout, "intersecting pairs: 100\n") || !strings.Contains(r.stdout, "stopped at --max-pairs 100") {
 		t.Errorf("capped at 100 of %d pairs: exit %d, stderr %q, stdout:\n%s", n*n, r.code, r.stderr, r.stdout)
@@ -141,6 +151,25 @@ func TestCollideStopsAtMaxPairs(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("intersecting pairs: %d\n", n*n)) || strings.Contains(r.stdout, "stopped at") {
 			t.Errorf("%q: exit %d, stdout lacks all %d pairs or says it stopped:\n%.400s", args, r.code, n*n, r.stdout)
 		}
+	}
+}
+
+// TestSIGTERMStopsALongCollideInOneLine: two fans of 3,000 triangles,
+// every pair crossing (nine million pairs, some 18 s), with --max-pairs
+// high enough to list them all: SIGTERM or SIGINT a second in stops
+// collide within seconds, exit 1, with one line saying it was
+// interrupted before it answered and what to do (it ran on for minutes,
+// the signal caught and never acted on). It runs alone: it waits on a
+// stop.
+func TestSIGTERMStopsALongCollideInOneLine(t *testing.T) {
+	a, b := crossingFans(t, 3000)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		p := startGloved(t, "collide", "collide", a, b, "--max-pairs", "100000000")
+		time.Sleep(time.Second) // into the query
+		p.cmd.Process.Signal(sig)
+		r := result{code: p.exit(t)} // fails if it runs on past 10 s
+		r.stdout, r.stderr = p.out.String(), p.errs.String()
+		r.oneLine(t, 1, "collide interrupted", "signal received", "before it answered", "--first")
 	}
 }
 
