@@ -46,6 +46,7 @@ func ReadOBJ(r io.Reader, defaultName string) (*Mesh, error) {
 // face corner takes two bytes of file and adds a 16-byte triangle). It
 // gives up with ctx's error once ctx ends.
 func readOBJ(ctx context.Context, b []byte, defaultName string) (*Mesh, error) {
+	b = bytes.TrimPrefix(b, utf8BOM) // an editor's byte-order mark is no part of line 1
 	nv, nt, no, corners, err := countOBJ(ctx, b)
 	if err != nil {
 		return nil, err
@@ -93,6 +94,9 @@ func readOBJ(ctx context.Context, b []byte, defaultName string) (*Mesh, error) {
 	}
 	return m, nil
 }
+
+// utf8BOM is the byte-order mark some editors begin a UTF-8 file with.
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
 // countOBJ returns how many vertices, triangles and objects readOBJ will
 // make of b (at most: it stops at the first error), and the most corners

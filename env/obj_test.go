@@ -45,3 +45,21 @@ func TestReadOBJMatchesTheScannerReader(t *testing.T) {
 		}
 	}
 }
+
+// TestAnOBJBeginningWithAByteOrderMarkReadsAsWithout: a file an editor
+// saved with a UTF-8 byte-order mark gives the same mesh as without it
+// (its first vertex was lost, and the error named the last line).
+func TestAnOBJBeginningWithAByteOrderMarkReadsAsWithout(t *testing.T) {
+	text := "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+	plain, err := ReadOBJ(strings.NewReader(text), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := ReadOBJ(strings.NewReader("\xef\xbb\xbf"+text), "t")
+	if err != nil {
+		t.Fatalf("with a byte-order mark: %v", err)
+	}
+	if !slices.Equal(marked.Verts, plain.Verts) || !slices.Equal(marked.Tris, plain.Tris) {
+		t.Fatalf("with a byte-order mark: %v %v, want %v %v", marked.Verts, marked.Tris, plain.Verts, plain.Tris)
+	}
+}

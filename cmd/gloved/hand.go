@@ -30,6 +30,9 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := notAnInput("-o", *outPath, []string{*outPath}, []inputFile{{"--meshes", *meshes}, {"--mesh", *mesh}}); err != nil {
+		return err
+	}
 	h, err := buildHand(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh}, *meshes)
 	if err != nil {
 		return err

@@ -82,11 +82,26 @@ func TestHandExportsGLB(t *testing.T) {
 }
 
 // TestHandMeshFailuresSayWhatIsWrong: a missing file and a glTF without a
-// skinned mesh each end with one line naming the file and the problem.
+// skinned mesh each end with one line naming the file and the problem,
+// and so does an -o naming the --meshes file the command reads.
 func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {
 	runBinary(t, 20*time.Second, "hand", "--mesh", "no-such-hand.glb").oneLine(t, 1, "no-such-hand.glb")
 	crate := filepath.Join("..", "..", "testdata", "scenes", "crate.glb")
 	runBinary(t, 20*time.Second, "hand", "--mesh", crate).oneLine(t, 1, "crate.glb", "no skinned mesh")
+	// -o naming the --meshes file it reads is refused, the file untouched
+	// (it was overwritten, and drifted with every run).
+	meshes := filepath.Join(t.TempDir(), "fist.obj")
+	if r := runBinary(t, 20*time.Second, "hand", "--pose", "fist", "-o", meshes); r.code != 0 {
+		t.Fatalf("hand -o: exit %d: %s", r.code, r.stderr)
+	}
+	before, err := os.ReadFile(meshes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBinary(t, 20*time.Second, "hand", "--meshes", meshes, "-o", meshes).oneLine(t, 2, "-o", "fist.obj is the file --meshes reads")
+	if after, err := os.ReadFile(meshes); err != nil || string(after) != string(before) {
+		t.Errorf("the --meshes file changed (%v)", err)
+	}
 }
 
 // TestContactsWithTheSkinnedHand: the offline pipeline runs the hand built
