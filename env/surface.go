@@ -31,8 +31,8 @@ type Surface struct {
 	nb   [][3]int32 // per tree triangle edge k (corner k to k+1): the other triangle, or -1 on a boundary
 	tris [][3]int32 // the tree's triangles (its mesh's, shared)
 	// A corner's welded vertex is wid[v-vbase], v its vertex in the scene;
-	// or, for an object whose vertices are spread over more than
-	// spreadCorners times its corners, corn[tri][k].
+	// or, for an object whose vertices span more than its corners,
+	// corn[tri][k].
 	wid   []int32
 	vbase int32
 	corn  [][3]int32
@@ -73,12 +73,6 @@ func NewSurfaceContext(ctx context.Context, m *Mesh, o int) (*Surface, error) {
 	return s, nil
 }
 
-// spreadCorners bounds the vertex span of an object whose corners are
-// welded by vertex (4 bytes a vertex of the span) rather than by corner
-// (12 bytes a triangle): an object whose vertices lie among many others'
-// (a scene's interleaved objects) would pay for theirs.
-const spreadCorners = 3
-
 // weld numbers the object's corners by position, so that seams (a
 // vertex repeated for its normals or texture) do not open the surface. It
 // sorts the object's own vertices (package weld's way), so its work and
@@ -91,7 +85,10 @@ func (s *Surface) weld(m *Mesh) {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
-	if int(hi-lo+1) > spreadCorners*3*len(m.Tris) {
+	// Welded by vertex, 4 bytes a vertex of the span; by corner, 4 bytes a
+	// corner: an object whose vertices lie among others' (a scene's
+	// interleaved objects), its span beyond its corners, keeps its corners'.
+	if int(hi-lo+1) > 3*len(m.Tris) {
 		s.weldCorners(m)
 		return
 	}
