@@ -30,42 +30,62 @@ const (
 	stlMinFacet = 86
 )
 
-// readSTL reads a binary or ASCII STL file as one object, named by an
-// ASCII file's solid name or else by name. STL repeats every corner, so
-// identical corners are welded into shared vertices.
+// readSTL reads a binary or ASCII STL file. A binary file is one object,
+// named name; an ASCII file has an object per "solid" block, named by the
+// block (a block without a name is name, or name.N after the first). STL
+// repeats every corner, so identical corners are welded into shared
+// vertices.
 func readSTL(ctx context.Context, b []byte, name string) (*Mesh, error) {
+	m := &Mesh{}
 	var corners []geom.Vec3
 	var err error
 	if stlIsBinary(b) {
 		// A binary STL's 80-byte header is free text, often an exporter's
 		// banner, so it does not name the object.
-		corners, err = readBinarySTL(ctx, b)
+		if corners, err = readBinarySTL(ctx, b); err != nil {
+			return nil, err
+		}
+		m.Objects = []string{name}
+		m.Object = make([]int32, len(corners)/3)
 	} else {
-		var solid string
-		solid, corners, err = readASCIISTL(ctx, b)
-		if solid != "" {
-			name = solid
+		var solids []stlSolid
+		var ignored int
+		if solids, corners, ignored, err = readASCIISTL(ctx, b); err != nil {
+			return nil, err
+		}
+		m.Object = make([]int32, 0, len(corners)/3)
+		for i, s := range solids {
+			if s.name == "" {
+				s.name = name
+				if i > 0 {
+					s.name = fmt.Sprintf("%s.%d", name, i)
+				}
+			}
+			o := m.addObject(s.name)
+			for range s.tris {
+				m.Object = append(m.Object, o)
+			}
+		}
+		if ignored > 0 {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%d bytes after the last endsolid are not a solid and were ignored", ignored))
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	m := &Mesh{Objects: []string{name}}
 	var ids []int32
 	m.Verts, ids = weld(corners)
 	m.Tris = make([][3]int32, len(ids)/3)
 	for t := range m.Tris {
 		m.Tris[t] = [3]int32{ids[3*t], ids[3*t+1], ids[3*t+2]}
 	}
-	m.Object = make([]int32, len(m.Tris))
 	return m, nil
 }
 
 // stlIsBinary decides the format. A file whose size is 84 + 50 × its
 // declared triangle count is binary whatever its header says (some
 // exporters begin a binary header with "solid "). Otherwise a file that
-// begins with "solid" and whose first kilobyte is text is ASCII; anything
-// else is binary, and reading it says how it is truncated.
+// begins with "solid" and whose first kilobyte after its first line is
+// text is ASCII; anything else is binary, and reading it says how it is
+// truncated. The first line is the solid's name, which may hold anything
+// (names are made printable later).
 func stlIsBinary(b []byte) bool {
 	if len(b) >= stlHeader && int64(len(b)) == stlHeader+stlTriangle*int64(binary.LittleEndian.Uint32(b[80:])) {
 		return true
@@ -74,7 +94,11 @@ func stlIsBinary(b []byte) bool {
 	if !bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("solid")) {
 		return true
 	}
-	for _, c := range head {
+	nl := bytes.IndexByte(bytes.TrimLeft(head, " \t\r\n"), '\n')
+	if nl < 0 && len(head) < len(b) {
+		return true // a first line of a kilobyte is no solid's name
+	}
+	for _, c := range head[len(head)-len(bytes.TrimLeft(head, " \t\r\n"))+nl+1:] {
 		if c < ' ' && !isSpace(c) || c == 0x7f {
 			return true
 		}
@@ -110,32 +134,69 @@ func readBinarySTL(ctx context.Context, b []byte) ([]geom.Vec3, error) {
 	return corners, nil
 }
 
-// readASCIISTL returns the solid's name and the corners of its facets:
-// "solid name", then facets of "facet normal x y z outer loop", three
-// "vertex x y z", "endloop endfacet", then "endsolid". What follows
-// endsolid is ignored.
-func readASCIISTL(ctx context.Context, b []byte) (string, []geom.Vec3, error) {
-	line, rest, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
-	name := string(bytes.TrimSpace(bytes.TrimPrefix(line, []byte("solid"))))
-	tok := stlTokens{b: rest, line: 1 + bytes.Count(b[:len(b)-len(rest)], []byte("\n"))}
+// stlSolid is one "solid name ... endsolid" block of an ASCII STL: its
+// name and how many facets it holds.
+type stlSolid struct {
+	name string
+	tris int
+}
+
+// readASCIISTL returns the solids of an ASCII STL and the corners of their
+// facets, in order: each solid is "solid name", then facets of "facet
+// normal x y z outer loop", three "vertex x y z", "endloop endfacet", then
+// "endsolid" and the rest of its line. Anything after the last endsolid
+// that does not begin another solid is ignored, and its size returned.
+func readASCIISTL(ctx context.Context, b []byte) ([]stlSolid, []geom.Vec3, int, error) {
+	tok := stlTokens{b: b, line: 1}
 	corners := make([]geom.Vec3, 0, 3*(len(b)/stlMinFacet+1))
-	for facet := 1; ; facet++ {
-		if err := polled(ctx, facet); err != nil {
-			return "", nil, err
+	var solids []stlSolid
+	facet := 0
+	for {
+		rest := tok.b
+		w := tok.next()
+		if len(w) == 0 {
+			return solids, corners, 0, nil
 		}
-		switch t := tok.next(); string(t) {
-		case "endsolid":
-			return name, corners, nil
-		case "facet":
-			var err error
-			if corners, err = tok.facet(corners); err != nil {
-				return "", nil, fmt.Errorf("line %d: facet %d: %w", tok.line, facet, err)
+		if !bytes.HasPrefix(w, []byte("solid")) {
+			if len(solids) == 0 {
+				return nil, nil, 0, fmt.Errorf("line %d: want solid, got %.40q", tok.line, w)
 			}
-		case "":
-			return "", nil, fmt.Errorf("line %d: the file ends before endsolid (truncated?)", tok.line)
-		default:
-			return "", nil, fmt.Errorf("line %d: want facet or endsolid, got %.40q", tok.line, t)
+			return solids, corners, len(bytes.TrimLeft(rest, " \t\r\n\v\f")), nil
 		}
+		if len(solids) == maxObjects {
+			return nil, nil, 0, fmt.Errorf("line %d: more than %d solids: %w", tok.line, maxObjects, ErrTooBig)
+		}
+		// The name is the rest of the line, and may be glued on ("solidcube").
+		name := append(append([]byte(nil), w[len("solid"):]...), tok.restOfLine()...)
+		solid := stlSolid{name: string(bytes.TrimSpace(name))}
+	facets:
+		for {
+			facet++
+			if err := polled(ctx, facet); err != nil {
+				return nil, nil, 0, err
+			}
+			t := tok.next()
+			if bytes.HasPrefix(t, []byte("endsolid")) {
+				t = t[:len("endsolid")] // "endsolidcube": the name again, glued on
+			}
+			switch string(t) {
+			case "endsolid":
+				tok.restOfLine() // the name again, if any
+				facet--
+				break facets
+			case "facet":
+				var err error
+				if corners, err = tok.facet(corners); err != nil {
+					return nil, nil, 0, fmt.Errorf("line %d: facet %d: %w", tok.line, facet, err)
+				}
+				solid.tris++
+			case "":
+				return nil, nil, 0, fmt.Errorf("line %d: the file ends before endsolid (truncated?)", tok.line)
+			default:
+				return nil, nil, 0, fmt.Errorf("line %d: want facet or endsolid, got %.40q", tok.line, t)
+			}
+		}
+		solids = append(solids, solid)
 	}
 }
 
@@ -169,6 +230,17 @@ func (s *stlTokens) next() []byte {
 		s.line += lines
 	}
 	return w
+}
+
+// restOfLine returns what is left of the current line and moves past its
+// end.
+func (s *stlTokens) restOfLine() []byte {
+	l, rest, found := bytes.Cut(s.b, []byte("\n"))
+	s.b = rest
+	if found {
+		s.line++
+	}
+	return l
 }
 
 // facet reads the rest of a facet after its "facet" and appends its

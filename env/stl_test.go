@@ -49,6 +49,58 @@ func TestLoadSTLNamesTheObject(t *testing.T) {
 	}
 }
 
+func TestAnASCIISTLHasAnObjectPerSolid(t *testing.T) {
+	facet := func(z int) string {
+		return fmt.Sprintf("facet normal 0 0 1\nouter loop\nvertex 0 0 %d\nvertex 1 0 %d\nvertex 0 1 %d\nendloop\nendfacet\n", z, z, z)
+	}
+	tests := []struct {
+		name, src string
+		objects   []string
+		tris      []int // per object
+		warning   string
+	}{
+		{"one", "solid a\n" + facet(0) + "endsolid a\n", []string{"a"}, []int{1}, ""},
+		{"three", "solid a\n" + facet(0) + "endsolid a\nsolid b\n" + facet(1) + facet(2) + "endsolid b\n  solid c\n" + facet(3) + "endsolid\n",
+			[]string{"a", "b", "c"}, []int{1, 2, 1}, ""},
+		{"unnamed", "solid\n" + facet(0) + "endsolid\nsolid\n" + facet(1) + "endsolid\n", []string{"x", "x.1"}, []int{1, 1}, ""},
+		{"glued", "solidcube\n" + facet(0) + "endsolidcube\n", []string{"cube"}, []int{1}, ""},
+		{"trailing", "solid a\n" + facet(0) + "endsolid a\n\ncreated by a tool\n", []string{"a"}, []int{1}, "18 bytes after the last endsolid are not a solid and were ignored"},
+		// A name with an escape is still ASCII: names are made printable later.
+		{"escape", "solid \x1b[31mred\a\n" + facet(0) + "endsolid\n", []string{"\x1b[31mred\a"}, []int{1}, ""},
+	}
+	for _, tc := range tests {
+		m, err := readSTL(context.Background(), []byte(tc.src), "x")
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if fmt.Sprint(m.Objects) != fmt.Sprint(tc.objects) {
+			t.Errorf("%s: objects %q, want %q", tc.name, m.Objects, tc.objects)
+		}
+		count := make([]int, len(m.Objects))
+		for _, o := range m.Object {
+			count[o]++
+		}
+		if fmt.Sprint(count) != fmt.Sprint(tc.tris) {
+			t.Errorf("%s: triangles per object %v, want %v", tc.name, count, tc.tris)
+		}
+		if got := strings.Join(m.Warnings, "; "); got != tc.warning {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.warning)
+		}
+	}
+}
+
+// A binary STL whose header begins "solid" and a line, then has the
+// count and float32 corners, is still binary when truncated: the control
+// bytes after the first line say so.
+func TestABinarySTLWithASolidHeaderLineIsBinary(t *testing.T) {
+	b := stlBinary("solid cube\n", 1000, stlCube()[:3])
+	_, err := readSTL(context.Background(), b, "x")
+	if err == nil || !strings.Contains(err.Error(), "truncated binary STL: 1000 triangles declared, room for 3") {
+		t.Errorf("got %v, want the truncated binary error", err)
+	}
+}
+
 func TestReadASCIISTLErrorsNameTheLine(t *testing.T) {
 	facet := "facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
 	tests := []struct {
@@ -61,6 +113,8 @@ func TestReadASCIISTLErrorsNameTheLine(t *testing.T) {
 		{"solid a\n" + strings.Replace(facet, "outer loop", "outer", 1), `line 4: facet 1: want loop, got "vertex"`},
 		{"solid a\n" + facet + facet + "endfacet\nendsolid\n", `line 16: want facet or endsolid, got "endfacet"`},
 		{"solid a\n  \n\n" + facet + "endsolid\n", ""},
+		{"solid a\n" + facet + "endsolid a\nsolid b\n" + facet, "line 17: the file ends before endsolid"},
+		{"solid a\n" + facet + "endsolid a\nsolid b\n" + strings.Replace(facet, "vertex 0 0 0", "vertex 0 0", 1), `line 14: facet 2: "vertex" is not a number`},
 	}
 	for _, tc := range tests {
 		m, err := readSTL(context.Background(), []byte(tc.src), "x")
@@ -155,8 +209,8 @@ func welded(m *Mesh) bool {
 	return true
 }
 
-// FuzzReadSTL: any bytes either fail with an error or give one welded
-// object whose indices are in range and whose coordinates are finite,
+// FuzzReadSTL: any bytes either fail with an error or give welded
+// objects whose indices are in range and whose coordinates are finite,
 // allocating no more than the loader's bound.
 func FuzzReadSTL(f *testing.F) {
 	for _, name := range []string{"cube_binary.stl", "cube_ascii.stl", "bad_inf.stl"} {
@@ -176,8 +230,13 @@ func FuzzReadSTL(f *testing.F) {
 			return
 		}
 		checkMesh(t, m)
-		if len(m.Objects) != 1 || !welded(m) {
-			t.Fatalf("%d objects, welded %v", len(m.Objects), welded(m))
+		if len(m.Objects) == 0 || len(m.Object) != len(m.Tris) || !welded(m) {
+			t.Fatalf("%d objects for %d triangles (%d owners), welded %v", len(m.Objects), len(m.Tris), len(m.Object), welded(m))
+		}
+		for _, o := range m.Object {
+			if o < 0 || int(o) >= len(m.Objects) {
+				t.Fatalf("a triangle of object %d of %d", o, len(m.Objects))
+			}
 		}
 	})
 }
