@@ -1,6 +1,7 @@
 package main
 
 import (
+
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/internal/userfile"
@@ -58,7 +59,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := notAnInput("--out", *dir, exportFiles(*dir, body), o.inputs()); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(*dir, "links"), 0o755); err != nil {
+	if err := makeExportDir(*dir); err != nil {
 		return err
 	}
 	if err := writeLinks(*dir, body); err != nil {
@@ -83,6 +84,20 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 // before its last: a --sim session's limit, or a recording's end.
 func exportInterrupted(ctx context.Context, frames, limit int) bool {
 	return ctx.Err() != nil && (limit == 0 || frames < limit)
+}
+
+// makeExportDir makes dir and dir/links. A dir/links that is there and is
+// not a directory (a symbolic link to one elsewhere, say) is refused:
+// export writes only inside the directory it is given.
+func makeExportDir(dir string) error {
+	links := filepath.Join(dir, "links")
+	if fi, err := os.Lstat(links); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%w: --out %s: %s is %s, and export writes only inside the directory it is given: remove it or name another directory", errUsage, userfile.Name(dir), userfile.Name(links), userfile.Describe(fi.Mode()))
+	}
+	if err := os.MkdirAll(links, 0o755); err != nil {
+		return fmt.Errorf("--out %s: %w", userfile.Name(dir), err)
+	}
+	return nil
 }
 
 // exportFiles are the files export --out writes into dir.

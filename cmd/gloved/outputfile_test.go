@@ -144,6 +144,32 @@ func TestACommandNeverWritesOverItsOwnInput(t *testing.T) {
 	}
 }
 
+// TestExportWritesOnlyInsideItsDirectory: export --out DIR whose links
+// subdirectory is a symbolic link to a directory elsewhere, or a file, is
+// refused in one line naming it, and nothing is written through it.
+func TestExportWritesOnlyInsideItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere")
+	for _, d := range []string{elsewhere, filepath.Join(dir, "sym"), filepath.Join(dir, "file")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "sym", "links")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "file", "links"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for out, says := range map[string]string{"sym": "is a symbolic link", "file": "is a file"} {
+		r := runBinary(t, 20*time.Second, "export", "--scene", "builtin:grasp", "--sim", "--frames", "3", "--out", filepath.Join(dir, out))
+		r.oneLine(t, 2, filepath.Join(dir, out, "links")+" "+says, "remove it or name another directory")
+	}
+	if names, _ := os.ReadDir(elsewhere); len(names) != 0 {
+		t.Errorf("export wrote %d files through the link into %s", len(names), elsewhere)
+	}
+}
+
 // TestAGLTFExportHoldsAtMostTheTimelinesFrames: export --gltf keeps every
 // frame in memory, so it holds at most as many as replay --view's
 // timeline: --frames beyond that is refused at once, and a recording

@@ -124,12 +124,16 @@ func tooBig(path, size string, k Kind) error {
 	return fmt.Errorf("%s: %s: %w for %s (the limit is %s)", Name(path), size, ErrTooBig, k.Name, bytesize.Format(k.MaxBytes))
 }
 
-// Describe names the type of a file that is not regular: "a
-// directory", "a socket", ...
+// Describe names the type of a file: "a file", "a directory", "a
+// symbolic link" (of an Lstat), "a socket", ...
 func Describe(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
+	case m.IsRegular():
+		return "a file"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&fs.ModeSocket != 0:
