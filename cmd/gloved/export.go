@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"github.com/gloved/gloved/cab"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/internal/userfile"
