@@ -1,11 +1,6 @@
 package main
 
 import (
-	"github.com/gloved/gloved/cab"
-	"github.com/gloved/gloved/env"
-	"github.com/gloved/gloved/internal/userfile"
-	"github.com/gloved/gloved/session"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +8,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gloved/gloved/cab"
+	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/userfile"
+	"github.com/gloved/gloved/session"
 )
 
 // runExport writes a session in plain formats so that anyone can check
