@@ -86,6 +86,13 @@ func TestLoadGLTFHostile(t *testing.T) {
 		{"huge.gltf", cubeGLTF(set("accessors", 0, "count", 1e12)), "count: 1000000000000: want an integer from 0 to 2^31-1", 0},
 		{"draco.gltf", cubeGLTF(func(d obj) { d["extensionsRequired"] = []any{"KHR_draco_mesh_compression"} }),
 			"extensionsRequired: KHR_draco_mesh_compression, which gloved does not read", 0},
+		{"instancing.gltf", cubeGLTF(func(d obj) { d["extensionsRequired"] = []any{"KHR_materials_unlit", "EXT_mesh_gpu_instancing"} }),
+			"extensionsRequired: EXT_mesh_gpu_instancing, which gloved does not read", 0},
+		{"unknown.gltf", cubeGLTF(func(d obj) { d["extensionsRequired"] = []any{"VENDOR_\x1b[2Jgeometry"} }),
+			"extensionsRequired: VENDOR_?[2Jgeometry, which gloved does not read", 0},
+		{"shading.gltf", cubeGLTF(func(d obj) {
+			d["extensionsRequired"] = []any{"KHR_materials_unlit", "KHR_texture_transform", "KHR_lights_punctual", "EXT_texture_webp"}
+		}), "", 12},
 		{"parent.gltf", cubeGLTF(set("buffers", 0, "uri", "../secret.bin")), `buffer 0: uri "../secret.bin": not a file beside the document`, 0},
 		{"http.gltf", cubeGLTF(set("buffers", 0, "uri", "http://example.com/x.bin")), "only data: URIs and files beside the document are read", 0},
 		{"mode.gltf", cubeGLTF(func(d obj) { at(d, "meshes", 0)["primitives"].([]any)[0].(obj)["mode"] = 9 }), "mode 9: want 0 to 6", 0},

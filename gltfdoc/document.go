@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/gloved/gloved/internal/printable"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -113,9 +115,19 @@ func (a *accessorDecl) typeName() string {
 	return accessorTypes[a.typ]
 }
 
-// unread are required extensions that change how geometry is stored: a
-// file that needs one cannot be read without it.
-var unread = []string{"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization"}
+// ignorable are the required extensions that leave a file's geometry as
+// the core specification reads it: materials, textures, lights, metadata.
+// A file that requires any other (Draco or meshopt compression,
+// quantized positions, GPU instancing, an extension unknown to gloved)
+// may hold geometry that reading without it would get wrong, so it is
+// refused.
+var ignorable = []string{
+	"KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif",
+	"KHR_lights_punctual", "KHR_xmp_json_ld", "KHR_materials_variants",
+}
+
+// ignorablePrefix: every KHR_materials_ extension changes only shading.
+const ignorablePrefix = "KHR_materials_"
 
 // decode decodes a glTF document's JSON into f.
 func (f *File) decode(js []byte) error {
@@ -138,8 +150,12 @@ func (f *File) decode(js []byte) error {
 			})
 		case "extensionsRequired":
 			err = eachElement(v, func(_ int, e []byte) error {
-				if ext, _ := jsonString(e); slices.Contains(unread, ext) {
-					return fmt.Errorf("%s, which gloved does not read", ext)
+				ext, err := jsonString(e)
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(ignorable, ext) && !strings.HasPrefix(ext, ignorablePrefix) {
+					return fmt.Errorf("%.80s, which gloved does not read (it reads core glTF 2.0 geometry: export without it)", printable.String(ext))
 				}
 				return nil
 			})
