@@ -130,18 +130,22 @@ func TestAHandKeyWrittenAsZeroIsRefusedNotTakenForTheDefault(t *testing.T) {
 // ASCII, or a part longer than osc.MaxAddressPart (256 bytes: a
 // 70,000-byte prefix fits no datagram, and nothing at all was sent) is
 // refused by --check and by run, in one line naming the key; 256 bytes
-// pass.
+// pass. So is a per-hand name holding {finger}, which once expanded
+// was the bare /avatar/parameters/.
 func TestTheAddressesAConfigBuildsAreOSCAddressesThatFit(t *testing.T) {
 	long := strings.Repeat("x", 70000)
-	vrchat := func(curl string) string {
-		return "[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"127.0.0.1:9\"]\nparameters = { curl = \"" + curl + "\" }\n"
+	vrchatParam := func(key, name string) string {
+		return "[[osc.profile]]\nname = \"vrchat\"\ntargets = [\"127.0.0.1:9\"]\nparameters = { " + key + " = \"" + name + "\" }\n"
 	}
+	vrchat := func(curl string) string { return vrchatParam("curl", curl) }
 	for _, tc := range []struct{ extra, says string }{
 		{"prefix = \"/g\\u0000x\"\n", `osc.prefix = "/g\x00x": byte 2 (0x00) is not printable ASCII`},
 		{"prefix = \"/g\\nx\"\n", `osc.prefix = "/g\nx": byte 2 (0x0a) is not printable ASCII`},
 		{"prefix = \"/gl\u00f6ved\"\n", "osc.prefix = \"/gl\u00f6ved\": byte 3 (0xc3) is not printable ASCII"},
 		{"prefix = \"/" + long + "\"\n", "(70001 bytes)\": 70001 bytes: want at most 256"},
 		{vrchat("x\\n\\u0000{Finger}"), `osc.profile[0].parameters.curl = "x\n\x00{Finger}": want a parameter name: printable ASCII, no spaces`},
+		// A per-hand name with {finger} expanded to "": the bare /avatar/parameters/.
+		{vrchatParam("fist", "{finger}"), `osc.profile[0].parameters.fist = "{finger}": want no {finger} (or {Finger}) in it: it names one parameter per hand`},
 		{vrchat(long + "{Finger}"), "osc.profile[0].parameters.curl = \"" + long[:64] + "... (70008 bytes)\": want a name of at most 256 bytes once expanded (one is 70005)"},
 	} {
 		cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", tc.extra)

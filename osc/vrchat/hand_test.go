@@ -404,6 +404,8 @@ func TestNamesCheckSaysWhatIsWrong(t *testing.T) {
 		{map[string]string{"fist": "gloved/{hand}/{nope}"}, []string{"right"}, "parameters.fist"},
 		{map[string]string{"proximity": "gloved/{hand}/{finger}/curl"}, []string{"right"}, "another parameter's"},
 		{map[string]string{"grip": "x"}, []string{"right"}, "parameters.grip"},
+		{map[string]string{"fist": "{finger}"}, []string{"right"}, "no {finger}"},
+		{map[string]string{"fist": "gloved/{hand}/{Finger}fist"}, []string{"right"}, "one parameter per hand"},
 	}
 	for _, tc := range tests {
 		n, err := vrchat.WithDefaults(tc.table)

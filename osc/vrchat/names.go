@@ -81,8 +81,8 @@ func capital(s string) string {
 // Check reports a name that cannot be used for the hands named hands: one
 // that is not an OSC address's part once expanded (printable ASCII, no
 // spaces, #*,?[]{}, no empty segment, at most osc.MaxAddressPart bytes),
-// a per-finger name without {finger}, a name without {hand} when there
-// are two hands or more, and two parameters with one name. The error names the key at fault ("parameters.curl = ...").
+// a per-finger name without {finger}, a per-hand name with it, a name
+// without {hand} when there are two hands or more, and two parameters with one name. The error names the key at fault ("parameters.curl = ...").
 func (n Names) Check(hands []string) error {
 	seen := map[string]bool{}
 	for _, key := range []string{"curl", "proximity", "velocity", "touch", "pinch", "fist"} {
@@ -97,6 +97,9 @@ func (n Names) Check(hands []string) error {
 		if f.fingers != nil && !strings.Contains(t, "{finger}") && !strings.Contains(t, "{Finger}") {
 			return fail("{finger} (or {Finger}) in it: it names a parameter per finger")
 		}
+		if f.fingers == nil && (strings.Contains(t, "{finger}") || strings.Contains(t, "{Finger}")) {
+			return fail("no {finger} (or {Finger}) in it: it names one parameter per hand")
+		}
 		if len(hands) > 1 && !strings.Contains(t, "{hand}") && !strings.Contains(t, "{Hand}") {
 			return fail("{hand} (or {Hand}) in it: two hands would send one parameter")
 		}
@@ -107,7 +110,7 @@ func (n Names) Check(hands []string) error {
 		for _, h := range hands {
 			for _, fg := range fingers {
 				name := expand(t, h, fg)
-				if osc.AddressChars(name) != "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
+				if name == "" || osc.AddressChars(name) != "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.Contains(name, "//") {
 					return fail("a parameter name: printable ASCII, no spaces or #*,?[]{}, no empty /-separated part, placeholders {hand} {Hand} {finger} {Finger}")
 				}
 				if len(name) > osc.MaxAddressPart {
