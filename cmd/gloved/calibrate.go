@@ -82,11 +82,13 @@ func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
 	}
 	a := calibrateArgs{spec: session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side, Options: options},
 		hold: *hold, still: *still, force: *force, out: *outPath, viewAt: *viewAt}
-	return a, a.check()
+	return a, a.check(flagsWritten(fs))
 }
 
-// check checks the flags, each error naming its flag.
-func (a *calibrateArgs) check() error {
+// check checks the flags, each error naming its flag; written says which
+// were given, so that a zero given (--baud 0) is refused, not taken for
+// the default.
+func (a *calibrateArgs) check(written func(flag string) bool) error {
 	d, err := a.spec.Driver()
 	if err == nil && a.spec.Sensors != 0 {
 		_, err = d.Layout(a.spec.Sensors)
@@ -103,7 +105,7 @@ func (a *calibrateArgs) check() error {
 	case !(a.still > 0):
 		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, a.still)
 	}
-	return flagSpec(a.spec.Normalize())
+	return flagSpec(a.spec.NormalizeWritten(written))
 }
 
 // calibrates selects the drivers `gloved calibrate` can calibrate.
