@@ -162,6 +162,10 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 		case errors.Is(err, devices.ErrDisconnected):
 			h.setStatus(StatusReconnecting)
 			h.rate.reset()
+		case errors.Is(err, devices.ErrRefused):
+			// Not silent: what arrives is refused, and counted.
+			h.setStatus(StatusDegraded)
+			h.rate.reset()
 		case errors.Is(err, devices.ErrTimeout):
 			if time.Since(lastSample) >= h.stallAfter {
 				if h.setStatus(StatusStalled) {

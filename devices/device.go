@@ -96,6 +96,10 @@ var (
 	ErrDisconnected = errors.New("devices: port disconnected, reopening")
 	// ErrTimeout: no record arrived within the read deadline.
 	ErrTimeout = errors.New("devices: no record within the deadline")
+	// ErrRefused: records arrived within the read deadline, but each was
+	// refused (malformed, or a value out of range) and counted in Faults:
+	// the device is not silent, its data is unusable.
+	ErrRefused = errors.New("devices: records arrive, but each is refused (malformed or out of range)")
 )
 
 // ErrClosed is returned by Read after Close.
@@ -106,7 +110,7 @@ var ErrEnd = errors.New("devices: end of recording")
 
 // Transient reports whether err leaves the device usable.
 func Transient(err error) bool {
-	return errors.Is(err, ErrNoGlove) || errors.Is(err, ErrDisconnected) || errors.Is(err, ErrTimeout) || errors.As(err, new(*GloveError))
+	return errors.Is(err, ErrNoGlove) || errors.Is(err, ErrDisconnected) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrRefused) || errors.As(err, new(*GloveError))
 }
 
 // GloveError is an error tail the unit sent instead of a record.

@@ -382,3 +382,33 @@ func TestATrackerSessionRecordedReplaysItsJointAnglesWithoutTheNetwork(t *testin
 		t.Fatalf("gloved contacts without a network: exit %d, %d frames for %d replayed: %s", r.code, frames, atA+atB, r.stderr)
 	}
 }
+
+// TestATrackerSendingOnlyRefusedPosesIsDegradedNotStalled: a tracker
+// hand whose tracker goes on sending, but only joints out of range, says
+// degraded (it is not silent: what it sends is refused, and counted), not
+// stalled; once the tracker falls silent, stalled.
+func TestATrackerSendingOnlyRefusedPosesIsDegradedNotStalled(t *testing.T) {
+	t.Parallel()
+	listen := freeUDP(t)
+	got := runTrackerHand(t, "osc", listen, "", nil)
+	pose := func(q handmodel.Angles) func(w *osc.Writer) {
+		_, f := posedFrame(t, &q, geom.Identity())
+		return func(w *osc.Writer) {
+			w.Begin(osc.Timetag(time.Now()))
+			osc.AppendFrame(w, osc.HandAddresses("/gloved", "right"), f)
+		}
+	}
+	good := handmodel.Angles{handmodel.IndexMCP: 0.5}
+	sendPoses(t, "", listen, 20, pose(good))
+	waitFor(t, got, "at the pose sent", atPose(&good, 0, 1e-6))
+	statusesSince := func(from int) []string {
+		s := daemontest.Statuses(got.All(), "right")
+		return s[min(from, len(s)):]
+	}
+	from := len(daemontest.Statuses(got.All(), "right"))
+	sendPoses(t, "", listen, 60, pose(handmodel.Angles{handmodel.IndexMCP: 100})) // 1.2 s of refused poses
+	if s := statusesSince(from); !slices.Contains(s, "degraded") || slices.Contains(s, "stalled") {
+		t.Fatalf("while sending only refused poses the hand said %v; want degraded, never stalled", s)
+	}
+	waitFor(t, got, "stalled once silent", func([]*goosc.Bundle) bool { return slices.Contains(statusesSince(from), "stalled") })
+}

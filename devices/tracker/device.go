@@ -46,7 +46,9 @@ type decoder interface {
 // Glove is a hand tracker as a glove: a devices.Device whose samples are
 // the joint angles of the poses the tracker sends. Before the first pose
 // a Read says there is no glove (devices.ErrNoGlove); once the tracker
-// falls silent, that it timed out (devices.ErrTimeout, stalled). When
+// falls silent, that it timed out (devices.ErrTimeout, stalled), and
+// while it sends only datagrams whose messages are refused, that
+// (devices.ErrRefused, degraded). When
 // the tracking is lost, the tracker silent for readTimeout or saying so,
 // the hand holds its last pose for hold from that moment, then opens: one
 // sample of the flat hand (a hold < 0 holds it for good).
@@ -111,6 +113,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 	deadline := time.Now().Add(readTimeout)
 	due := g.sampleAt.Add(minPoseGap)
 	pending := false // a pose has come that is not yet returned
+	refused := false // a datagram has come whose messages were refused
 	for {
 		now := time.Now()
 		opens := g.opensAt()
@@ -130,7 +133,10 @@ func (g *Glove) Read(s *devices.Sample) error {
 			return nil
 		case !pending && !now.Before(deadline):
 			g.log.Counts.Timeouts++
-			if !g.seen {
+			switch {
+			case refused:
+				return devices.ErrRefused
+			case !g.seen:
 				return devices.ErrNoGlove
 			}
 			return devices.ErrTimeout
@@ -151,9 +157,9 @@ func (g *Glove) Read(s *devices.Sample) error {
 			return devices.ErrClosed
 		case d := <-g.box.in:
 			g.timer.Stop()
-			if g.take(&d) {
-				pending = true
-			}
+			posed, bad := g.take(&d)
+			pending = pending || posed
+			refused = refused || bad
 			g.box.free <- d
 		case <-g.timer.C:
 		}
@@ -176,29 +182,32 @@ func (g *Glove) opensAt() time.Time {
 
 // take reads one datagram: a source neither loopback nor allowed is
 // dropped and counted, a malformed datagram counted and ignored as a
-// whole. It reports whether the datagram posed the hand.
-func (g *Glove) take(d *datagram) bool {
+// whole. It reports whether the datagram posed the hand, and whether,
+// from a trusted source, it posed nothing because its messages were
+// refused (malformed, or a joint out of range).
+func (g *Glove) take(d *datagram) (posed, refused bool) {
 	if !trusted(d.src.Addr(), g.allow) {
 		g.log.Counts.Denied++
-		return false
+		return false, false
 	}
+	bad := g.log.Counts.BadFrames
 	g.dec.begin(&g.log.Counts)
 	if !walk(d.buf[:d.n], 0, g.dec) {
 		g.log.Counts.BadFrames++
-		return false
+		return false, true
 	}
-	posed := g.dec.end()
+	posed = g.dec.end()
 	if g.dec.lost() {
 		// The hold counts from the moment the tracker said so.
 		if g.tracking {
 			g.tracking, g.saidAt = false, time.Now()
 		}
-		return false
+		return false, false
 	}
 	if posed {
 		g.seen, g.tracking, g.poseAt = true, true, time.Now()
 	}
-	return posed
+	return posed, !posed && g.log.Counts.BadFrames > bad
 }
 
 // fill writes the hand's angles into s, the sample returned now.

@@ -32,8 +32,9 @@ func bone(name string, p mgl64.Vec3, q mgl64.Quat) datagram {
 // TestBadPosesAndStrangersNeverPoseTheHand: a bone whose rotation is not
 // finite or zero, or whose position lies beyond geom.MaxPosition, is
 // dropped and counted (a bad frame, out of range), as is a datagram that
-// does not parse; a good bone from a source neither loopback nor in
-// osc.allow is dropped and counted denied, and from an allowed one poses
+// does not parse, each said refused; a good bone from a source neither
+// loopback nor in osc.allow is dropped and counted denied (not refused:
+// a stranger says nothing of the tracker), and from an allowed one poses
 // the hand.
 func TestBadPosesAndStrangersNeverPoseTheHand(t *testing.T) {
 	dec, err := newVMC(handmodel.DefaultParams)
@@ -50,25 +51,25 @@ func TestBadPosesAndStrangersNeverPoseTheHand(t *testing.T) {
 	}
 	for i := range bad {
 		bad[i].src = local
-		if g.take(&bad[i]) {
-			t.Fatalf("bad bone %d posed the hand", i)
+		if posed, refused := g.take(&bad[i]); posed || !refused {
+			t.Fatalf("bad bone %d: posed %v, refused %v; want refused", i, posed, refused)
 		}
 	}
 	torn := bone(name, mgl64.Vec3{}, mgl64.QuatIdent())
 	torn.n, torn.src = 21, local
-	if g.take(&torn) {
-		t.Fatal("a torn datagram posed the hand")
+	if posed, refused := g.take(&torn); posed || !refused {
+		t.Fatalf("a torn datagram: posed %v, refused %v; want refused", posed, refused)
 	}
 	if f := g.log.Counts; f.OutOfRange != 3 || f.BadFrames != 4 {
 		t.Fatalf("faults %+v", f)
 	}
 	good := bone(name, mgl64.Vec3{}, mgl64.QuatIdent())
 	good.src = netip.MustParseAddrPort("192.0.2.7:5000")
-	if g.take(&good) || g.log.Counts.Denied != 1 {
+	if posed, refused := g.take(&good); posed || refused || g.log.Counts.Denied != 1 {
 		t.Fatalf("a stranger's bone: faults %+v", g.log.Counts)
 	}
 	good.src = netip.MustParseAddrPort("10.1.2.3:5000")
-	if !g.take(&good) {
+	if posed, refused := g.take(&good); !posed || refused {
 		t.Fatal("an allowed source's bone did not pose the hand")
 	}
 	if g.log.Counts.Denied != 1 || g.log.Counts.BadFrames != 4 {
