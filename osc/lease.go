@@ -65,21 +65,23 @@ func (h *Hub) subscribe(src netip.Addr, dst netip.AddrPort, tok string) (d time.
 }
 
 // unsubscribe ends the subscription of dst, if there is one, when src is
-// the machine that made it or its destination.
-func (h *Hub) unsubscribe(src netip.Addr, dst netip.AddrPort) error {
+// the machine that made it or its destination; found says whether there
+// was one.
+func (h *Hub) unsubscribe(src netip.Addr, dst netip.AddrPort) (found bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.expire(h.clock())
 	i := h.find(dst)
 	if i < 0 {
-		return nil
+		return false, nil
 	}
 	if l := h.subs[i]; !sameHost(src, l.owner) && !sameHost(src, l.dest.Addr()) {
-		return errors.New("only the subscriber or the destination may unsubscribe")
+		return true, errors.New("only the subscriber or the destination may unsubscribe")
 	}
 	h.subs = append(h.subs[:i], h.subs[i+1:]...)
 	h.rebuild()
 	h.updateExpiry()
-	return nil
+	return true, nil
 }
 
 // Subscribers returns the run-time subscribers whose leases run.

@@ -1,6 +1,7 @@
 package osc
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"reflect"
@@ -269,5 +270,55 @@ func TestRenewalsGetANewTokenBeforeTheirsRunsOut(t *testing.T) {
 	bad := h.Stats.BadTokens.Load()
 	if rs := renew(old); len(rs) != 1 || rs[0].m.Address != "/gloved/validate" || h.Stats.BadTokens.Load() != bad+1 {
 		t.Fatalf("with the token two rotations old: %v, %d bad tokens", rs, h.Stats.BadTokens.Load()-bad)
+	}
+}
+
+// TestUnsubscribingNothingIsRefusedSayingSo: an unsubscribe with nothing
+// to end (done already, a lease run out, a port mistyped, which would
+// leave the stream running at the real one) is refused with the reason,
+// not answered unsubscribed; a host name resolving to several addresses
+// ends the one subscribed.
+func TestUnsubscribingNothingIsRefusedSayingSo(t *testing.T) {
+	h, rec, clk := testHub(t, Policy{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go h.resolveLoop(ctx)
+	answers := func(n int) []string {
+		t.Helper()
+		var rs []reply
+		waitFor(t, fmt.Sprintf("%d replies", n), func() bool { rs = append(rs, rec.replies(t)...); return len(rs) >= n })
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.m.Address+" "+fmt.Sprint(r.m.Arguments))
+		}
+		return out
+	}
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5002)
+	clk.advance(time.Second) // a new window of replies, each of which goes to 127.0.0.1
+	rec.replies(t) // and forgets them
+	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
+	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000) // again
+	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5001) // mistyped
+	want := []string{
+		"/gloved/unsubscribed [127.0.0.1 5000]",
+		"/gloved/refused [127.0.0.1:5000: no subscription (none was made, or its lease ran out)]",
+		"/gloved/refused [127.0.0.1:5001: no subscription (none was made, or its lease ran out)]",
+	}
+	if got := answers(3); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("answers %q, want %q", got, want)
+	}
+	clk.advance(time.Hour) // 5002's lease has run out
+	rec.replies(t) // and forgets them
+	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5002)
+	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5003)
+	unsubscribe(t, h, "127.0.0.1:5000", "localhost", 5003) // ::1 and 127.0.0.1
+	want = []string{
+		"/gloved/refused [127.0.0.1:5002: no subscription (none was made, or its lease ran out)]",
+		fmt.Sprintf("/gloved/subscribed [127.0.0.1 5003 %v]", DefaultLease.Seconds()),
+		"/gloved/unsubscribed [localhost 5003]",
+	}
+	if got := answers(3); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("answers %q, want %q", got, want)
 	}
 }

@@ -162,7 +162,7 @@ func MethodsIn(c geom.Convention) []Method {
 				"A destination that is not loopback gets no frame until it proves it receives there: it is sent {prefix}/validate, and this request and every renewal carry the token that came in it."},
 		{Path: "{prefix}/unsubscribe", Access: Accepted, When: "answered with {prefix}/unsubscribed or {prefix}/refused",
 			Args:        one(argHost, argPort, argToken),
-			Description: "Ends a subscription, by its subscriber or its destination (the token, if sent, lets the answer reach a sender that is not loopback)."},
+			Description: "Ends a subscription, by its subscriber or its destination (the token, if sent, lets the answer reach a sender that is not loopback); one with nothing to end (ended already, its lease run out, a port mistyped) is refused, saying so."},
 		{Path: "{prefix}/{hand}/wrist", Access: Accepted, When: "from loopback or osc.allow; not answered",
 			Args:        args(Vec3Args("position", unitMetre), QuatArgs("rotation")),
 			Description: "Sets the hand's wrist pose, overriding the config's wrist_pose and a recording's wrist channel; dropped unless finite, inside osc.wrist_box and of a non-zero quaternion."},

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -97,11 +98,14 @@ func (h *Hub) apply(r lookup, addrs []netip.Addr) {
 	}
 	slices.SortStableFunc(addrs, func(a, b netip.Addr) int { return rank(a) - rank(b) })
 	var first error
+	found := false
 	for _, a := range addrs {
 		dst := netip.AddrPortFrom(a, r.port)
 		var err error
 		if r.unsub {
-			err = h.unsubscribe(r.src.Addr(), dst)
+			var had bool
+			had, err = h.unsubscribe(r.src.Addr(), dst)
+			found = found || had
 		} else if d, stale, serr := h.subscribe(r.src.Addr(), dst, r.token); serr == nil {
 			h.reply(h.answerOf(r), h.addr.subscribed, a.String(), int32(r.port), float32(d.Seconds()))
 			if stale {
@@ -123,6 +127,12 @@ func (h *Hub) apply(r lookup, addrs []netip.Addr) {
 	}
 	if first != nil {
 		h.refuse(r, first.Error())
+		return
+	}
+	if !found {
+		// Not "unsubscribed": a port mistyped would leave the stream
+		// running at the real one while the sender believes it stopped.
+		h.refuse(r, net.JoinHostPort(r.host, strconv.Itoa(int(r.port)))+": no subscription (none was made, or its lease ran out)")
 		return
 	}
 	h.reply(h.answerOf(r), h.addr.unsubscribed, r.host, int32(r.port))
