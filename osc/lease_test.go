@@ -296,7 +296,7 @@ func TestUnsubscribingNothingIsRefusedSayingSo(t *testing.T) {
 	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
 	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5002)
 	clk.advance(time.Second) // a new window of replies, each of which goes to 127.0.0.1
-	rec.replies(t) // and forgets them
+	rec.replies(t)           // and forgets them
 	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000)
 	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5000) // again
 	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5001) // mistyped
@@ -309,7 +309,7 @@ func TestUnsubscribingNothingIsRefusedSayingSo(t *testing.T) {
 		t.Fatalf("answers %q, want %q", got, want)
 	}
 	clk.advance(time.Hour) // 5002's lease has run out
-	rec.replies(t) // and forgets them
+	rec.replies(t)         // and forgets them
 	unsubscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5002)
 	subscribe(t, h, "127.0.0.1:5000", "127.0.0.1", 5003)
 	unsubscribe(t, h, "127.0.0.1:5000", "localhost", 5003) // ::1 and 127.0.0.1
