@@ -39,8 +39,8 @@ func PoseError(q mgl64.Quat, t Vec3) error {
 }
 
 // transformError says why q and t make no transform: a position not
-// finite, or a quaternion not finite, too long to normalise, or zero
-// (shorter than MinQuatLen).
+// finite, or a quaternion not finite, too long to normalise, zero, or
+// shorter than MinQuatLen.
 func transformError(q mgl64.Quat, t Vec3) error {
 	n := q.Len()
 	switch {
@@ -50,8 +50,10 @@ func transformError(q mgl64.Quat, t Vec3) error {
 		return fmt.Errorf("the rotation quaternion has a number that is not finite")
 	case !Finite(n):
 		return fmt.Errorf("the rotation quaternion is too long to normalise (its length overflows): give a unit quaternion")
-	case n < MinQuatLen:
+	case n == 0:
 		return fmt.Errorf("the rotation quaternion is zero, which is no rotation: give a unit quaternion (qx qy qz qw = 0 0 0 1 turns nothing)")
+	case n < MinQuatLen:
+		return fmt.Errorf("the rotation quaternion's length %.3g is below 1e-9 (geom.MinQuatLen), too short to say a rotation (normalising it would turn rounding into one): give a unit quaternion (qx qy qz qw = 0 0 0 1 turns nothing)", n)
 	}
 	return nil
 }

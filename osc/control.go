@@ -125,8 +125,10 @@ func badPose(box geom.AABB, p mgl64.Vec3, n float64) string {
 		return "osc: wrist pose dropped: the position is outside osc.wrist_box"
 	case !geom.Finite(n):
 		return "osc: wrist pose dropped: the rotation is not finite"
-	case n < geom.MinQuatLen:
+	case n == 0:
 		return "osc: wrist pose dropped: the rotation quaternion (x y z w) is zero, which is no rotation: send a unit quaternion, 0 0 0 1 for none"
+	case n < geom.MinQuatLen:
+		return "osc: wrist pose dropped: the rotation quaternion (x y z w) is shorter than 1e-9, too short to say a rotation: send a unit quaternion, 0 0 0 1 for none"
 	}
 	return ""
 }

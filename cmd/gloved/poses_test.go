@@ -22,7 +22,7 @@ import (
 
 // TestPosesAndScalesBeyondTheirBoundsAreRefusedByCheckAndRun: a config's
 // wrist pose (either key) or scene placement farther than 100 m along an
-// axis, a zero quaternion, a scene scale outside 1e-6 to 1e6 (0 too), and
+// axis, a zero quaternion or one shorter than 1e-9 (not called zero), a scene scale outside 1e-6 to 1e6 (0 too), and
 // an osc.wrist_box reaching beyond 100 m end `run --check` and `run` with
 // one line naming the key and what is wrong, exit code 2.
 func TestPosesAndScalesBeyondTheirBoundsAreRefusedByCheckAndRun(t *testing.T) {
@@ -36,6 +36,7 @@ func TestPosesAndScalesBeyondTheirBoundsAreRefusedByCheckAndRun(t *testing.T) {
 		{"wrist_pose far away", "wrist_pose = [1e300, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]", `path = "builtin:grasp"`, "", []string{"hand[0].wrist_pose: " + beyond}},
 		{"old wrist far away", "wrist = [1.0, 0.0, 0.0, 0.0, 1e300, 0.0, 0.0]", `path = "builtin:grasp"`, "", []string{"hand[0].wrist: " + beyond}},
 		{"wrist_pose of a zero quaternion", "wrist_pose = [0.0, 0.91, 0.1, 0.0, 0.0, 0.0, 0.0]", `path = "builtin:grasp"`, "", []string{"hand[0].wrist_pose: " + zero}},
+		{"wrist_pose of a tiny quaternion", "wrist_pose = [0.0, 0.0, 0.0, 1e-38, 0.0, 0.0, 0.0]", `path = "builtin:grasp"`, "", []string{"hand[0].wrist_pose: the rotation quaternion's length 1e-38 is below 1e-9 (geom.MinQuatLen), too short to say a rotation"}},
 		{"scene scale huge", "", `path = "builtin:grasp", scale = 1e300`, "", []string{"scene.files[0].scale = 1e+300: " + scale}},
 		{"scene scale tiny", "", `path = "builtin:grasp", scale = 1e-300`, "", []string{"scene.files[0].scale = 1e-300: " + scale}},
 		{"scene scale zero", "", `path = "builtin:grasp", scale = 0.0`, "", []string{"scene.files[0].scale = 0: " + scale}},
