@@ -36,7 +36,10 @@ import (
 // CyberGloves send none.
 func TestGloveFaultsThroughTheBinaries(t *testing.T) {
 	for _, model := range []string{"cyberglove", "cyberglove3", "opengloves"} {
-		t.Run(model, func(t *testing.T) { faultsThroughTheBinaries(t, model) })
+		t.Run(model, func(t *testing.T) {
+			t.Parallel() // with each other: an emulator and a daemon each, mostly waiting
+			faultsThroughTheBinaries(t, model)
+		})
 	}
 }
 

@@ -73,6 +73,7 @@ func jointError(a, b []float32, first handmodel.Joint) float64 {
 // documented round-trip tolerance (1e-4 rad), and B's hand touches the
 // ball in at least half the frames A's does.
 func TestAGlovedsVMCOutputDrivesAnotherGlovedsHandAndItsContactsThroughTheBinaries(t *testing.T) {
+	t.Parallel()
 	glovedToGloved(t, "vmc", "vmc", "")
 }
 
@@ -80,6 +81,7 @@ func TestAGlovedsVMCOutputDrivesAnotherGlovedsHandAndItsContactsThroughTheBinari
 // the same two daemons, A's openxr profile (in Unity's coordinates) into
 // B's hand of device = "osc" reading them in Unity's coordinates.
 func TestAGlovedsOpenXROutputDrivesAnotherGlovedsHandAndItsContactsThroughTheBinaries(t *testing.T) {
+	t.Parallel()
 	glovedToGloved(t, "openxr", "osc", "coords = \"unity\"\n")
 }
 
