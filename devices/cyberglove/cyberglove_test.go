@@ -30,7 +30,7 @@ func TestOpenSequenceIsByteExact(t *testing.T) {
 		{"?G", "?G\x03\x00"},
 		{"?R", "?R\x01\x00"},
 		{"t 1152 1\r", "t\x00"},
-		{"u 1\r", "u\x00"},
+		{"u 1\r", "u\x00"}, {"d 0\r", "d\x00"},
 		{"S", stream},
 	}...)
 	g, err := Open(testOpts(port))
@@ -93,7 +93,7 @@ func TestPollingWritesGForEachRecord(t *testing.T) {
 	f := Format{Sensors: 18}
 	r1 := seqRaw(18, 7)
 	port := serialtest.New(t, []serialtest.Step{
-		{"\x03", ""}, {"?S", "?S\x12\x00"}, {"?G", "?G\x03\x00"}, {"?R", "?R\x00\x00"}, {"u 0\r", "u\x00"},
+		{"\x03", ""}, {"?S", "?S\x12\x00"}, {"?G", "?G\x03\x00"}, {"?R", "?R\x00\x00"}, {"u 0\r", "u\x00"}, {"d 0\r", "d\x00"},
 		{"G", string(record('G', f, r1, 0, 0))},
 		{"G", "Geg\x00"},
 	}...)
@@ -141,7 +141,7 @@ func TestReadReportsBytesThatMakeNoRecord(t *testing.T) {
 		model Model
 		start []serialtest.Step
 	}{
-		{ModelII, []serialtest.Step{{"t 1152 1\r", "t\x00"}, {"u 1\r", "u\x00"}, {"S", ""}}},
+		{ModelII, []serialtest.Step{{"t 1152 1\r", "t\x00"}, {"u 1\r", "u\x00"}, {"d 0\r", "d\x00"}, {"S", ""}}},
 		{ModelIII, []serialtest.Step{{"1eu", "1eu\x00"}, {"1S", "1S"}}},
 	} {
 		port := babbler{serialtest.New(t, append(slices.Clone(queries), tc.start...)...)}

@@ -2,6 +2,8 @@ package cyberglove_test
 
 import (
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -215,4 +217,39 @@ func TestFaultsMayBeReadWhileStreaming(t *testing.T) {
 			t.Errorf("the scrape never saw a bad frame under 20%% garbage: %+v", f)
 		}
 	})
+}
+
+// TestAUnitLeftWithItsTimestampOnStreamsOnceOpened: a unit keeps what the
+// last program set; one whose timestamp another program turned on (d 1,
+// or the D an OpenGloves driver's line holds) sends records 5 bytes
+// longer, each refused: the driver turns it off, and its samples come.
+func TestAUnitLeftWithItsTimestampOnStreamsOnceOpened(t *testing.T) {
+	em := emulatortest.Start(t, emulator.Opts{Sensors: 22, Right: true}, "", emulator.Hangup{})
+	other, err := os.OpenFile(em.Path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Write([]byte("d 1\r")); err != nil {
+		t.Fatal(err)
+	}
+	reply := make([]byte, 2)
+	other.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(other, reply); err != nil || string(reply) != "d\x00" {
+		t.Fatalf("the other program's d 1: %q, %v", reply, err)
+	}
+	other.Close()
+	g := em.Open(t, func(o *cyberglove.Opts) { o.Period = 5 * time.Millisecond })
+	var s devices.Sample
+	for n, timeouts := 0, 0; n < 20; n++ {
+		if err := g.Read(&s); errors.Is(err, devices.ErrTimeout) && timeouts < 20 {
+			timeouts++
+			n--
+			continue
+		} else if err != nil {
+			t.Fatalf("sample %d: %v (faults %+v)", n, err, g.Faults())
+		}
+	}
+	if f := g.Faults(); f.BadFrames != 0 {
+		t.Errorf("records refused: %+v", f)
+	}
 }

@@ -53,8 +53,9 @@ func (g *Glove) configuredUnit(err error) (Unit, error) {
 	return Unit{GloveInfo: devices.GloveInfo{Sensors: g.opts.Sensors, Right: g.opts.Side == "right", Assumed: true}, GloveIn: true}, nil
 }
 
-// start2 sets a CyberGlove I/II's sample period (t, when streaming) and
-// status byte (u), and starts its stream (S) or readies polling.
+// start2 sets a CyberGlove I/II's sample period (t, when streaming),
+// status byte (u) and timestamp (d, off), and starts its stream (S) or
+// readies polling.
 func (g *Glove) start2(p serialport.Conn, sensors int) error {
 	if g.opts.Mode == Stream {
 		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)
@@ -67,6 +68,12 @@ func (g *Glove) start2(p serialport.Conn, sensors int) error {
 		status = "1"
 	}
 	if err := g.command(p, 'u', "u "+status+"\r"); err != nil {
+		return err
+	}
+	// The timestamp is off: a unit keeps what the last program set (d 1,
+	// or the D an OpenGloves driver's line holds), and its records would
+	// carry 5 bytes more than the parser takes, every one refused.
+	if err := g.command(p, 'd', "d 0\r"); err != nil {
 		return err
 	}
 	f := Format{Sensors: sensors, Status: g.opts.StatusByte}

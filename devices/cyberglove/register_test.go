@@ -20,7 +20,7 @@ func TestRegisteredDriversOpenAsAHandSays(t *testing.T) {
 		start []serialtest.Step
 		want  recording.Header
 	}{
-		{"cyberglove", []serialtest.Step{{"t 1152 1\r", "t\x00"}, {"u 1\r", "u\x00"}, {"S", ""}},
+		{"cyberglove", []serialtest.Step{{"t 1152 1\r", "t\x00"}, {"u 1\r", "u\x00"}, {"d 0\r", "d\x00"}, {"S", ""}},
 			recording.Header{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream", StatusByte: true, Source: "scripted"}},
 		{"cyberglove3", []serialtest.Step{{"1eu", "1eu\x00"}, {"1S", "1S"}},
 			recording.Header{Model: "cyberglove3", Sensors: 22, Hand: "right", Mode: "stream", Source: "scripted"}},
