@@ -126,6 +126,7 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 	sess := h.session()
 	var s devices.Sample
 	lastSample := time.Now()
+	refusedSaid := false
 	for {
 		select {
 		case <-stop:
@@ -144,7 +145,7 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 			h.log.Warn().Err(bad).Msg("skipped a damaged wrist pose in the recording, and skips any later one: the wrist stays as it was")
 		}
 		if err == nil {
-			lastSample = time.Now()
+			lastSample, refusedSaid = time.Now(), false
 			if !h.deliver(&s, sess, stop) {
 				return n, nil
 			}
@@ -163,9 +164,14 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 			h.setStatus(StatusReconnecting)
 			h.rate.reset()
 		case errors.Is(err, devices.ErrRefused):
-			// Not silent: what arrives is refused, and counted.
+			// Not silent: what arrives is refused, and counted; said once
+			// until a sample is taken again.
 			h.setStatus(StatusDegraded)
 			h.rate.reset()
+			if !refusedSaid {
+				h.log.Warn().Err(err).Msg("the glove sends, but every record is refused: the hand is degraded until one is taken")
+				refusedSaid = true
+			}
 		case errors.Is(err, devices.ErrTimeout):
 			if time.Since(lastSample) >= h.stallAfter {
 				if h.setStatus(StatusStalled) {

@@ -102,6 +102,19 @@ var (
 	ErrRefused = errors.New("devices: records arrive, but each is refused (malformed or out of range)")
 )
 
+// RefusedError is ErrRefused with what the driver can tell of why (a
+// setting that does not fit the glove, say), for the log.
+type RefusedError struct {
+	Why string
+}
+
+func (e *RefusedError) Error() string {
+	return "devices: records arrive, but each is refused: " + e.Why
+}
+
+// Unwrap makes errors.Is(err, ErrRefused) hold.
+func (e *RefusedError) Unwrap() error { return ErrRefused }
+
 // ErrClosed is returned by Read after Close.
 var ErrClosed = errors.New("devices: device closed")
 

@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gloved/gloved/daemon/daemontest"
+	goosc "github.com/hypebeast/go-osc/osc"
 )
 
 // TestAnOpenGlovesGloveIsMeasuredAndJudgedByItsOwnRate: an OpenGloves
@@ -58,5 +61,32 @@ func TestAnOpenGlovesGloveIsMeasuredAndJudgedByItsOwnRate(t *testing.T) {
 	}
 	if rates := daemontest.Rates(got.All(), "right")["degraded"]; len(rates) == 0 || rates[0] >= 80 {
 		t.Errorf("degraded at rates %v: want below 80 (a 0.6 s silence in 2 s)", rates)
+	}
+}
+
+// TestAnOpenGlovesGloveWhoseLinesAreAllRefusedIsDegradedAndSaysWhy: a
+// hand of options.max = 1023 on a glove that sends up to 4095 (an ESP32
+// board) refuses every line: the hand says degraded (it stalled, as if
+// the glove were silent), and the log says once why and what to set.
+func TestAnOpenGlovesGloveWhoseLinesAreAllRefusedIsDegradedAndSaysWhy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	link := startEmulator(t, dir, "--model", "opengloves")
+	rx, got := daemontest.Listen(t)
+	cfg := handConfig(t, dir, fmt.Sprintf("device = \"opengloves\"\nport = %q\n[hand.options]\nmax = 1023", link), rx.LocalAddr().String(), "")
+	p := startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	l := p.logLine(t, "every record is refused")
+	if want := "values above options.max = 1023 (an ESP32 board sends up to 4095: set max = 4095)"; !strings.Contains(fmt.Sprint(l["error"]), want) {
+		t.Errorf("said %v; want the error to say %q", l, want)
+	}
+	waitFor(t, got, "degraded", func(b []*goosc.Bundle) bool {
+		return slices.Contains(daemontest.Statuses(b, "right"), "degraded")
+	})
+	time.Sleep(time.Second)
+	if s := daemontest.Statuses(got.All(), "right"); slices.Contains(s, "stalled") || slices.Contains(s, "streaming") {
+		t.Errorf("statuses %v: want degraded, never stalled nor streaming", s)
+	}
+	if n := strings.Count(p.errs.String(), "every record is refused"); n != 1 {
+		t.Errorf("said %d times, want once:\n%s", n, p.errs.String())
 	}
 }

@@ -61,7 +61,10 @@ type Glove struct {
 	// port opened): bytes that make no sample for quietReads read
 	// timeouts past it are reported as a timeout.
 	lastReport time.Duration
-	buf        [256]byte
+	// reported are the fault counts when Read last returned: lines
+	// refused since, and no sample, are said (refused).
+	reported devices.Faults
+	buf      [256]byte
 
 	line serialport.Line
 
@@ -131,7 +134,7 @@ func Open(o Opts) (*Glove, error) {
 func (g *Glove) begin(port serialport.Conn) error {
 	g.parser.Reset()
 	g.tail, g.tailEnd = 0, 0
-	g.lastReport = g.now()
+	g.lastReport, g.reported = g.now(), g.faults.Counts
 	if g.opts.Tap != nil {
 		g.opts.Tap(g.now(), nil)
 	}
@@ -240,7 +243,8 @@ func write(port serialport.Conn, b []byte) (int, error) {
 
 // Read returns the next sample. Transient conditions return an error for
 // which devices.Transient is true (ErrTimeout when no line that is a
-// sample came for quietReads read timeouts, ErrDisconnected while the
+// sample came for quietReads read timeouts, a devices.RefusedError when
+// lines came then but each was refused, ErrDisconnected while the
 // port is away and being reopened); after Close it returns ErrClosed.
 func (g *Glove) Read(s *devices.Sample) error {
 	defer g.faults.Publish()
@@ -261,10 +265,14 @@ func (g *Glove) Read(s *devices.Sample) error {
 			s.Time, s.Seq = g.chunkT, g.seq
 			g.seq++
 			g.lastReport = g.chunkT
+			g.reported = g.faults.Counts
 			return nil
 		}
 		if now := g.now(); now-g.lastReport >= quietReads*g.opts.ReadTimeout {
 			g.lastReport = now
+			if err := g.refused(); err != nil {
+				return err
+			}
 			return devices.ErrTimeout
 		}
 		n, err := port.Read(g.buf[:])
@@ -286,6 +294,25 @@ func (g *Glove) Read(s *devices.Sample) error {
 		}
 		g.parser.Feed(g.buf[:n])
 	}
+}
+
+// refused says, when lines came since Read last returned and every one
+// was refused, why as far as the counts tell (devices.RefusedError); nil
+// otherwise.
+func (g *Glove) refused() error {
+	now, was := g.faults.Counts, g.reported
+	g.reported = now
+	if now.BadFrames == was.BadFrames {
+		return nil
+	}
+	why := "malformed lines (check the baud rate and the glove's firmware)"
+	if now.OutOfRange > was.OutOfRange {
+		why = fmt.Sprintf("values above options.max = %d", g.parser.Max())
+		if g.parser.Max() < MaxESP32 {
+			why += fmt.Sprintf(" (an ESP32 board sends up to %d: set max = %d)", MaxESP32, MaxESP32)
+		}
+	}
+	return &devices.RefusedError{Why: why}
 }
 
 // released is written when the glove is closed: every servo free. The

@@ -135,7 +135,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 			g.log.Counts.Timeouts++
 			switch {
 			case refused:
-				return devices.ErrRefused
+				return &devices.RefusedError{Why: "poses that do not parse or whose values are out of range (check the tracker's units, coordinates and joint names)"}
 			case !g.seen:
 				return devices.ErrNoGlove
 			}
