@@ -26,7 +26,12 @@ type Glove struct {
 	glove    *driver.Driver // the recorded glove's
 	parser   devices.Parser // nil for a glove that records its samples
 	realTime bool
+	// start is when the pass began: the first sample's Read, not the
+	// Open (a daemon opens its hands, then loads its scene: a clock begun
+	// at the Open had the first samples due at once, in a burst that
+	// dropped the frames' 70-130 ms of them).
 	start    time.Time
+	started  bool
 	seq      uint64
 	chunkT   time.Duration
 	timeline recording.Timeline
@@ -298,6 +303,9 @@ func (g *Glove) deliver(s *devices.Sample) error {
 		g.period = gap
 	}
 	g.lastT = s.Time
+	if !g.started {
+		g.start, g.started = time.Now(), true
+	}
 	if g.realTime {
 		if wait := time.Until(g.start.Add(s.Time)); wait > 0 && !g.wait(wait) {
 			g.finish()

@@ -100,3 +100,36 @@ func TestReplayPlaysOnThroughAJump(t *testing.T) {
 		})
 	}
 }
+
+// TestARealTimeReplayBeginsAtItsFirstRead: the pace counts from the
+// first Read, not from Open: a replay first read 200 ms after it opened
+// (a daemon opens its hands, then loads its scene) still gives its
+// samples their recorded spacing, not a burst of those already due.
+func TestARealTimeReplayBeginsAtItsFirstRead(t *testing.T) {
+	const gap = 20 * time.Millisecond
+	stamps := make([]time.Duration, 8)
+	for i := range stamps {
+		stamps[i] = time.Duration(i) * gap
+	}
+	path, _ := recordingtest.Stamped(t, stamps...)
+	r, err := Open(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	time.Sleep(200 * time.Millisecond)
+	var s devices.Sample
+	if err := r.Read(&s); err != nil {
+		t.Fatal(err)
+	}
+	first := time.Now()
+	for i := 1; i < len(stamps); i++ {
+		if err := r.Read(&s); err != nil {
+			t.Fatal(err)
+		}
+		// A lower bound only: a loaded machine may come later.
+		if d := time.Since(first); d < stamps[i]-time.Millisecond {
+			t.Fatalf("sample %d came %v after the first, want %v: the replay's clock began before its first Read", i, d, stamps[i])
+		}
+	}
+}
