@@ -123,6 +123,9 @@ func LoadContext(ctx context.Context, path string, opt LoadOptions) (*Mesh, erro
 	if w := m.cleanNames(); w != "" {
 		m.Warnings = append(m.Warnings, fmt.Sprintf("%s: %s", path, w))
 	}
+	if w := m.UniqueNames(); w != "" {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%s: %s", path, w))
+	}
 	m.countDegenerate()
 	m.detectConvex()
 	if err := ctx.Err(); err != nil {

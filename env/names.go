@@ -42,3 +42,37 @@ func (m *Mesh) cleanNames() string {
 	return fmt.Sprintf("%d object name(s) held control characters or ran past %d bytes: each such character is shown as '?' and names are cut to %d bytes (the first, object %d, is now %q)",
 		changed, MaxObjectName, MaxObjectName, first, m.Objects[first])
 }
+
+// UniqueNames renames each object whose name an earlier object has,
+// appending ".N" (the least N that makes it unique): contacts, near
+// misses and a config's methods name objects, and a name must be one
+// object. It returns a warning naming how many were renamed and the
+// first, or "" if none was.
+func (m *Mesh) UniqueNames() string {
+	taken := make(map[string]bool, len(m.Objects))
+	for _, name := range m.Objects {
+		taken[name] = true
+	}
+	seen := make(map[string]bool, len(m.Objects))
+	renamed, first, was := 0, -1, ""
+	for i, name := range m.Objects {
+		if !seen[name] {
+			seen[name] = true
+			continue
+		}
+		n := 1
+		for taken[fmt.Sprintf("%s.%d", name, n)] {
+			n++
+		}
+		m.Objects[i] = fmt.Sprintf("%s.%d", name, n)
+		taken[m.Objects[i]], seen[m.Objects[i]] = true, true
+		if renamed++; first < 0 {
+			first, was = i, name
+		}
+	}
+	if renamed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d object(s) had the name of an earlier one and were renamed NAME.N, so that each name is one object in contacts and methods (the first, object %d %q, is now %q)",
+		renamed, first, was, m.Objects[first])
+}

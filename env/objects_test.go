@@ -44,3 +44,23 @@ func TestObjectTrisListsEachObjectsTrianglesInOrder(t *testing.T) {
 		t.Fatalf("the appended box has %d triangles listed, want 12", n)
 	}
 }
+
+// TestUniqueNamesRenamesEachLaterObjectOfAName: each object whose name an
+// earlier one has takes NAME.N, the least N no object has; the first of
+// each name, and the names already unique, are kept.
+func TestUniqueNamesRenamesEachLaterObjectOfAName(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+		warns    bool
+	}{
+		{[]string{"a", "b"}, []string{"a", "b"}, false},
+		{[]string{"ball", "ball", "ball.1", "ball"}, []string{"ball", "ball.2", "ball.1", "ball.3"}, true},
+		{[]string{"x", "x.1", "x", "x.1"}, []string{"x", "x.1", "x.2", "x.1.1"}, true},
+	} {
+		m := &Mesh{Objects: slices.Clone(tc.in)}
+		w := m.UniqueNames()
+		if !slices.Equal(m.Objects, tc.want) || (w != "") != tc.warns {
+			t.Errorf("%q: got %q (warning %q), want %q", tc.in, m.Objects, w, tc.want)
+		}
+	}
+}

@@ -93,6 +93,9 @@ func LoadSceneContext(ctx context.Context, files []SceneFile, dir string) (*env.
 	if len(scene.Tris) == 0 {
 		return nil, fmt.Errorf("files: the scene is empty")
 	}
+	if w := scene.UniqueNames(); w != "" { // across files: each file's are unique already
+		scene.Warnings = append(scene.Warnings, "the scene's files: "+w)
+	}
 	return scene, nil
 }
 
