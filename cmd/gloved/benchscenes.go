@@ -140,7 +140,12 @@ func exportScene(ctx context.Context, dir string, scene *env.Mesh, motion string
 		return err
 	}
 	defer s.Close()
-	if err := os.MkdirAll(filepath.Join(dir, "links"), 0o755); err != nil {
+	// dir is gloved's, inside the --export directory the user named: a
+	// symbolic link there is refused, as dir/links is (makeExportDir).
+	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("%w: --export: %s is %s, and gloved writes only inside the directory it is given: remove it or name another directory", errUsage, userfile.Name(dir), userfile.Describe(fi.Mode()))
+	}
+	if err := makeExportDir("--export", dir); err != nil {
 		return err
 	}
 	if err := writeLinks(dir, s.Pipeline.Body()); err != nil {

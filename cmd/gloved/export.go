@@ -57,7 +57,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := notAnInput("--out", *dir, exportFiles(*dir, body), o.inputs()); err != nil {
 		return err
 	}
-	if err := makeExportDir(*dir); err != nil {
+	if err := makeExportDir("--out", *dir); err != nil {
 		return err
 	}
 	if err := writeLinks(*dir, body); err != nil {
@@ -84,16 +84,17 @@ func exportInterrupted(ctx context.Context, frames, limit int) bool {
 	return ctx.Err() != nil && (limit == 0 || frames < limit)
 }
 
-// makeExportDir makes dir and dir/links. A dir/links that is there and is
-// not a directory (a symbolic link to one elsewhere, say) is refused:
-// export writes only inside the directory it is given.
-func makeExportDir(dir string) error {
+// makeExportDir makes dir and dir/links for the flag that named dir. A
+// dir/links that is there and is not a directory (a symbolic link to one
+// elsewhere, say) is refused: gloved writes only inside the directory it
+// is given.
+func makeExportDir(flag, dir string) error {
 	links := filepath.Join(dir, "links")
 	if fi, err := os.Lstat(links); err == nil && !fi.IsDir() {
-		return fmt.Errorf("%w: --out %s: %s is %s, and export writes only inside the directory it is given: remove it or name another directory", errUsage, userfile.Name(dir), userfile.Name(links), userfile.Describe(fi.Mode()))
+		return fmt.Errorf("%w: %s %s: %s is %s, and gloved writes only inside the directory it is given: remove it or name another directory", errUsage, flag, userfile.Name(dir), userfile.Name(links), userfile.Describe(fi.Mode()))
 	}
 	if err := os.MkdirAll(links, 0o755); err != nil {
-		return fmt.Errorf("--out %s: %w", userfile.Name(dir), err)
+		return fmt.Errorf("%s %s: %w", flag, userfile.Name(dir), err)
 	}
 	return nil
 }

@@ -146,7 +146,8 @@ func TestACommandNeverWritesOverItsOwnInput(t *testing.T) {
 
 // TestExportWritesOnlyInsideItsDirectory: export --out DIR whose links
 // subdirectory is a symbolic link to a directory elsewhere, or a file, is
-// refused in one line naming it, and nothing is written through it.
+// refused in one line naming it, and nothing is written through it; so
+// is bench scenes --export DIR whose scene directory is such a link.
 func TestExportWritesOnlyInsideItsDirectory(t *testing.T) {
 	dir := t.TempDir()
 	elsewhere := filepath.Join(dir, "elsewhere")
@@ -165,6 +166,16 @@ func TestExportWritesOnlyInsideItsDirectory(t *testing.T) {
 		r := runBinary(t, 20*time.Second, "export", "--scene", "builtin:grasp", "--sim", "--frames", "3", "--out", filepath.Join(dir, out))
 		r.oneLine(t, 2, filepath.Join(dir, out, "links")+" "+says, "remove it or name another directory")
 	}
+	// bench scenes --export DIR writes DIR/CLASS-TRIS-MOTION/ and its links/.
+	bench := filepath.Join(dir, "bench")
+	if err := os.Mkdir(bench, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(bench, "ball-2060-grasp")); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, 60*time.Second, "bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--motions", "grasp", "--frames", "3", "--export", bench)
+	r.oneLine(t, 2, filepath.Join(bench, "ball-2060-grasp")+" is a symbolic link", "remove it or name another directory")
 	if names, _ := os.ReadDir(elsewhere); len(names) != 0 {
 		t.Errorf("export wrote %d files through the link into %s", len(names), elsewhere)
 	}
