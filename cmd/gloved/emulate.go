@@ -120,6 +120,9 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 	if err := a.checkNumbers(); err != nil {
 		return nil, err
 	}
+	if err := a.checkFiles(); err != nil {
+		return nil, err
+	}
 	// The calibration poses' flags shape those poses only: without them
 	// the glove plays a motion or a recording, untouched by them.
 	for _, f := range []string{"noise", "pose", "script"} {
@@ -128,6 +131,32 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 		}
 	}
 	return a, nil
+}
+
+// checkFiles refuses one path for two of emulate's files: each output
+// (--link, --stamps, --servo-log) its own, and none an input (--source,
+// --calibration, --script). Two outputs at one path wrote both streams
+// into one file, or refused it only after creating it empty.
+func (a *emulateArgs) checkFiles() error {
+	outs := []inputFile{{"--link", a.link}, {"--stamps", a.stamps}, {"--servo-log", a.servoLog}}
+	ins := []inputFile{{"--calibration", a.poses.calibration}, {"--script", a.poses.file}}
+	if a.source != "sim" {
+		ins = append(ins, inputFile{"--source", a.source})
+	}
+	for i, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		for _, p := range outs[i+1:] {
+			if p.path != "" && userfile.Same(o.path, p.path) {
+				return fmt.Errorf("%w: %s and %s both name %s: give each its own file", errUsage, o.flag, p.flag, userfile.Name(p.path))
+			}
+		}
+		if err := notAnInput(o.flag, o.path, []string{o.path}, ins); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The fault flags' seconds: a fault lasts at least a millisecond

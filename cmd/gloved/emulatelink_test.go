@@ -171,3 +171,38 @@ func startLinkedEmulator(t *testing.T, link, stale string) (*exec.Cmd, *bytes.Bu
 		}
 	}
 }
+
+// TestEmulateGivesEachOfItsFilesItsOwnPath: one path for two of emulate's
+// outputs (--link, --stamps, --servo-log), or for an output and an input
+// (--source, --calibration, --script), is refused in one line naming
+// both flags, before any file is made: the two streams went into one
+// file, or it was refused only after being created empty.
+func TestEmulateGivesEachOfItsFilesItsOwnPath(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := filepath.Join(dir, "s.txt")
+	rec := filepath.Join(dir, "r.glove")
+	b, err := os.ReadFile("../../testdata/recordings/grasp.glove")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"--stamps", s, "--link", s}, []string{"--link and --stamps both name " + s}},
+		{[]string{"--model", "opengloves", "--force-feedback", "--stamps", s, "--servo-log", s, "--force"}, []string{"--stamps and --servo-log both name " + s}},
+		{[]string{"--source", rec, "--stamps", rec, "--force"}, []string{"--stamps", "--source"}},
+	} {
+		runBinary(t, 10*time.Second, append([]string{"emulate"}, tc.args...)...).oneLine(t, 2, tc.says...)
+	}
+	if _, err := os.Stat(s); err == nil {
+		t.Errorf("%s was made", s)
+	}
+	if after, err := os.ReadFile(rec); err != nil || !bytes.Equal(after, b) {
+		t.Errorf("the recording changed (%v)", err)
+	}
+}
