@@ -12,6 +12,8 @@ import (
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/internal/userfile"
+
 	// The hand trackers read bones with the hand model, whose own tests
 	// replay recordings (devices/all): linked here, not in devices/all.
 	_ "github.com/gloved/gloved/devices/tracker"
@@ -87,7 +89,7 @@ func OpenGlove(spec Spec) (*Glove, error) {
 		// never stops the glove: RecordingFailed says why, as it does
 		// for one that stops later.
 		if err := g.startRecording(opened.Header); err != nil {
-			g.recErr = fmt.Errorf("recording %s not started: %w", spec.Recording, err)
+			g.recErr = fmt.Errorf("recording %s not started: %w", userfile.Name(spec.Recording), err)
 		}
 	}
 	return g, nil

@@ -66,11 +66,8 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := between("level", o.Level, 1, experiments.MaxLevel); err != nil {
-		return err
-	}
 	if err := o.Check(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: --%v", errUsage, err) // Check names each option as its flag
 	}
 	rows := 0
 	res, err := experiments.Proximity(ctx, o, func(row experiments.ProximityRow) {
@@ -96,7 +93,6 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintf(out, "%s log-log slope %.2f over %d gaps, eps %.3g..%.3g\n", c.name, c.f.Slope, c.f.Points, c.f.EpsMax, c.f.EpsMin)
 		}
 		fmt.Fprintln(out, "paper (section 6, fig. 5): slopes of the linear portions about -1 (OBB) and -2 (AABB)")
-		fs.plotWritten(out)
 	})
 }
 

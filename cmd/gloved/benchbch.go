@@ -44,7 +44,6 @@ func runBenchBCH(ctx context.Context, args []string, out io.Writer) error {
 	plot := func(path string) error { return writeDepthPlot(path, res) }
 	return fs.report(out, res, plot, func() {
 		printBCHResult(out, res)
-		fs.plotWritten(out)
 	})
 }
 

@@ -63,3 +63,36 @@ func TestSIGTERMStopsALongBenchInOneLine(t *testing.T) {
 		r.oneLine(t, 1, "bench "+tc.args[1]+" interrupted", "signal received", "what it printed is all it measured")
 	}
 }
+
+// TestEveryBenchProximityOptionOutOfItsRangeIsRefusedInOneLine: each of
+// bench proximity's flags has a stated range, NaN and infinities outside
+// it, refused in one line naming the flag and the range, exit 2, before
+// the spheres are built: a gap of 1e308 printed no table and exited 0, a
+// NaN fit bound was taken, and a billion gaps a decade ran forever.
+func TestEveryBenchProximityOptionOutOfItsRangeIsRefusedInOneLine(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--level", "1", "--eps-max", "1e308"},
+		{"--eps-max", "+Inf"},
+		{"--eps-max", "0.5", "--eps-min", "0.9"},
+		{"--eps-min", "0"},
+		{"--eps-min", "1e-300"},
+		{"--fit-max", "NaN"},
+		{"--fit-max", "-1"},
+		{"--plateau", "NaN"},
+		{"--plateau", "0"},
+		{"--plateau", "1.5"},
+		{"--per-decade", "1000000000"},
+		{"--per-decade", "0"},
+	} {
+		r := runBinary(t, 20*time.Second, append([]string{"bench", "proximity", "--level", "8"}, args...)...)
+		flag, value := args[len(args)-2], args[len(args)-1]
+		r.oneLine(t, 2, flag+" ", ": want ")
+		if !strings.Contains(r.stderr, value) && !strings.Contains(r.stderr, "1e+308") && !strings.Contains(r.stderr, "+Inf") {
+			t.Errorf("%v: %q does not name the value", args, r.stderr)
+		}
+		if r.stdout != "" {
+			t.Errorf("%v printed %q", args, r.stdout)
+		}
+	}
+}

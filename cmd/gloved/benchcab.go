@@ -66,7 +66,7 @@ func runBenchCAB(ctx context.Context, args []string, out io.Writer) error {
 	plot := func(path string) error { return writeCABPlot(path, tables) }
 	return fs.report(out, struct {
 		Tables []*experiments.Table `json:"tables"`
-	}{tables}, plot, func() { fs.plotWritten(out) })
+	}{tables}, plot, nil)
 }
 
 func rowOf(t *experiments.Table, method string) experiments.Row {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
+	"github.com/gloved/gloved/internal/userfile"
 )
 
 // benchFlags are the flags every `gloved bench` experiment shares, and
@@ -33,16 +35,23 @@ func newBenchFlags(name, usage, jsonHelp string, out io.Writer) *benchFlags {
 // addPlot adds --plot, the SVG file to write (def "" for none).
 func (b *benchFlags) addPlot(def, help string) { b.StringVar(&b.plot, "plot", def, help) }
 
-// parse parses args, flags only.
-func (b *benchFlags) parse(args []string) error { return parseFlagsOnly(b.FlagSet, args) }
+// parse parses args, flags only, and checks --plot's path before the
+// experiment runs, rather than once its minutes of work are done.
+func (b *benchFlags) parse(args []string) error {
+	if err := parseFlagsOnly(b.FlagSet, args); err != nil {
+		return err
+	}
+	return ownKindOnly("--plot", b.plot, svgOutput)
+}
 
 // report writes the plot, if --plot named a file, with plot (nil for an
 // experiment without --plot); then v as one JSON value with --json, or
-// else calls print (nil: nothing more to say).
+// else calls print (nil: nothing more to say) and says where the plot
+// went.
 func (b *benchFlags) report(out io.Writer, v any, plot func(path string) error, print func()) error {
 	if b.plot != "" {
 		if err := plot(b.plot); err != nil {
-			return fmt.Errorf("--plot %s: %w", b.plot, err)
+			return fmt.Errorf("--plot %s: %w", userfile.Name(b.plot), err)
 		}
 	}
 	if b.json {
@@ -51,14 +60,10 @@ func (b *benchFlags) report(out io.Writer, v any, plot func(path string) error, 
 	if print != nil {
 		print()
 	}
-	return nil
-}
-
-// plotWritten says where the plot went, if --plot named a file.
-func (b *benchFlags) plotWritten(out io.Writer) {
 	if b.plot != "" {
-		fmt.Fprintf(out, "plot written to %s\n", b.plot)
+		fmt.Fprintf(out, "plot written to %s\n", userfile.Name(b.plot))
 	}
+	return nil
 }
 
 // addNoAccel adds --no-accel, which the pipeline's options take as NoAccel.

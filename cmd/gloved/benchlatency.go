@@ -14,6 +14,7 @@ import (
 	"github.com/gloved/gloved/daemon"
 	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/devices/sim"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -107,14 +108,14 @@ type latencyRun struct {
 func (r latencyRun) fromConfig(path string) (latencyRun, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return r, fmt.Errorf("bench latency: --config %s: %w", path, err)
+		return r, fmt.Errorf("bench latency: --config %s: %w", userfile.Name(path), err)
 	}
 	c, err := daemon.LoadConfig(abs)
 	if err != nil {
-		return r, fmt.Errorf("bench latency: --config %s: %w", path, err)
+		return r, fmt.Errorf("bench latency: --config %s: %w", userfile.Name(path), err)
 	}
 	if len(c.Scene.Files) == 0 {
-		return r, fmt.Errorf("bench latency: --config %s: it has no [scene] files", path)
+		return r, fmt.Errorf("bench latency: --config %s: it has no [scene] files", userfile.Name(path))
 	}
 	r.files = nil
 	for _, f := range c.Scene.Files {

@@ -51,9 +51,6 @@ func runBenchSelf(ctx context.Context, args []string, out io.Writer) error {
 		for _, r := range results {
 			printSelfResult(out, r)
 		}
-		if fs.plot != "" {
-			fmt.Fprintf(out, "wrote %s\n", fs.plot)
-		}
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/gloved/gloved/calibrator"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/handmodel"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -172,5 +173,5 @@ func stopped(err error, path string) error {
 	default:
 		return err
 	}
-	return fmt.Errorf("calibrate: %s; nothing written to %s", why, path)
+	return fmt.Errorf("calibrate: %s; nothing written to %s", why, userfile.Name(path))
 }

@@ -374,12 +374,7 @@ func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
 // poses refuse what they cannot play, naming it.
 func TestEmulatePosesFailuresSayWhatIsWrong(t *testing.T) {
 	dir := t.TempDir()
-	known := filepath.Join(dir, "known.toml")
-	c, err := calibratortest.Known(22, false, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(known, calibratortest.TOML(c), 0o644)
+	known, c := writeKnownCalibration(t, dir)
 	table := filepath.Join(dir, "table.toml")
 	text := strings.Replace(string(calibratortest.TOML(c)), `name = "index_mcp"`, "name = \"index_mcp\"\ntable = [[0.0, 0.0], [100.0, 1.0]]", 1)
 	os.WriteFile(table, []byte(text), 0o644)
@@ -401,4 +396,35 @@ func TestEmulatePosesFailuresSayWhatIsWrong(t *testing.T) {
 			t.Errorf("%v: got %v, want an error saying %q", tc.args, err, tc.says)
 		}
 	}
+}
+
+// TestAScriptStepOutOfRangeSaysBothBounds: a --script step too long
+// (1e10 s) was refused saying "0.001 or more", as if too short; the one
+// line, exit 1 as for any bad line of the script file, now says the
+// whole range.
+func TestAScriptStepOutOfRangeSaysBothBounds(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	known, _ := writeKnownCalibration(t, dir)
+	for _, step := range []string{"1e10", "0.0001"} {
+		script := filepath.Join(dir, "steps.txt")
+		os.WriteFile(script, []byte("fist "+step+"\nflat\n"), 0o644)
+		r := runBinary(t, 20*time.Second, "emulate", "--calibration", known, "--script", script)
+		r.oneLine(t, 1, "steps.txt line 1", `"`+step+`": want seconds after the pose, 0.001 to 1000000`)
+	}
+}
+
+// writeKnownCalibration writes a known 22-sensor calibration to
+// dir/known.toml, for an emulator that plays the calibration poses.
+func writeKnownCalibration(t *testing.T, dir string) (string, *handmodel.Calibration) {
+	t.Helper()
+	c, err := calibratortest.Known(22, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := filepath.Join(dir, "known.toml")
+	if err := os.WriteFile(known, calibratortest.TOML(c), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return known, c
 }

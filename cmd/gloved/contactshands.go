@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/contact"
 	"github.com/gloved/gloved/daemon"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -60,14 +61,14 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 		warn("%s", w)
 	}
 	if len(cfg.Hands) < 2 {
-		return fmt.Errorf("%w: --hands %s: %d [[hand]]; two or more meet", errUsage, path, len(cfg.Hands))
+		return fmt.Errorf("%w: --hands %s: %d [[hand]]; two or more meet", errUsage, userfile.Name(path), len(cfg.Hands))
 	}
 	pairs, err := cfg.HandPairs()
 	if err != nil {
 		return err
 	}
 	if pairs == nil {
-		return fmt.Errorf("%w: --hands %s: [hand_contact] enabled = false", errUsage, path)
+		return fmt.Errorf("%w: --hands %s: [hand_contact] enabled = false", errUsage, userfile.Name(path))
 	}
 	scene, err := daemon.LoadScene(ctx, cfg)
 	if err != nil {
@@ -87,7 +88,7 @@ func runHandsContacts(ctx context.Context, path string, limit int, out io.Writer
 		if !spec.Replays() && spec.Device != session.DeviceSim {
 			// A glove or a tracker waits on its line or its socket, which
 			// no frame count ends.
-			return fmt.Errorf("%w: --hands %s: hand %s is a live %s; contacts runs recordings and simulations (record the glove first)", errUsage, path, h.Name, spec.Device)
+			return fmt.Errorf("%w: --hands %s: hand %s is a live %s; contacts runs recordings and simulations (record the glove first)", errUsage, userfile.Name(path), h.Name, spec.Device)
 		}
 		sims = sims || spec.Device == session.DeviceSim
 		if spec.Records() {

@@ -13,12 +13,15 @@ import (
 // otherwise leaves a file at path as it was; it returns the run's error,
 // or the profile's.
 func startCPUProfile(path string) (stop func(runErr error) error, err error) {
+	if err := ownKindOnly("--cpuprofile", path, profileOutput); err != nil {
+		return nil, err
+	}
 	o, err := userfile.CreateOutput(path)
 	if err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
 	if err := pprof.StartCPUProfile(o); err != nil {
-		return nil, o.Abort(fmt.Errorf("--cpuprofile %s: %w", path, err))
+		return nil, o.Abort(fmt.Errorf("--cpuprofile %s: %w", userfile.Name(path), err))
 	}
 	return func(runErr error) error {
 		pprof.StopCPUProfile()

@@ -74,7 +74,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 		err = emulator.Run(ctx, e, a.link, a.hangup(), func(path string) {
 			fmt.Fprintf(out, "emulating a %d-sensor %s-hand %s (%s) on %s", o.Sensors, hand, unitName[o.Model], what, path)
 			if a.link != "" {
-				fmt.Fprintf(out, " (linked at %s)", a.link)
+				fmt.Fprintf(out, " (linked at %s)", userfile.Name(a.link))
 			}
 			fmt.Fprintln(out)
 		})
@@ -234,7 +234,7 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 			return err
 		}
 		go readPoses(input, script)
-		what = fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", a.poses.calibration, a.poses.noise, strings.Join(script.Names(), ", "))
+		what = fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", userfile.Name(a.poses.calibration), a.poses.noise, strings.Join(script.Names(), ", "))
 	} else {
 		m := sim.Motion(a.motion)
 		if !m.Valid() {
@@ -267,7 +267,7 @@ func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) erro
 		}
 		fmt.Fprintf(out, "emulating an OpenGloves glove (full scale %d, %s%s) on %s", a.max, what, worked, path)
 		if a.link != "" {
-			fmt.Fprintf(out, " (linked at %s)", a.link)
+			fmt.Fprintf(out, " (linked at %s)", userfile.Name(a.link))
 		}
 		fmt.Fprintln(out)
 	})
@@ -301,11 +301,11 @@ func (a *emulateArgs) setSource(o *emulator.Opts, out io.Writer) (string, error)
 			return "", err
 		}
 		if a.set("sensors") && a.sensors != n {
-			return "", fmt.Errorf("%w: --sensors %d, but %s is for %d sensors", errUsage, a.sensors, a.poses.calibration, n)
+			return "", fmt.Errorf("%w: --sensors %d, but %s is for %d sensors", errUsage, a.sensors, userfile.Name(a.poses.calibration), n)
 		}
 		o.Source, o.Sensors = script.Source, n
 		go readPoses(input, script)
-		return fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", a.poses.calibration, a.poses.noise, strings.Join(script.Names(), ", ")), nil
+		return fmt.Sprintf("calibration poses through %s, noise %g counts; pose names on stdin: %s", userfile.Name(a.poses.calibration), a.poses.noise, strings.Join(script.Names(), ", ")), nil
 	case a.source == "sim":
 		m := sim.Motion(a.motion)
 		var probe [layout.Slots]uint16
@@ -320,7 +320,7 @@ func (a *emulateArgs) setSource(o *emulator.Opts, out io.Writer) (string, error)
 		return "", err
 	}
 	o.Source, o.Sensors = src, n
-	return "recording " + a.source, nil
+	return "recording " + userfile.Name(a.source), nil
 }
 
 // stampWriter writes, with --stamps, the time each streamed record is
@@ -403,11 +403,11 @@ func recordedSource(path string) (emulator.Source, int, error) {
 		return nil, 0, err
 	}
 	if warning != nil {
-		warn("%s: %v; playing the %d samples before it", path, warning, len(samples))
+		warn("%s: %v; playing the %d samples before it", userfile.Name(path), warning, len(samples))
 	}
 	src, err := emulator.LoopSamples(samples, 10*time.Millisecond)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", path, err)
+		return nil, 0, fmt.Errorf("%s: %w", userfile.Name(path), err)
 	}
 	return src, samples[0].N, nil
 }

@@ -74,7 +74,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if exportInterrupted(ctx, frames, o.limit()) {
 		return fmt.Errorf("export interrupted after %d frames: %s holds those frames, whole (frames.txt and contacts.jsonl end at frame %d); export again and let it finish for all of them", frames, userfile.Name(*dir), frames-1)
 	}
-	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), *dir)
+	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), userfile.Name(*dir))
 	return nil
 }
 

@@ -55,7 +55,7 @@ func exportGLTF(ctx context.Context, s *session.Session, limit int, path string,
 	if n := rec.Joints(); n > 0 {
 		skin = fmt.Sprintf(", a skin of %d joints", n)
 	}
-	fmt.Fprintf(out, "exported %d frames, %d links%s and %d contact markers to %s (%d bytes)\n", rec.Frames(), p.Hand().NumLinks(), skin, rec.Markers(), path, w.n)
+	fmt.Fprintf(out, "exported %d frames, %d links%s and %d contact markers to %s (%d bytes)\n", rec.Frames(), p.Hand().NumLinks(), skin, rec.Markers(), userfile.Name(path), w.n)
 	return nil
 }
 

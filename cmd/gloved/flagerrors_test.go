@@ -50,16 +50,16 @@ func TestAFlagThatDoesNotParseIsOneLineNamingItAndWhereTheFlagsAre(t *testing.T)
 	}
 }
 
-// TestARunWhoseForIsUpBeforeItsSceneLoadsSaysSo: `gloved run --for 1ns`
+// TestARunWhoseForIsUpBeforeItsSceneLoadsSaysSo: `gloved run --for 1ms`
 // over a scene that takes longer than that to load stops before it runs,
 // exit 0 (it ran as long as it was asked), and says that --for was up and
 // to give a longer one, not "context deadline exceeded".
 func TestARunWhoseForIsUpBeforeItsSceneLoadsSaysSo(t *testing.T) {
 	t.Parallel()
 	cfg := writeConfig(t, "127.0.0.1:0", mustAbs(t, "../../testdata/meshes/bunny.glb"), "")
-	r := runBinary(t, 60*time.Second, "run", "-c", cfg, "--for", "1ns", "--status=false")
-	if r.code != 0 || strings.Contains(r.stderr, "deadline") || !strings.Contains(r.stderr, "--for 1ns was up; give a longer --for") {
-		t.Fatalf("exit %d, stderr:\n%s\nwant exit 0 and that --for 1ns was up", r.code, r.stderr)
+	r := runBinary(t, 60*time.Second, "run", "-c", cfg, "--for", "1ms", "--status=false")
+	if r.code != 0 || strings.Contains(r.stderr, "deadline") || !strings.Contains(r.stderr, "--for 1ms was up; give a longer --for") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 0 and that --for 1ms was up", r.code, r.stderr)
 	}
 	if strings.Contains(r.stderr, "gloved running") {
 		t.Errorf("a run whose --for was up before it began ran:\n%s", r.stderr)

@@ -88,11 +88,49 @@ func between(name string, v, lo, hi int) error {
 	return nil
 }
 
-// notNegative checks that duration flag --name's value d is not
-// negative: 0 is its "no limit", and a negative one would mean it too.
-func notNegative(name string, d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("%w: --%s %v: want 0 or more (0: no limit)", errUsage, name, d)
+// limitFlag is a duration flag whose 0 means no limit (run --for, watch
+// --for and --timeout). It keeps the text given, because a positive
+// duration shorter than a nanosecond ("0.5ns") parses as 0 and would run
+// without a limit, the opposite of what was asked.
+type limitFlag struct {
+	name string
+	d    time.Duration
+	text string
+}
+
+// minLimit is the shortest limit a limitFlag takes: shorter ones are
+// typing mistakes (no command does anything useful within it).
+const minLimit = time.Millisecond
+
+// addLimitFlag adds --name, a limitFlag of default def.
+func addLimitFlag(fs *flag.FlagSet, name string, def time.Duration, usage string) *limitFlag {
+	l := &limitFlag{name: name, d: def, text: def.String()}
+	fs.Var(l, name, fmt.Sprintf("%s; a `duration` such as 90s or 1m30s, at least %v", usage, minLimit))
+	return l
+}
+
+func (l *limitFlag) String() string {
+	if l == nil {
+		return "0s"
+	}
+	return l.d.String()
+}
+
+func (l *limitFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	l.d, l.text = d, s
+	return nil
+}
+
+// check refuses a negative limit, and a positive one below minLimit,
+// one given that rounds to 0 included, in one line naming the flag.
+func (l *limitFlag) check() error {
+	roundsToZero := l.d == 0 && strings.ContainsAny(l.text, "123456789")
+	if l.d < 0 || roundsToZero || (l.d > 0 && l.d < minLimit) {
+		return fmt.Errorf("%w: --%s %s: want 0 (no limit) or %v or more", errUsage, l.name, l.text, minLimit)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err := writeHandFile(*outPath, glb, h, poses, skin, posed); err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
-	fmt.Fprintf(out, "wrote %s\n", *outPath)
+	fmt.Fprintf(out, "wrote %s\n", userfile.Name(*outPath))
 	return nil
 }
 
@@ -71,7 +71,7 @@ func glbOr(flag, file, other string) (bool, error) {
 	case ext == ".glb":
 		return true, nil
 	}
-	return false, fmt.Errorf("%w: %s %s: want a .glb or %s file", errUsage, flag, file, other)
+	return false, fmt.Errorf("%w: %s %s: want a .glb or %s file", errUsage, flag, userfile.Name(file), other)
 }
 
 // buildHand builds the hand p describes, its links' meshes from the file

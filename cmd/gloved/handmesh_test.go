@@ -124,7 +124,7 @@ func TestBenchSelfPrintsItsTables(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"procedural hand: 73 spheres", "skinned hand: 37 spheres", "j1'", "M2 par", "FN %", "fist", "wrote " + svg} {
+	for _, want := range []string{"procedural hand: 73 spheres", "skinned hand: 37 spheres", "j1'", "M2 par", "FN %", "fist", "plot written to " + svg} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("the output has no %q:\n%s", want, r.stdout)
 		}

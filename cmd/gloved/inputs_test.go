@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gloved/gloved/calibrator/calibratortest"
 )
 
 // mkfifo makes a named pipe that nothing writes to.
@@ -90,14 +88,7 @@ func TestFilesThatAreNotFilesSayWhatToGive(t *testing.T) {
 			}
 		})
 	}
-	known := filepath.Join(dir, "known.toml")
-	c, err := calibratortest.Known(22, false, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(known, calibratortest.TOML(c), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	known, _ := writeKnownCalibration(t, dir)
 	scriptPipe := mkfifo(t, filepath.Join(dir, "poses.txt"))
 	for _, tc := range []struct {
 		args []string

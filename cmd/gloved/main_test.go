@@ -356,13 +356,14 @@ func TestBenchScenes(t *testing.T) {
 }
 
 // TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds: --cpuprofile
-// names a file that a run failing on its flags (checked before the
+// names a file (here an earlier run's profile) that a run failing on its flags (checked before the
 // profile starts, or a class name checked in the run) leaves as it was,
 // exit 2 and one line; a run that succeeds puts the whole profile there.
 func TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds(t *testing.T) {
 	dir := t.TempDir()
 	prof := filepath.Join(dir, "cpu.prof")
-	if err := os.WriteFile(prof, []byte("kept"), 0o644); err != nil {
+	const kept = "\x1f\x8b kept" // a profile of an earlier run: gzip, as pprof writes
+	if err := os.WriteFile(prof, []byte(kept), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -374,7 +375,7 @@ func TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds(t *testing.T) {
 		{[]string{"--classes", "ball", "--max-tris", "10"}, "--max-tris 10: no scene of the classes run is that small"},
 	} {
 		runBinary(t, 20*time.Second, append([]string{"bench", "scenes", "--cpuprofile", prof}, tc.args...)...).oneLine(t, 2, tc.says)
-		if b, err := os.ReadFile(prof); err != nil || string(b) != "kept" {
+		if b, err := os.ReadFile(prof); err != nil || string(b) != kept {
 			t.Errorf("%v: the profile file was written over (%d bytes, %v), want it as it was", tc.args, len(b), err)
 		}
 	}
@@ -382,7 +383,7 @@ func TestBenchScenesProfileIsWrittenOnlyByARunThatSucceeds(t *testing.T) {
 		t.Errorf("scratch files left: %v", matches)
 	}
 	r := runBinary(t, 30*time.Second, "bench", "scenes", "--cpuprofile", prof, "--classes", "ball", "--max-tris", "3000", "--frames", "1", "--motions", "grasp")
-	if b, err := os.ReadFile(prof); r.code != 0 || err != nil || len(b) == 0 || string(b) == "kept" {
+	if b, err := os.ReadFile(prof); r.code != 0 || err != nil || len(b) == 0 || string(b) == kept {
 		t.Errorf("a run that succeeded (exit %d %s) left the profile %d bytes (%v)", r.code, r.stderr, len(b), err)
 	}
 }

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gloved/gloved/internal/userfile"
 )
@@ -29,4 +35,66 @@ func notAnInput(flag, arg string, writes []string, inputs []inputFile) error {
 		}
 	}
 	return nil
+}
+
+// outputKind is a kind of file a flag writes over a file of its own kind
+// only: an SVG plot, a CPU profile. A bench re-run over its own previous
+// output still works, while a recording, a config or anything else named
+// by mistake is never destroyed.
+type outputKind struct {
+	what  string   // how the one line names the kind, "an SVG plot"
+	ext   string   // the extension a path must end in ("" for any)
+	magic []string // what a file of the kind may begin with
+}
+
+var (
+	svgOutput     = outputKind{what: "an SVG plot", ext: ".svg", magic: []string{"<svg", "<?xml"}}
+	profileOutput = outputKind{what: "a CPU profile", magic: []string{"\x1f\x8b"}} // gzip, as pprof writes
+)
+
+// ownKindOnly refuses, before any work, an output path that flag names
+// and k could not be written to: the wrong extension, a directory that
+// is not there, a directory or other non-file at the path, or a file
+// there that is not of k's kind.
+func ownKindOnly(flag, path string, k outputKind) error {
+	if path == "" {
+		return nil
+	}
+	if k.ext != "" && !strings.EqualFold(filepath.Ext(path), k.ext) {
+		return fmt.Errorf("%w: %s %s: want a %s file, for %s", errUsage, flag, userfile.Name(path), k.ext, k.what)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w: %s %s: its directory %s is missing or not a directory; create it or name a file elsewhere", errUsage, flag, userfile.Name(path), userfile.Name(filepath.Dir(path)))
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("%w: %s %s: %v; name another file", errUsage, flag, userfile.Name(path), err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s %s is %s; name a file", errUsage, flag, userfile.Name(path), userfile.Describe(fi.Mode()))
+	}
+	if fi.Size() > 0 && !k.begins(path) {
+		return fmt.Errorf("%w: %s %s exists and is not %s gloved wrote; name another file, or remove it first", errUsage, flag, userfile.Name(path), k.what)
+	}
+	return nil
+}
+
+// begins reports whether the file at path begins as a file of k's kind
+// does (an unreadable one does not).
+func (k outputKind) begins(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	for _, m := range k.magic {
+		if strings.HasPrefix(string(head[:n]), m) {
+			return true
+		}
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/serialport"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -155,7 +156,7 @@ func probePort(path string, o serialport.ProbeOpts) (string, error) {
 		}
 	}
 	if first == nil {
-		first = fmt.Errorf("serialport: %s: no glove driver probes ports: %w", path, serialport.ErrNoReply)
+		first = fmt.Errorf("serialport: %s: no glove driver probes ports: %w", userfile.Name(path), serialport.ErrNoReply)
 	}
 	return "", first
 }
@@ -201,7 +202,7 @@ func printPorts(out io.Writer, rows []portRow, probed bool) {
 		if r.Console {
 			what += " (the kernel's console)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s", r.Path, r.USBID(), serial, what, access)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s", userfile.Name(r.Path), r.USBID(), serial, what, access)
 		if probed {
 			fmt.Fprintf(tw, "\t%s", r.glove)
 		}
@@ -222,7 +223,7 @@ func printRules(out io.Writer, rows []portRow) {
 			fmt.Fprintf(out, "\nudev rules: the glove's port's line, in /etc/udev/rules.d/99-cyberglove.rules, names it /dev/%s (then: sudo udevadm control --reload && sudo udevadm trigger)\n", serialport.Link)
 			first = false
 		}
-		fmt.Fprintf(out, "# %s: %s\n%s\n", r.Path, r.Description(), rule)
+		fmt.Fprintf(out, "# %s: %s\n%s\n", userfile.Name(r.Path), r.Description(), rule)
 	}
 }
 

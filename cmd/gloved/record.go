@@ -14,6 +14,7 @@ import (
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/geom"
+	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
 )
 
@@ -94,7 +95,7 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	} else {
 		fmt.Fprintf(out, "recorded %d samples in %.1f s", tally.samples, tally.took.Seconds())
 	}
-	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", *outPath, g.Info.Sensors, g.Info.Hand())
+	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(*outPath), g.Info.Sensors, g.Info.Hand())
 	if fc, ok := g.Device().(devices.FaultCounter); ok {
 		fmt.Fprintf(out, "; faults %+v", fc.Faults())
 	}
@@ -114,7 +115,7 @@ func recordedNothing(path string, tally recordTally, err error) error {
 	removed := ""
 	var none *replay.NoSamplesError
 	if errors.As(replay.HoldsSamples(path), &none) && os.Remove(path) == nil {
-		removed = ": removed " + path
+		removed = ": removed " + userfile.Name(path)
 	}
 	switch {
 	case err != nil:

@@ -20,14 +20,14 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	path := fs.String("c", "", "config file (default: the built-in demo, configs/demo.toml)")
 	check := fs.Bool("check", false, "validate the config without opening a glove (scene, calibrations, recordings, addresses), then exit")
 	status := fs.Bool("status", terminal(out), "print a live status line every second (redrawn in place on a terminal, one line a second otherwise)")
-	runFor := fs.Duration("for", 0, "stop after this long (0: run until SIGINT/SIGTERM)")
+	runFor := addLimitFlag(fs, "for", 0, "stop after this long (0: run until SIGINT/SIGTERM)")
 	viewAt := fs.String("view", "", `serve the live 3D page here (host:port) instead of where the config's [view] listen says; "off": no page`)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if err := notNegative("for", *runFor); err != nil {
+	if err := runFor.check(); err != nil {
 		return err
 	}
 	if *check {
@@ -60,11 +60,11 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintln(out)
 		return nil
 	}
-	if *runFor > 0 {
+	if runFor.d > 0 {
 		var cancel context.CancelFunc
 		// Its cause names --for, so that a run whose time was up before
 		// its scene loaded says so, not "context deadline exceeded".
-		ctx, cancel = context.WithTimeoutCause(ctx, *runFor, fmt.Errorf("--for %v was up; give a longer --for", *runFor))
+		ctx, cancel = context.WithTimeoutCause(ctx, runFor.d, fmt.Errorf("--for %v was up; give a longer --for", runFor.d))
 		defer cancel()
 	}
 	hup := make(chan os.Signal, 1)

@@ -39,17 +39,17 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	daemonAddr := fs.String("daemon", osc.DefaultListen, "the daemon's OSC listen address (subscriptions go there)")
 	listen := fs.String("listen", "127.0.0.1:0", "where to receive frames")
 	prefix := fs.String("prefix", "/gloved", "the daemon's OSC prefix")
-	runFor := fs.Duration("for", 0, "stop after this long (0: until Ctrl-C)")
-	timeout := fs.Duration("timeout", 3*time.Second, "fail if the daemon has not answered within this long (0: wait for it)")
+	runFor := addLimitFlag(fs, "for", 0, "stop after this long (0: until Ctrl-C)")
+	timeout := addLimitFlag(fs, "timeout", 3*time.Second, "fail if the daemon has not answered within this long (0: wait for it)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	if err := notNegative("for", *runFor); err != nil {
+	if err := runFor.check(); err != nil {
 		return err
 	}
-	if err := notNegative("timeout", *timeout); err != nil {
+	if err := timeout.check(); err != nil {
 		return err
 	}
 	// Ends the subscription's renewal and the receiving goroutine when the
@@ -57,8 +57,8 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	interrupted := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if *runFor > 0 {
-		ctx, cancel = context.WithTimeout(ctx, *runFor)
+	if runFor.d > 0 {
+		ctx, cancel = context.WithTimeout(ctx, runFor.d)
 		defer cancel()
 	}
 	la, err := net.ResolveUDPAddr("udp", *listen)
@@ -96,12 +96,12 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	go renew(ctx, func() { s.send("/subscribe") })
 	defer s.send("/unsubscribe")
 	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
-	if watchLoop(ctx, receive(ctx, conn, da), *timeout, *prefix, out, s.validate) || interrupted.Err() != nil {
+	if watchLoop(ctx, receive(ctx, conn, da), timeout.d, *prefix, out, s.validate) || interrupted.Err() != nil {
 		return nil
 	}
-	within := *timeout
-	if *runFor > 0 && (within == 0 || *runFor < within) {
-		within = *runFor
+	within := timeout.d
+	if runFor.d > 0 && (within == 0 || runFor.d < within) {
+		within = runFor.d
 	}
 	return silence(da, *daemonAddr, *prefix, within)
 }

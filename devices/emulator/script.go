@@ -93,6 +93,14 @@ func (s *Script) Play(steps ...Step) error {
 	return nil
 }
 
+// A step's seconds: a millisecond to a million (some 11.6 days); the
+// message that refuses one says both bounds, so that a step too long is
+// not told it is too short.
+const (
+	MinStepSeconds = 0.001
+	MaxStepSeconds = 1e6
+)
+
 // ParseStep reads a script line, "pose [seconds]"; a blank line or a
 // comment (#) gives ok false.
 func ParseStep(line string) (st Step, ok bool, err error) {
@@ -107,8 +115,9 @@ func ParseStep(line string) (st Step, ok bool, err error) {
 		return Step{Pose: f[0]}, true, nil
 	case 2:
 		secs, err := strconv.ParseFloat(f[1], 64)
-		if err != nil || !(secs >= 0.001 && secs < 1e6) {
-			return Step{}, false, fmt.Errorf("emulator: %q: want seconds (0.001 or more) after the pose", f[1])
+		if err != nil || !(secs >= MinStepSeconds && secs <= MaxStepSeconds) {
+			return Step{}, false, fmt.Errorf("emulator: %q: want seconds after the pose, %s to %s", f[1],
+				strconv.FormatFloat(MinStepSeconds, 'f', -1, 64), strconv.FormatFloat(MaxStepSeconds, 'f', -1, 64))
 		}
 		return Step{Pose: f[0], For: time.Duration(secs * float64(time.Second))}, true, nil
 	}

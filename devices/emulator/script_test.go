@@ -105,7 +105,7 @@ func TestScriptFilesAndLines(t *testing.T) {
 	for _, tc := range []struct{ text, says string }{
 		{"mid 0.5\nfist 1\n", `poses.txt line 2: emulator: no pose "fist" (have high, low, mid)`},
 		{"mid\nhigh 1\n", "poses.txt line 1: pose mid needs its seconds"},
-		{"mid -1\n", `poses.txt line 1: emulator: "-1": want seconds (0.001 or more)`},
+		{"mid -1\n", `poses.txt line 1: emulator: "-1": want seconds after the pose, 0.001 to 1000000`},
 		{"mid 1e-9\nlow\n", `poses.txt line 1: emulator: "1e-9": want seconds`},
 		{"mid 1 2\n", `line 1: emulator: "mid 1 2"`},
 	} {

@@ -176,11 +176,11 @@ func (r *Recorder) Discard() error {
 func createKeeping(path string) (*os.File, error) {
 	for range maxKeepAttempts {
 		if err := keepExisting(path); err != nil {
-			return nil, err
+			return nil, userfile.Named(err, path)
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if !errors.Is(err, fs.ErrExist) {
-			return f, err
+			return f, userfile.Named(err, path)
 		}
 		// Another writer created it meanwhile: keep that one too.
 	}

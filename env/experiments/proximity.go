@@ -29,13 +29,37 @@ var DefaultProximityOpts = ProximityOpts{Level: 6, EpsMax: 1, EpsMin: 1e-5, PerD
 // over 2.8 GB.
 const MaxLevel = 8
 
-// Check reports options the experiment cannot run with.
+// The gaps' range: above MaxEps (ten radii) the trees part at the root
+// and every count is the same few tests; below MinEps the gap nears the
+// rounding of the outer sphere's coordinates (1+eps in float64 holds
+// some 16 digits), where the counts stop meaning proximity. MaxPerDecade
+// bounds the gaps run, each building two trees of the outer sphere: at
+// most 201 over the ten decades from MinEps to MaxEps.
+const (
+	MinEps       = 1e-9
+	MaxEps       = 10
+	MaxPerDecade = 20
+)
+
+// Check reports the first option out of its range, named as the option
+// is (level, eps-max, ...), with the range to give.
 func (o ProximityOpts) Check() error {
 	if o.Level < 1 || o.Level > MaxLevel {
 		return fmt.Errorf("level %d: want 1 to %d", o.Level, MaxLevel)
 	}
-	if !(o.EpsMin > 0) || !(o.EpsMax >= o.EpsMin) || o.PerDecade < 1 {
-		return fmt.Errorf("want 0 < eps-min <= eps-max, per-decade >= 1")
+	for _, c := range []struct {
+		name      string
+		v, lo, hi float64
+	}{{"eps-max", o.EpsMax, MinEps, MaxEps}, {"eps-min", o.EpsMin, MinEps, o.EpsMax}, {"fit-max", o.FitMax, MinEps, MaxEps}} {
+		if !(c.v >= c.lo && c.v <= c.hi) {
+			return fmt.Errorf("%s %v: want %g to %g", c.name, c.v, c.lo, c.hi)
+		}
+	}
+	if !(o.Plateau > 0 && o.Plateau <= 1) {
+		return fmt.Errorf("plateau %v: want a fraction, more than 0 and at most 1", o.Plateau)
+	}
+	if o.PerDecade < 1 || o.PerDecade > MaxPerDecade {
+		return fmt.Errorf("per-decade %d: want 1 to %d", o.PerDecade, MaxPerDecade)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func Open(path string, k Kind) (*os.File, error) {
 		if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
 			return nil, notRegular(path, st.Mode(), k)
 		}
-		return nil, named(err, path)
+		return nil, Named(err, path)
 	}
 	st, err := f.Stat()
 	if err != nil {
@@ -82,7 +82,7 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	// file that keeps its size is read without growing the buffer.
 	b := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
 	if _, err := b.ReadFrom(r); err != nil {
-		return nil, named(err, path) // an *fs.PathError, naming the file
+		return nil, Named(err, path) // an *fs.PathError, naming the file
 	}
 	if k.MaxBytes > 0 && int64(b.Len()) > k.MaxBytes {
 		return nil, tooBig(path, "more than "+bytesize.Format(k.MaxBytes), k)
@@ -106,9 +106,9 @@ func (d dirFS) Open(name string) (fs.File, error) {
 	return Open(filepath.Join(d.dir, filepath.FromSlash(name)), d.kind)
 }
 
-// named is err, an *fs.PathError about path, with the path as Name
-// shows it: the message stays one line.
-func named(err error, path string) error {
+// Named is err, an *fs.PathError about path, with the path as Name
+// shows it: the message stays one line. Any other err is as it is.
+func Named(err error, path string) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
 		pe.Path = Name(path)
