@@ -142,6 +142,9 @@ func (c *Calibration) validate(layouts []*devices.Layout) (*devices.Layout, erro
 		}
 	}
 	if l == nil {
+		if err := c.otherGlove(layouts); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("sensors = %d: want %s", c.Sensors, strings.Join(counts, " or "))
 	}
 	if len(c.Sensor) != c.Sensors {
@@ -153,6 +156,27 @@ func (c *Calibration) validate(layouts []*devices.Layout) (*devices.Layout, erro
 		}
 	}
 	return l, nil
+}
+
+// otherGlove says, for a calibration no layout takes, when the file
+// names a glove none of the layouts is (an OpenGloves calibration given
+// for a CyberGlove's recording): its sensor count alone said only "want
+// 18 or 22".
+func (c *Calibration) otherGlove(layouts []*devices.Layout) error {
+	if c.Glove == "" {
+		return nil
+	}
+	names := make([]string, len(layouts))
+	for i, x := range layouts {
+		if strings.HasPrefix(x.Name, c.Glove) {
+			return nil
+		}
+		names[i] = x.Name
+	}
+	if len(layouts) > 0 && len(layouts[0].Sensors) == 0 {
+		return fmt.Errorf("glove = %q: this calibration is for another glove, and this one (%s) measures joint angles itself: it takes no calibration, leave it out", c.Glove, strings.Join(names, " or "))
+	}
+	return fmt.Errorf("glove = %q: this calibration is for another glove than this one (%s): give one written for it, or none (its driver's shipped one is used)", c.Glove, strings.Join(names, " or "))
 }
 
 // check checks sensor i of an n-sensor glove, which should be want.

@@ -2,6 +2,7 @@ package handmodel
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,30 @@ func TestSimulatedGlovePosesSanely(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestACalibrationForAnotherGloveSaysSo: a calibration whose glove key
+// names a glove none of the layouts is (an OpenGloves calibration for a
+// CyberGlove; a CyberGlove's for a glove that measures joint angles) says
+// that, not only that its sensor count is wrong.
+func TestACalibrationForAnotherGloveSaysSo(t *testing.T) {
+	og, err := os.ReadFile("../configs/calibration-opengloves.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseCalibration("og.toml", og)
+	if want := `glove = "opengloves": this calibration is for another glove than this one (cyberglove-18 or cyberglove-22)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("an OpenGloves calibration for a CyberGlove: %v, want %q", err, want)
+	}
+	angles := &devices.Layout{Name: "tracker-joints", Bits: devices.Bits8}
+	_, err = ParseCalibrationFor("22.toml", calText(func(s string) string { return s }), angles)
+	if want := `glove = "cyberglove": this calibration is for another glove, and this one (tracker-joints) measures joint angles itself: it takes no calibration, leave it out`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a CyberGlove calibration for a tracker: %v, want %q", err, want)
+	}
+	// A file of its glove, with a sensor count it has not, still says the count.
+	_, err = ParseCalibration("20.toml", calText(func(s string) string { return strings.Replace(s, "sensors = 22", "sensors = 20", 1) }))
+	if err == nil || !strings.Contains(err.Error(), "sensors = 20: want 18 or 22") {
+		t.Errorf("20 sensors: %v", err)
 	}
 }

@@ -398,6 +398,17 @@ var unitName = map[cyberglove.Model]string{"": "CyberGlove", cyberglove.ModelII:
 // recordedSource loads a recording's samples and plays their values in a
 // loop by time.
 func recordedSource(path string) (emulator.Source, int, error) {
+	g, err := replay.Open(path, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	h := g.Header()
+	g.Close()
+	if h.Sensors != 18 && h.Sensors != 22 {
+		// A tracker's joint angles, or an OpenGloves glove's 41 values:
+		// "0 sensors: CyberGlove units have 18 or 22" said only half.
+		return nil, 0, fmt.Errorf("%w: --source %s is a recording of a %s glove (%d sensors): emulate plays a CyberGlove's sensor readings (18 or 22): give a recording of one, or --source sim", errUsage, userfile.Name(path), h.Model, h.Sensors)
+	}
 	samples, warning, err := replay.ReadSamples(path)
 	if err != nil {
 		return nil, 0, err

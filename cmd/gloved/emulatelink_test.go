@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gloved/gloved/devices/recording/recordingtest"
 )
 
 // TestEmulateLinkRefusesAPathThatIsNotAnEmulatorsLink: --link never
@@ -205,4 +207,22 @@ func TestEmulateGivesEachOfItsFilesItsOwnPath(t *testing.T) {
 	if after, err := os.ReadFile(rec); err != nil || !bytes.Equal(after, b) {
 		t.Errorf("the recording changed (%v)", err)
 	}
+}
+
+// TestEmulateSaysARecordingIsOfAnotherGlove: --source naming a recording
+// of a glove that is not a CyberGlove (a tracker's joint angles, no
+// sensors) says so in one line, naming the recording's glove: it said
+// "0 sensors: CyberGlove units have 18 or 22".
+func TestEmulateSaysARecordingIsOfAnotherGlove(t *testing.T) {
+	t.Parallel()
+	rec := filepath.Join(t.TempDir(), "vmc.glove")
+	b, err := os.ReadFile("../../testdata/recordings/grasp.glove")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recordingtest.Reheader(t, rec, func(h map[string]any) { h["model"], h["sensors"] = "vmc", 0 })
+	runBinary(t, 10*time.Second, "emulate", "--source", rec).oneLine(t, 2, "--source "+rec+" is a recording of a vmc glove (0 sensors): emulate plays a CyberGlove's sensor readings (18 or 22)")
 }
