@@ -35,6 +35,8 @@ type Glove struct {
 	replay *replay.Glove // the device, when playing a recording
 	rec    *recording.Recorder
 	recErr error
+	// recPath is where the recording's file was when it closed.
+	recPath string
 
 	wrist      geom.Transform
 	fixedWrist bool
@@ -247,10 +249,20 @@ func (g *Glove) Close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.rec != nil {
+		g.recPath = g.rec.Path()
 		err = errors.Join(err, g.rec.Close())
 		g.rec = nil
 	}
 	return err
+}
+
+// RecordedTo is where the recording's file was when Close closed it
+// ("" before, or without a recording): the path it was made at, unless
+// another session creating that path kept it aside as NAME.N.EXT.
+func (g *Glove) RecordedTo() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.recPath
 }
 
 // mustPose converts a pose Normalize has checked.

@@ -95,7 +95,14 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	} else {
 		fmt.Fprintf(out, "recorded %d samples in %.1f s", tally.samples, tally.took.Seconds())
 	}
-	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(*outPath), g.Info.Sensors, g.Info.Hand())
+	to := g.RecordedTo()
+	if to == "" {
+		to = *outPath
+	}
+	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(to), g.Info.Sensors, g.Info.Hand())
+	if to != *outPath {
+		fmt.Fprintf(out, " (another session recording to %s meanwhile kept this one aside)", userfile.Name(*outPath))
+	}
 	if fc, ok := g.Device().(devices.FaultCounter); ok {
 		fmt.Fprintf(out, "; faults %+v", fc.Faults())
 	}

@@ -162,6 +162,24 @@ func Create(path string, h Header) (*Recorder, error) {
 	return r, nil
 }
 
+// Path is where the recording's file is now: where Create made it,
+// unless another writer has since kept it aside (a second session
+// creating the same path moves the file being written to NAME.1.EXT in
+// its directory, and this one goes on writing it there). On a system
+// without /proc/self/fd it is where Create made it.
+func (r *Recorder) Path() string {
+	name := r.f.Name()
+	if fi, err := r.f.Stat(); err == nil {
+		if at, err := os.Stat(name); err == nil && os.SameFile(fi, at) {
+			return name // still where it was made
+		}
+	}
+	if p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", r.f.Fd())); err == nil && !strings.HasSuffix(p, " (deleted)") {
+		return filepath.Join(filepath.Dir(name), filepath.Base(p)) // kept aside in its directory
+	}
+	return name
+}
+
 // Discard closes the recording and removes its file: a recording that
 // could not start (its header, or its first record, not written) leaves
 // nothing behind. Create made the file, so it is the recorder's own.

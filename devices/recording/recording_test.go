@@ -224,3 +224,32 @@ func TestCreateNeverTruncates(t *testing.T) {
 		}
 	}
 }
+
+// TestARecordingKeptAsideKnowsWhereItIs: a second recording created at
+// the path of one still being written keeps the first aside as
+// NAME.1.EXT; the first goes on writing there, and its Path says so (a
+// record command named the path it was made at, which the second one
+// now held), while the second's Path is the path.
+func TestARecordingKeptAsideKnowsWhereItIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cc.glove")
+	h := Header{Model: "sim", Sensors: 22, Hand: "right", Mode: "stream"}
+	first, err := Create(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if p := first.Path(); p != path {
+		t.Fatalf("first: %s, want %s", p, path)
+	}
+	second, err := Create(path, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if p, want := first.Path(), filepath.Join(filepath.Dir(path), "cc.1.glove"); p != want {
+		t.Errorf("first, kept aside: %s, want %s", p, want)
+	}
+	if p := second.Path(); p != path {
+		t.Errorf("second: %s, want %s", p, path)
+	}
+}
