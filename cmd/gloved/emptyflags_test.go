@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,4 +41,17 @@ func TestEmulatePoseFlagsNeedTheCalibrationPoses(t *testing.T) {
 			r.oneLine(t, 2, f[0]+" shapes the calibration poses, played only with --calibration FILE")
 		}
 	}
+}
+
+// TestFramesLimitsARecordingToo: --frames N with --recording runs the
+// recording's first N frames (it was taken only for --sim, and ignored
+// silently), and --frames 0 is refused for either.
+func TestFramesLimitsARecordingToo(t *testing.T) {
+	t.Parallel()
+	rec := "../../testdata/recordings/grasp.glove"
+	r := runBinary(t, 20*time.Second, "contacts", "--scene", "builtin:grasp", "--recording", rec, "--frames", "4")
+	if lines := strings.Count(r.stdout, "\n"); r.code != 0 || lines != 4 {
+		t.Errorf("exit %d, %d lines, want 4:\n%s%s", r.code, lines, r.stdout, r.stderr)
+	}
+	runBinary(t, 20*time.Second, "contacts", "--scene", "builtin:grasp", "--recording", rec, "--frames", "0").oneLine(t, 2, "--frames 0: want at least 1")
 }

@@ -32,7 +32,7 @@ func addSessionFlags(fs *flag.FlagSet) *sessionOpts {
 	fs.StringVar(&o.recording, "recording", "", "a recording to replay (as fast as possible)")
 	fs.BoolVar(&o.sim, "sim", false, "drive the hand with the simulated glove instead")
 	fs.StringVar(&o.motion, "motion", "grasp", "the simulated glove's motion")
-	fs.IntVar(&o.frames, "frames", 300, "frames of simulation")
+	fs.IntVar(&o.frames, "frames", 300, "frames of simulation; with --recording, the first N frames (default: all)")
 	o.wrist = addPoseFlag(fs, "wrist-pose", "wrist", "the wrist's pose (default: the recording's, else the identity)")
 	fs.Float64Var(&o.proximity, "proximity", 0.01, "report links closer than this (m) to an object they do not touch")
 	fs.StringVar(&o.calibration, "calibration", "", "calibration file (default: the recording's, else the shipped one)")
@@ -47,8 +47,8 @@ func (o *sessionOpts) spec() (session.Spec, error) {
 	if o.scenes == "" || (o.recording == "") == !o.sim {
 		return session.Spec{}, fmt.Errorf("%w: needs --scene and exactly one of --recording FILE or --sim", errUsage)
 	}
-	if o.sim && o.frames < 1 {
-		return session.Spec{}, fmt.Errorf("%w: --frames %d: a simulation needs at least 1", errUsage, o.frames)
+	if (o.sim || flagSet(o.fs, "frames")) && o.frames < 1 {
+		return session.Spec{}, fmt.Errorf("%w: --frames %d: want at least 1", errUsage, o.frames)
 	}
 	s := session.Spec{Device: session.DeviceReplay, Recording: o.recording, Calibration: o.calibration, Speed: session.SpeedMax, Mesh: o.mesh}
 	if o.sim {
@@ -91,9 +91,10 @@ func (o *sessionOpts) inputs() []inputFile {
 	return in
 }
 
-// limit is how many frames to run: a simulation's --frames, a recording's all.
+// limit is how many frames to run: --frames of a simulation (300 unless
+// given) or, when given, the first of a recording's; else all of them.
 func (o *sessionOpts) limit() int {
-	if o.sim {
+	if o.sim || flagSet(o.fs, "frames") {
 		return o.frames
 	}
 	return 0
