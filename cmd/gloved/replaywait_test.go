@@ -26,14 +26,14 @@ func replayArgs(t *testing.T, replayer, recording, target string) []string {
 	return []string{"replay", recording, "--target", target}
 }
 
-// stopAfterAFrame starts gloved with args, waits for its first frame of
-// the right hand, sends SIGTERM and requires it to exit 0 within within.
-func stopAfterAFrame(t *testing.T, within time.Duration, got *daemontest.Received, args ...string) *proc {
+// stopAfterFrames starts gloved with args, waits for n frames of the
+// right hand, sends SIGTERM and requires it to exit 0 within within.
+func stopAfterFrames(t *testing.T, within time.Duration, got *daemontest.Received, n int, args ...string) *proc {
 	t.Helper()
 	p := startGloved(t, args[0], args...)
-	for deadline := time.Now().Add(20 * time.Second); daemontest.Frames(got.All(), "right") == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); daemontest.Frames(got.All(), "right") < n; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("gloved %s sent no frame in 20 s; stderr:\n%s", args[0], p.errs.String())
+			t.Fatalf("gloved %s sent %d frames of %d in 20 s; stderr:\n%s", args[0], daemontest.Frames(got.All(), "right"), n, p.errs.String())
 		}
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -57,7 +57,7 @@ func TestSIGTERMEndsAReplayWaitingForASample(t *testing.T) {
 	for _, replayer := range replayers {
 		t.Run(replayer, func(t *testing.T) {
 			rx, got := daemontest.Listen(t)
-			stopAfterAFrame(t, 5*time.Second, got, replayArgs(t, replayer, rec, rx.LocalAddr().String())...)
+			stopAfterFrames(t, 5*time.Second, got, 2, replayArgs(t, replayer, rec, rx.LocalAddr().String())...) // the wait begins
 		})
 	}
 }
@@ -87,7 +87,7 @@ func TestReplayPlaysOnThroughAJumpInTheClock(t *testing.T) {
 			}
 
 			rx, got := daemontest.Listen(t)
-			p := stopAfterAFrame(t, 10*time.Second, got, replayArgs(t, "run", rec, rx.LocalAddr().String())...)
+			p := stopAfterFrames(t, 10*time.Second, got, 3, replayArgs(t, "run", rec, rx.LocalAddr().String())...) // the third is past the jump
 			if n := strings.Count(p.errs.String(), says); n != 1 {
 				t.Errorf("gloved run warned %d times %q, want once; stderr:\n%s", n, says, p.errs.String())
 			}
