@@ -75,12 +75,14 @@ func round9(x float64) float64 { return roundTo(x, 1e9) }
 
 // roundTo rounds x to the nearest multiple of 1/k, halves away from zero.
 // An x beyond 2^53/k has no finer digits than that already, and comes back
-// as it is: through an int64 it would saturate, and flip its sign.
+// as it is: through an int64 it would saturate, and flip its sign. Zero
+// is +0: a value a hair below zero rounded to -0, which JSON prints as
+// -0, so two runs whose answers differed by 1e-15 printed differently.
 func roundTo(x, k float64) float64 {
 	if !(math.Abs(x) < (1<<53)/k) {
 		return x
 	}
-	return math.Round(x*k) / k
+	return math.Round(x*k)/k + 0 // -0 + 0 is +0
 }
 
 func runContacts(ctx context.Context, args []string, out io.Writer) error {
