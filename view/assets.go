@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strings"
 )
 
 // The page: index.html and style.css are written by hand; app.js is built
@@ -36,10 +37,16 @@ var assetTypes = map[string]string{
 	".md":  "text/markdown; charset=utf-8",
 }
 
-// serveAssets serves the page's files, each with its content type.
+// serveAssets serves the page's files, each with its content type, and
+// no directory's listing: a path ending in / is not found, but / itself
+// (the page, assets/index.html).
 func serveAssets() http.Handler {
 	files := http.FileServerFS(Assets)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" && strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
 		if t, ok := assetTypes[path.Ext(r.URL.Path)]; ok {
 			w.Header().Set("Content-Type", t)
 		}

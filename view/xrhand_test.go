@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ func TestThePageShipsTheWebXRHandTheModelIsTestedOn(t *testing.T) {
 // TestTheWebXRHandIsServedAsGLTF: the page's glTF files are served as
 // model/gltf-binary and its licence as Markdown, with the headers of
 // every asset (no-cache, nosniff); a path outside the assets is not
-// found.
+// found, nor is a directory's listing.
 func TestTheWebXRHandIsServedAsGLTF(t *testing.T) {
 	s := listen(t, Options{})
 	h := s.Handler()
@@ -74,10 +75,12 @@ func TestTheWebXRHandIsServedAsGLTF(t *testing.T) {
 			t.Errorf("%s: headers %v, want those of every asset", tc.path, w.Header())
 		}
 	}
-	for _, path := range []string{"/webxr-generic-hand/../../handmodel/testdata/webxr-generic-hand/right.glb", "/assets.go", "/webxr-generic-hand/missing.glb"} {
+	for _, path := range []string{"/webxr-generic-hand/../../handmodel/testdata/webxr-generic-hand/right.glb", "/assets.go", "/webxr-generic-hand/missing.glb", "/webxr-generic-hand/", "/webxr-generic-hand"} {
 		w := get(path)
-		if w.Code == 307 { // a path with .. is sent to its clean form
-			w = get(w.Header().Get("Location"))
+		if w.Code == 307 || w.Code == 301 { // a path with .., or a directory's without /, is sent to its clean form
+			base, _ := url.Parse(path)
+			loc, _ := url.Parse(w.Header().Get("Location"))
+			w = get(base.ResolveReference(loc).Path)
 		}
 		if w.Code != 404 {
 			t.Errorf("%s: %d, want 404", path, w.Code)
