@@ -197,7 +197,7 @@ func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
 	}
 	d.sendStatuses(d.hub, w, h, status, now)
 	if d.view != nil {
-		d.view.PublishStatus(h.index, status)
+		d.view.PublishStatus(h.index, status, h.rate.Measured())
 	}
 	return wait
 }

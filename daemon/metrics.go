@@ -20,25 +20,60 @@ import (
 	"github.com/gloved/gloved/session"
 )
 
+// The frame rate is counted in tenths of a second and told over the
+// last fpsTenths whole ones before now: it falls to 0 within that and a
+// tenth of frames stopping (a silent glove, an ended replay), where a
+// rate taken only when a frame arrives kept its last value for ever.
+const (
+	fpsTenth  = 100 * time.Millisecond
+	fpsTenths = 10
+)
+
+// frameRate counts the frames of every hand; the frame loop adds, Snapshot
+// reads, both under Daemon.mu.
 type frameRate struct {
-	count int
-	since time.Time
-	value float64
+	start time.Time            // tenths are numbered from the first frame's
+	tenth [fpsTenths + 1]int64 // the tenth each slot counts
+	count [fpsTenths + 1]int
+}
+
+// add counts a frame at now.
+func (r *frameRate) add(now time.Time) {
+	if r.start.IsZero() {
+		r.start = now
+	}
+	n := int64(now.Sub(r.start) / fpsTenth)
+	k := n % int64(len(r.tenth))
+	if r.tenth[k] != n {
+		r.tenth[k], r.count[k] = n, 0
+	}
+	r.count[k]++
+}
+
+// at returns the frames a second over the fpsTenths whole tenths before
+// now's; 0 until that long has passed since the first frame.
+func (r *frameRate) at(now time.Time) float64 {
+	if r.start.IsZero() {
+		return 0
+	}
+	n := int64(now.Sub(r.start) / fpsTenth)
+	if n < fpsTenths {
+		return 0
+	}
+	sum := 0
+	for k, t := range r.tenth {
+		if t >= n-fpsTenths && t < n {
+			sum += r.count[k]
+		}
+	}
+	return float64(sum) / (fpsTenths * fpsTenth).Seconds()
 }
 
 func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Duration) {
 	d.mu.Lock()
 	d.times[d.nTime%len(d.times)] = total
 	d.nTime++
-	now := time.Now()
-	if d.fps.since.IsZero() {
-		d.fps.since = now
-	}
-	d.fps.count++
-	if el := now.Sub(d.fps.since); el >= time.Second {
-		d.fps.value = float64(d.fps.count) / el.Seconds()
-		d.fps.count, d.fps.since = 0, now
-	}
+	d.fps.add(time.Now())
 	d.mu.Unlock()
 	for k, o := range d.stages {
 		if o != nil {
@@ -49,7 +84,7 @@ func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Dura
 
 // Status is a snapshot for a live status line.
 type Status struct {
-	FPS           float64
+	FPS           float64 // frames a second over the last second: 0 once frames stop
 	P50, P99      time.Duration
 	Contacts      int
 	Frames        uint64
@@ -67,7 +102,7 @@ func (d *Daemon) Snapshot() Status {
 	d.mu.Lock()
 	n := min(d.nTime, len(d.times))
 	ts := slices.Clone(d.times[:n])
-	st := Status{FPS: d.fps.value, Hands: map[string]string{}}
+	st := Status{FPS: d.fps.at(time.Now()), Hands: map[string]string{}}
 	d.mu.Unlock()
 	slices.Sort(ts)
 	if n > 0 {

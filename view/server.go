@@ -208,10 +208,11 @@ func (s *Server) Publish(hand int, f *osc.Frame, info *Info) {
 }
 
 // PublishStatus sets hand's device status between frames (no glove,
-// reconnecting).
-func (s *Server) PublishStatus(hand int, status string) {
+// reconnecting, stalled) and the glove's sample rate as measured now: a
+// glove that fell silent must not show the rate of its last frame.
+func (s *Server) PublishStatus(hand int, status string, rate float64) {
 	if sl := s.slot(hand); sl != nil {
-		sl.setStatus(status)
+		sl.setStatus(status, rate)
 		s.wakeAll()
 	}
 }

@@ -66,10 +66,10 @@ func (s *slot) addEvent(e event) {
 	s.nEvents++
 }
 
-func (s *slot) setStatus(status string) {
+func (s *slot) setStatus(status string, rate float64) {
 	s.mu.Lock()
-	if s.info.Status != status {
-		s.info.Status = status
+	if s.info.Status != status || s.info.Rate != rate {
+		s.info.Status, s.info.Rate = status, rate
 		s.version++
 	}
 	s.mu.Unlock()

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +42,33 @@ func TestStatusRedrawsOnlyOnATerminal(t *testing.T) {
 	}
 	if got := pipe.String(); !strings.HasPrefix(got, "100.0 fps") || !strings.HasSuffix(got, "right streaming\n") || strings.Contains(got, "\r") {
 		t.Errorf("pipe: got %q, want a plain line", got)
+	}
+}
+
+// TestStatusFrameRateFallsToZeroOnceFramesStop: `run --status` tells the
+// frames a second over the last second, so a replay that has ended (no
+// frame since) reads 0 fps, not the rate of its last frames.
+func TestStatusFrameRateFallsToZeroOnceFramesStop(t *testing.T) {
+	t.Parallel()
+	rec, err := filepath.Abs("../../testdata/recordings/grasp.glove") // 2.1 s of samples
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := rightHandConfig(t, fmt.Sprintf("device = \"replay\"\nrecording = %q\n", rec), "127.0.0.1:0", "")
+	r := runBinary(t, 60*time.Second, "run", "-c", cfg, "--status", "--for", "6.5s")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	streamed, ended := false, 0
+	for _, line := range lines {
+		streamed = streamed || !strings.HasPrefix(line, "  0.0 fps")
+		if strings.HasSuffix(line, "right ended") {
+			ended++
+		}
+	}
+	last := lines[len(lines)-1]
+	if !streamed || ended < 2 || !strings.HasPrefix(last, "  0.0 fps") || !strings.HasSuffix(last, "right ended") {
+		t.Errorf("want lines above 0 fps while the replay ran, then 0.0 fps once it had ended a while; got:\n%s", r.stdout)
 	}
 }
