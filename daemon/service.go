@@ -77,8 +77,10 @@ type Service struct {
 	beforeReplace func(*carried)
 }
 
-// load reads the config (or the demo's) with the service's overrides.
-func (s *Service) load() (*Config, error) {
+// Load reads the config (or the demo's) with the service's overrides, as
+// Run does at start and at every reload: gloved run --check loads through
+// it, so that it refuses the --view the daemon would.
+func (s *Service) Load() (*Config, error) {
 	cfg, err := LoadConfigOrDemo(s.Path)
 	if err == nil && s.Path == "" && s.View == "" {
 		cfg.View.optional = true
@@ -106,7 +108,7 @@ func (s *Service) load() (*Config, error) {
 // SIGHUPs that come while a reload loads wait for it, taken as one: the
 // next reload reads the config as it is then.
 func (s *Service) Run(ctx context.Context) error {
-	cfg, err := s.load()
+	cfg, err := s.Load()
 	if err != nil {
 		return err
 	}
@@ -193,7 +195,7 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 // loaded and prepared for its hands (while the running daemon goes on):
 // an error if it cannot replace the running one.
 func (s *Service) reloadable(ctx context.Context) (*Config, *env.Mesh, *contact.Shared, error) {
-	next, err := s.load()
+	next, err := s.Load()
 	if err != nil {
 		return nil, nil, nil, err
 	}

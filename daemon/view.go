@@ -41,8 +41,12 @@ func (v *ViewConfig) check() error {
 	if v.Listen == "" {
 		return nil
 	}
-	if _, port, err := net.SplitHostPort(v.Listen); err != nil || port == "" {
+	_, port, err := net.SplitHostPort(v.Listen)
+	if err != nil || port == "" {
 		return fmt.Errorf("view.listen = %q: want host:port, such as 127.0.0.1:8080", v.Listen)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("view.listen = %q: %q is no port: give one of 0 to 65535", v.Listen, port)
 	}
 	return nil
 }

@@ -30,8 +30,9 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	if err := runFor.check(); err != nil {
 		return err
 	}
+	svc := daemon.Service{Path: *path, Log: os.Stderr, View: *viewAt}
 	if *check {
-		cfg, err := daemon.LoadConfigOrDemo(*path)
+		cfg, err := svc.Load()
 		if err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 	// A reader of the status lines or the log that goes away (`| head`)
 	// must not end the daemon: a write to its pipe fails, and nothing else.
 	signal.Ignore(syscall.SIGPIPE)
-	svc := daemon.Service{Path: *path, Log: os.Stderr, Reload: hup, View: *viewAt}
+	svc.Reload = hup
 	if *status {
 		redraw := terminal(out)
 		svc.Tick = func(d *daemon.Daemon) { printStatus(out, d.Snapshot(), redraw) }

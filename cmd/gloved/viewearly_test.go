@@ -32,3 +32,23 @@ func TestAViewAddressThatCannotBeServedIsSaidBeforeAnyFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCheckRefusesTheViewRunWould: `run --check --view ADDR` refuses
+// what `run --view ADDR` does, in the same line naming --view: a
+// malformed address, a port beyond 65535, the port of one of the
+// config's own servers; --view off passes both.
+func TestRunCheckRefusesTheViewRunWould(t *testing.T) {
+	t.Parallel()
+	cfg := writeConfig(t, "127.0.0.1:0", "builtin:grasp", "[oscquery]\nenabled = true\nlisten = \"127.0.0.1:9432\"\n")
+	for _, tc := range []struct{ view, says string }{
+		{"nohost", `--view: view.listen = "nohost": want host:port`},
+		{"127.0.0.1:99999", `--view: view.listen = "127.0.0.1:99999": "99999" is no port: give one of 0 to 65535`},
+		{"127.0.0.1:9432", `--view: view.listen = "127.0.0.1:9432" and oscquery.listen = "127.0.0.1:9432": two of gloved's servers on one port`},
+	} {
+		runBinary(t, 60*time.Second, "run", "-c", cfg, "--check", "--view", tc.view).oneLine(t, 2, tc.says)
+		runBinary(t, 60*time.Second, "run", "-c", cfg, "--for", "5s", "--status=false", "--view", tc.view).oneLine(t, 2, tc.says)
+	}
+	if r := runBinary(t, 60*time.Second, "run", "-c", cfg, "--check", "--view", "off"); r.code != 0 || !strings.HasPrefix(r.stdout, "config ok") {
+		t.Errorf("--check --view off: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
