@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,7 +38,7 @@ type watchState struct {
 func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	fs := newFlagSet("watch", "gloved watch [--daemon ADDR] [--listen ADDR] [--prefix P] [--for DURATION] [--timeout DURATION]", out)
 	daemonAddr := fs.String("daemon", osc.DefaultListen, "the daemon's OSC listen address (subscriptions go there)")
-	listen := fs.String("listen", "127.0.0.1:0", "where to receive frames")
+	listen := fs.String("listen", "", "where to receive frames (default: a free port on loopback of the daemon address's IP version, 127.0.0.1 or ::1)")
 	prefix := fs.String("prefix", "/gloved", "the daemon's OSC prefix")
 	runFor := addLimitFlag(fs, "for", 0, "stop after this long (0: until Ctrl-C)")
 	timeout := addLimitFlag(fs, "timeout", 3*time.Second, "fail if the daemon has not answered within this long (0: wait for it)")
@@ -61,13 +62,25 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 		ctx, cancel = context.WithTimeout(ctx, runFor.d)
 		defer cancel()
 	}
+	da, err := net.ResolveUDPAddr("udp", *daemonAddr)
+	if err != nil {
+		return fmt.Errorf("%w: --daemon: %v", errUsage, err)
+	}
+	// A socket of one IP version cannot send to the other: the
+	// subscription would never reach the daemon.
+	loopback := "127.0.0.1"
+	if da.IP.To4() == nil && da.IP != nil {
+		loopback = "::1"
+	}
+	if *listen == "" {
+		*listen = net.JoinHostPort(loopback, "0")
+	}
 	la, err := net.ResolveUDPAddr("udp", *listen)
 	if err != nil {
 		return fmt.Errorf("%w: --listen: %v", errUsage, err)
 	}
-	da, err := net.ResolveUDPAddr("udp", *daemonAddr)
-	if err != nil {
-		return fmt.Errorf("%w: --daemon: %v", errUsage, err)
+	if la.IP != nil && !la.IP.IsUnspecified() && da.IP != nil && (la.IP.To4() == nil) != (da.IP.To4() == nil) {
+		return fmt.Errorf("%w: --listen %s and --daemon %s are of two IP versions, and a subscription cannot go from one to the other: give --listen an address of the daemon's version, or leave it out", errUsage, *listen, *daemonAddr)
 	}
 	if da.Port == 0 {
 		return fmt.Errorf("%w: --daemon %s: port 0 is no daemon's: give the daemon's osc.listen (default %s)", errUsage, *daemonAddr, osc.DefaultListen)
@@ -90,12 +103,12 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	me := conn.LocalAddr().(*net.UDPAddr)
 	host := me.IP.String()
 	if me.IP.IsUnspecified() {
-		host = "127.0.0.1"
+		host = loopback
 	}
 	s := &subscriber{conn: conn, daemon: da, prefix: *prefix, host: host, port: int32(me.Port)}
 	go renew(ctx, func() { s.send("/subscribe") })
 	defer s.send("/unsubscribe")
-	fmt.Fprintf(out, "watching %s (subscribing from %s:%d, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, host, me.Port)
+	fmt.Fprintf(out, "watching %s (subscribing from %s, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, net.JoinHostPort(host, strconv.Itoa(me.Port)))
 	if watchLoop(ctx, receive(ctx, conn, da), timeout.d, *prefix, out, s.validate) || interrupted.Err() != nil {
 		return nil
 	}
@@ -103,21 +116,25 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	if runFor.d > 0 && (within == 0 || runFor.d < within) {
 		within = runFor.d
 	}
-	return silence(da, *daemonAddr, *prefix, within)
+	return silence(da, *daemonAddr, *prefix, within, s)
 }
 
 // silence is the error of a watch that nothing under prefix reached
 // within the time it had, told by what its address shows when asked once
-// more: a daemon that answers under prefix (an unsubscription) sent
+// more to end s's subscription: a daemon that refuses says why, in its
+// words; one that answers otherwise under prefix (an unsubscription) sent
 // nothing else; a port that refuses (ICMP port unreachable) has no
 // daemon; one that neither answers nor refuses holds something that does
 // not take prefix: a daemon with another osc.prefix, or another OSC app.
-func silence(da *net.UDPAddr, addr, prefix string, within time.Duration) error {
+func silence(da *net.UDPAddr, addr, prefix string, within time.Duration, s *subscriber) error {
 	check := fmt.Sprintf("check the daemon's osc.prefix (--prefix %s must match it)", prefix)
-	switch listening(da, prefix) {
-	case portAnswers:
+	state, refused := listening(da, prefix, s.host, s.port)
+	switch {
+	case refused != "":
+		return fmt.Errorf("the daemon at %s sent nothing under %s within %v, and refused watch's subscription of %s: %s", addr, prefix, within, net.JoinHostPort(s.host, strconv.Itoa(int(s.port))), refused)
+	case state == portAnswers:
 		return fmt.Errorf("the daemon at %s answered but sent nothing under %s within %v: %s", addr, prefix, within, check)
-	case portOpen:
+	case state == portOpen:
 		return fmt.Errorf("nothing under %s came from %s within %v, though something listens there: %s, or is it another OSC app?", prefix, addr, within, check)
 	}
 	return fmt.Errorf("no gloved answered at %s within %v: is the daemon running? (gloved run)", addr, within)
@@ -133,30 +150,36 @@ const (
 )
 
 // listening asks the daemon at da, from a socket of its own, to
-// unsubscribe that socket (a request that changes nothing) and says what
-// came back within half a second: an answer, a refusal (on a connected
-// socket, an ICMP port unreachable is an error of the read), or nothing.
-func listening(da *net.UDPAddr, prefix string) portState {
+// unsubscribe host:port (watch's own, which is ending) and says what came
+// back within half a second: an answer, with the daemon's reason if it is
+// <prefix>/refused, a refusal of the port (on a connected socket, an ICMP
+// port unreachable is an error of the read), or nothing.
+func listening(da *net.UDPAddr, prefix, host string, port int32) (state portState, refused string) {
 	c, err := net.DialUDP("udp", nil, da)
 	if err != nil {
-		return portRefuses
+		return portRefuses, ""
 	}
 	defer c.Close()
-	me := c.LocalAddr().(*net.UDPAddr)
-	b, _ := goosc.NewMessage(prefix+"/unsubscribe", me.IP.String(), int32(me.Port)).MarshalBinary()
+	b, _ := goosc.NewMessage(prefix+"/unsubscribe", host, port).MarshalBinary()
 	if _, err := c.Write(b); err != nil {
-		return portRefuses
+		return portRefuses, ""
 	}
 	c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
-	_, err = c.Read(make([]byte, 65536))
+	buf := make([]byte, 65536)
+	n, err := c.Read(buf)
 	var ne net.Error
 	switch {
 	case err == nil:
-		return portAnswers
+		if m, ok := goosc.ParsePacket(string(buf[:n])); ok == nil {
+			if msg, _ := m.(*goosc.Message); msg != nil && msg.Address == prefix+"/refused" && len(msg.Arguments) > 0 {
+				refused, _ = msg.Arguments[0].(string)
+			}
+		}
+		return portAnswers, printable.String(refused)
 	case errors.As(err, &ne) && ne.Timeout():
-		return portOpen
+		return portOpen, ""
 	}
-	return portRefuses
+	return portRefuses, ""
 }
 
 // subscriber is gloved watch's subscription of its own socket: requests

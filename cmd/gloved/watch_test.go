@@ -157,3 +157,60 @@ func TestWatchShowsHandNamesWithoutTerminalCommands(t *testing.T) {
 		t.Errorf("exit %d; watch output:\n%q%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestWatchSubscribesFromTheDaemonsIPVersion: gloved watch without
+// --listen receives on loopback of the daemon address's IP version, so a
+// daemon on [::1] gets the subscription and watch shows its hand (from
+// 127.0.0.1 it never could); a --listen of the other version is refused
+// in one line before anything is sent.
+func TestWatchSubscribesFromTheDaemonsIPVersion(t *testing.T) {
+	t.Parallel()
+	probe, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv6loopback})
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	probe.Close()
+	_, port, _ := net.SplitHostPort(freeUDP(t))
+	daemon := net.JoinHostPort("::1", port)
+	p := startGloved(t, "gloved run", "run", "-c", writeConfig(t, daemon, "builtin:grasp", ""), "--status=false")
+	p.logLine(t, "gloved running")
+	r := runBinary(t, 20*time.Second, "watch", "--daemon", daemon, "--for", "3s")
+	if r.code != 0 || !strings.Contains(r.stdout, "subscribing from [::1]:") || !strings.Contains(r.stdout, "right: streaming") {
+		t.Errorf("exit %d; watch output:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	runBinary(t, 20*time.Second, "watch", "--daemon", daemon, "--listen", "127.0.0.1:0", "--for", "3s").
+		oneLine(t, 2, "--listen 127.0.0.1:0 and --daemon "+daemon+" are of two IP versions", "leave it out")
+}
+
+// TestWatchSaysTheDaemonsRefusal: a daemon (here a fake one) that sends
+// nothing to watch's subscription and answers /refused when asked to end
+// it has watch end in one line saying the daemon's reason, not guessing
+// at osc.prefix.
+func TestWatchSaysTheDaemonsRefusal(t *testing.T) {
+	t.Parallel()
+	fake, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	const why = "the daemon listens on [::1]:9431 and cannot send to another IP version (IPv4)"
+	refusal, _ := goosc.NewMessage("/gloved/refused", why).MarshalBinary()
+	go func() { // refuse every /unsubscribe, to its sender; ignore the rest
+		buf := make([]byte, 65536)
+		for {
+			n, from, err := fake.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			p, _ := goosc.ParsePacket(string(buf[:n]))
+			if m, ok := p.(*goosc.Message); ok && m.Address == "/gloved/unsubscribe" {
+				fake.WriteToUDP(refusal, from)
+			}
+		}
+	}()
+	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--timeout", "1s")
+	r.oneLine(t, 1, "the daemon at "+fake.LocalAddr().String()+" sent nothing under /gloved within 1s, and refused watch's subscription of 127.0.0.1:", ": "+why)
+	if strings.Contains(r.stderr, "osc.prefix") {
+		t.Errorf("watch guessed at the prefix: %s", r.stderr)
+	}
+}
