@@ -9,6 +9,7 @@ import (
 
 	"github.com/gloved/gloved/mdns"
 	"github.com/gloved/gloved/osc"
+	"github.com/gloved/gloved/osc/gloved"
 )
 
 // gloved's own addresses: no two of its servers on one port, and no
@@ -108,7 +109,49 @@ func (c *Config) checkListeners() error {
 	if err := c.checkTrackerPorts(c.OSC.Listen); err != nil {
 		return err
 	}
-	return c.checkTargetAddresses()
+	if err := c.checkTargetAddresses(); err != nil {
+		return err
+	}
+	return c.checkProfileTwice()
+}
+
+// checkProfileTwice refuses a destination that two lists send one
+// profile to: osc.targets and an [[osc.profile]] named gloved, or two
+// [[osc.profile]]s of one name. It would receive each frame twice (two
+// streams under one set of addresses, in two coordinate systems perhaps),
+// and an app counts every touch and pinch edge twice. Refused rather than
+// sent once: which of two profiles' settings should win is the config's
+// to say. Within one list a destination repeated is sent to once
+// (osc.Targets); a host name other than localhost, or an oscquery:
+// pattern, is not compared.
+func (c *Config) checkProfileTwice() error {
+	type entry struct {
+		profile string
+		to      netip.AddrPort
+	}
+	type where struct{ key, at string }
+	first := map[entry]where{} // where each profile's destination was first listed
+	lists := c.targetLists()
+	for k, list := range lists {
+		name := gloved.Name // osc.targets
+		if k > 0 {
+			name = c.OSC.Profiles[k-1].Name
+		}
+		for i, t := range list.targets {
+			dst, ok := literalAddrPort(t)
+			if !ok {
+				continue
+			}
+			at := fmt.Sprintf("%s[%d] = %q", list.key, i, t)
+			e := entry{name, dst}
+			if o, seen := first[e]; !seen {
+				first[e] = where{list.key, at}
+			} else if o.key != list.key {
+				return fmt.Errorf("%s and %s are one destination of the %s profile: it would receive every frame twice, each touch and pinch edge doubled: list it in one of them", o.at, at, name)
+			}
+		}
+	}
+	return nil
 }
 
 // checkTargetAddresses refuses a target written as an address that is gloved's

@@ -466,17 +466,22 @@ func TestVMCIsOnePerformerForBothHands(t *testing.T) {
 
 // sender is a daemon's hand half-way through the recorded grasp, its
 // frame built, sending to a socket nobody reads, with the profiles given
-// (config text for [[osc.profile]]s), each call a frame step later than
-// the last on the sample clock and the wall clock alike: what a frame
-// costs from the pipeline's results to the sockets.
+// (config text for [[osc.profile]]s, sending to TARGET: a socket of
+// their own, as one destination may not get a profile twice), each call a
+// frame step later than the last on the sample clock and the wall clock
+// alike: what a frame costs from the pipeline's results to the sockets.
 func sender(tb testing.TB, profiles string, step time.Duration) func() {
-	rx, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		tb.Fatal(err)
+	var rx [2]*net.UDPConn // osc.targets', the profiles'
+	for k := range rx {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { c.Close() })
+		rx[k] = c
 	}
-	tb.Cleanup(func() { rx.Close() })
-	cfg, err := ParseConfig("bench.toml", []byte(recordedGrasp+sections{scene: graspScene, target: rx.LocalAddr().String(), countTris: true}.String()+
-		strings.ReplaceAll(profiles, "TARGET", rx.LocalAddr().String())))
+	cfg, err := ParseConfig("bench.toml", []byte(recordedGrasp+sections{scene: graspScene, target: rx[0].LocalAddr().String(), countTris: true}.String()+
+		strings.ReplaceAll(profiles, "TARGET", rx[1].LocalAddr().String())))
 	if err != nil {
 		tb.Fatal(err)
 	}

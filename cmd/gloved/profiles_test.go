@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,4 +196,40 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 		}
 	}
 	return cond()
+}
+
+// TestADestinationGivenOneProfileTwiceIsRefused: a destination that two
+// lists send one profile to (osc.targets and an [[osc.profile]] named
+// gloved, even as localhost and in other coordinates; two openxr
+// profiles) is refused by --check and at start in one line naming both
+// keys, since it would receive every frame twice; one destination of two
+// different profiles is not.
+func TestADestinationGivenOneProfileTwiceIsRefused(t *testing.T) {
+	t.Parallel()
+	dst := freeUDP(t)
+	_, port, _ := net.SplitHostPort(dst)
+	config := func(profiles string) string {
+		path := filepath.Join(t.TempDir(), "gloved.toml")
+		text := fmt.Sprintf("[[hand]]\nname = \"right\"\ndevice = \"sim\"\n[scene]\nfiles = [{ path = \"builtin:grasp\" }]\n[osc]\nlisten = \"127.0.0.1:0\"\ntargets = [%q]\n%s", dst, profiles)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct{ profiles, first, second string }{
+		{"[[osc.profile]]\nname = \"gloved\"\ncoords = \"ros\"\ntargets = [\"localhost:" + port + "\"]\n",
+			fmt.Sprintf("osc.targets[0] = %q", dst), fmt.Sprintf(`osc.profile[0].targets[0] = "localhost:%s"`, port)},
+		{"[[osc.profile]]\nname = \"openxr\"\ntargets = [\"127.0.0.1:9600\"]\n[[osc.profile]]\nname = \"openxr\"\ncoords = \"unity\"\ntargets = [\"127.0.0.1:9601\", \"127.0.0.1:9600\"]\n",
+			`osc.profile[0].targets[0] = "127.0.0.1:9600"`, `osc.profile[1].targets[1] = "127.0.0.1:9600"`},
+	} {
+		cfg := config(tc.profiles)
+		for _, args := range [][]string{{"--check"}, {"--status=false", "--for", "5s"}} {
+			r := runBinary(t, 30*time.Second, append([]string{"run", "-c", cfg}, args...)...)
+			r.oneLine(t, 2, tc.first+" and "+tc.second+" are one destination of the", "profile: it would receive every frame twice", "list it in one of them")
+		}
+	}
+	r := runBinary(t, 30*time.Second, "run", "-c", config("[[osc.profile]]\nname = \"openxr\"\ntargets = [\""+dst+"\"]\n"), "--check")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "config ok") {
+		t.Errorf("one destination of gloved and openxr: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
 }
