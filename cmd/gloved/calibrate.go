@@ -13,6 +13,7 @@ import (
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/internal/userfile"
 	"github.com/gloved/gloved/session"
+	"github.com/gloved/gloved/view"
 )
 
 // calibrateArgs are `gloved calibrate`'s flags.
@@ -27,6 +28,15 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	a, err := parseCalibrate(args, out)
 	if err != nil {
 		return err
+	}
+	// The page is served before the glove opens: an address it cannot
+	// serve is said at once, not after the glove's handshake.
+	var v *view.Server
+	if a.viewAt != "" {
+		if v, err = listenView(a.viewAt); err != nil {
+			return err
+		}
+		defer v.Close()
 	}
 	dest, err := calibrator.CreateOutput(a.out, a.force)
 	if errors.Is(err, iofs.ErrExist) {
@@ -43,11 +53,10 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
 		g.Info.Sensors, g.Info.Hand(), a.spec.Port, len(handmodel.CalPoses), a.hold)
 	fallback := g.Cal // the driver's shipped calibration: the spec names no file
-	ui, page, stop, err := calibrateUI(a.viewAt, g, fallback, out)
+	ui, page, err := calibrateUI(v, g, fallback, out)
 	if err != nil {
 		return err
 	}
-	defer stop()
 	r, err := calibrator.Run(ctx, g, g.Info, ui, calibrator.Opts{Hold: seconds(a.hold), Still: a.still, Fallback: fallback})
 	if err == nil {
 		err = write(dest, r, a.out, out)
@@ -75,11 +84,14 @@ func parseCalibrate(args []string, out io.Writer) (calibrateArgs, error) {
 	fs.Var(&options, "option", "KEY=VALUE: one of the driver's own keys (its options table, as the [[hand]] will have it: max=1023 for an OpenGloves AVR board); repeatable")
 	force := fs.Bool("force", false, "overwrite the -o file if it exists")
 	outPath := fs.String("o", "", "calibration file to write")
-	viewAt := fs.String("view", "", "also guide the session on the live page served at this address (127.0.0.1:8080)")
+	viewAt := fs.String("view", "", `also guide the session on the live page served at this address (127.0.0.1:8080); "off" (as for run): no page`)
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return calibrateArgs{}, err
 	} else if len(pos) > 0 {
 		return calibrateArgs{}, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *viewAt == "off" {
+		*viewAt = ""
 	}
 	a := calibrateArgs{spec: session.Spec{Device: *device, Port: *port, Baud: *baud, Sensors: *sensors, Side: *side, Options: options},
 		hold: *hold, still: *still, force: *force, out: *outPath, viewAt: *viewAt}
@@ -112,23 +124,18 @@ func (a *calibrateArgs) check(written func(flag string) bool) error {
 // calibrates selects the drivers `gloved calibrate` can calibrate.
 func calibrates(d *driver.Driver) bool { return d.Calibrate }
 
-// calibrateUI is the terminal's dialogue, and with viewAt also the live
-// page's (page), which stop closes.
-func calibrateUI(viewAt string, g *session.Glove, fallback *handmodel.Calibration, out io.Writer) (ui calibrator.UI, page *calibrator.Page, stop func(), err error) {
+// calibrateUI is the terminal's dialogue, and with v (the live page's
+// server, nil: none) also the page's.
+func calibrateUI(v *view.Server, g *session.Glove, fallback *handmodel.Calibration, out io.Writer) (ui calibrator.UI, page *calibrator.Page, err error) {
 	ui = calibrator.NewTerminal(input, out)
-	if viewAt == "" {
-		return ui, nil, func() {}, nil
-	}
-	v, err := listenView(viewAt)
-	if err != nil {
-		return nil, nil, nil, err
+	if v == nil {
+		return ui, nil, nil
 	}
 	if page, err = calibrator.NewPage(v, g.Info, fallback); err != nil {
-		v.Close()
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	fmt.Fprintf(out, "The calibration is also on the live page at %s: answer here or there.\n", v.URL())
-	return calibrator.Both(ui, page), page, func() { v.Close() }, nil
+	return calibrator.Both(ui, page), page, nil
 }
 
 // tellPage says on the live page how the session ended.

@@ -33,6 +33,13 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if err := notAnInput("-o", *outPath, []string{*outPath}, []inputFile{{"--meshes", *meshes}, {"--mesh", *mesh}}); err != nil {
 		return err
 	}
+	// A skinned hand's size is its skin's (its bones place the joints):
+	// a size given beside it would be ignored.
+	for _, size := range []string{"length", "breadth"} {
+		if *mesh != "" && flagSet(fs, size) {
+			return fmt.Errorf("%w: --%s with --mesh: a skinned hand's size is its skin's; leave --%s out (or scale the hand in its .glb)", errUsage, size, size)
+		}
+	}
 	h, err := buildHand(handmodel.Params{Length: *length, Breadth: *breadth, Right: !*left, Forearm: *forearm, Mesh: *mesh}, *meshes)
 	if err != nil {
 		return err

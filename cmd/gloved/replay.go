@@ -54,7 +54,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 		defer o.View.Close()
 		tl, err := daemon.ReplayTimeline(ctx, o)
 		if err != nil {
-			return interrupted(ctx, err)
+			return interrupted(ctx, flagNamed(err))
 		}
 		if err := showTimeline(o.View, tl); err != nil {
 			return err
@@ -63,7 +63,7 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	}
 	d, err := daemon.NewReplay(ctx, o, os.Stderr)
 	if err != nil {
-		return interrupted(ctx, err)
+		return interrupted(ctx, flagNamed(err))
 	}
 	start := time.Now()
 	if err := d.Run(ctx); err != nil {
