@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,11 +15,7 @@ import (
 // osc.targets.
 func TestReplayFlagErrorsNameTheFlags(t *testing.T) {
 	t.Parallel()
-	busy, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
+	busy := loopbackUDP(t)
 	at := busy.LocalAddr().String()
 	rec := "../../testdata/recordings/grasp.glove"
 	for _, tc := range []struct {

@@ -112,3 +112,15 @@ func ephemeralFloor() (int, error) {
 	}
 	return strconv.Atoi(fields[0])
 }
+
+// loopbackUDP is a UDP socket on a free port of 127.0.0.1, closed when
+// the test ends: a port in use, or a fake daemon's.
+func loopbackUDP(t *testing.T) *net.UDPConn {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}

@@ -188,11 +188,7 @@ func TestWatchSubscribesFromTheDaemonsIPVersion(t *testing.T) {
 // at osc.prefix.
 func TestWatchSaysTheDaemonsRefusal(t *testing.T) {
 	t.Parallel()
-	fake, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Close()
+	fake := loopbackUDP(t)
 	const why = "the daemon listens on [::1]:9431 and cannot send to another IP version (IPv4)"
 	refusal, _ := goosc.NewMessage("/gloved/refused", why).MarshalBinary()
 	go func() { // refuse every /unsubscribe, to its sender; ignore the rest

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -38,11 +37,7 @@ func TestWatchThatHearsNothingFailsAndSaysWhy(t *testing.T) {
 // what to do, as the other commands' listen errors do.
 func TestWatchRefusesWhatCannotBeADaemonOrAPrefix(t *testing.T) {
 	t.Parallel()
-	busy, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
+	busy := loopbackUDP(t)
 	for _, tc := range []struct {
 		args []string
 		code int
