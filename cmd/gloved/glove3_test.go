@@ -282,7 +282,7 @@ func TestOpenGlovesErrorsSayWhatToDo(t *testing.T) {
 		{[]string{"run", "-c", badMax, "--check"}, 2, []string{"options.max = 255"}},
 		{[]string{"calibrate", "--device", "opengloves", "--sensors", "22", "-o", filepath.Join(dir, "c.toml")}, 2, []string{"--sensors 22", "want 41"}},
 		{[]string{"calibrate", "--device", "opengloves", "--option", "max=1000", "-o", filepath.Join(dir, "c.toml")}, 2, []string{"options.max = 1000", "want 4095 (an ESP32) or 1023"}},
-		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-22.toml"}, 1, []string{"calibration-22.toml", "sensors = 22: want 41"}},
+		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-22.toml"}, 1, []string{"calibration-22.toml", `glove = "cyberglove": this calibration is for another glove than this one (opengloves)`}},
 		{[]string{"emulate", "--model", "opengloves", "--calibration", "../../configs/calibration-opengloves.toml", "--motion", "tap"}, 2, []string{"--calibration plays the calibration poses", "--motion only without it"}},
 		{[]string{"emulate", "--model", "opengloves", "--max", "2047"}, 2, []string{"--max 2047", "want 4095 (an ESP32) or 1023"}},
 		{[]string{"emulate", "--model", "opengloves", "--unplug-at", "1"}, 2, []string{"--unplug-at", "--hangup-at"}},
