@@ -132,7 +132,7 @@ func TestTheTestGlovesKeysAreCheckedByName(t *testing.T) {
 		{"an option of the wrong type", strings.Replace(config(rec, ""), "hz = 2", `hz = "fast"`, 1), `hand[0].options: toml: (last key "hz"): incompatible types`},
 		{"a sensor count it has not", config(rec, "sensors = 22"), "hand[0].sensors = 22: want 5"},
 		{"a key no hand has", config(rec, "curls = 5"), "unknown key hand.curls"},
-		{"a calibration for another glove", config(rec, `calibration = "../../../configs/calibration-22.toml"`), "sensors = 22: want 5"},
+		{"a calibration for another glove", config(rec, `calibration = "../../../configs/calibration-22.toml"`), `glove = "cyberglove": this calibration is for another glove than this one (testglove-5)`},
 	} {
 		cfg, err := daemon.ParseConfig("test.toml", []byte(tc.text))
 		if err == nil {
