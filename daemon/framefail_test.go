@@ -28,7 +28,7 @@ func TestFailingFramesDegradeTheHandAndAreLoggedOnceASecond(t *testing.T) {
 	t0 := time.Now()
 	var s devices.Sample
 	for i := range 150 { // a second and a half of samples at 100 a second
-		h.deliver(&s, nil, stop)
+		h.deliver(&s, nil, stop, false)
 		h.frameFailed(refused, t0.Add(time.Duration(i)*10*time.Millisecond))
 		if h.status != StatusDegraded {
 			t.Fatalf("sample %d: status %s while every frame fails, want %s", i, h.status, StatusDegraded)
@@ -45,7 +45,7 @@ func TestFailingFramesDegradeTheHandAndAreLoggedOnceASecond(t *testing.T) {
 		t.Fatalf("logged %d failures in 1.5 s, want 2, the second counting the 99 held back:\n%s", len(failed), log.String())
 	}
 	h.failing.Store(false) // a frame went through (frames)
-	h.deliver(&s, nil, stop)
+	h.deliver(&s, nil, stop, false)
 	if h.status != StatusReplay {
 		t.Errorf("status %s once a frame went through, want %s", h.status, StatusReplay)
 	}

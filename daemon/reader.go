@@ -118,6 +118,14 @@ func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 	}
 }
 
+// startupLossless is how many samples of a hand's start are handed to
+// the frame loop one by one, none replaced: those a glove streamed (or a
+// simulation's clock ran) while the daemon loaded its scene come in a
+// burst, which the first frames, slower than the rest, dropped 7 to 11
+// of. Past them, a sample the frame loop has not taken when the next
+// comes is dropped, so that frames stay on the newest.
+const startupLossless = 32
+
 // read runs until stop is closed, or the device ends: each sample
 // replaces the previous unprocessed one and wakes the frame loop. It
 // returns how many samples it delivered.
@@ -146,7 +154,7 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 		}
 		if err == nil {
 			lastSample, refusedSaid = time.Now(), false
-			if !h.deliver(&s, sess, stop) {
+			if !h.deliver(&s, sess, stop, n < startupLossless) {
 				return n, nil
 			}
 			n++
@@ -189,9 +197,10 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 }
 
 // deliver hands a sample to the frame loop: it replaces an unprocessed one
-// or, lossless, waits for the frame loop to take it. False if stop closed
-// while waiting.
-func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-chan struct{}) bool {
+// or, lossless (the hand's, or the caller's for this sample: one of the
+// first startupLossless), waits for the frame loop to take it. False if
+// stop closed while waiting.
+func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-chan struct{}, lossless bool) bool {
 	switch {
 	case h.failing.Load():
 		h.setStatus(StatusDegraded) // its frames fail: none goes out
@@ -202,7 +211,7 @@ func (h *handRuntime) deliver(s *devices.Sample, sess *session.Session, stop <-c
 	default:
 		h.setStatus(StatusStreaming)
 	}
-	for h.lossless {
+	for h.lossless || lossless {
 		// Wait until the frame loop has taken the previous sample; a
 		// token left from an earlier take is stale, so look again after
 		// each one.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -131,7 +132,12 @@ type Glove struct {
 	Sensors int // 18 or 22
 	Period  time.Duration
 	Fast    bool
+	// start is when the first sample was read (or Epoch asked), not when
+	// the glove was made: a daemon makes its gloves, then prepares their
+	// pipelines, and a clock begun at New had the samples of that time
+	// due at once, in a burst the first frames dropped.
 	start   time.Time
+	started sync.Once
 	seq     uint64
 	closed  atomic.Bool
 }
@@ -154,11 +160,17 @@ func New(m Motion, sensors int, period time.Duration, fast bool) (*Glove, error)
 	if period <= 0 {
 		return nil, fmt.Errorf("sim: sample period %v must be positive", period)
 	}
-	return &Glove{Motion: m, Sensors: sensors, Period: period, Fast: fast, start: time.Now()}, nil
+	return &Glove{Motion: m, Sensors: sensors, Period: period, Fast: fast}, nil
 }
 
-// Epoch returns when Sample.Time was zero.
-func (g *Glove) Epoch() time.Time { return g.start }
+// Epoch returns when Sample.Time was zero: the first Read.
+func (g *Glove) Epoch() time.Time {
+	g.begin()
+	return g.start
+}
+
+// begin starts the clock, once.
+func (g *Glove) begin() { g.started.Do(func() { g.start = time.Now() }) }
 
 // GloveInfo describes the simulated glove (a right hand).
 func (g *Glove) GloveInfo() devices.GloveInfo {
@@ -170,6 +182,7 @@ func (g *Glove) Read(s *devices.Sample) error {
 	if g.closed.Load() {
 		return devices.ErrClosed
 	}
+	g.begin()
 	t := time.Duration(g.seq) * g.Period
 	if !g.Fast {
 		if wait := time.Until(g.start.Add(t)); wait > 0 {
