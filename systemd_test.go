@@ -11,7 +11,10 @@ import (
 )
 
 // TestSystemdUnitVerifies runs systemd-analyze verify on the shipped unit
-// (with ExecStart pointed at an executable that exists here).
+// (with ExecStart pointed at an executable that exists here), and checks
+// the settings the daemon needs: the address families (without
+// AF_NETLINK, mDNS found no interface and oscquery: targets no app, in
+// silence but for one warning) and the glove ports' device groups.
 func TestSystemdUnitVerifies(t *testing.T) {
 	tool, err := exec.LookPath("systemd-analyze")
 	if err != nil {
@@ -24,8 +27,11 @@ func TestSystemdUnitVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=dialout", "ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "RestrictAddressFamilies=",
-		"User=gloved", "DevicePolicy=closed", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-ttyS rw"} {
+	for _, want := range []string{"Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=dialout", "ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes",
+		// AF_NETLINK: net.Interfaces, which mDNS needs, reads them over netlink.
+		"RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
+		"User=gloved", "DevicePolicy=closed", "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-ttyS rw",
+		"DeviceAllow=char-rfcomm rw"} { // an OpenGloves glove over Bluetooth
 		if !strings.Contains(string(unit), want) {
 			t.Errorf("unit lacks %s", want)
 		}
