@@ -519,7 +519,7 @@ func (c *Config) checkSerialPorts() error {
 			continue
 		}
 		for j := range i {
-			if o := &c.Hands[j]; o.Spec.Serial() && userfile.Same(h.Port, o.Port) {
+			if o := &c.Hands[j]; o.Spec.Serial() && userfile.Same(c.Resolve(h.Port), c.Resolve(o.Port)) {
 				return fmt.Errorf("hand[%d].port = %q and hand[%d].port = %q are one serial port: each glove needs its own port", j, o.Port, i, h.Port)
 			}
 		}

@@ -31,6 +31,9 @@ func (c *Config) Resolve(p string) string { return session.Resolve(c.Dir(), p) }
 func (c *Config) Spec(i int) session.Spec {
 	s := c.Hands[i].Spec
 	s.Recording, s.Calibration, s.Mesh = c.Resolve(s.Recording), c.Resolve(s.Calibration), c.Resolve(s.Mesh)
+	if s.Serial() {
+		s.Port = c.Resolve(s.Port) // a relative port too, as every path: a link beside the config
+	}
 	if p, err := c.OSC.Policy(); err == nil { // checked when the config was read
 		s.Allow = p.Allow
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/daemon/daemontest"
+	goosc "github.com/hypebeast/go-osc/osc"
 )
 
 // startEmulator runs `gloved emulate` linked at dir/glove until the test
@@ -286,4 +287,21 @@ func TestTwoHandsOnOneSerialPortAreRefusedNamingBoth(t *testing.T) {
 	if r := runBinary(t, 20*time.Second, "run", "-c", config(dev, other), "--check"); r.code != 0 {
 		t.Errorf("two gloves on two ports refused: %s", r.stderr)
 	}
+}
+
+// TestARelativePortIsBesideTheConfig: a port written relative (a link
+// the emulator, or a udev rule, made beside the config) is found from
+// the config's directory, as every path of the config is, whatever the
+// directory gloved runs in: it was looked for in the working directory
+// and waited for forever.
+func TestARelativePortIsBesideTheConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	startEmulator(t, dir) // its link: dir/glove
+	rx, got := daemontest.Listen(t)
+	cfg := handConfig(t, dir, "device = \"cyberglove\"\nport = \"glove\"", rx.LocalAddr().String(), "")
+	startGloved(t, "gloved run", "run", "-c", cfg, "--status=false")
+	waitFor(t, got, "streaming", func(b []*goosc.Bundle) bool {
+		return slices.Contains(daemontest.Statuses(b, "right"), "streaming") && daemontest.Frames(b, "right") > 10
+	})
 }

@@ -1,6 +1,9 @@
 package serialport
 
 import (
+	"errors"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -51,5 +54,17 @@ func TestCurrentCredsAreThisProcesss(t *testing.T) {
 	}
 	if ok, fix := c.Access(n); !ok {
 		t.Errorf("this process may not use a directory it made: %s", fix)
+	}
+}
+
+// TestAPortThatIsNotThereIsSaidOnce: opening a missing port names it
+// once ("serialport: open PATH: no such file or directory", and the
+// hint), not twice as the wrapped os error did ("open PATH: open PATH:
+// ..."), and stays a not-exist error.
+func TestAPortThatIsNotThereIsSaidOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ttyUSB9")
+	_, err := claimPort(path)
+	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.HasPrefix(err.Error(), "serialport: open "+path+": no such file or directory") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("got %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package serialport
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +59,10 @@ func claimPort(path string) (*claim, error) {
 	if err != nil {
 		if errors.Is(err, unix.EBUSY) { // another process set TIOCEXCL
 			return nil, inUse(path)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // "open PATH" is said once, here
 		}
 		return nil, fmt.Errorf("serialport: open %s: %w%s", path, err, openHint(err))
 	}
