@@ -2,6 +2,7 @@ package handmodel
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -54,6 +55,11 @@ var xrJointNames = func() [NumXRJoints]string {
 	}
 	return out
 }()
+
+// WebXRJointNames are the 25 joint names of WebXR Hand Input, wrist to
+// pinky-finger-tip: the names a skinned hand's joints must have, or be
+// given by a config's joint table.
+func WebXRJointNames() []string { return slices.Clone(xrJointNames[XRWrist:]) }
 
 // String returns the joint's WebXR name ("index-finger-phalanx-distal"),
 // or "palm".

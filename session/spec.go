@@ -199,6 +199,14 @@ func (s *Spec) checkHand() error {
 	if len(s.Joints) > 0 && s.Mesh == "" {
 		return fmt.Errorf("joints: a joint table renames a skinned hand's joints: set mesh too")
 	}
+	names := handmodel.WebXRJointNames()
+	for _, k := range slices.Sorted(maps.Keys(s.Joints)) {
+		if !slices.Contains(names, k) {
+			// Its key is the WebXR name a rig's joint takes: a typo
+			// renamed the rig's wrist away, and the skin was blamed.
+			return keyError("joints."+k, s.Joints[k], "%q is not a WebXR joint name: the table's keys are (%s), each set to the name of the rig's joint", k, strings.Join(names, ", "))
+		}
+	}
 	if s.Side != "" && s.Side != "right" && s.Side != "left" {
 		return keyError("side", s.Side, "want right or left")
 	}
