@@ -73,11 +73,16 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.logf("slow", "view: a browser did not take a message in time; disconnected", "timeout", s.opt.WriteTimeout.String())
 		c.Close(websocket.StatusPolicyViolation, "too slow")
 	case s.ctx.Err() != nil:
-		c.Close(websocket.StatusGoingAway, "gloved is stopping")
+		// The server closes when gloved stops, and when a reload
+		// replaces it (its options changed): the reason says both.
+		c.Close(websocket.StatusGoingAway, closingReason)
 	default:
 		c.CloseNow()
 	}
 }
+
+// closingReason is what a browser is told when the page's server closes.
+const closingReason = "gloved stopped or reloaded its page's server: reconnect"
 
 // read passes the browser's requests on, the newest replacing one not yet
 // served, and its answers to the server; a malformed request or a closed

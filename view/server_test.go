@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -405,5 +406,22 @@ func BenchmarkPublish(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Publish(0, f, info)
+	}
+}
+
+// TestABrowserIsToldWhyThePageWentAway: closing the server (gloved
+// stopping, or a reload replacing the page's server) closes each
+// browser's connection as going away, with a reason true of both: it
+// said "gloved is stopping" at a reload too.
+func TestABrowserIsToldWhyThePageWentAway(t *testing.T) {
+	s := listen(t, Options{})
+	s.SetScene(testScene())
+	c := dial(t, s)
+	c.recv(nil)
+	s.Close()
+	_, _, err := c.conn.Read(c.ctx)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusGoingAway || ce.Reason != closingReason {
+		t.Errorf("closed with %v, want going away, %q", err, closingReason)
 	}
 }
