@@ -99,7 +99,11 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if to == "" {
 		to = *outPath
 	}
-	fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(to), g.Info.Sensors, g.Info.Hand())
+	if g.Info.Sensors > 0 {
+		fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(to), g.Info.Sensors, g.Info.Hand())
+	} else { // a tracker, or a glove that measures joint angles itself
+		fmt.Fprintf(out, " to %s (%s hand, joint angles)", userfile.Name(to), g.Info.Hand())
+	}
 	if to != *outPath {
 		fmt.Fprintf(out, " (another session recording to %s meanwhile kept this one aside)", userfile.Name(*outPath))
 	}
