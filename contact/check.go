@@ -25,15 +25,15 @@ func Check(ctx context.Context, mesh *env.Mesh, methods map[string]string) error
 	return nil
 }
 
-// check checks method for every object called name (a scene may hold
-// several).
+// check checks method for every object called name: a scene may hold
+// several its files named so, renamed NAME.N when it loaded (env.Mesh.Named).
 func check(ctx context.Context, mesh *env.Mesh, name, method string) error {
 	_, m, err := named(mesh, name, method)
 	if err != nil || m.Refuses == nil {
 		return err
 	}
-	for o, n := range mesh.Objects {
-		if n != name {
+	for o := range mesh.Objects {
+		if !mesh.Named(o, name) {
 			continue
 		}
 		kind, err := kindOf(ctx, mesh, o)
@@ -65,7 +65,13 @@ func kindOf(ctx context.Context, mesh *env.Mesh, o int) (Kind, error) {
 // named returns the object called name and the method registered as
 // method.
 func named(mesh *env.Mesh, name, method string) (int, Method, error) {
-	o := slices.Index(mesh.Objects, name)
+	o := -1
+	for i := range mesh.Objects {
+		if mesh.Named(i, name) {
+			o = i
+			break
+		}
+	}
 	if o < 0 {
 		return 0, Method{}, &MethodError{name, method, fmt.Errorf("the scene has no such object: its objects are %s", configs.List(mesh.Objects, "and"))}
 	}

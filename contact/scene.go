@@ -149,7 +149,11 @@ func NewScene(mesh *env.Mesh, links []Link, o Options) (*Scene, error) {
 // prepare gives object i its method and prepares it.
 func prepare(mesh *env.Mesh, i int, links []Link, o Options) (Object, string, error) {
 	p := Prep{Scene: mesh, Object: i, Links: links, Options: o}
-	m, ok := Lookup(o.Methods[p.Name()])
+	method, named := o.Methods[p.Name()]
+	if !named && mesh.Given != nil { // renamed NAME.N: the key its files gave it
+		method = o.Methods[mesh.Given[i]]
+	}
+	m, ok := Lookup(method)
 	if !ok { // not named: choose by its kind
 		kind := Kind{Convex: mesh.Convex[i]}
 		if !kind.Convex {

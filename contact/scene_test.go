@@ -74,6 +74,34 @@ func TestANamedMethodReplacesTheChoice(t *testing.T) {
 	}
 }
 
+// TestAMethodKeyNamesEveryObjectOfItsGivenName: objects a scene's files
+// gave one name are renamed NAME.N when it loads (env.Mesh.UniqueNames);
+// a methods key of that name still names each of them, as it did before
+// they were renamed, and the key of a new name its one object.
+func TestAMethodKeyNamesEveryObjectOfItsGivenName(t *testing.T) {
+	scene := env.Torus("ring", geom.Vec3{}, 0.1, 0.03, 24, 12)
+	scene.Append(env.Torus("ring", geom.Vec3{X: 0.5}, 0.1, 0.03, 24, 12))
+	scene.Append(env.Torus("ring", geom.Vec3{X: 1}, 0.1, 0.03, 24, 12))
+	scene.UniqueNames()
+	scene.DetectConvex()
+	for _, tc := range []struct {
+		methods map[string]string
+		want    string
+	}{
+		{map[string]string{"ring": "surface"}, "surface surface surface"},
+		{map[string]string{"ring.2": "surface"}, "solid solid surface"},
+		{nil, "solid solid solid"},
+	} {
+		if err := contact.Check(context.Background(), scene, tc.methods); err != nil {
+			t.Fatalf("%v: %v", tc.methods, err)
+		}
+		rig := contacttest.NewRig(t, []contacttest.Body{cube()}, scene, contact.Options{Methods: tc.methods})
+		if got := strings.Join(rig.Scene.Method, " "); got != tc.want {
+			t.Errorf("%v: methods %s, want %s (objects %v)", tc.methods, got, tc.want, scene.Objects)
+		}
+	}
+}
+
 // TestMethodErrorsNameWhatIsWrong: an object the scene lacks, a method
 // no package registered, a solid that is not closed, a convex solid of a
 // flat object, and a method that does not take every object of the name

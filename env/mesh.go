@@ -1,6 +1,7 @@
 package env
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/gloved/gloved/geom"
@@ -23,6 +24,10 @@ type Mesh struct {
 	// Warnings are what loading changed in a file to use it (names.go),
 	// one line each, naming the file.
 	Warnings []string
+	// Given[o] is object o's name as its file gave it, when UniqueNames
+	// renamed some object (nil otherwise): a config's methods key names
+	// every object its files called that (Named).
+	Given []string
 	// objects indexes each object's triangles (objects.go).
 	objects atomic.Pointer[objectIndex]
 }
@@ -52,9 +57,25 @@ func (m *Mesh) Append(o *Mesh) {
 		m.Convex = append(m.Convex, o.Convex...)
 		m.Convex = append(m.Convex, make([]bool, int(obase)+len(o.Objects)-len(m.Convex))...)
 	}
+	if m.Given != nil || o.Given != nil {
+		if m.Given == nil {
+			m.Given = slices.Clone(m.Objects[:obase])
+		}
+		if o.Given != nil {
+			m.Given = append(m.Given, o.Given...)
+		} else {
+			m.Given = append(m.Given, o.Objects...)
+		}
+	}
 	m.Objects = append(m.Objects, o.Objects...)
 	m.Degenerate += o.Degenerate
 	m.Warnings = append(m.Warnings, o.Warnings...)
+}
+
+// Named reports whether object o is called name: its name, or the name
+// its file gave it before UniqueNames renamed it.
+func (m *Mesh) Named(o int, name string) bool {
+	return m.Objects[o] == name || m.Given != nil && m.Given[o] == name
 }
 
 // addObject starts a new named object and returns its index.

@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gloved/gloved/internal/printable"
@@ -21,13 +22,7 @@ func (m *Mesh) cleanNames() string {
 	changed, first := 0, -1
 	for i, name := range m.Objects {
 		c := printable.String(name)
-		if len(c) > MaxObjectName {
-			cut := MaxObjectName
-			for cut > 0 && !utf8.RuneStart(c[cut]) {
-				cut--
-			}
-			c = c[:cut]
-		}
+		c = cut(c, MaxObjectName)
 		if c != name {
 			m.Objects[i] = c
 			changed++
@@ -44,9 +39,10 @@ func (m *Mesh) cleanNames() string {
 }
 
 // UniqueNames renames each object whose name an earlier object has,
-// appending ".N" (the least N that makes it unique): contacts, near
-// misses and a config's methods name objects, and a name must be one
-// object. It returns a warning naming how many were renamed and the
+// appending ".N" (the least N that makes it unique; the name cut first if
+// it would pass MaxObjectName): contacts and near misses name objects,
+// and a name must be one object. Given keeps the names as given, which a
+// config's methods key still names (Named). It returns a warning naming how many were renamed and the
 // first, or "" if none was.
 func (m *Mesh) UniqueNames() string {
 	taken := make(map[string]bool, len(m.Objects))
@@ -60,11 +56,18 @@ func (m *Mesh) UniqueNames() string {
 			seen[name] = true
 			continue
 		}
+		numbered := func(n int) string {
+			suffix := fmt.Sprintf(".%d", n)
+			return cut(name, MaxObjectName-len(suffix)) + suffix
+		}
 		n := 1
-		for taken[fmt.Sprintf("%s.%d", name, n)] {
+		for taken[numbered(n)] {
 			n++
 		}
-		m.Objects[i] = fmt.Sprintf("%s.%d", name, n)
+		if m.Given == nil {
+			m.Given = slices.Clone(m.Objects)
+		}
+		m.Objects[i] = numbered(n)
 		taken[m.Objects[i]], seen[m.Objects[i]] = true, true
 		if renamed++; first < 0 {
 			first, was = i, name
@@ -73,6 +76,17 @@ func (m *Mesh) UniqueNames() string {
 	if renamed == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d object(s) had the name of an earlier one and were renamed NAME.N, so that each name is one object in contacts and methods (the first, object %d %q, is now %q)",
+	return fmt.Sprintf("%d object(s) had the name of an earlier one and were renamed NAME.N, so that each name is one object in contacts (a methods key names each object of its name as given; the first, object %d %q, is now %q)",
 		renamed, first, was, m.Objects[first])
+}
+
+// cut returns s cut to at most n bytes at a character's start.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -3,7 +3,9 @@ package env
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gloved/gloved/geom"
 )
@@ -46,8 +48,9 @@ func TestObjectTrisListsEachObjectsTrianglesInOrder(t *testing.T) {
 }
 
 // TestUniqueNamesRenamesEachLaterObjectOfAName: each object whose name an
-// earlier one has takes NAME.N, the least N no object has; the first of
-// each name, and the names already unique, are kept.
+// earlier one has takes NAME.N, the least N no object has (cut to fit
+// MaxObjectName); the first of each name, and the names already unique,
+// are kept; Given keeps the names as given, which Named still answers.
 func TestUniqueNamesRenamesEachLaterObjectOfAName(t *testing.T) {
 	for _, tc := range []struct {
 		in, want []string
@@ -62,5 +65,20 @@ func TestUniqueNamesRenamesEachLaterObjectOfAName(t *testing.T) {
 		if !slices.Equal(m.Objects, tc.want) || (w != "") != tc.warns {
 			t.Errorf("%q: got %q (warning %q), want %q", tc.in, m.Objects, w, tc.want)
 		}
+		if tc.warns && !slices.Equal(m.Given, tc.in) || !tc.warns && m.Given != nil {
+			t.Errorf("%q: given %q", tc.in, m.Given)
+		}
+		for o, name := range tc.in {
+			if !m.Named(o, name) || !m.Named(o, m.Objects[o]) {
+				t.Errorf("%q: object %d is not named %q and %q", tc.in, o, name, m.Objects[o])
+			}
+		}
+	}
+	// A name of MaxObjectName bytes is cut to make room for its number.
+	long := strings.Repeat("é", MaxObjectName/2)
+	m := &Mesh{Objects: []string{long, long}}
+	m.UniqueNames()
+	if n := m.Objects[1]; len(n) > MaxObjectName || !strings.HasSuffix(n, ".1") || !utf8.ValidString(n) {
+		t.Errorf("a long name renamed %d bytes %q", len(n), n)
 	}
 }

@@ -98,6 +98,13 @@ func stlIsBinary(b []byte) bool {
 	if nl < 0 && len(head) < len(b) {
 		return true // a first line of a kilobyte is no solid's name
 	}
+	first := bytes.TrimLeft(head, " \t\r\n")
+	if nl >= 0 {
+		first = first[:nl]
+	}
+	if bytes.IndexByte(first, 0) >= 0 {
+		return true // a NUL is no name's: a binary header padded with them
+	}
 	for _, c := range head[len(head)-len(bytes.TrimLeft(head, " \t\r\n"))+nl+1:] {
 		if c < ' ' && !isSpace(c) || c == 0x7f {
 			return true

@@ -92,12 +92,18 @@ func TestAnASCIISTLHasAnObjectPerSolid(t *testing.T) {
 
 // A binary STL whose header begins "solid" and a line, then has the
 // count and float32 corners, is still binary when truncated: the control
-// bytes after the first line say so.
+// bytes after the first line say so, or a NUL within it (a header padded
+// with them).
 func TestABinarySTLWithASolidHeaderLineIsBinary(t *testing.T) {
-	b := stlBinary("solid cube\n", 1000, stlCube()[:3])
-	_, err := readSTL(context.Background(), b, "x")
-	if err == nil || !strings.Contains(err.Error(), "truncated binary STL: 1000 triangles declared, room for 3") {
-		t.Errorf("got %v, want the truncated binary error", err)
+	for _, b := range [][]byte{
+		stlBinary("solid cube\n", 1000, stlCube()[:3]),
+		// The header padded with NULs, its first newline past them.
+		append(stlBinary("solid cube", 1000, stlCube()[:3]), '\n'),
+	} {
+		_, err := readSTL(context.Background(), b, "x")
+		if err == nil || !strings.Contains(err.Error(), "truncated binary STL: 1000 triangles declared, room for 3") {
+			t.Errorf("got %v, want the truncated binary error", err)
+		}
 	}
 }
 

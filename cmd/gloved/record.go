@@ -85,7 +85,13 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		err = g.RecordingFailed() // one that never started, when nothing was read
 	}
 	if tally.samples == 0 {
-		return recordedNothing(*outPath, tally, err)
+		// Where the file is: another session recording to the same path
+		// meanwhile kept it aside, and the path is that one's file now.
+		at := g.RecordedTo()
+		if at == "" {
+			at = *outPath
+		}
+		return recordedNothing(at, tally, err)
 	}
 	if err != nil {
 		return err

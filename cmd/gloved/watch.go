@@ -107,7 +107,7 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	}
 	s := &subscriber{conn: conn, daemon: da, prefix: *prefix, host: host, port: int32(me.Port)}
 	go renew(ctx, func() { s.send("/subscribe") })
-	defer s.send("/unsubscribe")
+	defer s.end()
 	fmt.Fprintf(out, "watching %s (subscribing from %s, renewed every 3 s; nothing shows until the daemon answers); Ctrl-C stops\n", *daemonAddr, net.JoinHostPort(host, strconv.Itoa(me.Port)))
 	if watchLoop(ctx, receive(ctx, conn, da), timeout.d, *prefix, out, s.validate) || interrupted.Err() != nil {
 		return nil
@@ -128,6 +128,9 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 // not take prefix: a daemon with another osc.prefix, or another OSC app.
 func silence(da *net.UDPAddr, addr, prefix string, within time.Duration, s *subscriber) error {
 	check := fmt.Sprintf("check the daemon's osc.prefix (--prefix %s must match it)", prefix)
+	s.mu.Lock()
+	s.ended = true // the probe below unsubscribes; renewals stop
+	s.mu.Unlock()
 	state, refused := listening(da, prefix, s.host, s.port)
 	switch {
 	case refused != "":
@@ -195,11 +198,30 @@ type subscriber struct {
 
 	mu    sync.Mutex
 	token string
+	ended bool // unsubscribed: nothing more is sent
 }
 
-// send sends prefix+addr (/subscribe, /unsubscribe) for the socket.
+// end unsubscribes the socket, unless silence's probe has (a second
+// unsubscribe would be refused, and logged by the daemon, as one with
+// nothing to end).
+func (s *subscriber) end() {
+	s.mu.Lock()
+	ended := s.ended
+	s.ended = true
+	s.mu.Unlock()
+	if !ended {
+		s.send("/unsubscribe")
+	}
+}
+
+// send sends prefix+addr (/subscribe, /unsubscribe) for the socket; no
+// /subscribe once it has ended.
 func (s *subscriber) send(addr string) {
 	s.mu.Lock()
+	if s.ended && addr == "/subscribe" {
+		s.mu.Unlock()
+		return
+	}
 	args := []any{s.host, s.port}
 	if s.token != "" {
 		args = append(args, s.token)

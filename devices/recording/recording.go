@@ -184,8 +184,9 @@ func (r *Recorder) Path() string {
 // could not start (its header, or its first record, not written) leaves
 // nothing behind. Create made the file, so it is the recorder's own.
 func (r *Recorder) Discard() error {
+	at := r.Path() // where it is: kept aside by another writer, not the path's file
 	r.f.Close()
-	return os.Remove(r.f.Name())
+	return os.Remove(at)
 }
 
 // createKeeping creates path, first moving a non-empty file already there

@@ -229,7 +229,8 @@ func TestCreateNeverTruncates(t *testing.T) {
 // the path of one still being written keeps the first aside as
 // NAME.1.EXT; the first goes on writing there, and its Path says so (a
 // record command named the path it was made at, which the second one
-// now held), while the second's Path is the path.
+// now held), while the second's Path is the path; discarding the first
+// removes its file, not the second's.
 func TestARecordingKeptAsideKnowsWhereItIs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cc.glove")
 	h := Header{Model: "sim", Sensors: 22, Hand: "right", Mode: "stream"}
@@ -251,5 +252,15 @@ func TestARecordingKeptAsideKnowsWhereItIs(t *testing.T) {
 	}
 	if p := second.Path(); p != path {
 		t.Errorf("second: %s, want %s", p, path)
+	}
+	// Discarding the first removes its own file, not the second's.
+	if err := first.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the second's file is gone: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "cc.1.glove")); err == nil {
+		t.Errorf("the first's file is still there")
 	}
 }
