@@ -75,7 +75,7 @@ func TestObjectsThatShareANameAreRenamedSoEachNameIsOneObject(t *testing.T) {
 			t.Errorf("--check does not name %s:\n%s", want, r.stdout)
 		}
 	}
-	for _, want := range []string{path + `: 1 object(s) had the name of an earlier one and were renamed NAME.N`, `(the first, object 2 "ball", is now "ball.2")`, `the scene's files: 1 object(s)`, `is now "ball.3"`} {
+	for _, want := range []string{path + `: 1 object(s) had the name of an earlier one and were renamed NAME.N`, `the first, object 2 "ball", is now "ball.2")`, `the scene's files: 1 object(s)`, `is now "ball.3"`} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the warnings do not say %q:\n%s", want, r.stderr)
 		}
