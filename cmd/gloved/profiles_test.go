@@ -21,6 +21,7 @@ import (
 // 10 ticks a second allow over the run, VMC's bones with the right hand's
 // names.
 func TestRunSendsEveryProfileAtOnce(t *testing.T) {
+	t.Parallel()
 	names := []string{"gloved", "ros", "openxr", "vrchat", "vmc"}
 	addr := map[string]string{}
 	got := map[string]*daemontest.Packets{}
