@@ -119,10 +119,9 @@ func (h *handRuntime) open(stop <-chan struct{}) (bool, error) {
 }
 
 // startupLossless is how many samples of a hand's start are handed to
-// the frame loop one by one, none replaced: those a glove streamed (or a
-// simulation's clock ran) while the daemon loaded its scene come in a
-// burst, which the first frames, slower than the rest, dropped 7 to 11
-// of. Past them, a sample the frame loop has not taken when the next
+// the frame loop one by one, none replaced: those a glove streamed while
+// the daemon prepared the hand and started come in a burst, which the
+// first frames, slower than the rest, dropped 7 to 11 of. Past them, a sample the frame loop has not taken when the next
 // comes is dropped, so that frames stay on the newest.
 const startupLossless = 32
 
