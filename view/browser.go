@@ -64,7 +64,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.addBrowser(b)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	go b.read(ctx, s, c, cancel)
+	// The reader's context is not the server's: a Read whose context ends
+	// closes the connection at once, and the server's closing would then
+	// race the close below that tells the browser why. It ends with the
+	// connection, or with the handler.
+	readCtx, stopReading := context.WithCancel(context.Background())
+	defer stopReading()
+	go b.read(readCtx, s, c, cancel)
 	err = s.stream(ctx, c, b)
 	s.removeBrowser(b) // before it is counted: Stats never shows it both gone and connected; frees its place
 	switch {
