@@ -84,14 +84,14 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	if err == nil {
 		err = g.RecordingFailed() // one that never started, when nothing was read
 	}
+	// Where the file is: another session recording to the same path
+	// meanwhile kept it aside, and the path is that one's file now.
+	to := g.RecordedTo()
+	if to == "" {
+		to = *outPath
+	}
 	if tally.samples == 0 {
-		// Where the file is: another session recording to the same path
-		// meanwhile kept it aside, and the path is that one's file now.
-		at := g.RecordedTo()
-		if at == "" {
-			at = *outPath
-		}
-		return recordedNothing(at, tally, err)
+		return recordedNothing(to, tally, err)
 	}
 	if err != nil {
 		return err
@@ -100,10 +100,6 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "interrupted after %.1f s: recorded %d samples", tally.took.Seconds(), tally.samples)
 	} else {
 		fmt.Fprintf(out, "recorded %d samples in %.1f s", tally.samples, tally.took.Seconds())
-	}
-	to := g.RecordedTo()
-	if to == "" {
-		to = *outPath
 	}
 	if g.Info.Sensors > 0 {
 		fmt.Fprintf(out, " to %s (%d-sensor %s glove)", userfile.Name(to), g.Info.Sensors, g.Info.Hand())
