@@ -101,6 +101,12 @@ type Glove struct {
 	line serialport.Line
 
 	idleReads int  // consecutive timed-out reads
+	// startCmd is the stream's start command, sent by the first Read after
+	// a handshake (nil once sent, and in polled mode): a unit opened
+	// before its caller is ready to read (the daemon loads its scene
+	// after opening the gloves) sends nothing meanwhile, so no backlog
+	// waits in the line when reading begins.
+	startCmd []byte
 	noGlove   bool // the unit last reported the glove unplugged
 	statPort  bool // a real device node: its disappearance means unplugged
 }
@@ -113,9 +119,10 @@ var (
 )
 
 // Open opens the port, stops any stale stream and drains it, queries the
-// sensor count, glove status and handedness, and starts the stream: an
-// I/II's after setting its sample period and status byte (or readies
-// polling), a III's 16-bit one. A glove unplugged from the unit is not an
+// sensor count, glove status and handedness, and readies the stream: an
+// I/II's after setting its sample period and status byte (or polling), a
+// III's 16-bit one. The stream starts at the first Read, so that a caller
+// that opens the glove long before it reads finds no backlog. A glove unplugged from the unit is not an
 // error: Read reports ErrNoGlove until it is back.
 func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
@@ -191,6 +198,16 @@ func (g *Glove) Read(s *devices.Sample) error {
 		port, err := g.line.Ready(g.handshake, &g.faults.Counts)
 		if err != nil {
 			return err
+		}
+		if g.startCmd != nil {
+			cmd := g.startCmd
+			g.startCmd = nil
+			if _, err := port.Write(cmd); err != nil {
+				g.line.Lost(port)
+				return fmt.Errorf("%w: start stream: %v", devices.ErrDisconnected, err)
+			}
+			// The quiet time counts from the start.
+			g.lastReport = g.now()
 		}
 		ev, err := g.parser.Next(s)
 		switch ev {

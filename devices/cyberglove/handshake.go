@@ -82,9 +82,7 @@ func (g *Glove) start2(p serialport.Conn, sensors int) error {
 	}
 	g.begin()
 	if g.opts.Mode == Stream {
-		if _, err := p.Write([]byte{'S'}); err != nil {
-			return fmt.Errorf("start stream: %w", err)
-		}
+		g.startCmd = []byte{'S'} // sent by the next Read
 	}
 	return nil
 }

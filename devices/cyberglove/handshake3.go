@@ -13,10 +13,11 @@ import (
 const rate3 = 90
 
 // start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
-// streaming and 1S starts the records, as the public drivers do.
+// streaming and 1S (sent by the next Read) starts the records, as the public drivers do.
 // The rate is the unit's (90 Hz at frame multiplier 3): the III has no t
 // to set, no status byte and no polled form of these records. The unit
-// echoes 1S before its first stamp; Parser3 skips the echo.
+// echoes 1S before its first stamp; Parser3 skips the echo. The first
+// Read sends 1S.
 func (g *Glove) start3(p serialport.Conn, sensors int) error {
 	if err := g.enableUSB(p); err != nil {
 		return err
@@ -25,9 +26,7 @@ func (g *Glove) start3(p serialport.Conn, sensors int) error {
 		g.parser = NewParser3(sensors, &g.faults.Counts)
 	}
 	g.begin()
-	if _, err := p.Write([]byte("1S")); err != nil {
-		return fmt.Errorf("start stream: %w", err)
-	}
+	g.startCmd = []byte("1S") // sent by the next Read
 	return nil
 }
 

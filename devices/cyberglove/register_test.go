@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/devices/recording"
 	"github.com/gloved/gloved/devices/serialport/serialtest"
@@ -37,6 +38,16 @@ func TestRegisteredDriversOpenAsAHandSays(t *testing.T) {
 		}
 		if o.Header != tc.want || o.Info.Model != tc.name || !d.Serial || taps == 0 {
 			t.Errorf("%s: header %+v, info %+v, %d taps; want %+v", tc.name, o.Header, o.Info, taps, tc.want)
+		}
+		// The stream starts at the first Read, not at Open: what a unit
+		// would stream while its caller readies itself never piles up.
+		if rest := port.Remaining(); len(rest) != 1 {
+			t.Errorf("%s: after Open the script has %q left, want the start command alone", tc.name, rest)
+		}
+		var s devices.Sample
+		o.Device.Read(&s) // no records follow: a timeout
+		if rest := port.Remaining(); len(rest) != 0 {
+			t.Errorf("%s: after the first Read the script has %q left", tc.name, rest)
 		}
 		o.Device.Close()
 		p, err := d.Parser(o.Header, nil)
