@@ -100,15 +100,15 @@ type Glove struct {
 
 	line serialport.Line
 
-	idleReads int  // consecutive timed-out reads
+	idleReads int // consecutive timed-out reads
 	// startCmd is the stream's start command, sent by the first Read after
 	// a handshake (nil once sent, and in polled mode): a unit opened
 	// before its caller is ready to read (the daemon loads its scene
 	// after opening the gloves) sends nothing meanwhile, so no backlog
 	// waits in the line when reading begins.
 	startCmd []byte
-	noGlove   bool // the unit last reported the glove unplugged
-	statPort  bool // a real device node: its disappearance means unplugged
+	noGlove  bool // the unit last reported the glove unplugged
+	statPort bool // a real device node: its disappearance means unplugged
 }
 
 var (
