@@ -38,6 +38,9 @@ func Decode(name string, text []byte, v any) error {
 		if errors.As(err, &pe) {
 			return fmt.Errorf("%s: %s", userfile.Name(name), syntaxError(text, pe, sh))
 		}
+		if msg, ok := typeError(err.Error()); ok {
+			return fmt.Errorf("%s: %s", userfile.Name(name), msg)
+		}
 		return fmt.Errorf("%s: %s", userfile.Name(name), Clip(err.Error(), maxMessage))
 	}
 	if und := md.Undecoded(); len(und) > 0 {

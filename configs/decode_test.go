@@ -124,3 +124,35 @@ func TestDecodeErrorLinesStayShort(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeNamesAWrongTypeInTOMLsWords: a value of the wrong type is
+// named by its line and key in TOML's words, never a Go type's.
+func TestDecodeNamesAWrongTypeInTOMLsWords(t *testing.T) {
+	type file struct {
+		Name  string `toml:"name"`
+		Rate  int    `toml:"rate"`
+		Files []struct {
+			Path string `toml:"path"`
+		} `toml:"files"`
+		Pose  [3]float64 `toml:"pose"`
+		Scene struct {
+			Up bool `toml:"up"`
+		} `toml:"scene"`
+	}
+	for _, tc := range []struct{ text, says string }{
+		{"files = [\"a.obj\"]", "f.toml: line 1: files: a table is wanted ({ key = value, ... } or a [header]), not a string"},
+		{"\nrate = \"fast\"", "f.toml: line 2: rate: an integer is wanted, not a string"},
+		{"rate = 2.5", "f.toml: line 1: rate: an integer is wanted, not a number with a fraction"},
+		{"name = 3", "f.toml: line 1: name: a string is wanted, not an integer"},
+		{"pose = [1, 2]", "f.toml: line 1: pose: an array of 3 values is wanted, not of 2"},
+		{"scene = 3", "f.toml: line 1: scene: a table is wanted ({ key = value, ... } or a [header]), not an integer"},
+		{"[scene]\nup = \"y\"", "f.toml: line 2: scene.up: true or false is wanted, not a string"},
+		{"[name]\nx = 1", "f.toml: line 1: name: a string is wanted, not a table"},
+	} {
+		var f file
+		err := Decode("f.toml", []byte(tc.text), &f)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.says) || strings.Contains(err.Error(), "struct") {
+			t.Errorf("%q: got %v, want %q", tc.text, err, tc.says)
+		}
+	}
+}

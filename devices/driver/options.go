@@ -46,12 +46,12 @@ func (o Options) Decode(v any) error {
 	}
 	if err := configs.Decode("options", b.Bytes(), v); err != nil {
 		// A line number would be the re-encoded table's, not the config's.
-		return errors.New(lineNumber.ReplaceAllString(err.Error(), "toml: "))
+		return errors.New(lineNumber.ReplaceAllString(err.Error(), "options: $1"))
 	}
 	return nil
 }
 
-var lineNumber = regexp.MustCompile(`toml: line \d+ `)
+var lineNumber = regexp.MustCompile(`^options: (toml: )?line \d+:? `)
 
 // Set adds KEY=VALUE to the options (flag.Value, for --option): VALUE is
 // read as a TOML value (5, 0.5, true, "text", [1, 2]) when it is one,

@@ -129,7 +129,7 @@ func TestTheTestGlovesKeysAreCheckedByName(t *testing.T) {
 		{"its option's value", strings.Replace(config(rec, ""), `wave = "sine"`, `wave = "square"`, 1), `hand[0].options.wave = "square": want ramp or sine`},
 		{"its other option", strings.Replace(config(rec, ""), "hz = 2", "hz = 0", 1), "hand[0].options.hz = 0: want more than 0"},
 		{"an option it has not", strings.Replace(config(rec, ""), "hz = 2", "hz = 2\nwav = 1", 1), "hand[0].options: unknown key wav"},
-		{"an option of the wrong type", strings.Replace(config(rec, ""), "hz = 2", `hz = "fast"`, 1), `hand[0].options: toml: (last key "hz"): incompatible types`},
+		{"an option of the wrong type", strings.Replace(config(rec, ""), "hz = 2", `hz = "fast"`, 1), `hand[0].options: hz: a number is wanted, not a string`},
 		{"a sensor count it has not", config(rec, "sensors = 22"), "hand[0].sensors = 22: want 5"},
 		{"a key no hand has", config(rec, "curls = 5"), "unknown key hand.curls"},
 		{"a calibration for another glove", config(rec, `calibration = "../../../configs/calibration-22.toml"`), `glove = "cyberglove": this calibration is for another glove than this one (testglove-5)`},
