@@ -124,6 +124,15 @@ type handRuntime struct {
 	// degraded whatever its samples; failSaid limits the failures' log.
 	failing  atomic.Bool
 	failSaid loglimit.Limiter
+	// statusSaid limits the log's status lines to one a second: a hand
+	// whose status flaps (a tracker sent refused and accepted poses in
+	// turn) logs a line a second counting the changes it held back, and
+	// its status once it holds (statusDue). statusHeld: a change not
+	// logged yet (under mu). refusedSaid limits the warning that every
+	// record is refused to one a minute.
+	statusSaid  loglimit.Limiter
+	statusHeld  bool
+	refusedSaid loglimit.Limiter
 }
 
 // newHand prepares a hand; its session is opened by attach (at once for
@@ -133,7 +142,8 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter),
-		failSaid: loglimit.Limiter{Every: frameEvery}}
+		failSaid: loglimit.Limiter{Every: frameEvery}, statusSaid: loglimit.Limiter{Every: time.Second},
+		refusedSaid: loglimit.Limiter{Every: time.Minute}}
 	// Only the simulation streams from the start: any other live glove
 	// (serial, a tracker on the network) is no-glove until its first
 	// sample, so the hand never says it streams what it has not heard.
@@ -209,7 +219,7 @@ func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	h.held = h.held || hold
 	h.mu.Unlock()
 	if changed {
-		h.log.Info().Str("status", s).Msg("hand status")
+		h.logStatus(s, time.Now())
 		select {
 		case h.changed <- struct{}{}:
 		default:
@@ -218,18 +228,40 @@ func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	return changed
 }
 
+// logStatus logs status s, unless a status line was logged less than a
+// second ago: the change is then held, for the next line or statusDue.
+func (h *handRuntime) logStatus(s string, now time.Time) {
+	ok, held := h.statusSaid.Allow("status", now)
+	h.mu.Lock()
+	h.statusHeld = !ok
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	ev := h.log.Info().Str("status", s)
+	if held > 0 {
+		ev = ev.Int("changes_not_logged", held)
+	}
+	ev.Msg("hand status")
+}
+
 // statusDue returns the hand's status and whether it must be sent now: it
 // changed, or statusEvery has passed since it was last sent; if so it
 // counts as sent at now. Else it says how long until it is due. The
 // caller holds h.sending and sends a due status before letting it go.
 func (h *handRuntime) statusDue(now time.Time) (string, bool, time.Duration) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if wait := h.sentAt.Add(statusEvery).Sub(now); h.status == h.sentState && wait > 0 {
+		h.mu.Unlock()
 		return h.status, false, wait
 	}
 	h.sentState, h.sentAt = h.status, now
-	return h.status, true, statusEvery
+	status, held := h.status, h.statusHeld
+	h.mu.Unlock()
+	if held {
+		h.logStatus(status, now) // the status it settled on, once the log allows
+	}
+	return status, true, statusEvery
 }
 
 // unsent takes back statusDue's last "sent": the frame that was to carry

@@ -176,7 +176,15 @@ func (h *handRuntime) read(stop <-chan struct{}) (int, error) {
 			h.setStatus(StatusDegraded)
 			h.rate.reset()
 			if !refusedSaid {
-				h.log.Warn().Err(err).Msg("the glove sends, but every record is refused: the hand is degraded until one is taken")
+				// Once until a sample is taken, and once a minute at most
+				// for a glove whose records are refused and taken in turn.
+				if ok, held := h.refusedSaid.Allow("refused", time.Now()); ok {
+					ev := h.log.Warn().Err(err)
+					if held > 0 {
+						ev = ev.Int("times_not_logged", held)
+					}
+					ev.Msg("the glove sends, but every record is refused: the hand is degraded until one is taken")
+				}
 				refusedSaid = true
 			}
 		case errors.Is(err, devices.ErrTimeout):

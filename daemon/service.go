@@ -38,17 +38,26 @@ func LoadConfigOrDemo(path string) (*Config, error) {
 	return c, nil
 }
 
+// LogTimeFormat is how the log writes a line's time, to the millisecond
+// (zerolog's default is to the second: a frame overrun and the status
+// change it caused could not be told apart or ordered).
+const LogTimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+func init() { zerolog.TimeFieldFormat = LogTimeFormat }
+
 // NewLogger writes human console lines on a terminal and JSON otherwise
 // (under systemd the journal takes JSON), at the config's level.
 func NewLogger(c *Config, w io.Writer) zerolog.Logger {
 	level, _ := zerolog.ParseLevel(c.Log.Level)
+	f, ok := w.(*os.File)
+	terminal := ok && isatty.IsTerminal(f.Fd())
 	console := c.Log.Format == "console"
 	if c.Log.Format == "auto" {
-		f, ok := w.(*os.File)
-		console = ok && isatty.IsTerminal(f.Fd()) && os.Getenv("JOURNAL_STREAM") == ""
+		console = terminal && os.Getenv("JOURNAL_STREAM") == ""
 	}
 	if console {
-		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000"}
+		// Colours only on a terminal: a file or a pipe gets plain text.
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05.000", NoColor: !terminal}
 	}
 	return zerolog.New(w).Level(level).With().Timestamp().Logger()
 }

@@ -14,9 +14,9 @@ import (
 // their TTL left and those multicast on that interface within the last
 // second (250 ms when defending against a probe); SRV, TXT and address
 // records as additional records. A legacy resolver (a source port other
-// than 5353) gets a unicast DNS answer, at most legacyPerSource a second
-// to one address: its source address may be forged, and the answer is
-// larger than the query. Every response counts against the interface's
+// than 5353) gets a unicast DNS answer of the answers alone, at most
+// legacyPerSource a second to one address: its source address may be
+// forged, and the answer is larger than the query. Every response counts against the interface's
 // maxPerSecond. Questions asking for a unicast
 // answer get a multicast one: port 5353 is shared (avahi-daemon, another
 // gloved), and a unicast datagram to it reaches only one of the sockets
@@ -61,8 +61,11 @@ func (r *responder) answer(m *dns.Msg, rcv received, now time.Time) []outgoing {
 	out.Answer, out.Extra = ans, extra
 	r.stats.Answered.Add(1)
 	if legacy {
-		out.Id, out.Question = m.Id, m.Question
-		for _, rr := range append(out.Answer, out.Extra...) {
+		// The answers alone: the source may be forged, and the
+		// additional records (SRV, TXT, address) would make the answer
+		// to a PTR query seven times its size; a resolver asks for them.
+		out.Id, out.Question, out.Extra = m.Id, m.Question, nil
+		for _, rr := range out.Answer {
 			h := rr.Header()
 			h.Class &^= cacheFlush
 			h.Ttl = min(h.Ttl, legacyTTL)

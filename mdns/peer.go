@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/internal/loglimit"
+	"github.com/miekg/dns"
 )
 
 // Stats count a peer's traffic.
@@ -291,10 +292,17 @@ func onLink(i *Interface, src netip.Addr) bool {
 	return false
 }
 
+// pack is m as it goes on the wire: its names compressed (RFC 1035
+// section 4.1.4), which a service's repeated suffixes shorten by half.
+func pack(m *dns.Msg) ([]byte, error) {
+	m.Compress = true
+	return m.Pack()
+}
+
 // send packs and sends each message.
 func (p *Peer) send(out []outgoing) {
 	for _, o := range out {
-		b, err := o.msg.Pack()
+		b, err := pack(o.msg)
 		if err != nil {
 			p.stats.SendErrors.Add(1)
 			p.logf("mdns: a message could not be packed", "err", err.Error())

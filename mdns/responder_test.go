@@ -498,3 +498,46 @@ func TestResponderLimitsLegacyAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyAnswersAreAtMostTwiceTheirQuery: a legacy resolver's answer
+// goes to a source that may be forged: it holds the answers alone, no
+// additional records, and so is at most about twice its query's size
+// (a PTR query's answer with its SRV, TXT and address records was seven
+// times it); a resolver asks again for what it needs.
+func TestLegacyAnswersAreAtMostTwiceTheirQuery(t *testing.T) {
+	for _, qs := range [][]dns.Question{
+		{{Name: "_osc._udp.local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET}},
+		{{Name: "_oscjson._tcp.local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET}},
+		{{Name: "_services._dns-sd._udp.local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET}},
+		{{Name: "gloved-lab-oscjson.local.", Qtype: dns.TypeA, Qclass: dns.ClassINET}},
+		{
+			{Name: "_osc._udp.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+			{Name: "_oscjson._tcp.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+			{Name: "lab._osc._udp.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+			{Name: "lab._oscjson._tcp.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+			{Name: "gloved-lab-osc.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+			{Name: "gloved-lab-oscjson.local.", Qtype: dns.TypeANY, Qclass: dns.ClassINET},
+		},
+	} {
+		r, now, _ := running(t)
+		q := new(dns.Msg)
+		q.Question = qs
+		out := r.answer(q, from(&lo, "127.0.0.1:40000"), now)
+		if len(out) != 1 {
+			t.Fatalf("%v: %d answers", qs, len(out))
+		}
+		asked, err := q.Pack()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pack(out[0].msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out[0].msg.Extra) != 0 || len(got) > 2*len(asked)+16 {
+			t.Errorf("%s and %d more: a query of %d bytes answered in %d (%.1fx), %d additional records",
+				qs[0].Name, len(qs)-1, len(asked), len(got), float64(len(got))/float64(len(asked)), len(out[0].msg.Extra))
+		}
+		t.Logf("%s and %d more: %d bytes, answered in %d (%.1fx)", qs[0].Name, len(qs)-1, len(asked), len(got), float64(len(got))/float64(len(asked)))
+	}
+}

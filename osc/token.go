@@ -23,8 +23,10 @@ const (
 )
 
 // tokenText writes tokens: base64url without padding, which OSC strings
-// and shells carry as they are.
-var tokenText = base64.RawURLEncoding
+// and shells carry as they are. Strict: 11 characters hold 66 bits, and
+// the last character's two spare bits must be zero, so that a token has
+// one spelling, not four.
+var tokenText = base64.RawURLEncoding.Strict()
 
 // tokenKeys are the hub's token keys: the current one and the one before.
 type tokenKeys struct {

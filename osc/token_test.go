@@ -10,7 +10,8 @@ import (
 // TestTokensAreBoundToTheirDestination: a token is good for the address
 // and port it was issued for (an IPv4-mapped form of the address is the
 // same address), under the keys of the hub that issued it, and for
-// nothing else; what is not a token is none.
+// nothing else; what is not a token is none, and a token has one
+// spelling.
 func TestTokensAreBoundToTheirDestination(t *testing.T) {
 	var k, other tokenKeys
 	dst := ap("192.0.2.7:9430")
@@ -25,6 +26,18 @@ func TestTokensAreBoundToTheirDestination(t *testing.T) {
 		t.Errorf("the IPv4-mapped address is refused its token")
 	}
 	other.issue(dst, 0)
+	// The same 64 bits spelt otherwise: the last character's two spare
+	// bits set.
+	var respelt []string
+	last := strings.IndexByte(alphabet, tok[10])
+	for spare := 1; spare < 4; spare++ {
+		respelt = append(respelt, tok[:10]+string(alphabet[last&^3|spare]))
+	}
+	for _, r := range respelt {
+		if valid, _ := k.check(dst, r, 0); valid {
+			t.Errorf("the token %q respelt %q is taken", tok, r)
+		}
+	}
 	for _, tc := range []struct {
 		what string
 		keys *tokenKeys
@@ -71,3 +84,6 @@ func TestTokensLastOneToTwoRotations(t *testing.T) {
 		t.Errorf("a token 98 rotations old was taken")
 	}
 }
+
+// alphabet is base64url's, in order of value.
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

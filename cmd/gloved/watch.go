@@ -16,6 +16,7 @@ import (
 
 	goosc "github.com/hypebeast/go-osc/osc"
 
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/internal/printable"
 	"github.com/gloved/gloved/osc"
 )
@@ -26,13 +27,47 @@ type watchState struct {
 	frames   int
 	since    time.Time
 	fps      float64
-	contacts []string
+	contacts watchList
 	near     int
-	touches  []string
+	touches  watchList
 	// hands are the contacts with other hands; lod the levels a test
 	// against another hand stopped at.
-	hands []string
-	lod   []string
+	hands watchList
+	lod   watchList
+}
+
+// maxWatchedItems bounds each list watch shows of a hand's frame: a
+// sender that never sends /frame, which empties them, or sends thousands
+// of contacts in one, costs a bounded line and bounded memory. A hand has
+// 16 links; a frame's contacts of a few scene objects fit.
+const maxWatchedItems = 32
+
+// maxWatchedText bounds each string argument watch shows.
+const maxWatchedText = 64
+
+// watchList is what watch shows of one kind of a frame's messages: the
+// first maxWatchedItems, and how many came in all.
+type watchList struct {
+	items []string
+	n     int
+}
+
+func (l *watchList) add(s string) {
+	l.n++
+	if len(l.items) < maxWatchedItems {
+		l.items = append(l.items, s)
+	}
+}
+
+func (l *watchList) reset() { l.items, l.n = l.items[:0], 0 }
+
+// String joins the items, saying how many more came.
+func (l *watchList) String() string {
+	s := strings.Join(l.items, ", ")
+	if more := l.n - len(l.items); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
 }
 
 func runWatch(ctx context.Context, args []string, out io.Writer) error {
@@ -379,7 +414,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 	str := func(i int) string {
 		if i < len(m.Arguments) {
 			if s, ok := m.Arguments[i].(string); ok {
-				return printable.String(s)
+				return configs.Clip(printable.String(s), maxWatchedText)
 			}
 		}
 		return "?"
@@ -398,17 +433,20 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 		if el := time.Since(h.since); el >= time.Second {
 			h.fps, h.frames, h.since = float64(h.frames)/el.Seconds(), 0, time.Now()
 		}
-		h.contacts, h.near, h.touches, h.hands, h.lod = h.contacts[:0], 0, h.touches[:0], h.hands[:0], h.lod[:0]
+		h.near = 0
+		for _, l := range []*watchList{&h.contacts, &h.touches, &h.hands, &h.lod} {
+			l.reset()
+		}
 	case "hand":
-		h.hands = append(h.hands, fmt.Sprintf("%s on %s %s %.1f mm", str(1), str(0), str(2), num(3)*1e3))
+		h.hands.add(fmt.Sprintf("%s on %s %s %.1f mm", str(1), str(0), str(2), num(3)*1e3))
 	case "lod":
 		level := int32(-1)
 		if len(m.Arguments) > 1 {
 			level, _ = m.Arguments[1].(int32)
 		}
-		h.lod = append(h.lod, fmt.Sprintf("%s at level %d", str(0), level))
+		h.lod.add(fmt.Sprintf("%s at level %d", str(0), level))
 	case "contact":
-		h.contacts = append(h.contacts, fmt.Sprintf("%s in %s %.1f mm", str(0), str(1), num(2)*1e3))
+		h.contacts.add(fmt.Sprintf("%s in %s %.1f mm", str(0), str(1), num(2)*1e3))
 	case "near":
 		h.near++
 	case "touch":
@@ -416,7 +454,7 @@ func watchMessage(hands map[string]*watchState, prefix string, m *goosc.Message)
 		if len(m.Arguments) > 2 && m.Arguments[2] == int32(1) {
 			edge = "begins"
 		}
-		h.touches = append(h.touches, fmt.Sprintf("%s/%s %s", str(0), str(1), edge))
+		h.touches.add(fmt.Sprintf("%s/%s %s", str(0), str(1), edge))
 	case "status":
 		h.status = str(0)
 	}
@@ -430,18 +468,18 @@ func printWatch(out io.Writer, hands map[string]*watchState) {
 	sort.Strings(names)
 	for _, n := range names {
 		h := hands[n]
-		line := fmt.Sprintf("%s: %s %.0f fps, %d contacts, %d near", n, h.status, h.fps, len(h.contacts), h.near)
-		if len(h.contacts) > 0 {
-			line += ": " + strings.Join(h.contacts, ", ")
+		line := fmt.Sprintf("%s: %s %.0f fps, %d contacts, %d near", n, h.status, h.fps, h.contacts.n, h.near)
+		if h.contacts.n > 0 {
+			line += ": " + h.contacts.String()
 		}
-		if len(h.touches) > 0 {
-			line += " | touch " + strings.Join(h.touches, ", ")
+		if h.touches.n > 0 {
+			line += " | touch " + h.touches.String()
 		}
-		if len(h.hands) > 0 {
-			line += " | hands: " + strings.Join(h.hands, ", ")
+		if h.hands.n > 0 {
+			line += " | hands: " + h.hands.String()
 		}
-		if len(h.lod) > 0 {
-			line += " | may touch " + strings.Join(h.lod, ", ")
+		if h.lod.n > 0 {
+			line += " | may touch " + h.lod.String()
 		}
 		fmt.Fprintln(out, line)
 	}
