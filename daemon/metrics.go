@@ -69,6 +69,12 @@ func (r *frameRate) at(now time.Time) float64 {
 	return float64(sum) / (fpsTenths * fpsTenth).Seconds()
 }
 
+// measured reports whether at measures: fpsTenths whole tenths have
+// passed since the first frame.
+func (r *frameRate) measured(now time.Time) bool {
+	return !r.start.IsZero() && int64(now.Sub(r.start)/fpsTenth) >= fpsTenths
+}
+
 func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Duration) {
 	d.mu.Lock()
 	d.times[d.nTime%len(d.times)] = total
@@ -84,7 +90,10 @@ func (d *Daemon) record(total time.Duration, stages [session.NumStages]time.Dura
 
 // Status is a snapshot for a live status line.
 type Status struct {
-	FPS           float64 // frames a second over the last second: 0 once frames stop
+	FPS float64 // frames a second over the last second: 0 once frames stop
+	// FPSMeasured: a whole second has passed since the first frame, so
+	// FPS is a measure (before, it is 0 for want of one).
+	FPSMeasured   bool
 	P50, P99      time.Duration
 	Contacts      int
 	Frames        uint64
@@ -102,7 +111,8 @@ func (d *Daemon) Snapshot() Status {
 	d.mu.Lock()
 	n := min(d.nTime, len(d.times))
 	ts := slices.Clone(d.times[:n])
-	st := Status{FPS: d.fps.at(time.Now()), Hands: map[string]string{}}
+	now := time.Now()
+	st := Status{FPS: d.fps.at(now), FPSMeasured: d.fps.measured(now), Hands: map[string]string{}}
 	d.mu.Unlock()
 	slices.Sort(ts)
 	if n > 0 {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gloved/gloved/access"
@@ -83,8 +84,11 @@ func truncate(s string, n int) string {
 
 // check checks the [oscquery] settings, naming the key at fault.
 func (o *OSCQueryConfig) check() error {
-	if !strings.HasPrefix(o.Name, "gloved") || len(o.Name) > maxNameLen || strings.ContainsFunc(o.Name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
-		return fmt.Errorf("oscquery.name = %q: want a name starting with gloved, at most %d bytes, no control characters", o.Name, maxNameLen)
+	// No control or format characters (Cc, Cf: a right-to-left override
+	// would show another name in every browser's list), valid UTF-8.
+	if !strings.HasPrefix(o.Name, "gloved") || len(o.Name) > maxNameLen || !utf8.ValidString(o.Name) ||
+		strings.ContainsFunc(o.Name, func(r rune) bool { return unicode.In(r, unicode.Cc, unicode.Cf) }) {
+		return fmt.Errorf("oscquery.name = %q: want a name starting with gloved, at most %d bytes of UTF-8, no control or format characters (such as bidirectional overrides)", o.Name, maxNameLen)
 	}
 	if _, port, err := net.SplitHostPort(o.Listen); err != nil || port == "" {
 		return fmt.Errorf("oscquery.listen = %q: want host:port, such as 127.0.0.1:9432 (port 0: any free port)", o.Listen)

@@ -47,6 +47,8 @@ func TestOSCQueryConfig(t *testing.T) {
 		{"name", base + "[oscquery]\nname = \"lab glove\"\n", `oscquery.name = "lab glove": want a name starting with gloved`},
 		{"long name", base + "[oscquery]\nname = \"gloved-" + strings.Repeat("x", 60) + "\"\n", "oscquery.name"},
 		{"control character", base + "[oscquery]\nname = \"gloved\\tlab\"\n", "oscquery.name"},
+		{"right-to-left override", base + "[oscquery]\nname = \"gloved-\u202ebal\"\n", "no control or format characters"},
+		{"zero-width joiner", base + "[oscquery]\nname = \"gloved-l\u200dab\"\n", "no control or format characters"},
 		{"listen", base + "[oscquery]\nlisten = \"127.0.0.1\"\n", `oscquery.listen = "127.0.0.1": want host:port`},
 		{"interfaces", base + "[oscquery]\ninterfaces = [\"lo\", \"lo\"]\n", `oscquery.interfaces[1] = "lo"`},
 		{"unknown key", base + "[oscquery]\nport = 9432\n", "unknown key oscquery.port"},

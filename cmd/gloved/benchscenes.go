@@ -141,21 +141,24 @@ func exportScene(ctx context.Context, dir string, scene *env.Mesh, motion string
 	}
 	defer s.Close()
 	// dir is gloved's, inside the --export directory the user named: a
-	// symbolic link there is refused, as dir/links is (makeExportDir).
+	// symbolic link there is refused, as dir/links is (openExportDir).
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%w: --export: %s is %s, and gloved writes only inside the directory it is given: remove it or name another directory", errUsage, userfile.Name(dir), userfile.Describe(fi.Mode()))
 	}
-	if err := makeExportDir("--export", dir); err != nil {
+	ed, err := openExportDir("--export", dir)
+	if err != nil {
 		return err
 	}
-	if err := writeLinks(dir, s.Pipeline.Body()); err != nil {
-		return err
+	if err := writeLinks(ed.stage, s.Pipeline.Body()); err != nil {
+		return ed.abandon(err)
 	}
-	if err := writeSceneOBJ(filepath.Join(dir, "scene.obj"), scene); err != nil {
-		return err
+	if err := writeSceneOBJ(filepath.Join(ed.stage, "scene.obj"), scene); err != nil {
+		return ed.abandon(err)
 	}
-	_, err = exportFrames(ctx, s, frames, dir)
-	return err
+	if _, err = exportFrames(ctx, s, frames, ed.stage); err != nil {
+		return ed.abandon(err)
+	}
+	return ed.commit(s.Pipeline.Body())
 }
 
 // writeGlovedTiming writes gloved.json beside an export: gloved's own

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/gloved/gloved/cab"
@@ -57,17 +56,21 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if err := notAnInput("--out", *dir, exportFiles(*dir, body), o.inputs()); err != nil {
 		return err
 	}
-	if err := makeExportDir("--out", *dir); err != nil {
-		return err
-	}
-	if err := writeLinks(*dir, body); err != nil {
-		return err
-	}
-	if err := writeSceneOBJ(filepath.Join(*dir, "scene.obj"), scene); err != nil {
-		return err
-	}
-	frames, err := exportFrames(ctx, s, o.limit(), *dir)
+	ed, err := openExportDir("--out", *dir)
 	if err != nil {
+		return err
+	}
+	if err := writeLinks(ed.stage, body); err != nil {
+		return ed.abandon(err)
+	}
+	if err := writeSceneOBJ(filepath.Join(ed.stage, "scene.obj"), scene); err != nil {
+		return ed.abandon(err)
+	}
+	frames, err := exportFrames(ctx, s, o.limit(), ed.stage)
+	if err != nil {
+		return ed.abandon(err)
+	}
+	if err := ed.commit(body); err != nil {
 		return err
 	}
 	warnDamage(s)
@@ -82,21 +85,6 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 // before its last: a --sim session's limit, or a recording's end.
 func exportInterrupted(ctx context.Context, frames, limit int) bool {
 	return ctx.Err() != nil && (limit == 0 || frames < limit)
-}
-
-// makeExportDir makes dir and dir/links for the flag that named dir. A
-// dir/links that is there and is not a directory (a symbolic link to one
-// elsewhere, say) is refused: gloved writes only inside the directory it
-// is given.
-func makeExportDir(flag, dir string) error {
-	links := filepath.Join(dir, "links")
-	if fi, err := os.Lstat(links); err == nil && !fi.IsDir() {
-		return fmt.Errorf("%w: %s %s: %s is %s, and gloved writes only inside the directory it is given: remove it or name another directory", errUsage, flag, userfile.Name(dir), userfile.Name(links), userfile.Describe(fi.Mode()))
-	}
-	if err := os.MkdirAll(links, 0o755); err != nil {
-		return fmt.Errorf("%s %s: %w", flag, userfile.Name(dir), err)
-	}
-	return nil
 }
 
 // exportFiles are the files export --out writes into dir.

@@ -64,7 +64,7 @@ func TestAnInterruptedGLTFExportSaysSoExits1AndWritesNothing(t *testing.T) {
 // contacts.jsonl N lines.
 func TestAnInterruptedExportToADirectoryKeepsItsFramesWholeAndExits1(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	r, n := interruptExport(t, syscall.SIGTERM, dir, ".frames.txt.partial-*", "--out", dir)
+	r, n := interruptExport(t, syscall.SIGTERM, dir, filepath.Join(".export.partial-*", ".frames.txt.partial-*"), "--out", dir)
 	r.oneLine(t, 1, "export", dir)
 	if r.stdout != "" {
 		t.Errorf("an interrupted export said %q", r.stdout)

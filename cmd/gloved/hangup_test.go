@@ -16,7 +16,7 @@ import (
 func TestAHungUpExportToADirectoryKeepsItsFramesAsSIGTERMDoes(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "out")
-	r, n := interruptExport(t, syscall.SIGHUP, dir, ".frames.txt.partial-*", "--out", dir)
+	r, n := interruptExport(t, syscall.SIGHUP, dir, filepath.Join(".export.partial-*", ".frames.txt.partial-*"), "--out", dir)
 	r.oneLine(t, 1, "export interrupted", dir)
 	for _, name := range []string{"frames.txt", "contacts.jsonl"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
@@ -76,7 +76,7 @@ func TestAnExportAfterOneKilledOutrightRemovesItsScratchFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	p := startGloved(t, "export", "export", "--scene", "builtin:grasp", "--sim", "--frames", "30000", "--out", dir)
 	p.until(t, "the export writing frames.txt", func() bool {
-		m, _ := filepath.Glob(filepath.Join(dir, ".frames.txt.partial-*"))
+		m, _ := filepath.Glob(filepath.Join(dir, ".export.partial-*", ".frames.txt.partial-*"))
 		return len(m) > 0
 	})
 	p.cmd.Process.Kill()

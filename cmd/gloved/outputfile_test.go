@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestAnOfflineCommandOnAFullDiskWritesNothingAndSaysSo(t *testing.T) {
 		{"h.obj", []string{"hand", "-o", "h.obj"}, "h.obj"},
 	} {
 		t.Run(strings.Join(tc.args[:1], " ")+" "+tc.old, func(t *testing.T) {
-			r, files := onFullDisk(t, tc.old, tc.args...)
+			r, files, _ := onFullDisk(t, tc.old, tc.args...)
 			r.oneLine(t, 1, tc.says, "no space left on device")
 			if got, err := os.ReadFile(files[tc.old]); err != nil || string(got) != "old\n" {
 				t.Errorf("%s is now %q (%v); want it as it was", tc.old, got, err)
@@ -50,11 +51,39 @@ func TestAnOfflineCommandOnAFullDiskWritesNothingAndSaysSo(t *testing.T) {
 	}
 }
 
+// TestAnExportThatFailsOnAFullDiskLeavesNoTrace: `export --out DIR` and
+// `bench scenes --export DIR` on a full disk fail in one line, and leave
+// the disk as it was: no file of theirs (three link files were left, under
+// a line that said nothing was written), no directory they made (an empty
+// links/ was left), and an earlier export in DIR as it was.
+func TestAnExportThatFailsOnAFullDiskLeavesNoTrace(t *testing.T) {
+	for _, args := range [][]string{
+		{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--out", "new/out"},
+		{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--out", "kept"},
+		{"bench", "scenes", "--classes", "ball", "--max-tris", "3000", "--frames", "5", "--motions", "grasp", "--export", "b"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r, files, dirs := onFullDisk(t, "kept/links/palm.obj", args...)
+			r.oneLine(t, 1, "no space left on device")
+			if !slices.Equal(dirs, []string{"kept", "kept/links"}) {
+				t.Errorf("the disk holds the directories %q, want those there before, kept and kept/links", dirs)
+			}
+			if len(files) != 2 {
+				t.Errorf("the disk holds %d files, want the two there before (kept/links/palm.obj and fill): %v", len(files), files)
+			}
+			if got, err := os.ReadFile(files["kept/links/palm.obj"]); err != nil || string(got) != "old\n" {
+				t.Errorf("the earlier export's link file is now %q (%v)", got, err)
+			}
+		})
+	}
+}
+
 // onFullDisk runs gloved with args in a 100 KiB tmpfs of a mount
 // namespace of its own, where old holds "old\n" and a file named fill
 // leaves 8 KiB free. It returns the run and each file the disk then
-// held (relative name), copied out to a file of the test's.
-func onFullDisk(t *testing.T, old string, args ...string) (result, map[string]string) {
+// held (relative name), copied out to a file of the test's, and the
+// directories it held.
+func onFullDisk(t *testing.T, old string, args ...string) (result, map[string]string, []string) {
 	t.Helper()
 	disk := smallDisk(t)
 	copies := t.TempDir()
@@ -62,6 +91,7 @@ func onFullDisk(t *testing.T, old string, args ...string) (result, map[string]st
 bin=$2; copies=$4; shift 4
 "$bin" "$@"; rc=$?
 find . -type f -printf '%P\n' | while read -r f; do mkdir -p "$copies/$(dirname "$f")"; cp "$f" "$copies/$f"; echo "$f" >> "$copies/.files"; done
+find . -mindepth 1 -type d -printf '%P\n' > "$copies/.dirs"
 exit $rc`
 	cmd := exec.Command("unshare", append([]string{"-m", "--propagation", "private", "sh", "-c", script, "sh", disk, binary(t), old, copies}, args...)...)
 	var out, errb bytes.Buffer
@@ -79,7 +109,11 @@ exit $rc`
 	for _, f := range strings.Fields(string(list)) {
 		files[f] = filepath.Join(copies, f)
 	}
-	return r, files
+	dirs, err := os.ReadFile(filepath.Join(copies, ".dirs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, files, strings.Fields(string(dirs))
 }
 
 // TestACommandNeverWritesOverItsOwnInput: an output that is one of the

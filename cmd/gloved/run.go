@@ -100,8 +100,12 @@ func printStatus(out io.Writer, s daemon.Status, redraw bool) {
 		hands = append(hands, name+" "+st)
 	}
 	slices.Sort(hands)
-	line := fmt.Sprintf("%5.1f fps  p50 %6.1f us  p99 %6.1f us  contacts %2d  overruns %d  subscribers %d  %s",
-		s.FPS, float64(s.P50.Nanoseconds())/1e3, float64(s.P99.Nanoseconds())/1e3, s.Contacts, s.Overruns, s.Subscribers, strings.Join(hands, ", "))
+	fps := fmt.Sprintf("%5.1f", s.FPS)
+	if !s.FPSMeasured {
+		fps = "   --" // no whole second of frames yet: no rate to tell
+	}
+	line := fmt.Sprintf("%s fps  p50 %6.1f us  p99 %6.1f us  contacts %2d  overruns %d  subscribers %d  %s",
+		fps, float64(s.P50.Nanoseconds())/1e3, float64(s.P99.Nanoseconds())/1e3, s.Contacts, s.Overruns, s.Subscribers, strings.Join(hands, ", "))
 	if redraw {
 		fmt.Fprintf(out, "\r%s   ", line)
 		return

@@ -33,7 +33,7 @@ func TestStatusToAPipeIsPlainLines(t *testing.T) {
 // TestStatusRedrawsOnlyOnATerminal: on a terminal each status line is
 // drawn over the last; elsewhere each is a line of its own.
 func TestStatusRedrawsOnlyOnATerminal(t *testing.T) {
-	s := daemon.Status{FPS: 100, Hands: map[string]string{"right": "streaming"}}
+	s := daemon.Status{FPS: 100, FPSMeasured: true, Hands: map[string]string{"right": "streaming"}}
 	var term, pipe bytes.Buffer
 	printStatus(&term, s, true)
 	printStatus(&pipe, s, false)
@@ -42,6 +42,17 @@ func TestStatusRedrawsOnlyOnATerminal(t *testing.T) {
 	}
 	if got := pipe.String(); !strings.HasPrefix(got, "100.0 fps") || !strings.HasSuffix(got, "right streaming\n") || strings.Contains(got, "\r") {
 		t.Errorf("pipe: got %q, want a plain line", got)
+	}
+}
+
+// TestStatusSaysNoRateBeforeASecondOfFrames: before a whole second of
+// frames the line shows no rate (it said 0.0 fps while the hand streamed
+// and p50 and p99 were measured).
+func TestStatusSaysNoRateBeforeASecondOfFrames(t *testing.T) {
+	var out bytes.Buffer
+	printStatus(&out, daemon.Status{P50: 40 * time.Microsecond, Hands: map[string]string{"right": "streaming"}}, false)
+	if got := out.String(); !strings.HasPrefix(got, "   -- fps  p50   40.0 us") {
+		t.Errorf("got %q", got)
 	}
 }
 

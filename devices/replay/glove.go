@@ -436,11 +436,18 @@ type NoSamplesError struct {
 	// all refused: a reading beyond the glove's resolution, or a record
 	// the glove's framing rejects (devices.Faults.BadFrames).
 	Damaged uint64
+	// Skipped counts the bytes of glove data that made no record at all
+	// (devices.Faults.SkippedBytes), and Model is the glove the header
+	// names: bytes of another glove, or of a wrong baud rate.
+	Skipped uint64
+	Model   string
 }
 
 func (e *NoSamplesError) Error() string {
 	const again = "nothing to run; record the session again"
 	switch {
+	case e.Skipped > 0 && e.Damaged == 0:
+		return fmt.Sprintf("%s holds %d bytes of glove data but no record of its glove (%s) in them (bytes of another glove, or at another baud rate?): %s", e.Path, e.Skipped, e.Model, again)
 	case e.Damaged > 0 && e.Damage != nil:
 		return fmt.Sprintf("%s holds %d samples before its damage (%v), all damaged (a reading beyond the glove's resolution, or a broken record): %s", e.Path, e.Damaged, e.Damage, again)
 	case e.Damaged > 0:
@@ -466,7 +473,8 @@ func HoldsSamples(path string) error {
 		case err == nil:
 			return nil
 		case errors.Is(err, devices.ErrEnd):
-			return &NoSamplesError{Path: path, Damage: g.Warning(), Damaged: g.Faults().BadFrames}
+			f := g.Faults()
+			return &NoSamplesError{Path: path, Damage: g.Warning(), Damaged: f.BadFrames, Skipped: f.SkippedBytes, Model: g.Header().Model}
 		case !devices.Transient(err):
 			return err
 		}

@@ -378,3 +378,29 @@ func holdsOpen(t *testing.T, path string) bool {
 	}
 	return false
 }
+
+// TestARecordingOfBytesThatMakeNoRecordSaysSo: a CyberGlove III's
+// recording holding a CyberGlove II's bytes (another glove, or a wrong
+// baud rate) holds no sample, and says that its bytes make none, not that
+// it was stopped before the glove sent one.
+func TestARecordingOfBytesThatMakeNoRecordSaysSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.glove")
+	rec, err := recording.Create(path, recording.Header{Model: "cyberglove3", Sensors: 22, Hand: "right", Mode: "stream"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := append(append([]byte{'S'}, bytes.Repeat([]byte{0x80}, 22)...), 0)
+	for i := range 300 {
+		if err := rec.WriteRaw(time.Duration(i)*10*time.Millisecond, record); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = HoldsSamples(path)
+	var ns *NoSamplesError
+	if !errors.As(err, &ns) || !strings.Contains(err.Error(), "bytes of glove data but no record of its glove (cyberglove3) in them") {
+		t.Errorf("got %v", err)
+	}
+}

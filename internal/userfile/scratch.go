@@ -35,7 +35,11 @@ func lockScratch(f *os.File) error {
 
 // sweepStale removes the scratch files for path that a process gone
 // without a trace left (own is this process's, kept).
-func sweepStale(path, own string) {
+func sweepStale(path, own string) { sweep(path, own, false) }
+
+// sweep removes the scratch files (dirs: directories, and all they hold)
+// for path that a process gone without a trace left, own kept.
+func sweep(path, own string, dirs bool) {
 	prefix := "." + filepath.Base(path) + ".partial-"
 	entries, err := os.ReadDir(filepath.Dir(path))
 	if err != nil {
@@ -44,7 +48,11 @@ func sweepStale(path, own string) {
 	for _, e := range entries {
 		name := e.Name()
 		pid, ok := scratchWriter(name, prefix)
-		if !ok || !e.Type().IsRegular() || pid == os.Getpid() || processLives(pid) {
+		kind := e.Type().IsRegular()
+		if dirs {
+			kind = e.IsDir()
+		}
+		if !ok || !kind || pid == os.Getpid() || processLives(pid) {
 			continue
 		}
 		p := filepath.Join(filepath.Dir(path), name)
@@ -56,10 +64,54 @@ func sweepStale(path, own string) {
 			continue
 		}
 		if lockScratch(f) == nil {
-			os.Remove(p)
+			if dirs {
+				os.RemoveAll(p)
+			} else {
+				os.Remove(p)
+			}
 		}
 		f.Close()
 	}
+}
+
+// ScratchDir is a scratch directory: files written into it are moved to
+// where they belong once all are written, so that a writer that fails
+// leaves nothing where they belong. It is named like a scratch file, for
+// NAME in the directory it is made in, and locked the same way, so that
+// one a process killed outright left is removed by the next made for the
+// same NAME there.
+type ScratchDir struct {
+	Path string
+	lock *os.File
+}
+
+// CreateScratchDir makes a scratch directory for name in dir, removing
+// those a writer gone without a trace left.
+func CreateScratchDir(dir, name string) (*ScratchDir, error) {
+	p, err := os.MkdirTemp(dir, scratchPattern(filepath.Join(dir, name)))
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err == nil {
+		err = lockScratch(f)
+	}
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		os.RemoveAll(p)
+		return nil, err
+	}
+	sweep(filepath.Join(dir, name), p, true)
+	return &ScratchDir{Path: p, lock: f}, nil
+}
+
+// Remove removes the scratch directory and all it still holds.
+func (s *ScratchDir) Remove() error {
+	err := os.RemoveAll(s.Path)
+	s.lock.Close()
+	return err
 }
 
 // scratchWriter is the PID in a scratch file's name, prefix PID-RANDOM.
