@@ -240,7 +240,7 @@ func (h *handRuntime) logStatus(s string, now time.Time) {
 	}
 	ev := h.log.Info().Str("status", s)
 	if held > 0 {
-		ev = ev.Int("changes_not_logged", held)
+		ev = ev.Int("status_lines_held", held)
 	}
 	ev.Msg("hand status")
 }
