@@ -252,8 +252,9 @@ func (h *handRuntime) logStatus(s string, now time.Time) {
 func (h *handRuntime) statusDue(now time.Time) (string, bool, time.Duration) {
 	h.mu.Lock()
 	if wait := h.sentAt.Add(statusEvery).Sub(now); h.status == h.sentState && wait > 0 {
+		status := h.status
 		h.mu.Unlock()
-		return h.status, false, wait
+		return status, false, wait
 	}
 	h.sentState, h.sentAt = h.status, now
 	status, held := h.status, h.statusHeld

@@ -275,7 +275,10 @@ func watchRunning(t *testing.T, cfg, listen string) string {
 		done <- run(ctx, []string{"run", "-c", cfg, "--status=false"}, &out)
 	}()
 	awaitSubscription(t, listen, done)
-	out, err := gloved(t, "watch", "--daemon", listen, "--for", "2s")
+	// Longer than the grasp's 3 s cycle: the ball is touched in every
+	// watch, however far into the cycle it begins (and whatever a slow
+	// start, the race detector's, takes of it).
+	out, err := gloved(t, "watch", "--daemon", listen, "--for", "4s")
 	stop()
 	if derr := <-done; derr != nil {
 		t.Fatalf("gloved run: %v", derr)

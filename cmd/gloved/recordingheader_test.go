@@ -16,8 +16,9 @@ import (
 // TestARecordingOfBytesWithoutSamplesIsRefusedByTheDaemon: a replay hand
 // of a recording whose port bytes parse to no sample (garbage `R`
 // records) is refused by `run --check` and by `run` itself, in the one
-// line `gloved replay` refuses it with, instead of "config ok" and a
-// daemon spinning through passes of nothing.
+// line `gloved replay` refuses it with (its bytes make no record of its
+// glove), instead of "config ok" and a daemon spinning through passes of
+// nothing.
 func TestARecordingOfBytesWithoutSamplesIsRefusedByTheDaemon(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "garbage.glove")
 	rec, err := recording.Create(path, recording.Header{Model: "cyberglove", Sensors: 22, Hand: "right", Mode: "stream"})
@@ -33,10 +34,11 @@ func TestARecordingOfBytesWithoutSamplesIsRefusedByTheDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := rightHandConfig(t, fmt.Sprintf("device = \"replay\"\nrecording = %q\nloop = true\n", path), "127.0.0.1:0", "")
-	runBinary(t, 20*time.Second, "replay", path).oneLine(t, 1, path+" holds no samples", "record the session again")
-	runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, path+" holds no samples", "record the session again")
+	const says = " holds 550 bytes of glove data but no record of its glove (cyberglove) in them"
+	runBinary(t, 20*time.Second, "replay", path).oneLine(t, 1, path+says, "record the session again")
+	runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, path+says, "record the session again")
 	r := runBinary(t, 20*time.Second, "run", "-c", cfg, "--for", "5s", "--status=false")
-	if r.code == 0 || !strings.Contains(r.stderr, path+" holds no samples") {
+	if r.code == 0 || !strings.Contains(r.stderr, path+says) {
 		t.Fatalf("run: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
