@@ -26,6 +26,18 @@ var built struct {
 // namespace (package netns) is handed its parent's.
 const builtEnv = "GLOVED_TEST_BINARY"
 
+// fullRunOnly skips t under -short, the race run (CI's step after the
+// full one): there the tests whose work is another process's (a browser,
+// the binary loading a large scene, the go command) are left to the full
+// run, which runs them all; the race detector, watching this process,
+// cannot see into those, and they take half the race run's time.
+func fullRunOnly(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("left to the full run (-short, the race run): its work is another process's, out of the race detector's sight")
+	}
+}
+
 // binary builds the gloved binary once for the test run and returns its
 // path: error paths are tried as a user meets them, exit code included.
 func binary(t *testing.T) string {

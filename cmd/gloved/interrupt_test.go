@@ -21,6 +21,7 @@ import (
 // took 6 s to generate under the race detector, in every test).
 func terrainScene(t *testing.T, n int) (cfg, obj string) {
 	t.Helper()
+	fullRunOnly(t)
 	obj, err := terrains.path(n)
 	if err != nil {
 		t.Fatal(err)

@@ -267,7 +267,11 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 func TestBenchCAB(t *testing.T) {
 	t.Parallel()
 	plot := filepath.Join(t.TempDir(), "cab.svg")
-	out, err := gloved(t, "bench", "cab", "--frames", "60", "--json", "--plot", plot)
+	frames := "60"
+	if testing.Short() { // the race run, which slows the refits several times
+		frames = "20"
+	}
+	out, err := gloved(t, "bench", "cab", "--frames", frames, "--json", "--plot", plot)
 	if err != nil {
 		t.Fatal(err)
 	}

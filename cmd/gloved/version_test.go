@@ -63,6 +63,7 @@ func versionOf(t *testing.T, bin string) []string {
 // recorded, the commit included when it built from a git checkout.
 func TestVersionThroughTheBinary(t *testing.T) {
 	t.Parallel()
+	fullRunOnly(t)
 	goLine := "built with " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
 	stamped := buildWith(t, "-ldflags", "-X main.version=9.8.7 -X main.commit=0123456789abcdef -X main.modified=true")
 	want := []string{"gloved 9.8.7", "commit 0123456789abcdef, with uncommitted changes", goLine}

@@ -46,6 +46,7 @@ var browser = make(chan struct{}, 1)
 // the test where there is none (.ci/run installs Debian's chromium).
 func chromium(t *testing.T) *viewtest.Browser {
 	t.Helper()
+	fullRunOnly(t)
 	path := viewtest.Path()
 	if path == "" {
 		netns.Skipf(t, "no Chromium on this machine: install Debian's chromium package (.ci/run does) to test the live page")
