@@ -47,6 +47,7 @@ func TestABenchCountTooLargeForMemoryIsRefusedInOneLine(t *testing.T) {
 // interrupted export does (cab and self ran on, deaf to the signal, and
 // bch said only "context canceled"). It runs alone: it waits on a stop.
 func TestSIGTERMStopsALongBenchInOneLine(t *testing.T) {
+	fullRunOnly(t) // the binary's benches, one after another
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		args []string
