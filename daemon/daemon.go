@@ -38,6 +38,9 @@ type Daemon struct {
 	// [hand_contact] enabled = false).
 	pairs  *session.HandPairs
 	start  time.Time
+	// since is when the service's first daemon started (carried.since):
+	// start, unless a reload carried it over.
+	since  time.Time
 	budget time.Duration
 
 	mu    sync.Mutex
@@ -95,11 +98,14 @@ func NewAt(cfg *Config, log zerolog.Logger, epoch time.Time) (*Daemon, error) {
 // and the metrics' counts. Loading and preparing the scene is given up
 // once ctx ends (Interrupted says so).
 func newDaemon(ctx context.Context, cfg *Config, log zerolog.Logger, epoch time.Time, c *carried) (*Daemon, error) {
-	d := &Daemon{config: cfg, log: log, start: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond)), tally: newTally()}
+	d := &Daemon{config: cfg, log: log, start: epoch, since: epoch, budget: time.Duration(cfg.Frame.BudgetMS * float64(time.Millisecond)), tally: newTally()}
 	if c != nil {
 		d.hub, d.scene, d.shared, d.view, d.oscq, d.apps = c.hub, c.scene, c.shared, c.view, c.oscq, c.apps
 		if c.tally != nil {
 			d.tally = c.tally
+		}
+		if !c.since.IsZero() {
+			d.since = c.since
 		}
 	}
 	if err := d.open(ctx); err != nil {

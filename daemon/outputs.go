@@ -35,7 +35,7 @@ type handOutput struct {
 // destinations.
 func (d *Daemon) openOutputs() error {
 	cfg := d.config
-	run := profile.Run{Start: d.start, Prefix: cfg.OSC.Prefix, Hands: cfg.handNames(), Band: cfg.Frame.ProximityM}
+	run := profile.Run{Start: d.since, Opened: d.start, Prefix: cfg.OSC.Prefix, Hands: cfg.handNames(), Band: cfg.Frame.ProximityM}
 	for i, p := range cfg.OSC.Profiles {
 		if p.configured == nil {
 			return fmt.Errorf("%w: osc.profile[%d]: the config was not checked (ParseConfig, Normalize)", ErrConfig, i)

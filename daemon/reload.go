@@ -15,6 +15,10 @@ import (
 // OSC hub, when the next config listens where this one does (subscribers
 // and the socket stay), and the wrist poses set over OSC, by hand name.
 type carried struct {
+	// since is when the service's first daemon started, the time the
+	// profiles' clocks count from (VMC's /VMC/Ext/T): a reload keeps it,
+	// so that they never go back.
+	since  time.Time
 	hub    *osc.Hub
 	wrists map[string]geom.Transform
 	scene  *env.Mesh // the next config's scene, loaded when it was validated
@@ -40,7 +44,7 @@ type carried struct {
 // handoff prepares a reload to next: what carries over, and the hub kept
 // open when this daemon closes. Call it before stopping the daemon.
 func (d *Daemon) handoff(next *Config) *carried {
-	c := &carried{wrists: map[string]geom.Transform{}}
+	c := &carried{wrists: map[string]geom.Transform{}, since: d.since}
 	for _, h := range d.hands {
 		h.mu.Lock()
 		if h.wristSet {

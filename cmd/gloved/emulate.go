@@ -212,9 +212,14 @@ func (a *emulateArgs) opts() emulator.Opts {
 // motion, with garbage, silence and the port hung up (its USB unplugged)
 // as the flags ask.
 func (a *emulateArgs) emulateOpenGloves(ctx context.Context, out io.Writer) error {
-	for _, f := range []string{"sensors", "left", "lose", "unplug-at"} {
-		if a.set(f) {
-			return fmt.Errorf("%w: --%s: not for an emulated OpenGloves glove (its USB is unplugged with --hangup-at)", errUsage, f)
+	for _, f := range []struct{ flag, why string }{
+		{"sensors", "its values are what its lines carry: --splay, --joints and --max choose them"},
+		{"left", "its lines say no side: a hand's side is its [[hand]] side in the config"},
+		{"lose", "its lines are damaged with --garbage"},
+		{"unplug-at", "its USB is unplugged with --hangup-at"},
+	} {
+		if a.set(f.flag) {
+			return fmt.Errorf("%w: --%s: not for an emulated OpenGloves glove (%s)", errUsage, f.flag, f.why)
 		}
 	}
 	if a.source != "sim" {

@@ -226,3 +226,22 @@ func TestEmulateSaysARecordingIsOfAnotherGlove(t *testing.T) {
 	recordingtest.Reheader(t, rec, func(h map[string]any) { h["model"], h["sensors"] = "vmc", 0 })
 	runBinary(t, 10*time.Second, "emulate", "--source", rec).oneLine(t, 2, "--source "+rec+" is a recording of a vmc glove (0 sensors): emulate plays a CyberGlove's sensor readings (18 or 22)")
 }
+
+// TestEmulateSaysWhyAFlagIsNotForAnOpenGlovesGlove: each CyberGlove flag
+// given to an emulated OpenGloves glove is refused in one line saying why
+// of that flag (all four said "its USB is unplugged with --hangup-at").
+func TestEmulateSaysWhyAFlagIsNotForAnOpenGlovesGlove(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		why  string
+	}{
+		{[]string{"--sensors", "18"}, "--splay, --joints and --max"},
+		{[]string{"--left"}, "[[hand]] side"},
+		{[]string{"--lose", "0.1"}, "--garbage"},
+		{[]string{"--unplug-at", "1"}, "--hangup-at"},
+	} {
+		runBinary(t, 10*time.Second, append([]string{"emulate", "--model", "opengloves"}, tc.args...)...).
+			oneLine(t, 2, tc.args[0]+": not for an emulated OpenGloves glove", tc.why)
+	}
+}

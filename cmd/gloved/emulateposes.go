@@ -106,9 +106,20 @@ func (p *posesFlags) play(out io.Writer, poses map[string][layout.Slots]float64,
 // readPoses queues each line of in, "pose [seconds]", until in ends; a
 // bad line is warned of and skipped.
 func readPoses(in io.Reader, s *emulator.Script) {
-	sc := bufio.NewScanner(in)
-	for n := 1; sc.Scan(); n++ {
-		st, ok, err := emulator.ParseStep(sc.Text())
+	r := bufio.NewReaderSize(in, maxPoseLine)
+	for n := 1; ; n++ {
+		line, long, err := r.ReadLine()
+		if err != nil {
+			return // the end of stdin (or its error): the poses so far hold
+		}
+		if long { // longer than any step: skipped, to its end
+			for long && err == nil {
+				_, long, err = r.ReadLine()
+			}
+			warn("emulate: stdin line %d: longer than %d bytes, no pose: skipped", n, maxPoseLine)
+			continue
+		}
+		st, ok, err := emulator.ParseStep(string(line))
 		if err == nil && ok {
 			err = s.Play(st)
 		}
@@ -117,3 +128,8 @@ func readPoses(in io.Reader, s *emulator.Script) {
 		}
 	}
 }
+
+// maxPoseLine bounds a pose line on stdin: a step is a few dozen bytes.
+// A longer line is skipped with a warning, and the lines after it read
+// (one over 64 KiB ended the reading, without a word).
+const maxPoseLine = 4096

@@ -99,6 +99,13 @@ func TestHandMeshFailuresSayWhatIsWrong(t *testing.T) {
 		t.Fatal(err)
 	}
 	runBinary(t, 20*time.Second, "hand", "--meshes", meshes, "-o", meshes).oneLine(t, 2, "-o", "fist.obj is the file --meshes reads")
+	// With no -o, nothing is written: --meshes naming the working
+	// directory was "-o  is the file --meshes reads".
+	if r := runBinary(t, 20*time.Second, "hand", "--meshes", "."); strings.Contains(r.stderr, "-o") {
+		t.Errorf("hand --meshes . without -o: %s", r.stderr)
+	} else {
+		r.oneLine(t, 1, "unsupported file type")
+	}
 	if after, err := os.ReadFile(meshes); err != nil || string(after) != string(before) {
 		t.Errorf("the --meshes file changed (%v)", err)
 	}

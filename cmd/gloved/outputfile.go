@@ -24,6 +24,9 @@ func notAnInput(flag, arg string, writes []string, inputs []inputFile) error {
 		what = "file"
 	}
 	for _, w := range writes {
+		if w == "" {
+			continue // the flag not given: nothing written there ("" would name the working directory)
+		}
 		for _, in := range inputs {
 			if in.path == "" || !userfile.Same(w, in.path) {
 				continue

@@ -120,6 +120,9 @@ func runWatch(ctx context.Context, args []string, out io.Writer) error {
 	if da.Port == 0 {
 		return fmt.Errorf("%w: --daemon %s: port 0 is no daemon's: give the daemon's osc.listen (default %s)", errUsage, *daemonAddr, osc.DefaultListen)
 	}
+	if ip := da.IP; ip != nil && (ip.IsMulticast() || ip.Equal(net.IPv4bcast) || ip.IsUnspecified()) {
+		return fmt.Errorf("%w: --daemon %s: a broadcast, multicast or unspecified address is no daemon's: give the address of the daemon's osc.listen (default %s)", errUsage, *daemonAddr, osc.DefaultListen)
+	}
 	if err := osc.CheckPrefix(*prefix); err != nil {
 		return fmt.Errorf("%w: --prefix %q: %v (the daemon's osc.prefix)", errUsage, printable.String(*prefix), err)
 	}
@@ -374,7 +377,9 @@ func watchLoop(ctx context.Context, got <-chan datagram, timeout time.Duration, 
 				noAnswer, answered = nil, true // watch shows why, until it ends
 				if arg != refused {
 					refused = arg
-					fmt.Fprintf(out, "the daemon refused the subscription: %v\n", refused)
+					// Shown as every string from the network is: printable,
+					// and clipped.
+					fmt.Fprintf(out, "the daemon refused the subscription: %v\n", configs.Clip(printable.String(refused), 200))
 				}
 			}
 			continue

@@ -210,3 +210,30 @@ func TestWatchSaysTheDaemonsRefusal(t *testing.T) {
 		t.Errorf("watch guessed at the prefix: %s", r.stderr)
 	}
 }
+
+// TestWatchShowsARefusalAsPrintableText: a daemon's /refused reason is
+// shown as every string from the network is, its control characters
+// (a terminal's escape sequences, a bell) as '?', never passed to the
+// terminal.
+func TestWatchShowsARefusalAsPrintableText(t *testing.T) {
+	t.Parallel()
+	fake := loopbackUDP(t)
+	refusal, _ := goosc.NewMessage("/gloved/refused", "no\x1b[2J\x07 way").MarshalBinary()
+	go func() { // refuse every /subscribe, to its sender
+		buf := make([]byte, 65536)
+		for {
+			n, from, err := fake.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			p, _ := goosc.ParsePacket(string(buf[:n]))
+			if m, ok := p.(*goosc.Message); ok && m.Address == "/gloved/subscribe" {
+				fake.WriteToUDP(refusal, from)
+			}
+		}
+	}()
+	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--for", "1s")
+	if !strings.Contains(r.stdout, "the daemon refused the subscription: no?[2J? way") || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

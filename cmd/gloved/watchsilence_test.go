@@ -44,6 +44,10 @@ func TestWatchRefusesWhatCannotBeADaemonOrAPrefix(t *testing.T) {
 		says []string
 	}{
 		{[]string{"--daemon", "127.0.0.1:0"}, 2, []string{"--daemon 127.0.0.1:0", "port 0", "osc.listen"}},
+		{[]string{"--daemon", "255.255.255.255:9431"}, 2, []string{"--daemon 255.255.255.255:9431", "broadcast, multicast or unspecified", "osc.listen"}},
+		{[]string{"--daemon", "224.0.0.251:5353"}, 2, []string{"--daemon 224.0.0.251:5353", "broadcast, multicast or unspecified"}},
+		{[]string{"--daemon", "[ff02::1]:9431"}, 2, []string{"--daemon [ff02::1]:9431", "broadcast, multicast or unspecified"}},
+		{[]string{"--daemon", "0.0.0.0:9431"}, 2, []string{"--daemon 0.0.0.0:9431", "broadcast, multicast or unspecified"}},
 		{[]string{"--prefix", "/x y"}, 2, []string{`--prefix "/x y"`, "like /gloved"}},
 		{[]string{"--prefix", "gloved/"}, 2, []string{`--prefix "gloved/"`, "like /gloved"}},
 		{[]string{"--listen", busy.LocalAddr().String()}, 1, []string{"--listen " + busy.LocalAddr().String() + ": the port is in use: choose a free port"}},

@@ -71,8 +71,11 @@ func TreeMethods(c Config) []osc.Method {
 
 // Run is one run of the daemon, as an Output sees it.
 type Run struct {
-	// Start is the daemon's start, which sample times count from.
+	// Start is when the service started, which a profile's clock counts
+	// from: a reload keeps it, so that the clock never goes back.
 	Start time.Time
+	// Opened is when this run opened: Start, or the reload's time.
+	Opened time.Time
 	// Prefix is osc.prefix.
 	Prefix string
 	// Hands are the hands' names ([[hand]] name), in order: a hand's

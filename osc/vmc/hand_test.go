@@ -300,3 +300,33 @@ func TestFrameAllocatesNothing(t *testing.T) { osctest.AllocatesNothing(t, encod
 // their parents, in the T-pose and Unity's axes, continuous) into its
 // bundles.
 func BenchmarkFrame(b *testing.B) { osctest.Benchmark(b, encoder(b)) }
+
+// TestTheTimeGoesOnThroughAReload: the output a reload opens (Run.Opened
+// 5 s after Run.Start, the service's start) says 5 s in its status
+// bundles before its first frame, and its frames count from the service's
+// start: the time never goes back (it said 0, then restarted at 0.1).
+func TestTheTimeGoesOnThroughAReload(t *testing.T) {
+	h, err := handmodel.New(handmodel.DefaultParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, ok := profile.Lookup(vmc.Name)
+	if !ok {
+		t.Fatal("the vmc profile is not registered")
+	}
+	cfg, err := reg.Configure(profile.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(ms int) time.Time { return osctest.Epoch.Add(time.Duration(ms) * time.Millisecond) }
+	out := cfg.Open(profile.Run{Start: osctest.Epoch, Opened: at(5000), Hands: []string{"right"}})
+	var w osc.Writer
+	out.Status(&w, 0, profile.Status{Tracked: true, Now: at(5010)})
+	if _, tm := performerState(t, &w); tm != 5 {
+		t.Errorf("status before the reloaded run's first frame: T %v, want 5", tm)
+	}
+	out.Hand(0, h).Frame(&w, flat(h), at(5100))
+	if _, tm := performerState(t, &w); tm != 5.1 {
+		t.Errorf("the reloaded run's first frame: T %v, want 5.1", tm)
+	}
+}

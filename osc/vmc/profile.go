@@ -41,7 +41,10 @@ type config struct{}
 func (config) Methods() []osc.Method { return Methods() }
 
 func (config) Open(r profile.Run) profile.Output {
-	return &output{p: NewPerformer(r.Start, len(r.Hands))}
+	p := NewPerformer(r.Start, len(r.Hands))
+	// After a reload the time goes on from the reload's: never back.
+	p.t = max(0, r.Opened.Sub(r.Start).Seconds())
+	return &output{p: p}
 }
 
 // output is the performer the hands of one output share. Its lock is
