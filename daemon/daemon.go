@@ -36,8 +36,8 @@ type Daemon struct {
 	hands  []*handRuntime
 	// pairs tests the hands against each other (nil: one hand, or
 	// [hand_contact] enabled = false).
-	pairs  *session.HandPairs
-	start  time.Time
+	pairs *session.HandPairs
+	start time.Time
 	// since is when the service's first daemon started (carried.since):
 	// start, unless a reload carried it over.
 	since  time.Time
