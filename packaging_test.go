@@ -77,3 +77,43 @@ func TestBuildDebRefusesWhatDpkgWouldNot(t *testing.T) {
 		t.Errorf("a refused build wrote %d files", len(entries))
 	}
 }
+
+// TestEveryDeviceGroupTheUnitAllowsHasItsModuleLoadedAtBoot: each
+// DeviceAllow=char-GROUP of the unit is a group of /proc/devices, looked
+// up when the service starts: the module that registers it is in
+// modules-load.d's list and the install's modprobe, so that a glove's
+// port bound after boot (a Bluetooth one: rfcomm was not loaded) is not
+// denied until the service restarts.
+func TestEveryDeviceGroupTheUnitAllowsHasItsModuleLoadedAtBoot(t *testing.T) {
+	// ttyS, the 8250 driver's, is built into Debian's kernels.
+	module := map[string]string{"ttyUSB": "usbserial", "ttyACM": "cdc_acm", "rfcomm": "rfcomm", "ttyS": ""}
+	unit, err := os.ReadFile("systemd/gloved.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loads, err := os.ReadFile("packaging/modules-load.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	postinst, err := os.ReadFile("packaging/scripts/postinst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := regexp.MustCompile(`(?m)^DeviceAllow=char-(\S+) `).FindAllStringSubmatch(string(unit), -1)
+	if len(groups) == 0 {
+		t.Fatal("the unit allows no device group")
+	}
+	for _, g := range groups {
+		m, ok := module[g[1]]
+		if !ok {
+			t.Errorf("DeviceAllow=char-%s: which module registers it? (add it here and to modules-load.conf)", g[1])
+			continue
+		}
+		if m == "" {
+			continue
+		}
+		if !regexp.MustCompile(`(?m)^` + m + `$`).Match(loads) || !regexp.MustCompile(`modprobe -q -a [^\n]*\b` + m + `\b`).Match(postinst) {
+			t.Errorf("char-%s: module %s is not loaded at boot and at install", g[1], m)
+		}
+	}
+}

@@ -90,6 +90,10 @@ func runProximity(ctx context.Context, args []string, out io.Writer) error {
 			name string
 			f    experiments.SlopeFit
 		}{{"OBBTree  ", res.OBB}, {"AABB tree", res.AABB}} {
+			if c.f.Points < 2 { // no line through fewer than two points
+				fmt.Fprintf(out, "%s log-log slope: none, %d gaps within --fit-max %g and below the plateau (a slope needs two: widen --eps-max..--eps-min or raise --fit-max)\n", c.name, c.f.Points, o.FitMax)
+				continue
+			}
 			fmt.Fprintf(out, "%s log-log slope %.2f over %d gaps, eps %.3g..%.3g\n", c.name, c.f.Slope, c.f.Points, c.f.EpsMax, c.f.EpsMin)
 		}
 		fmt.Fprintln(out, "paper (section 6, fig. 5): slopes of the linear portions about -1 (OBB) and -2 (AABB)")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -95,5 +97,35 @@ func TestEveryBenchProximityOptionOutOfItsRangeIsRefusedInOneLine(t *testing.T) 
 		if r.stdout != "" {
 			t.Errorf("%v printed %q", args, r.stdout)
 		}
+	}
+}
+
+// TestBenchProximityWithNoGapsToFitSaysThereIsNoSlope: gaps that leave
+// fewer than two points to fit (all above --fit-max) give no slope, said
+// so, not "slope 0.00 over 0 gaps".
+func TestBenchProximityWithNoGapsToFitSaysThereIsNoSlope(t *testing.T) {
+	t.Parallel()
+	r := runBinary(t, 60*time.Second, "bench", "proximity", "--level", "1", "--eps-min", "1", "--eps-max", "1")
+	if r.code != 0 || strings.Count(r.stdout, "log-log slope: none, 0 gaps within --fit-max 0.5") != 2 || strings.Contains(r.stdout, "slope 0.00") {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
+
+// TestBenchPipelineOfADamagedRecordingWarns: a recording cut short is
+// benched up to its damage, with the warning naming the byte offset that
+// every command running a recording gives (bench pipeline said nothing).
+func TestBenchPipelineOfADamagedRecordingWarns(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../testdata/recordings/grasp.glove")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.glove")
+	if err := os.WriteFile(cut, b[:5000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runBinary(t, 60*time.Second, "bench", "pipeline", "--scene", "builtin:grasp", "--recording", cut)
+	if r.code != 0 || strings.Count(r.stderr, "recording damaged: record at byte") != 1 {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }

@@ -69,6 +69,9 @@ func runBenchPipeline(ctx context.Context, args []string, out io.Writer) error {
 		res.Frames = s.Frames
 		res.FramesPerSec = float64(s.Frames) / time.Since(start).Seconds()
 		mallocs = m1.Mallocs - m0.Mallocs
+		if measured {
+			warnDamage(s) // once: a damaged recording ran to its damage
+		}
 		s.Close()
 		if err != nil {
 			return err

@@ -30,7 +30,9 @@ const builtEnv = "GLOVED_TEST_BINARY"
 // full one): there the tests whose work is another process's (a browser,
 // the binary loading a large scene, the go command) are left to the full
 // run, which runs them all; the race detector, watching this process,
-// cannot see into those, and they take half the race run's time.
+// cannot see into those, and they take half the race run's time. So are
+// the benches run in this process, whose frames' workers are the contact
+// and session packages' (their own tests race them).
 func fullRunOnly(t *testing.T) {
 	t.Helper()
 	if testing.Short() {

@@ -7,8 +7,10 @@ import (
 	"io"
 	iofs "io/fs"
 	"strings"
+	"time"
 
 	"github.com/gloved/gloved/calibrator"
+	"github.com/gloved/gloved/devices"
 	"github.com/gloved/gloved/devices/driver"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/internal/userfile"
@@ -50,6 +52,9 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer g.Close()
+	if err := firstSample(g, a.spec, firstSampleWithin); err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
 		g.Info.Sensors, g.Info.Hand(), a.spec.Port, len(handmodel.CalPoses), a.hold)
 	fallback := g.Cal // the driver's shipped calibration: the spec names no file
@@ -117,6 +122,9 @@ func (a *calibrateArgs) check(written func(flag string) bool) error {
 		return fmt.Errorf("%w: --hold %v: want 0.1 to 60 seconds", errUsage, a.hold)
 	case !(a.still > 0):
 		return fmt.Errorf("%w: --still %v: want a positive number of counts", errUsage, a.still)
+	case a.spec.Side != "" && a.spec.Device == "cyberglove":
+		// It was taken and ignored: the unit's own answer decides.
+		return fmt.Errorf("%w: --side %s: a CyberGlove I/II says its side itself (its ?R query): leave --side out", errUsage, a.spec.Side)
 	}
 	return flagSpec(a.spec.NormalizeWritten(written))
 }
@@ -181,4 +189,29 @@ func stopped(err error, path string) error {
 		return err
 	}
 	return fmt.Errorf("calibrate: %s; nothing written to %s", why, userfile.Name(path))
+}
+
+// firstSampleWithin is how long calibrate waits for the glove's first
+// sample before it starts the session.
+const firstSampleWithin = 3 * time.Second
+
+// firstSample reads until the glove's first sample, or fails once within
+// has passed without one: a driver that opens without a word from the
+// glove (an OpenGloves glove's) on a port where no such glove streams
+// started a session of poses that could never be held.
+func firstSample(g *session.Glove, spec session.Spec, within time.Duration) error {
+	var s devices.Sample
+	deadline := time.Now().Add(within)
+	for {
+		err := g.Read(&s)
+		if err == nil {
+			return nil
+		}
+		if !devices.Transient(err) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("calibrate: no sample from %s within %v (%v): is a glove of --device %s there, and streaming? (gloved ports --probe tells which glove is on which port)", userfile.Name(spec.Port), within, err, spec.Device)
+		}
+	}
 }

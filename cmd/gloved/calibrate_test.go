@@ -343,6 +343,8 @@ func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
 		{"-o missing", []string{"--port", glove.Path}, 2, []string{"needs -o FILE"}},
 		{"bad --sensors", []string{"--port", glove.Path, "--sensors", "20", "-o", out}, 2, []string{"--sensors 20: want 18 or 22"}},
 		{"--baud 0", []string{"--port", glove.Path, "--baud", "0", "-o", out}, 2, []string{"--baud 0: want a positive rate"}},
+		{"--device opengloves on a CyberGlove", []string{"--port", glove.Path, "--device", "opengloves", "-o", out}, 1, []string{"no sample from " + glove.Path + " within 3s", "a glove of --device opengloves"}},
+		{"--side of an I/II", []string{"--port", glove.Path, "--side", "left", "-o", out}, 2, []string{"--side left: a CyberGlove I/II says its side itself", "leave --side out"}},
 		{"other sensor count", []string{"--port", glove.Path, "--sensors", "18", "-o", out}, 1, []string{"the unit reports 22 sensors, but 18 are asked for"}},
 		{"end of input", []string{"--port", glove.Path, "-o", out}, 1, []string{"the input ended before the calibration was confirmed; nothing written to " + out}},
 		{"--view port in use", []string{"--port", glove.Path, "--view", busy, "-o", out}, 1, []string{"--view " + busy + ": the port is in use"}},

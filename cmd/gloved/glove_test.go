@@ -439,6 +439,7 @@ listen = %q
 
 func TestBenchPipelineAndExport(t *testing.T) {
 	t.Parallel()
+	fullRunOnly(t)
 	scene, rec := "../../testdata/scenes/grasp.obj", "../../testdata/recordings/grasp.glove"
 	out, err := gloved(t, "bench", "pipeline", "--scene", scene, "--recording", rec, "--self=false", "--json")
 	if err != nil {

@@ -211,6 +211,7 @@ func TestCommandLineErrors(t *testing.T) {
 
 func TestBenchProximity(t *testing.T) {
 	t.Parallel()
+	fullRunOnly(t)
 	plot := filepath.Join(t.TempDir(), "p.svg")
 	out, err := gloved(t, "bench", "proximity", "--level", "4", "--eps-min", "0.001", "--per-decade", "3", "--json", "--plot", plot)
 	if err != nil {
@@ -266,12 +267,9 @@ func TestDemoShowsTheGraspTouchingTheBall(t *testing.T) {
 
 func TestBenchCAB(t *testing.T) {
 	t.Parallel()
+	fullRunOnly(t)
 	plot := filepath.Join(t.TempDir(), "cab.svg")
-	frames := "60"
-	if testing.Short() { // the race run, which slows the refits several times
-		frames = "20"
-	}
-	out, err := gloved(t, "bench", "cab", "--frames", frames, "--json", "--plot", plot)
+	out, err := gloved(t, "bench", "cab", "--frames", "60", "--json", "--plot", plot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,14 +313,9 @@ func TestBenchCAB(t *testing.T) {
 // comes near the height field under the hand.
 func TestBenchScenes(t *testing.T) {
 	t.Parallel()
+	fullRunOnly(t)
 	plot := filepath.Join(t.TempDir(), "scenes.svg")
-	// Under -short (as CI runs the race detector, which slows the frames'
-	// workers several times) the three classes checked below run, on
-	// fewer frames.
 	args, frames := []string{"bench", "scenes", "--max-tris", "50000", "--motions", "grasp", "--json", "--plot", plot}, 150
-	if testing.Short() {
-		args, frames = append(args, "--classes", "ball,torus,field"), 50
-	}
 	out, err := gloved(t, append(args, "--frames", strconv.Itoa(frames))...)
 	if err != nil {
 		t.Fatal(err)

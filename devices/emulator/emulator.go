@@ -335,6 +335,12 @@ func (e *Emulator) command(p []byte) (int, []byte) {
 		return 5, []byte{'T', 0}
 	case c >= 'a' && c <= 'z':
 		end := bytes.IndexByte(p, '\r')
+		if stop := bytes.IndexByte(p, 0x03); stop >= 0 && (end < 0 || stop < end) {
+			// A ^C abandons the command begun (a CyberGlove III's 1eu
+			// sent to a I/II left its "eu" waiting for a '\r' that never
+			// came, and every later query unanswered): the ^C is next.
+			return stop, nil
+		}
 		if end < 0 {
 			if len(p) > 64 {
 				return len(p), []byte{c, 'e', 'n', 0}

@@ -53,4 +53,9 @@ func TestEmulatedIIIAnswersItsCommands(t *testing.T) {
 	if got := string(two.handle([]byte("1eu"))); got != "e?\x00" {
 		t.Errorf("an I/II answered 1eu with %q", got)
 	}
+	// The "eu" left waiting for a '\r' is abandoned at the next program's
+	// ^C: its queries are answered (they went unanswered for good).
+	if got := string(two.handle([]byte("\x03?S"))); got != "?S\x16\x00" {
+		t.Errorf("after 1eu, ^C ?S was answered %q", got)
+	}
 }

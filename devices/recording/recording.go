@@ -411,6 +411,9 @@ func (rr *Reader) Next() (Record, error) {
 	if err == io.EOF {
 		return Record{}, io.EOF
 	}
+	if n >= len(recMagic) && string(head[:len(recMagic)]) == recMagic {
+		return Record{}, fmt.Errorf("%w: another recording begins at byte %d (two recordings joined in one file?): the records before it are this one's", ErrCorrupt, rr.off)
+	}
 	if err != nil {
 		return Record{}, fmt.Errorf("%w: record at byte %d cut short after %d bytes", ErrCorrupt, rr.off, n)
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,52 @@ func TestARecordingKeptAsideKnowsWhereItIs(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "cc.1.glove")); err == nil {
 		t.Errorf("the first's file is still there")
+	}
+}
+
+// TestTwoRecordingsJoinedSayWhereTheSecondBegins: a file of two
+// recordings one after the other (cat a.glove b.glove) reads as the
+// first, and its end names the second's beginning, not a record "cut
+// short" at a header.
+func TestTwoRecordingsJoinedSayWhereTheSecondBegins(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.glove")
+	rec, err := Create(one, Header{Model: "sim", Sensors: 22, Hand: "right"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := rec.WriteRaw(time.Duration(i)*time.Millisecond, []byte{1, 2, 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := filepath.Join(dir, "joined.glove")
+	if err := os.WriteFile(joined, append(slices.Clone(b), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rr, err := Open(joined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	n := 0
+	for {
+		_, err := rr.Next()
+		if err == nil {
+			n++
+			continue
+		}
+		want := fmt.Sprintf("another recording begins at byte %d (two recordings joined in one file?)", len(b))
+		if n != 3 || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d records, then %v; want 3, then %q", n, err, want)
+		}
+		return
 	}
 }
