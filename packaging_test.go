@@ -112,7 +112,7 @@ func TestEveryDeviceGroupTheUnitAllowsHasItsModuleLoadedAtBoot(t *testing.T) {
 		if m == "" {
 			continue
 		}
-		if !regexp.MustCompile(`(?m)^` + m + `$`).Match(loads) || !regexp.MustCompile(`modprobe -q -a [^\n]*\b` + m + `\b`).Match(postinst) {
+		if !regexp.MustCompile(`(?m)^`+m+`$`).Match(loads) || !regexp.MustCompile(`modprobe -q -a [^\n]*\b`+m+`\b`).Match(postinst) {
 			t.Errorf("char-%s: module %s is not loaded at boot and at install", g[1], m)
 		}
 	}
