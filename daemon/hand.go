@@ -124,14 +124,15 @@ type handRuntime struct {
 	// degraded whatever its samples; failSaid limits the failures' log.
 	failing  atomic.Bool
 	failSaid loglimit.Limiter
-	// statusSaid limits the log's status lines to one a second: a hand
-	// whose status flaps (a tracker sent refused and accepted poses in
-	// turn) logs a line a second counting the changes it held back, and
-	// its status once it holds (statusDue). statusHeld: a change not
-	// logged yet (under mu). refusedSaid limits the warning that every
-	// record is refused to one a minute.
-	statusSaid  loglimit.Limiter
-	statusHeld  bool
+	// The log's status lines come at most once a second: a hand whose
+	// status flaps (a tracker sent refused and accepted poses in turn)
+	// logs a line a second counting the changes held back, and the
+	// status it settled on once it holds (statusDue). loggedAt is when
+	// the last line was logged, linesHeld the changes since not logged
+	// (under mu). refusedSaid limits the warning that every record is
+	// refused to one a minute.
+	loggedAt    time.Time
+	linesHeld   int
 	refusedSaid loglimit.Limiter
 }
 
@@ -142,8 +143,7 @@ func newHand(cfg HandConfig, spec session.Spec, scene *env.Mesh, opt session.Pip
 		replay: spec.Replays(), stallAfter: stallAfter, wrist: geom.Identity(),
 		ready: make(chan struct{}, 1), changed: make(chan struct{}, 1), status: StatusStreaming,
 		consumed: make(chan struct{}, 1), done: make(chan struct{}), rate: newSampleRate(0, stallAfter),
-		failSaid: loglimit.Limiter{Every: frameEvery}, statusSaid: loglimit.Limiter{Every: time.Second},
-		refusedSaid: loglimit.Limiter{Every: time.Minute}}
+		failSaid: loglimit.Limiter{Every: frameEvery}, refusedSaid: loglimit.Limiter{Every: time.Minute}}
 	// Only the simulation streams from the start: any other live glove
 	// (serial, a tracker on the network) is no-glove until its first
 	// sample, so the hand never says it streams what it has not heard.
@@ -219,7 +219,7 @@ func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	h.held = h.held || hold
 	h.mu.Unlock()
 	if changed {
-		h.logStatus(s, time.Now())
+		h.logStatus(time.Now(), true)
 		select {
 		case h.changed <- struct{}{}:
 		default:
@@ -228,17 +228,25 @@ func (h *handRuntime) changeStatus(s string, hold bool) bool {
 	return changed
 }
 
-// logStatus logs status s, unless a status line was logged less than a
-// second ago: the change is then held, for the next line or statusDue.
-func (h *handRuntime) logStatus(s string, now time.Time) {
-	ok, held := h.statusSaid.Allow("status", now)
+// statusLineEvery is the least time between two status lines of a hand.
+const statusLineEvery = time.Second
+
+// logStatus logs the hand's status, as it is now, unless a status line
+// was logged less than statusLineEvery ago: a change (change) is then
+// held and counted, for the next line or statusDue.
+func (h *handRuntime) logStatus(now time.Time, change bool) {
 	h.mu.Lock()
-	h.statusHeld = !ok
-	h.mu.Unlock()
-	if !ok {
+	if !h.loggedAt.IsZero() && now.Sub(h.loggedAt) < statusLineEvery {
+		if change {
+			h.linesHeld++
+		}
+		h.mu.Unlock()
 		return
 	}
-	ev := h.log.Info().Str("status", s)
+	status, held := h.status, h.linesHeld
+	h.loggedAt, h.linesHeld = now, 0
+	h.mu.Unlock()
+	ev := h.log.Info().Str("status", status)
 	if held > 0 {
 		ev = ev.Int("status_lines_held", held)
 	}
@@ -257,10 +265,11 @@ func (h *handRuntime) statusDue(now time.Time) (string, bool, time.Duration) {
 		return status, false, wait
 	}
 	h.sentState, h.sentAt = h.status, now
-	status, held := h.status, h.statusHeld
+	status := h.status
+	settled := h.linesHeld > 0 && now.Sub(h.loggedAt) >= statusLineEvery
 	h.mu.Unlock()
-	if held {
-		h.logStatus(status, now) // the status it settled on, once the log allows
+	if settled {
+		h.logStatus(now, false) // the status it settled on, once the log allows
 	}
 	return status, true, statusEvery
 }

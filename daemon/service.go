@@ -43,6 +43,8 @@ func LoadConfigOrDemo(path string) (*Config, error) {
 // change it caused could not be told apart or ordered).
 const LogTimeFormat = "2006-01-02T15:04:05.000Z07:00"
 
+// zerolog's time format is global, for the process: every logger gloved
+// makes is NewLogger's, so it is set once, here.
 func init() { zerolog.TimeFieldFormat = LogTimeFormat }
 
 // NewLogger writes human console lines on a terminal and JSON otherwise

@@ -50,6 +50,9 @@ func (k *tokenKeys) issue(dst netip.AddrPort, now time.Duration) string {
 // fresh when under the current one (a holder of a stale one is sent a
 // new one).
 func (k *tokenKeys) check(dst netip.AddrPort, tok string, now time.Duration) (valid, fresh bool) {
+	if len(tok) != tokenText.EncodedLen(tokenBytes) {
+		return false, false // nor a token with a line break in it, which the decoder skips
+	}
 	b, err := tokenText.DecodeString(tok)
 	if err != nil || len(b) != tokenBytes {
 		return false, false

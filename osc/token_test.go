@@ -33,6 +33,7 @@ func TestTokensAreBoundToTheirDestination(t *testing.T) {
 	for spare := 1; spare < 4; spare++ {
 		respelt = append(respelt, tok[:10]+string(alphabet[last&^3|spare]))
 	}
+	respelt = append(respelt, tok[:5]+"\n"+tok[5:], tok+"\r")
 	for _, r := range respelt {
 		if valid, _ := k.check(dst, r, 0); valid {
 			t.Errorf("the token %q respelt %q is taken", tok, r)

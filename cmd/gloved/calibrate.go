@@ -52,8 +52,8 @@ func runCalibrate(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer g.Close()
-	if err := firstSample(g, a.spec, firstSampleWithin); err != nil {
-		return err
+	if err := firstSample(ctx, g, a.spec, firstSampleWithin); err != nil {
+		return stopped(err, a.out)
 	}
 	fmt.Fprintf(out, "Calibrating the %d-sensor %s-hand glove on %s: %d poses, each held %.1f s.\n",
 		g.Info.Sensors, g.Info.Hand(), a.spec.Port, len(handmodel.CalPoses), a.hold)
@@ -162,7 +162,11 @@ func write(dest *calibrator.Output, r *calibrator.Result, path string, out io.Wr
 		return err
 	}
 	if err := dest.Commit(text); err != nil {
-		return err
+		// The session is not lost with the file (a full disk, -o made a
+		// directory meanwhile): the calibration is printed to be saved
+		// by hand.
+		fmt.Fprintf(out, "\nThe calibration could not be written to %s. Here it is, to save by hand into a file:\n%s\n%s%s\n", userfile.Name(path), scissors, text, scissors)
+		return fmt.Errorf("calibrate: %w: the calibration is printed above, between the %s lines: save it into a file", err, scissors)
 	}
 	fallbacks := 0
 	for _, f := range r.Fits {
@@ -174,6 +178,10 @@ func write(dest *calibrator.Output, r *calibrator.Result, path string, out io.Wr
 		path, len(r.Fits), len(r.Fits)-fallbacks, fallbacks, path, path)
 	return nil
 }
+
+// scissors marks the calibration printed when its file cannot be
+// written.
+const scissors = "----- 8< -----"
 
 // stopped says why a session ended before anything was written.
 func stopped(err error, path string) error {
@@ -196,13 +204,16 @@ func stopped(err error, path string) error {
 const firstSampleWithin = 3 * time.Second
 
 // firstSample reads until the glove's first sample, or fails once within
-// has passed without one: a driver that opens without a word from the
+// has passed without one (or ctx ended: a signal): a driver that opens without a word from the
 // glove (an OpenGloves glove's) on a port where no such glove streams
 // started a session of poses that could never be held.
-func firstSample(g *session.Glove, spec session.Spec, within time.Duration) error {
+func firstSample(ctx context.Context, g *session.Glove, spec session.Spec, within time.Duration) error {
 	var s devices.Sample
 	deadline := time.Now().Add(within)
 	for {
+		if ctx.Err() != nil {
+			return context.Canceled // a signal: stopped says so
+		}
 		err := g.Read(&s)
 		if err == nil {
 			return nil

@@ -430,3 +430,54 @@ func writeKnownCalibration(t *testing.T, dir string) (string, *handmodel.Calibra
 	}
 	return known, c
 }
+
+// TestACalibrationThatCannotBeWrittenIsPrintedToBeSaved: a session whose
+// -o cannot be written at its end (here a directory put there meanwhile;
+// a full disk alike) prints the calibration between two scissors lines
+// and exits 1 saying so: the seven poses held are not lost with the file.
+func TestACalibrationThatCannotBeWrittenIsPrintedToBeSaved(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	known, err := calibratortest.Known(22, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knownPath, link, outPath := filepath.Join(dir, "known.toml"), filepath.Join(dir, "glove"), filepath.Join(dir, "my.toml")
+	if err := os.WriteFile(knownPath, calibratortest.TOML(known), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	emu := startGloved(t, "emulate", "emulate", "--calibration", knownPath, "--noise", "1", "--seed", "22", "--link", link)
+	waitLink(t, emu, link)
+	cal := startGloved(t, "calibrate", "calibrate", "--port", link, "--hold", "0.3", "-o", outPath)
+	playing := "flat"
+	for i, p := range handmodel.CalPoses {
+		cal.expect(t, fmt.Sprintf("[%d/%d] %s\n", i+1, len(handmodel.CalPoses), p.Name))
+		if p.Name != playing {
+			emu.say(t, p.Name)
+			emu.expect(t, "s: "+p.Name+"\n")
+		}
+		playing = p.Name
+		cal.holdUntilTaken(t)
+	}
+	cal.expect(t, "Write this calibration?")
+	if err := os.Mkdir(outPath, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cal.say(t, "y")
+	cal.expect(t, "Here it is, to save by hand into a file:\n"+scissors+"\n")
+	if code := cal.exit(t); code != 1 {
+		t.Fatalf("calibrate exited %d: %s", code, cal.errs.String())
+	}
+	out := cal.out.String()
+	printed := out[strings.Index(out, scissors+"\n")+len(scissors)+1:]
+	end := strings.Index(printed, scissors)
+	if end < 0 {
+		t.Fatalf("no closing scissors line:\n%s", out)
+	}
+	if _, err := handmodel.ParseCalibrationFor("printed", []byte(printed[:end]), known.Layout()); err != nil {
+		t.Errorf("the printed calibration does not parse: %v\n%s", err, printed[:end])
+	}
+	if !strings.Contains(cal.errs.String(), "the calibration is printed above") {
+		t.Errorf("stderr: %s", cal.errs.String())
+	}
+}

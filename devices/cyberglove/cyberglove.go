@@ -122,8 +122,9 @@ var (
 // sensor count, glove status and handedness, and readies the stream: an
 // I/II's after setting its sample period and status byte (or polling), a
 // III's 16-bit one. The stream starts at the first Read, so that a caller
-// that opens the glove long before it reads finds no backlog. A glove unplugged from the unit is not an
-// error: Read reports ErrNoGlove until it is back.
+// that opens the glove long before it reads finds no backlog. A glove
+// unplugged from the unit is not an error: Read reports ErrNoGlove until
+// it is back.
 func Open(o Opts) (*Glove, error) {
 	statPort := o.Open == nil
 	if o.Open == nil {

@@ -54,8 +54,8 @@ func (g *Glove) configuredUnit(err error) (Unit, error) {
 }
 
 // start2 sets a CyberGlove I/II's sample period (t, when streaming),
-// status byte (u) and timestamp (d, off), and starts its stream (S) or
-// readies polling.
+// status byte (u) and timestamp (d, off), and readies its stream (the
+// next Read sends S) or polling.
 func (g *Glove) start2(p serialport.Conn, sensors int) error {
 	if g.opts.Mode == Stream {
 		w1 := int(g.opts.Period.Seconds()*115200 + 0.5)

@@ -12,12 +12,12 @@ import (
 // 3), what the daemon measures its line against.
 const rate3 = 90
 
-// start3 turns a CyberGlove III to its 16-bit USB stream: 1eu enables USB
-// streaming and 1S (sent by the next Read) starts the records, as the public drivers do.
-// The rate is the unit's (90 Hz at frame multiplier 3): the III has no t
-// to set, no status byte and no polled form of these records. The unit
-// echoes 1S before its first stamp; Parser3 skips the echo. The first
-// Read sends 1S.
+// start3 turns a CyberGlove III to its 16-bit USB stream, as the public
+// drivers do: 1eu enables USB streaming, and 1S, which the next Read
+// sends, starts the records. The rate is the unit's (90 Hz at frame
+// multiplier 3): the III has no t to set, no status byte and no polled
+// form of these records. The unit echoes 1S before its first stamp;
+// Parser3 skips the echo.
 func (g *Glove) start3(p serialport.Conn, sensors int) error {
 	if err := g.enableUSB(p); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cyberglove
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,9 @@ func TestRegisteredDriversOpenAsAHandSays(t *testing.T) {
 			t.Errorf("%s: after Open the script has %q left, want the start command alone", tc.name, rest)
 		}
 		var s devices.Sample
-		o.Device.Read(&s) // no records follow: a timeout
+		if err := o.Device.Read(&s); !errors.Is(err, devices.ErrTimeout) { // no records follow
+			t.Errorf("%s: the first Read: %v, want a timeout", tc.name, err)
+		}
 		if rest := port.Remaining(); len(rest) != 0 {
 			t.Errorf("%s: after the first Read the script has %q left", tc.name, rest)
 		}

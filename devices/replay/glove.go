@@ -443,10 +443,15 @@ type NoSamplesError struct {
 	Model   string
 }
 
+// skippedForeign is how many skipped bytes make a recording's bytes
+// another glove's: more than a unit's echo of a command (a III's 1S) and
+// a record's worth of line noise.
+const skippedForeign = 64
+
 func (e *NoSamplesError) Error() string {
 	const again = "nothing to run; record the session again"
 	switch {
-	case e.Skipped > 0 && e.Damaged == 0:
+	case e.Skipped >= skippedForeign && e.Damaged == 0 && e.Damage == nil:
 		return fmt.Sprintf("%s holds %d bytes of glove data but no record of its glove (%s) in them (bytes of another glove, or at another baud rate?): %s", e.Path, e.Skipped, e.Model, again)
 	case e.Damaged > 0 && e.Damage != nil:
 		return fmt.Sprintf("%s holds %d samples before its damage (%v), all damaged (a reading beyond the glove's resolution, or a broken record): %s", e.Path, e.Damaged, e.Damage, again)

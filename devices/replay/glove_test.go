@@ -404,3 +404,24 @@ func TestARecordingOfBytesThatMakeNoRecordSaysSo(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestARecordingStoppedBeforeItsFirstRecordSaysSo: a CyberGlove III's
+// recording holding only the unit's echo of 1S (stopped before the first
+// record) says it was stopped before the glove sent one, not that its
+// two bytes are another glove's.
+func TestARecordingStoppedBeforeItsFirstRecordSaysSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "early.glove")
+	rec, err := recording.Create(path, recording.Header{Model: "cyberglove3", Sensors: 22, Hand: "right", Mode: "stream"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.WriteRaw(time.Millisecond, []byte("1S")); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := HoldsSamples(path); err == nil || !strings.Contains(err.Error(), "stopped before the glove sent one") {
+		t.Errorf("got %v", err)
+	}
+}

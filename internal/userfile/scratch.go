@@ -28,7 +28,7 @@ func scratchPattern(path string) string {
 
 // lockScratch takes flock(2) on f, held until f is closed, so that a
 // process sweeping stale scratch files sees that it is in use. (Fd is
-// harmless here: a regular file is never in Go's poller.)
+// harmless here: a regular file or a directory is never in Go's poller.)
 func lockScratch(f *os.File) error {
 	return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 }

@@ -32,8 +32,9 @@ func NewPerformer(start time.Time, hands int) *Performer {
 // Status encodes, with w, the performer's state in a bundle of its own
 // stamped now, hand (its number) being tracked or not (a glove streaming,
 // a replay playing): /VMC/Ext/OK with tracking 1 while any of its hands
-// is tracked and 0 once none is, and /VMC/Ext/T, the last time sent (0
-// before the first frame). It allocates nothing.
+// is tracked and 0 once none is, and /VMC/Ext/T, the last time sent
+// (before the first frame 0, or after a reload the reload's time: the
+// profile's Open sets it). It allocates nothing.
 func (p *Performer) Status(w *osc.Writer, hand int, tracked bool, now time.Time) {
 	w.Begin(osc.Timetag(now))
 	p.tracked[hand] = tracked
