@@ -184,8 +184,12 @@ func (s *Server) sendState(ctx context.Context, c *websocket.Conn, b *browser, g
 	return nil
 }
 
+// writeRaw writes msg within WriteTimeout. The server's closing does not
+// cut a write short: a Write whose context ends closes the connection at
+// once, and the browser would then never be told why (the close that
+// says so comes once the stream sees the server closed, after the write).
 func (s *Server) writeRaw(ctx context.Context, c *websocket.Conn, msg []byte) error {
-	wctx, cancel := context.WithTimeout(ctx, s.opt.WriteTimeout)
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opt.WriteTimeout)
 	defer cancel()
 	return c.Write(wctx, websocket.MessageText, msg)
 }
