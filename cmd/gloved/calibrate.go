@@ -204,9 +204,9 @@ func stopped(err error, path string) error {
 const firstSampleWithin = 3 * time.Second
 
 // firstSample reads until the glove's first sample, or fails once within
-// has passed without one (or ctx ended: a signal): a driver that opens without a word from the
-// glove (an OpenGloves glove's) on a port where no such glove streams
-// started a session of poses that could never be held.
+// has passed without one (or ctx ended: a signal). A driver that opens
+// without a word from the glove (an OpenGloves glove's), on a port where
+// no such glove streams, started a session of poses never to be held.
 func firstSample(ctx context.Context, g *session.Glove, spec session.Spec, within time.Duration) error {
 	var s devices.Sample
 	deadline := time.Now().Add(within)
