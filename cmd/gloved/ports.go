@@ -139,6 +139,8 @@ func probeRows(rows []portRow, named bool, o serialport.ProbeOpts) {
 // before the OpenGloves probe is asked).
 func probePort(path string, o serialport.ProbeOpts) (string, error) {
 	var first error
+	var reasons []string // each driver's, when one heard something it could not take
+	heard := false
 	for _, d := range driver.All() {
 		if d.Probe == nil {
 			continue
@@ -151,12 +153,23 @@ func probePort(path string, o serialport.ProbeOpts) (string, error) {
 		if errors.As(err, &busy) || errors.Is(err, fs.ErrPermission) {
 			return "", err
 		}
+		heard = heard || !errors.Is(err, serialport.ErrNoReply)
+		why := strings.TrimPrefix(err.Error(), "serialport: "+path+": ")
+		if !strings.HasPrefix(why, d.Name+": ") {
+			why = d.Name + ": " + why
+		}
+		reasons = append(reasons, why)
 		if first == nil || errors.Is(first, serialport.ErrNoReply) && !errors.Is(err, serialport.ErrNoReply) {
 			first = err
 		}
 	}
 	if first == nil {
 		first = fmt.Errorf("serialport: %s: no glove driver probes ports: %w", userfile.Name(path), serialport.ErrNoReply)
+	}
+	if heard && len(reasons) > 1 {
+		// Something answers, and no driver takes it: each says why, not
+		// only the first (a line of garbage blamed a CyberGlove's drain).
+		return "", fmt.Errorf("no glove identified (%s)", strings.Join(reasons, "; "))
 	}
 	return "", first
 }

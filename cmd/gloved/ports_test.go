@@ -52,6 +52,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	right, rightPTY := emulatedGlove(t)
 	left, _ := emulatedGlove(t, "--sensors", "18", "--left")
 	open, _ := emulatedGlove(t, "--model", "opengloves", "--force-feedback")
+	garbled, _ := emulatedGlove(t, "--model", "opengloves", "--garbage", "1") // not one good line
 	silent, err := emulator.OpenPTY() // nothing reads or answers its other end
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +75,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	// A second for each reply: the emulators are processes of their own,
 	// which a loaded machine (the suite's other packages, a browser test)
 	// can keep from answering within the default 300 ms.
-	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right, left, silent.Path, rightPTY, open)
+	r = runBinary(t, 20*time.Second, "ports", "--probe", "--timeout", "1s", right, left, silent.Path, rightPTY, open, garbled)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -84,6 +85,9 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 		left:        "CyberGlove (18 sensors, left)",
 		silent.Path: "no answer (at 115200 baud)",
 		open:        "OpenGloves glove (alpha encoding)",
+		// Something answers that no driver takes: each says why (only
+		// the CyberGlove's drain was blamed).
+		garbled: "no glove identified (cyberglove: drain: the unit kept sending after ^C; opengloves: no reply: no alpha-encoded line within 3s)",
 	} {
 		if got := portLine(t, r.stdout, p); got[len(got)-1] != want {
 			t.Errorf("%s: got %q, want %q\n%s", p, got[len(got)-1], want, r.stdout)
