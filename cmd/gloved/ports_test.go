@@ -53,7 +53,7 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	left, _ := emulatedGlove(t, "--sensors", "18", "--left")
 	open, _ := emulatedGlove(t, "--model", "opengloves", "--force-feedback")
 	garbled, _ := emulatedGlove(t, "--model", "opengloves", "--garbage", "1") // not one good line
-	silent, err := emulator.OpenPTY() // nothing reads or answers its other end
+	silent, err := emulator.OpenPTY()                                         // nothing reads or answers its other end
 	if err != nil {
 		t.Fatal(err)
 	}
