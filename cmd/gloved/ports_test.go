@@ -52,8 +52,9 @@ func TestPortsListsAndProbesAnEmulatedGlove(t *testing.T) {
 	right, rightPTY := emulatedGlove(t)
 	left, _ := emulatedGlove(t, "--sensors", "18", "--left")
 	open, _ := emulatedGlove(t, "--model", "opengloves", "--force-feedback")
-	garbled, _ := emulatedGlove(t, "--model", "opengloves", "--garbage", "1") // not one good line
-	silent, err := emulator.OpenPTY()                                         // nothing reads or answers its other end
+	// Garbage in every line: not one an OpenGloves driver takes.
+	garbled, _ := emulatedGlove(t, "--model", "opengloves", "--garbage", "1")
+	silent, err := emulator.OpenPTY() // nothing reads or answers its other end
 	if err != nil {
 		t.Fatal(err)
 	}
