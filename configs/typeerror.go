@@ -29,10 +29,10 @@ func typeError(msg string) (string, bool) {
 	switch {
 	case mismatch.MatchString(what):
 		found := mismatch.FindStringSubmatch(what)[1]
-		said = fmt.Sprintf("a table is wanted ({ key = value, ... } or a [header]), not %s", tomlType(found))
+		said = fmt.Sprintf("a table is wanted ({ key = value, ... } or a [header]), not %s", typeWords(found))
 	case incompatible.MatchString(what):
 		t := incompatible.FindStringSubmatch(what)
-		said = fmt.Sprintf("%s is wanted, not %s", destType(t[2]), tomlType(t[1]))
+		said = fmt.Sprintf("%s is wanted, not %s", typeWords(t[2]), typeWords(t[1]))
 	case arrayLength.MatchString(what):
 		n := arrayLength.FindStringSubmatch(what)
 		said = fmt.Sprintf("an array of %s values is wanted, not of %s", n[1], n[2])
@@ -42,42 +42,28 @@ func typeError(msg string) (string, bool) {
 	return fmt.Sprintf("line %s: %s: %s (docs/configuration.md gives each key's type)", line, Clip(key, maxKeyLen), said), true
 }
 
-// tomlType names a decoded TOML value's Go type as TOML calls it.
-func tomlType(goType string) string {
+// typeWords names, as TOML calls it, a type the decoder's messages give:
+// a decoded value's Go type ("float64", "map[string]any") or a
+// destination's kind ("integer", "float", "struct"). A value with a
+// fraction is said so: it is what an integer key refuses.
+func typeWords(t string) string {
 	switch {
-	case goType == "string":
+	case t == "string":
 		return "a string"
-	case strings.HasPrefix(goType, "int"):
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
 		return "an integer"
-	case strings.HasPrefix(goType, "float"):
+	case t == "float64" || t == "float32":
 		return "a number with a fraction"
-	case goType == "bool":
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "bool" || t == "boolean":
 		return "true or false"
-	case strings.HasPrefix(goType, "map["):
-		return "a table"
-	case strings.HasPrefix(goType, "[]"):
+	case strings.HasPrefix(t, "[]") || t == "slice" || t == "array":
 		return "an array"
-	case strings.HasPrefix(goType, "time.") || strings.HasPrefix(goType, "toml.Local"):
+	case strings.HasPrefix(t, "map") || t == "struct":
+		return "a table"
+	case strings.HasPrefix(t, "time.") || strings.HasPrefix(t, "toml.Local"):
 		return "a date or time"
 	}
-	return "a " + goType
-}
-
-// destType names a destination's reflect.Kind as TOML calls it.
-func destType(kind string) string {
-	switch {
-	case kind == "string":
-		return "a string"
-	case strings.HasPrefix(kind, "int") || strings.HasPrefix(kind, "uint") || kind == "integer":
-		return "an integer"
-	case strings.HasPrefix(kind, "float"):
-		return "a number"
-	case kind == "bool" || kind == "boolean":
-		return "true or false"
-	case kind == "slice" || kind == "array":
-		return "an array"
-	case kind == "struct" || kind == "map":
-		return "a table"
-	}
-	return "a " + kind
+	return "a " + t
 }

@@ -190,20 +190,7 @@ func TestWatchSaysTheDaemonsRefusal(t *testing.T) {
 	t.Parallel()
 	fake := loopbackUDP(t)
 	const why = "the daemon listens on [::1]:9431 and cannot send to another IP version (IPv4)"
-	refusal, _ := goosc.NewMessage("/gloved/refused", why).MarshalBinary()
-	go func() { // refuse every /unsubscribe, to its sender; ignore the rest
-		buf := make([]byte, 65536)
-		for {
-			n, from, err := fake.ReadFromUDP(buf)
-			if err != nil {
-				return
-			}
-			p, _ := goosc.ParsePacket(string(buf[:n]))
-			if m, ok := p.(*goosc.Message); ok && m.Address == "/gloved/unsubscribe" {
-				fake.WriteToUDP(refusal, from)
-			}
-		}
-	}()
+	refuseEvery(fake, "/gloved/unsubscribe", why)
 	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--timeout", "1s")
 	r.oneLine(t, 1, "the daemon at "+fake.LocalAddr().String()+" sent nothing under /gloved within 1s, and refused watch's subscription of 127.0.0.1:", ": "+why)
 	if strings.Contains(r.stderr, "osc.prefix") {
@@ -218,8 +205,19 @@ func TestWatchSaysTheDaemonsRefusal(t *testing.T) {
 func TestWatchShowsARefusalAsPrintableText(t *testing.T) {
 	t.Parallel()
 	fake := loopbackUDP(t)
-	refusal, _ := goosc.NewMessage("/gloved/refused", "no\x1b[2J\x07 way").MarshalBinary()
-	go func() { // refuse every /subscribe, to its sender
+	refuseEvery(fake, "/gloved/subscribe", "no\x1b[2J\x07 way")
+	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--for", "1s")
+	if !strings.Contains(r.stdout, "the daemon refused the subscription: no?[2J? way") || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// refuseEvery makes fake a daemon that answers every message to address
+// with /gloved/refused and why, to its sender, and ignores the rest,
+// until fake is closed.
+func refuseEvery(fake *net.UDPConn, address, why string) {
+	refusal, _ := goosc.NewMessage("/gloved/refused", why).MarshalBinary()
+	go func() {
 		buf := make([]byte, 65536)
 		for {
 			n, from, err := fake.ReadFromUDP(buf)
@@ -227,13 +225,9 @@ func TestWatchShowsARefusalAsPrintableText(t *testing.T) {
 				return
 			}
 			p, _ := goosc.ParsePacket(string(buf[:n]))
-			if m, ok := p.(*goosc.Message); ok && m.Address == "/gloved/subscribe" {
+			if m, ok := p.(*goosc.Message); ok && m.Address == address {
 				fake.WriteToUDP(refusal, from)
 			}
 		}
 	}()
-	r := runBinary(t, 20*time.Second, "watch", "--daemon", fake.LocalAddr().String(), "--for", "1s")
-	if !strings.Contains(r.stdout, "the daemon refused the subscription: no?[2J? way") || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
-		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-	}
 }
