@@ -3,6 +3,8 @@ package env
 import (
 	"errors"
 	"math"
+	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -121,9 +123,14 @@ func (c *BoxCache) Bytes() int {
 // boxCacheSlots is a BoxCache's size, a power of two.
 const boxCacheSlots = 2048
 
-// unpack decodes packed box i.
+// unpack decodes packed box i, or makes it (pairBox) for a node over
+// two triangles.
 func (t *Tree) unpack(i int32) geom.OBB {
-	n := &t.packed[i]
+	w, bit := t.bottom[i>>6], uint64(1)<<(i&63)
+	if w&bit != 0 {
+		return t.pairBox(i)
+	}
+	n := &t.packed[t.rank[i>>6]+(i&63)-int32(bits.OnesCount64(w&(bit-1)))]
 	return geom.OBB{
 		Center: geom.Vec3{X: t.Origin.X + float64(n.center[0]), Y: t.Origin.Y + float64(n.center[1]), Z: t.Origin.Z + float64(n.center[2])},
 		Axes:   rotation(&n.rot),
@@ -180,6 +187,71 @@ func (n *packedBox) pack(box geom.OBB, pts []geom.Vec3, origin geom.Vec3) {
 	for k := range 3 {
 		n.half[k] = roundUp32(h[k])
 	}
+}
+
+// compact drops the packed boxes of the nodes whose children are both
+// triangles, which leaves 24 bytes a triangle of the 40 (two nodes in
+// five are such), and indexes the rest by rank: node i's box is the one
+// after the boxes of the nodes before it that keep one.
+func (t *Tree) compact() {
+	t.bottom = make([]uint64, (len(t.Nodes)+63)/64)
+	t.rank = make([]int32, len(t.bottom))
+	k := int32(0)
+	for i, n := range t.Nodes {
+		if i%64 == 0 {
+			t.rank[i/64] = k
+		}
+		if n.Child[0] < 0 && n.Child[1] < 0 {
+			t.bottom[i/64] |= 1 << (i % 64)
+			continue
+		}
+		t.packed[k] = t.packed[i]
+		k++
+	}
+	t.packed = slices.Clone(t.packed[:k]) // the spare capacity freed
+}
+
+// pairBox is the box of node i, whose children are both triangles: its
+// axes along the first triangle's first edge and normal (or the second's
+// where the first has no area, or the world's where neither has), its
+// centre the middle of the corners' extents along them, and its
+// half-extents measured about that centre and rounded up to float32 as a
+// packed box's are. It holds the two triangles as surely as a fitted
+// box, and is as tight for the two halves of a flat quad.
+func (t *Tree) pairBox(i int32) geom.OBB {
+	c := t.Nodes[i].Child
+	a, b := t.Mesh.Triangle(int(^c[0])), t.Mesh.Triangle(int(^c[1]))
+	axes := mgl64.Ident3()
+	for _, tri := range [2]geom.Triangle{a, b} {
+		e, f := tri[1].Sub(tri[0]), tri[2].Sub(tri[0])
+		n := e.Cross(f)
+		if el, nl := e.Len(), n.Len(); el > 0 && nl > 1e-12*el*max(el, f.Len()) && !math.IsInf(el, 0) && !math.IsInf(nl, 0) {
+			u, w := e.Mul(1/el), n.Mul(1/nl)
+			v := w.Cross(u)
+			axes = mgl64.Mat3{u.X, u.Y, u.Z, v.X, v.Y, v.Z, w.X, w.Y, w.Z}
+			break
+		}
+	}
+	pts := [6]geom.Vec3{a[0], a[1], a[2], b[0], b[1], b[2]}
+	var center geom.Vec3
+	for k := range 3 {
+		ax := geom.Col(&axes, k)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, p := range pts {
+			d := p.Dot(ax)
+			lo, hi = math.Min(lo, d), math.Max(hi, d)
+		}
+		center = center.Add(ax.Mul(lo/2 + hi/2))
+	}
+	var h [3]float64
+	for k := range 3 {
+		ax := geom.Col(&axes, k)
+		for _, p := range pts {
+			h[k] = math.Max(h[k], math.Abs(p.Sub(center).Dot(ax)))
+		}
+		h[k] = float64(roundUp32(h[k]))
+	}
+	return geom.OBB{Center: center, Axes: axes, Half: geom.Vec3{X: h[0], Y: h[1], Z: h[2]}}
 }
 
 // roundUp32 is the least float32 at least x (x finite, within float32).

@@ -30,6 +30,12 @@ type Tree struct {
 	// boxes holds the nodes' boxes, or packed does (Layout).
 	boxes  []geom.OBB
 	packed []packedBox
+	// A packed tree keeps no box for a node whose children are both
+	// triangles (two nodes in five): bottom has its bit set, and its box
+	// is made from the two triangles when asked (pairBox). packed holds
+	// the others' in node order; rank counts them before each 64 nodes.
+	bottom []uint64
+	rank   []int32
 	Depth  int // longest root-to-leaf path, counted in child links
 	Stats  geom.FitStats
 	// single is the box of a single-triangle tree, fitted once by Build:
@@ -126,6 +132,9 @@ func BuildContext(ctx context.Context, m *Mesh, opt BuildOptions) (*Tree, error)
 	if b.stop.set.Load() {
 		return nil, fmt.Errorf("env: build: %w", ctx.Err())
 	}
+	if t.packed != nil {
+		t.compact()
+	}
 	return t, nil
 }
 
@@ -173,7 +182,7 @@ func (b *builder) build(w *worker, lo, hi int, idx int32, depth int) {
 	node := &b.tree.Nodes[idx]
 	if b.tree.boxes != nil {
 		b.tree.boxes[idx] = box
-	} else {
+	} else if hi-lo > 2 { // a node over two triangles keeps no packed box (compact)
 		b.tree.packed[idx].pack(box, w.pts, b.tree.Origin)
 	}
 	node.Child = [2]int32{left, right}
@@ -344,7 +353,8 @@ func addStats(a, b geom.FitStats) geom.FitStats {
 // triangle figure (the paper's RAPID needed 412).
 func (t *Tree) Bytes() (tree, mesh int) {
 	m := t.Mesh
-	tree = len(t.Nodes)*int(unsafe.Sizeof(Node{})) + len(t.boxes)*int(unsafe.Sizeof(geom.OBB{})) + len(t.packed)*int(unsafe.Sizeof(packedBox{}))
+	tree = len(t.Nodes)*int(unsafe.Sizeof(Node{})) + len(t.boxes)*int(unsafe.Sizeof(geom.OBB{})) + len(t.packed)*int(unsafe.Sizeof(packedBox{})) +
+		len(t.bottom)*8 + len(t.rank)*4
 	mesh = len(m.Verts)*int(unsafe.Sizeof(geom.Vec3{})) + len(m.Tris)*12 + len(m.Object)*4
 	return tree, mesh
 }
