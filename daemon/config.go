@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -287,6 +288,13 @@ type MetricsConfig struct {
 
 // ErrConfig marks configuration errors (exit code 2).
 var ErrConfig = errors.New("config")
+
+// Invalid is err, a reason c cannot run, as a configuration error naming
+// c's file: "config: lab.toml: scene: ...", or "config: the built-in
+// demo: ..." for a run without a file.
+func (c *Config) Invalid(err error) error {
+	return fmt.Errorf("%w: %s: %v", ErrConfig, cmp.Or(c.Path, "the built-in demo"), err)
+}
 
 // DefaultBudgetMS is frame.budget_ms unless a config says otherwise.
 const DefaultBudgetMS = 5.0

@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -80,7 +82,8 @@ func runService(t *testing.T, cfgPath, listen string) running {
 
 // TestReloadKeepsTheRunningDaemonAndItsState: a config that does not parse
 // or does not load (a named pipe for its scene among them: it must not
-// block the reload) leaves the running daemon as it was; a good one
+// block the reload), or listens where it cannot, leaves the running daemon
+// as it was, never restarted, its subscriber served throughout; a good one
 // replaces it, and the subscriber, the wrist pose set over OSC and the
 // recording so far all survive.
 func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
@@ -117,12 +120,20 @@ func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
 		t.Fatal("the wrist set over OSC did not move the palm")
 	}
 
-	for _, bad := range []struct{ name, scene, extra string }{
-		{"does not parse", "", "[frame\n"},
-		{"does not load", "", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n"},
-		{"names a named pipe as its scene", pipe, ""},
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	for _, bad := range []struct{ name, scene, extra, listen string }{
+		{"does not parse", "", "[frame\n", ""},
+		{"does not load", "", "[[hand]]\nname = \"left\"\ndevice = \"replay\"\nrecording = \"no-such.glove\"\n", ""},
+		{"names a named pipe as its scene", pipe, "", ""},
+		// It would move the OSC socket, which drops run-time
+		// subscribers, and cannot serve its page where a port is taken.
+		{"moves the OSC socket and puts its page on a port in use", "", fmt.Sprintf("[view]\nlisten = %q\n", busy.Addr()), freeUDPPort(t)},
 	} {
-		writeScene(bad.scene, bad.extra)
+		writeConfig(t, cfgPath, hand("right", "sim", quoted("recording", rec))+sections{scene: bad.scene, listen: cmp.Or(bad.listen, listen)}.String()+"[log]\nlevel = \"error\"\n"+bad.extra)
 		n := daemontest.Frames(got.All(), "right")
 		reload <- syscall.SIGHUP
 		time.Sleep(300 * time.Millisecond)
@@ -133,6 +144,9 @@ func TestReloadKeepsTheRunningDaemonAndItsState(t *testing.T) {
 		case err := <-done:
 			t.Fatalf("a config that %s ended the service: %v", bad.name, err)
 		default:
+		}
+		if _, err := os.Stat(filepath.Join(dir, "session.1.glove")); err == nil {
+			t.Fatalf("a config that %s restarted the running daemon: its recording was split", bad.name)
 		}
 	}
 

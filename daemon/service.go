@@ -119,13 +119,18 @@ func (s *Service) Load() (*Config, error) {
 // SIGHUPs that come while a reload loads wait for it, taken as one: the
 // next reload reads the config as it is then.
 func (s *Service) Run(ctx context.Context) error {
-	cfg, err := s.Load()
+	cfg, scene, shared, err := s.prepare(ctx)
+	if ierr := Interrupted(ctx); ierr != nil && cfg != nil {
+		log := NewLogger(cfg, s.Log)
+		log.Warn().Msg(ierr.Error() + ": gloved stopped before it ran")
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	log := NewLogger(cfg, s.Log)
 	cfg.logWarnings(log)
-	d, err := newDaemon(ctx, cfg, log, time.Now(), nil)
+	d, err := newDaemon(ctx, cfg, log, time.Now(), &carried{scene: scene, shared: shared})
 	if err != nil {
 		if ierr := Interrupted(ctx); ierr != nil {
 			log.Warn().Msg(ierr.Error() + ": gloved stopped before it ran")
@@ -162,11 +167,14 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 			return nil, err
 		case <-s.Reload:
 			d.log.Info().Msg("SIGHUP: reading the config and loading its scene")
-			next, scene, shared, err := s.reloadable(ctx)
+			next, scene, shared, err := s.prepare(ctx)
 			if ierr := Interrupted(ctx); ierr != nil {
 				d.log.Warn().Msg("SIGHUP: " + ierr.Error() + ": gloved stops")
 				stop()
 				return nil, <-done
+			}
+			if err == nil {
+				err = d.canListen(next)
 			}
 			if err != nil {
 				d.log.Error().Err(err).Msg("SIGHUP: config not reloaded; the running one goes on")
@@ -202,21 +210,23 @@ func (s *Service) serve(ctx context.Context, d *Daemon) (*Daemon, error) {
 	}
 }
 
-// reloadable reads and validates the config again, with its scene
-// loaded and prepared for its hands (while the running daemon goes on):
-// an error if it cannot replace the running one.
-func (s *Service) reloadable(ctx context.Context) (*Config, *env.Mesh, *contact.Shared, error) {
+// prepare reads and validates the config, with its scene loaded and
+// prepared for its hands: the start's, and each reload's while the
+// running daemon goes on. Its error names the config file (ErrConfig:
+// `gloved run` exits 2, as --check does for the same config); the config
+// comes with it once read.
+func (s *Service) prepare(ctx context.Context) (*Config, *env.Mesh, *contact.Shared, error) {
 	next, err := s.Load()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	scene, err := next.Validate(ctx)
 	if err != nil {
-		return nil, nil, nil, err
+		return next, nil, nil, next.Invalid(err)
 	}
 	shared, err := session.PrepareScene(ctx, scene, next.PipelineOptions())
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("scene: %w", err)
+		return next, nil, nil, next.Invalid(fmt.Errorf("scene: %w", err))
 	}
 	return next, scene, shared, nil
 }

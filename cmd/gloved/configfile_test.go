@@ -55,7 +55,7 @@ prefix = "/gloved"
 // TestAMissingRelativePathSaysWhereItWasLookedFor: a config copied away
 // from the files it names by relative paths says, for each, the absolute
 // path tried and that paths are relative to the config file, at --check
-// and at start.
+// and at start alike: a configuration error, exit 2, naming the key.
 func TestAMissingRelativePathSaysWhereItWasLookedFor(t *testing.T) {
 	scene := writeConfig(t, "127.0.0.1:0", "../scenes/grasp.obj", "")
 	cal := writeConfig(t, "127.0.0.1:0", "builtin:grasp", leftHand("cyberglove", `port = "/dev/null-glove"`, `calibration = "../calibrations/mine.toml"`))
@@ -69,7 +69,7 @@ func TestAMissingRelativePathSaysWhereItWasLookedFor(t *testing.T) {
 		r := runBinary(t, 20*time.Second, "run", "-c", tc.config, "--check")
 		r.oneLine(t, 2, append(says, tc.key)...)
 		r = runBinary(t, 20*time.Second, "run", "-c", tc.config, "--status=false", "--for", "3s")
-		r.oneLine(t, 1, says...)
+		r.oneLine(t, 2, append(says, tc.key, "config: "+tc.config)...)
 	}
 }
 

@@ -41,9 +41,13 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 			return fmt.Errorf("%w: the config was not checked", ierr)
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %s: %v", daemon.ErrConfig, cfg.Path, err)
+			return cfg.Invalid(err)
 		}
-		for _, w := range cfg.Warnings {
+		notes, err := cfg.ListenNotes()
+		if err != nil {
+			return cfg.Invalid(err)
+		}
+		for _, w := range append(cfg.Warnings, notes...) {
 			warn("%s", w)
 		}
 		names, more := scene.SomeObjects()
