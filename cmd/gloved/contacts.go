@@ -128,6 +128,9 @@ func runContacts(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		warnDamage(s)
+		if cutShort(ctx, s.Frames, o.limit()) {
+			return fmt.Errorf("contacts interrupted after %d frames: those are listed above; run it again and let it finish, or give --frames", s.Frames)
+		}
 		return nil
 	}
 	return viewContacts(ctx, s, o, v, each)
@@ -193,6 +196,9 @@ func viewContacts(ctx context.Context, s *session.Session, o *sessionOpts, v *vi
 		return err
 	}
 	warnDamage(s)
+	if cutShort(ctx, s.Frames, o.limit()) {
+		return fmt.Errorf("contacts interrupted after %d frames, before the page was shown: run it again and let it finish, or give --frames", s.Frames)
+	}
 	if err := showTimeline(v, tl); err != nil {
 		return err
 	}

@@ -74,16 +74,17 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	warnDamage(s)
-	if exportInterrupted(ctx, frames, o.limit()) {
+	if cutShort(ctx, frames, o.limit()) {
 		return fmt.Errorf("export interrupted after %d frames: %s holds those frames, whole (frames.txt and contacts.jsonl end at frame %d); export again and let it finish for all of them", frames, userfile.Name(*dir), frames-1)
 	}
 	fmt.Fprintf(out, "exported %d frames, %d links and %d scene triangles to %s\n", frames, len(body.Links), len(scene.Tris), userfile.Name(*dir))
 	return nil
 }
 
-// exportInterrupted says whether a signal (ctx) ended an export of frames
-// before its last: a --sim session's limit, or a recording's end.
-func exportInterrupted(ctx context.Context, frames, limit int) bool {
+// cutShort says whether a signal (ctx) ended a run of frames (an export,
+// `gloved contacts`) before its last: a --sim session's limit, or a
+// recording's end.
+func cutShort(ctx context.Context, frames, limit int) bool {
 	return ctx.Err() != nil && (limit == 0 || frames < limit)
 }
 

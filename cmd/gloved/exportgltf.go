@@ -37,7 +37,7 @@ func exportGLTF(ctx context.Context, s *session.Session, limit int, path string,
 		}
 		return rec.Add(animation.Frame{Time: s.Sample.Time, Links: p.Poses(), Angles: p.Angles(), Contacts: p.Contacts()})
 	})
-	if err == nil && exportInterrupted(ctx, rec.Frames(), limit) {
+	if err == nil && cutShort(ctx, rec.Frames(), limit) {
 		err = fmt.Errorf("export interrupted after %d frames: nothing written to %s (a glTF file is written whole or not at all); export again and let it finish, or ask for fewer --frames", rec.Frames(), userfile.Name(path))
 	}
 	if err != nil {

@@ -89,3 +89,30 @@ func TestAnInterruptedExportToADirectoryKeepsItsFramesWholeAndExits1(t *testing.
 		t.Errorf("contacts.jsonl holds %d frames, want %d", got, n)
 	}
 }
+
+// TestAnInterruptedContactsSaysSoAndExits1: `gloved contacts` stopped by
+// a signal before its last frame exits 1 with one line saying after how
+// many frames, as many as it listed; with --view, it says the page was
+// not shown rather than exiting 0 at once.
+func TestAnInterruptedContactsSaysSoAndExits1(t *testing.T) {
+	t.Parallel()
+	for _, view := range [][]string{nil, {"--view", "127.0.0.1:0"}} {
+		p := startGloved(t, "contacts", append([]string{"contacts", "--scene", "builtin:grasp", "--sim", "--frames", "100000000"}, view...)...)
+		p.until(t, "frames listed", func() bool { return strings.Count(p.out.String(), "\n") > 20 })
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		r := result{code: p.exit(t)}
+		r.stdout, r.stderr = p.out.String(), p.errs.String()
+		says := []string{"contacts interrupted after"}
+		if view != nil {
+			says = append(says, "before the page was shown")
+		}
+		r.oneLine(t, 1, says...)
+		m := exportInterruptedLine.FindStringSubmatch(r.stderr)
+		if m == nil {
+			t.Fatalf("%v: %q names no frame count", view, r.stderr)
+		}
+		if n, _ := strconv.Atoi(m[1]); n != strings.Count(r.stdout, "\n") {
+			t.Errorf("%v: interrupted after %s frames, %d listed", view, m[1], strings.Count(r.stdout, "\n"))
+		}
+	}
+}
