@@ -211,11 +211,15 @@ func draws(full int) int {
 }
 
 func TestTriTriIsExactOnHardCases(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	n := exactCases(12_000)
-	counts := map[bool]int{}
-	for i := range n {
-		p, q := hardPair(r, i)
+	cases := make([][2]Triangle, n)
+	for i := range cases {
+		cases[i][0], cases[i][1] = hardPair(r, i)
+	}
+	meet := inShards(t, n, func(t *testing.T, i int) bool {
+		p, q := cases[i][0], cases[i][1]
 		want := refTriTri(p, q)
 		if got := TriTri(p, q); got != want {
 			t.Fatalf("case %d (kind %d): p=%v q=%v: got %v, exact %v", i, i%6, p, q, got, want)
@@ -223,11 +227,37 @@ func TestTriTriIsExactOnHardCases(t *testing.T) {
 		if got := TriTri(q, p); got != want {
 			t.Fatalf("case %d: not symmetric", i)
 		}
-		counts[want]++
+		return want
+	})
+	if meet < n/10 || n-meet < n/10 {
+		t.Fatalf("workload is lopsided: %d of %d meet", meet, n)
 	}
-	if counts[true] < n/10 || counts[false] < n/10 {
-		t.Fatalf("workload is lopsided: %v", counts)
+}
+
+// inShards checks cases 0 to n-1, each by check, in parallel subtests of
+// consecutive cases (the exact references take most of a minute in one
+// goroutine), and returns how many check answered true.
+func inShards(t *testing.T, n int, check func(t *testing.T, i int) bool) int {
+	t.Helper()
+	const shards = 4
+	var yes [shards]int
+	t.Run("cases", func(t *testing.T) {
+		for k := range shards {
+			t.Run(strconv.Itoa(k), func(t *testing.T) {
+				t.Parallel()
+				for i := k * n / shards; i < (k+1)*n/shards; i++ {
+					if check(t, i) {
+						yes[k]++
+					}
+				}
+			})
+		}
+	})
+	total := 0
+	for _, y := range yes {
+		total += y
 	}
+	return total
 }
 
 // refInBox returns p's coordinates along the box's stored axes, exactly
@@ -366,11 +396,19 @@ func hardBoxPair(r *rand.Rand, kind int) (Triangle, OBB) {
 }
 
 func TestTriOBBIsExactOnHardCases(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	n := exactCases(3_000)
-	counts := map[bool]int{}
-	for i := range n {
-		tri, b := hardBoxPair(r, i)
+	type pair struct {
+		tri Triangle
+		b   OBB
+	}
+	cases := make([]pair, n)
+	for i := range cases {
+		cases[i].tri, cases[i].b = hardBoxPair(r, i)
+	}
+	meet := inShards(t, n, func(t *testing.T, i int) bool {
+		tri, b := cases[i].tri, cases[i].b
 		want := refTriOBB(tri, b)
 		if got := TriOBB(tri, b); got != want {
 			t.Fatalf("case %d (kind %d): %v vs %+v: got %v, exact %v", i, i%7, tri, b, got, want)
@@ -378,9 +416,9 @@ func TestTriOBBIsExactOnHardCases(t *testing.T) {
 		if want && !TriOBBMayMeet(tri, &b) {
 			t.Fatalf("case %d (kind %d): %v vs %+v meet, but the pruning test says apart", i, i%7, tri, b)
 		}
-		counts[want]++
-	}
-	if counts[true] < n/10 || counts[false] < n/10 {
-		t.Fatalf("workload is lopsided: %v", counts)
+		return want
+	})
+	if meet < n/10 || n-meet < n/10 {
+		t.Fatalf("workload is lopsided: %d of %d meet", meet, n)
 	}
 }

@@ -132,13 +132,14 @@ func toTri(t [3]ip, scale float64, x Transform) Triangle {
 // where coplanar pairs, shared vertices, touching edges, collinear and
 // single-point triangles are frequent, and compares with exact predicates.
 func TestTriTriMatchesExactReference(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(4, 4))
 	pt := func() ip { return ip{r.Int64N(5) - 2, r.Int64N(5) - 2, r.Int64N(5) - 2} }
 	flat := func() ip { return ip{r.Int64N(5) - 2, r.Int64N(5) - 2, 0} }
-	kinds := map[string]int{}
 	n := exactCases(60_000)
-	for i := range n {
-		var p, q [3]ip
+	cases := make([][2][3]ip, n)
+	for i := range cases {
+		p, q := &cases[i][0], &cases[i][1]
 		for k := range 3 {
 			if i%3 == 0 { // coplanar pairs in z=0
 				p[k], q[k] = flat(), flat()
@@ -149,6 +150,9 @@ func TestTriTriMatchesExactReference(t *testing.T) {
 		if i%7 == 0 {
 			p[2] = p[1] // zero-area
 		}
+	}
+	meet := inShards(t, n, func(t *testing.T, i int) bool {
+		p, q := cases[i][0], cases[i][1]
 		want := triTriExact(p, q)
 		got := TriTri(toTri(p, 1, Identity()), toTri(q, 1, Identity()))
 		if got != want {
@@ -157,10 +161,10 @@ func TestTriTriMatchesExactReference(t *testing.T) {
 		if got != TriTri(toTri(q, 1, Identity()), toTri(p, 1, Identity())) {
 			t.Fatalf("case %d: not symmetric", i)
 		}
-		kinds[map[bool]string{true: "meet", false: "apart"}[want]]++
-	}
-	if kinds["meet"] < n/10 || kinds["apart"] < n/10 {
-		t.Fatalf("workload is lopsided: %v", kinds)
+		return want
+	})
+	if meet < n/10 || n-meet < n/10 {
+		t.Fatalf("workload is lopsided: %d of %d meet", meet, n)
 	}
 }
 

@@ -46,6 +46,7 @@ func axisTurn(r *rand.Rand, t geom.Vec3) geom.Transform {
 // depth 10% short of the truth was reported exact (the first case below,
 // a palm and a fingertip of two hands shaking).
 func TestPenetrationOnCoplanarFacets(t *testing.T) {
+	t.Parallel()
 	check := func(name string, a, b hullShape, xa, xb geom.Transform) bool {
 		t.Helper()
 		d, p := query(a, b, xa, xb, nil)

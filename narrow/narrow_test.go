@@ -21,6 +21,7 @@ func query(a, b hullShape, xa, xb geom.Transform, c *Cache) (DistanceResult, Pen
 }
 
 func TestRandomPairsAgainstReferences(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(61, 61))
 	overlaps, apart := 0, 0
 	n := 1500
@@ -142,6 +143,7 @@ func finite3(v geom.Vec3) bool {
 // repeated points, single points, huge and tiny coordinates) give finite
 // answers, and swapping the shapes swaps the answers.
 func TestNeverNaNAndSymmetric(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(62, 62))
 	shapes := func(scale float64) hullShape {
 		switch r.IntN(5) {
