@@ -36,9 +36,11 @@ const (
 type sampleRate struct {
 	stall   time.Duration // a gap this long is a loss
 	base    time.Time     // arrivals are kept as monotonic times since base
-	arrived []int64       // a ring of arrival times, ns since base
-	head    int           // arrivals kept: arrived[(head-n)%len .. head)
+	arrived []arrival     // a ring of arrivals: arrived[(head-n)%len .. head)
+	head    int
 	n       int
+	count   int   // the samples the n arrivals kept hold
+	merge   int64 // samples within this of an arrival's first are counted in it
 	since   int64 // when measuring began (the first arrival since reset)
 	last    int64 // the last arrival
 	gapAt   int64 // the last gap longer than stall ended here; -1: none
@@ -57,9 +59,15 @@ type sampleRate struct {
 	prevWin float64
 }
 
+// arrival is when samples arrived, ns since base: the first of them at,
+// and the rest within the ring's merge time of it.
+type arrival struct {
+	at int64
+	n  int
+}
+
 // ownRateRing is the samples a second the ring is sized for when the
-// glove sets no rate: a tracker's are bounded at 200 (a faster glove is
-// measured over the ring's span).
+// glove sets no rate: a tracker's are bounded at 200.
 const ownRateRing = 250
 
 // newSampleRate measures against nominal samples a second (0: nothing is
@@ -72,8 +80,12 @@ func newSampleRate(nominal float64, stall time.Duration) *sampleRate {
 
 // restart measures afresh against a glove (re)opened at nominal samples a
 // second, or, with nominal 0 on a line (live), against the steady rate it
-// will reach: the ring holds twice a window's samples at that rate (a
-// glove faster still is measured over the ring's span).
+// will reach: the ring holds twice a window's samples at that rate, each
+// apart. Samples closer together than a window over the ring's size (a
+// glove faster still, a burst the line held back) are counted in one
+// arrival, so the ring never holds more than a window: every sample of
+// the window is counted, none is early or late by more than that time
+// (under 4 ms at 100 samples a second).
 func (r *sampleRate) restart(nominal float64, live bool) {
 	r.own = live && nominal <= 0
 	ring := nominal
@@ -85,8 +97,9 @@ func (r *sampleRate) restart(nominal float64, live bool) {
 		size *= 2
 	}
 	if size != len(r.arrived) {
-		r.arrived, r.head = make([]int64, size), 0
+		r.arrived, r.head = make([]arrival, size), 0
 	}
+	r.merge = int64(rateWindow) / int64(size-1)
 	r.nominal.Store(math.Float64bits(max(nominal, 0)))
 	r.reset()
 }
@@ -95,7 +108,7 @@ func (r *sampleRate) restart(nominal float64, live bool) {
 // unplugged glove or a reconnect was reported, which says why samples
 // were missing.
 func (r *sampleRate) reset() {
-	r.n, r.started, r.bad, r.gapAt, r.prevWin = 0, false, false, -1, 0
+	r.n, r.count, r.started, r.bad, r.gapAt, r.prevWin = 0, 0, false, false, -1, 0
 	r.measured.Store(0)
 }
 
@@ -113,9 +126,7 @@ func (r *sampleRate) sample(now time.Time) bool {
 		r.gapAt = t
 	}
 	r.last = t
-	r.arrived[r.head] = t
-	r.head = (r.head + 1) % len(r.arrived)
-	r.n = min(r.n+1, len(r.arrived))
+	r.arrive(t)
 	r.measure(t)
 	gap := r.gapAt >= 0 && r.gapAt > t-int64(rateWindow)
 	full := t-r.since >= int64(rateWindow)
@@ -162,20 +173,42 @@ func (r *sampleRate) silent(now time.Time) bool {
 	return r.bad
 }
 
+// arrive keeps a sample arriving at t: in the newest arrival if it is
+// within the merge time of that one's first sample (or the ring is full,
+// which the merge time leaves to arrivals out of order), else in a new one.
+func (r *sampleRate) arrive(t int64) {
+	size := len(r.arrived)
+	if r.n > 0 {
+		newest := &r.arrived[(r.head-1+size)%size]
+		if t-newest.at < r.merge || r.n == size {
+			newest.n++
+			r.count++
+			return
+		}
+	}
+	r.arrived[r.head] = arrival{at: t, n: 1}
+	r.head = (r.head + 1) % size
+	r.n++
+	r.count++
+}
+
 // measure drops the arrivals before the window ending at t and stores the
-// rate over the window (or since measuring began, once that is rateAfter).
+// rate over it: the samples that arrived within the window over its
+// length, or over the time since measuring began if that is shorter (once
+// it is rateAfter), however many arrived at once.
 func (r *sampleRate) measure(t int64) {
 	w := int64(rateWindow)
-	for r.n > 0 && r.arrived[(r.head-r.n+len(r.arrived))%len(r.arrived)] <= t-w {
+	size := len(r.arrived)
+	for r.n > 0 {
+		oldest := r.arrived[(r.head-r.n+size)%size]
+		if oldest.at > t-w {
+			break
+		}
 		r.n--
+		r.count -= oldest.n
 	}
 	if span := min(w, t-r.since); span >= int64(rateAfter) {
-		rate := float64(r.n) / time.Duration(span).Seconds()
-		if r.n == len(r.arrived) { // more arrived in the window than the ring holds
-			oldest := r.arrived[r.head] // the ring is full: the next to be written over
-			rate = float64(r.n-1) / time.Duration(t-oldest).Seconds()
-		}
-		r.measured.Store(math.Float64bits(rate))
+		r.measured.Store(math.Float64bits(float64(r.count) / time.Duration(span).Seconds()))
 	}
 }
 

@@ -110,7 +110,7 @@ func TestNoNominalRateIsNeverDegraded(t *testing.T) {
 }
 
 // A glove sending faster than the ring holds over a window is measured
-// over the ring's span, not cut to what the ring holds.
+// whole, not cut to what the ring holds.
 func TestAFastGloveIsMeasuredWhole(t *testing.T) {
 	r := newSampleRate(100, time.Second)
 	feed(r, 0, 300, 3*time.Second)
@@ -162,5 +162,59 @@ func TestASilenceShorterThanTheStallTimeDegrades(t *testing.T) {
 	none := newSampleRate(0, time.Minute)
 	if none.silent(none.base.Add(10 * time.Second)) {
 		t.Errorf("a hand without a nominal rate was judged")
+	}
+}
+
+// TestTheRateAfterABurstIsTheWindowsSamples: samples a line held back for
+// 12 s arriving at once (more than the ring holds at the glove's rate),
+// then the glove at its 100/s again: each reading is the samples that
+// arrived over the last 2 s divided by 2 s, burst included until it is
+// 2 s old, and the glove's 100/s after that (it read 1045.8, 517.1,
+// 341.3, 257.2 at 0.5 s steps, the ring's size over the time since the
+// burst).
+func TestTheRateAfterABurstIsTheWindowsSamples(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	at, _, _ := feed(r, 0, 100, 3*time.Second)
+	burst := at + 12*time.Second
+	const held = 520
+	if held <= len(r.arrived) {
+		t.Fatalf("the burst (%d) must be more than the ring holds (%d)", held, len(r.arrived))
+	}
+	for i := range held {
+		r.sample(r.base.Add(burst + time.Duration(i)*time.Microsecond))
+	}
+	if got, want := r.Measured(), held/2.0; math.Abs(got-want) > 0.5 {
+		t.Errorf("at the burst: %.1f samples/s, want %.1f (%d over 2 s)", got, want, held)
+	}
+	// The glove at 100/s again, from 10 ms after the burst.
+	next := burst + 10*time.Millisecond
+	for _, c := range []struct {
+		after time.Duration // since the burst
+		want  float64
+	}{
+		{500 * time.Millisecond, (held + 50) / 2.0},
+		{time.Second, (held + 100) / 2.0},
+		{1500 * time.Millisecond, (held + 150) / 2.0},
+		{1990 * time.Millisecond, (held + 199) / 2.0},
+		{2500 * time.Millisecond, 100},
+		{5 * time.Second, 100},
+	} {
+		next, _, _ = feed(r, next, 100, burst+c.after-next+time.Millisecond)
+		if got := r.Measured(); math.Abs(got-c.want) > 1 {
+			t.Errorf("%v after the burst: %.1f samples/s, want %.1f", c.after, got, c.want)
+		}
+	}
+}
+
+// TestCountingASampleAllocatesNothing: the reader counts every sample; a
+// burst more than the ring holds takes no memory either.
+func TestCountingASampleAllocatesNothing(t *testing.T) {
+	r := newSampleRate(100, time.Second)
+	at := time.Duration(0)
+	if n := testing.AllocsPerRun(2000, func() {
+		at += time.Microsecond
+		r.sample(r.base.Add(at))
+	}); n != 0 {
+		t.Errorf("a sample allocated %v times", n)
 	}
 }
