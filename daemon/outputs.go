@@ -139,7 +139,9 @@ func (o *output) release() {
 }
 
 // tracked reports whether a hand in status has live poses: its glove
-// streams or its replay plays.
+// streams (degraded or not: a glove losing samples still delivers valid
+// poses, fewer) or its replay plays. openxr's xr/active and vmc's
+// tracking are 1 then, 0 otherwise.
 func tracked(status string) bool {
 	return status == StatusStreaming || status == StatusDegraded || status == StatusReplay
 }

@@ -82,7 +82,7 @@ func (e *Hand) Frame(w *osc.Writer, f *osc.Frame, at time.Time) {
 
 // Status encodes, with w, the hand's state in a bundle of its own stamped
 // now: <prefix>/<hand>/xr/active, 1 while the hand is tracked (a glove
-// streaming, a replay playing) and 0 otherwise.
+// streaming, degraded or not, a replay playing) and 0 otherwise.
 func Status(w *osc.Writer, prefix, name string, tracked bool, now time.Time) {
 	w.Begin(osc.Timetag(now))
 	active(w, Address(prefix, name, "active"), tracked)

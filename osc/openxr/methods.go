@@ -16,7 +16,7 @@ func Methods(c geom.Convention) []osc.Method {
 	length := osc.LengthUnit(c)
 	bone, back := c.Axis(mgl64.Vec3{0, 0, -1}), c.Axis(mgl64.Vec3{0, 1, 0})
 	ms := []osc.Method{
-		{Path: "{prefix}/{hand}/xr/active", Access: osc.Sent, When: "every frame, first (1), and with the hand's status (0 unless streaming or replaying)",
+		{Path: "{prefix}/{hand}/xr/active", Access: osc.Sent, When: "every frame, first (1), and with the hand's status (1 while its status is streaming, degraded or replay, 0 otherwise)",
 			Args:        []osc.Arg{{Type: 'i', Name: "active", Range: osc.Between(0, 1)}},
 			Description: "Whether the hand is tracked, as OpenXR's isActive: the joints that follow are valid."},
 		{Path: "{prefix}/{hand}/xr/handedness", Access: osc.Sent, When: "every frame",

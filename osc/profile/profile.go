@@ -116,8 +116,8 @@ type Status struct {
 	// streaming, no-glove, reconnecting, stalled, replay, ended,
 	// reloading).
 	State string
-	// Tracked says the hand has live poses: its glove streams or its
-	// replay plays.
+	// Tracked says the hand has live poses: its glove streams (degraded
+	// or not) or its replay plays.
 	Tracked bool
 	// Now is when it is sent.
 	Now time.Time

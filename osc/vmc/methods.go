@@ -16,7 +16,7 @@ func Methods() []osc.Method {
 		{Path: AddrOK, Access: osc.Sent, When: "every frame, first, and with each hand's status",
 			Args: []osc.Arg{{Type: 'i', Name: "loaded", Range: osc.Between(1, 1)}, {Type: 'i', Name: "calibration state", Range: osc.Between(3, 3)},
 				{Type: 'i', Name: "calibration mode", Range: osc.Between(0, 0)}, {Type: 'i', Name: "tracking", Range: osc.Between(0, 1)}},
-			Description: "A model is loaded and calibrated (VMC 2.5), and whether the performer is tracked (VMC 2.7): 1 while any hand of the profile is (its glove streams or its replay plays), 0 once none is."},
+			Description: "A model is loaded and calibrated (VMC 2.5), and whether the performer is tracked (VMC 2.7): 1 while any hand of the profile is (its status streaming, degraded or replay: it has live poses), 0 once none is."},
 		{Path: AddrTime, Access: osc.Sent, When: "every frame, and with each hand's status",
 			Args:        []osc.Arg{{Type: 'f', Name: "time", Unit: "time.second", Range: osc.AtLeast(0)}},
 			Description: "The performer's time: seconds since the daemon started of the latest frame's glove sample, never going back (a frame of an older sample or a status bundle repeats the last; 0 before the first frame)."},
