@@ -135,6 +135,9 @@ func (d *Daemon) send(h *handRuntime, at, now time.Time) string {
 		h.unsent() // a frame holding a NaN: the status loop sends it
 	}
 	d.hub.Send(h.writer.Packets())
+	if sent {
+		h.sentTag.Store(max(h.sentTag.Load(), osc.Timetag(at)))
+	}
 	if d.onFrame != nil {
 		d.onFrame(h.cfg.Name, h.writer.Packets())
 	}
@@ -203,11 +206,24 @@ func (d *Daemon) publishStatus(h *handRuntime, w *osc.Writer) time.Duration {
 }
 
 // sendStatus sends status, and the measured sample rate if above 0, to
-// addr through hub in a bundle of its own, stamped now.
-func sendStatus(hub *osc.Hub, w *osc.Writer, addr *osc.Addresses, status string, rate float64, now time.Time) {
-	w.Begin(osc.Timetag(now))
+// addr through hub in a bundle of its own, stamped tag.
+func sendStatus(hub *osc.Hub, w *osc.Writer, addr *osc.Addresses, status string, rate float64, tag uint64) {
+	w.Begin(tag)
 	osc.AppendStatus(w, addr, status, rate)
 	hub.Send(w.Packets())
+}
+
+// statusTag is the timetag of a bundle of hand h's that holds its status
+// alone: the time of the last frame's sample (the daemon's start, which
+// the sample times count from, before its first frame). A status has no
+// sample time of its own, and stamped when it went out it was up to a
+// millisecond ahead of the hand's next frame: a hand's timetags never go
+// back. (Two hands' frames interleave, each with its own sample's time.)
+func (d *Daemon) statusTag(h *handRuntime) uint64 {
+	if tt := h.sentTag.Load(); tt != 0 {
+		return tt
+	}
+	return osc.Timetag(d.start)
 }
 
 func (h *handRuntime) peekStatus() (geom.Transform, string, bool) {

@@ -97,6 +97,9 @@ type handRuntime struct {
 	// each takes the status to send and sends it while holding it, so a
 	// status never follows a newer one on the wire.
 	sending sync.Mutex
+	// sentTag is the timetag of the hand's last frame sent, its sample's
+	// time (0 before the first): a status bundle carries it (statusTag).
+	sentTag atomic.Uint64
 
 	// lossless: the reader waits for each sample to be processed (replay
 	// at full speed) instead of replacing it.

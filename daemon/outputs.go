@@ -96,18 +96,19 @@ func (d *Daemon) sendOutputs(h *handRuntime, at time.Time) {
 	}
 }
 
-// sendStatuses sends hand h's status through hub, stamped now, to the
+// sendStatuses sends hand h's status through hub, at now, to the
 // gloved profile's targets and subscribers and in every profile that
 // carries one (gloved's own with other coordinates: <prefix>/<hand>/status;
 // openxr: xr/active; vmc: /VMC/Ext/OK's tracking, the performer's,
 // tracked while any of its hands is; vrchat has none).
 func (d *Daemon) sendStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime, status string, now time.Time) {
-	sendStatus(hub, w, h.addr, status, h.rate.Measured(), now)
+	sendStatus(hub, w, h.addr, status, h.rate.Measured(), d.statusTag(h))
 	d.sendProfileStatuses(hub, w, h, status, now, false)
 }
 
 // sendProfileStatuses sends hand h's status in every profile that carries
-// one, each in a bundle of its own, as sendStatuses does; framed says the
+// one, each in a bundle of its own stamped as gloved's (statusTag), as
+// sendStatuses does; framed says the
 // hand's frame has just gone out in every profile (a profile whose frames
 // carry the status, gloved's own, carried it if it was due, and its
 // frames say nothing the status contradicts).
@@ -115,7 +116,7 @@ func (d *Daemon) sendProfileStatuses(hub *osc.Hub, w *osc.Writer, h *handRuntime
 	s := profile.Status{State: status, Tracked: tracked(status), Now: now, Framed: framed}
 	for _, o := range d.outputs {
 		o.acquire()
-		w.Begin(osc.Timetag(now))
+		w.Begin(d.statusTag(h))
 		o.out.Status(w, h.index, s)
 		if len(w.Packets()) > 0 {
 			hub.SendTo(o.targets, w.Packets())
