@@ -20,6 +20,7 @@ import (
 	"github.com/gloved/gloved/devices/replay"
 	"github.com/gloved/gloved/devices/serialport"
 	"github.com/gloved/gloved/env"
+	"github.com/gloved/gloved/internal/memroom"
 	"github.com/gloved/gloved/osc"
 	"github.com/gloved/gloved/oscquery"
 	"github.com/gloved/gloved/session"
@@ -231,9 +232,13 @@ func (d *Daemon) openPairs() error {
 }
 
 // LoadScene loads the config's scene files (or the built-in scene), given
-// up once ctx ends.
+// up once ctx ends. A scene too large to prepare in the memory the
+// process may still take is refused once its files' triangles are read,
+// before their hulls and trees are built (sceneFits): the start,
+// `--check` and a reload all load it here.
 func LoadScene(ctx context.Context, cfg *Config) (*env.Mesh, error) {
-	m, err := session.LoadSceneContext(ctx, cfg.Scene.Files, cfg.Dir())
+	admit := func(tris int) error { return sceneFits(cfg.Scene.Files, tris, memroom.Read()) }
+	m, err := session.LoadSceneAdmit(ctx, cfg.Scene.Files, cfg.Dir(), admit)
 	if err != nil {
 		return nil, fmt.Errorf("scene: %w", cfg.explainMissing(err))
 	}

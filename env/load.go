@@ -32,6 +32,12 @@ type LoadOptions struct {
 	Scale     float64 // 0 means 1; else MinScale to MaxScale
 	Up        Up      // "" means UpY
 	Transform *geom.Transform
+	// Admit, if set, is asked with the file's triangle count once they are
+	// read, before the mesh is prepared (each object's hull, what a
+	// caller builds next): an error ends the load, returned as it is. A
+	// caller weighs there what the scene will cost (PeakBytes) against
+	// what it may use.
+	Admit func(tris int) error
 }
 
 // The scales a file may be placed at: a millionth (micrometres to
@@ -106,6 +112,11 @@ func LoadContext(ctx context.Context, path string, opt LoadOptions) (*Mesh, erro
 			return nil, fmt.Errorf("env: %s: %w: %s", path, ErrEmpty, m.Warnings[0])
 		}
 		return nil, fmt.Errorf("env: %s: %w", path, ErrEmpty)
+	}
+	if opt.Admit != nil {
+		if err := opt.Admit(len(m.Tris)); err != nil {
+			return nil, err
+		}
 	}
 	for i, w := range m.Warnings { // the reader's own, of what it left out
 		m.Warnings[i] = fmt.Sprintf("%s: %s", path, w)

@@ -38,7 +38,6 @@ type Fitter struct {
 	own   hullBuilder
 	qh    quickhull.QuickHull
 	buf   []r3.Vector
-	rel   []Vec3
 }
 
 // Fit returns the box around pts, oriented per f.Mode, with extents from the
@@ -111,15 +110,8 @@ func (f *Fitter) orient(pts []Vec3, tris [][3]int32, o Vec3) mgl64.Mat3 {
 // when the points are flat (thinner than flatThickness of their extent),
 // since a hull needs three dimensions, or when no hull could be made.
 func (f *Fitter) hullAxes(pts []Vec3, o Vec3) (mgl64.Mat3, bool) {
-	if cap(f.rel) < len(pts) {
-		f.rel = make([]Vec3, 0, len(pts))
-	}
-	f.rel = f.rel[:0]
-	for _, p := range pts {
-		f.rel = append(f.rel, p.Sub(o))
-	}
 	var m SurfaceMoments
-	switch f.own.Build(f.rel) {
+	switch f.own.build(pts, o) {
 	case hullFlat:
 		return mgl64.Mat3{}, false
 	case hullMade:
@@ -139,12 +131,13 @@ func (f *Fitter) hullAxes(pts []Vec3, o Vec3) (mgl64.Mat3, bool) {
 	return axes, true
 }
 
-// libraryHull adds the surface of f.rel's hull by quickhull-go to m, for
+// libraryHull adds the surface of the hull by quickhull-go of the points
+// the own hull was given (moved to the group's first point) to m, for
 // input this package's own hull declines. False if the library fails too.
 func (f *Fitter) libraryHull(m *SurfaceMoments) bool {
 	f.Stats.LibraryHulls++
 	f.buf = f.buf[:0]
-	for _, d := range f.rel {
+	for _, d := range f.own.pts {
 		f.buf = append(f.buf, r3.Vector(d))
 	}
 	hull, err := quickHull(&f.qh, f.buf, true)

@@ -42,7 +42,8 @@ type horizonEdge struct {
 // input (hullFlat), and gives up (hullFailed) where rounding leaves a
 // horizon that is not one loop: the caller then asks quickhull-go.
 type hullBuilder struct {
-	pts     []Vec3
+	pts     []Vec3 // the points hulled, moved (build), in moved's storage
+	moved   []Vec3
 	faces   []hullFace
 	free    []int32
 	next    []int32 // outside lists, threaded through the points
@@ -52,8 +53,11 @@ type hullBuilder struct {
 	added   []int32
 	forced  []int32 // faces made visible from the current eye (see findHorizon)
 	visit   int32   // the current visibility walk
-	eps     float64
-	near    float64 // nearPlane times the coordinates' magnitude
+	// outsideN counts the points on outside lists: each can add at most
+	// two faces to the hull (a closed triangulated surface has 2v-4).
+	outsideN int
+	eps      float64
+	near     float64 // nearPlane times the coordinates' magnitude
 }
 
 // hullResult says how a hull build ended.
@@ -78,12 +82,30 @@ const flatThickness = 1e-8
 // Build hulls pts. The result is read with Moments.
 func (h *hullBuilder) Build(pts []Vec3) hullResult {
 	h.pts = pts
-	if need := 2*len(pts) + 64; cap(h.faces) < need { // at most 2n-4 live, freed ones reused
-		h.faces = make([]hullFace, 0, need)
+	return h.run()
+}
+
+// build hulls the points src[i]-o (the fit's points moved to its first).
+// The builder's buffers grow to what its largest build needed and are
+// kept: the moved points and their outside lists to the most points, the
+// faces to the most a hull had (growFaces).
+func (h *hullBuilder) build(src []Vec3, o Vec3) hullResult {
+	if cap(h.moved) < len(src) {
+		h.moved = make([]Vec3, len(src))
 	}
+	h.moved = h.moved[:len(src)]
+	for i, p := range src {
+		h.moved[i] = p.Sub(o)
+	}
+	h.pts = h.moved
+	return h.run()
+}
+
+// run hulls h.pts.
+func (h *hullBuilder) run() hullResult {
 	h.faces, h.free, h.pending = h.faces[:0], h.free[:0], h.pending[:0]
-	h.visit = 0
-	if len(pts) < 4 || !h.simplex() {
+	h.visit, h.outsideN = 0, 0
+	if len(h.pts) < 4 || !h.simplex() {
 		return hullFlat
 	}
 	for len(h.pending) > 0 {
@@ -140,6 +162,9 @@ func (h *hullBuilder) face(a, b, c int32) int32 {
 		i = h.free[k-1]
 		h.free = h.free[:k-1]
 	} else {
+		if len(h.faces) == cap(h.faces) {
+			h.growFaces()
+		}
 		h.faces = append(h.faces, hullFace{})
 		i = int32(len(h.faces) - 1)
 	}
@@ -151,6 +176,21 @@ func (h *hullBuilder) face(a, b, c int32) int32 {
 	f.v, f.n, f.d, f.area = [3]int32{a, b, c}, n, n.Dot(p), l/2
 	f.outside, f.far, f.farDist, f.mark, f.dead = -1, -1, 0, 0, false
 	return i
+}
+
+// growFaces makes room for more faces, keeping the hull's: twice as
+// many, but never more than the hull can come to (the faces there are,
+// two for each point still outside, and the fan being made). Sizing the
+// faces for the worst hull of the points (2n-4) from the start asked
+// 792 MB for the 4.5M points of 1.5M random triangles, whose hull has
+// some thousand faces; doubling, a hull of all its points (a sphere's
+// vertices) allocates at most twice what it uses.
+func (h *hullBuilder) growFaces() {
+	n := len(h.faces)
+	c := min(max(2*n, 256), n+2*h.outsideN+len(h.horizon)+64)
+	grown := make([]hullFace, n, c)
+	copy(grown, h.faces)
+	h.faces = grown
 }
 
 // link makes edge i of face f and edge j of face g neighbours.
@@ -178,6 +218,7 @@ func (h *hullBuilder) assign(p int32, fs []int32) {
 	fc := &faces[best]
 	h.next[p] = fc.outside
 	fc.outside = p
+	h.outsideN++
 	if bestD > fc.farDist || fc.far < 0 {
 		fc.far, fc.farDist = p, bestD
 	}
@@ -207,6 +248,7 @@ func (h *hullBuilder) add(f int32) bool {
 		vf := &h.faces[v]
 		for p := vf.outside; p >= 0; {
 			nx := h.next[p]
+			h.outsideN--
 			if p != eye {
 				h.assign(p, h.added)
 			}

@@ -79,12 +79,24 @@ func LoadScene(files []SceneFile, dir string) (*env.Mesh, error) {
 // LoadSceneContext is LoadScene, given up, with ctx's error, soon after
 // ctx ends (env.LoadContext).
 func LoadSceneContext(ctx context.Context, files []SceneFile, dir string) (*env.Mesh, error) {
+	return LoadSceneAdmit(ctx, files, dir, nil)
+}
+
+// LoadSceneAdmit is LoadSceneContext asking admit, if set, as each file's
+// triangles are read and before they are prepared (env.LoadOptions.Admit),
+// with the scene's triangles so far: its error ends the load, as it is.
+func LoadSceneAdmit(ctx context.Context, files []SceneFile, dir string, admit func(tris int) error) (*env.Mesh, error) {
 	scene := &env.Mesh{}
 	for i, f := range files {
 		if err := f.Check(); err != nil {
 			return nil, fmt.Errorf("files[%d].%w", i, err)
 		}
-		m, err := f.load(ctx, dir)
+		var fileAdmit func(int) error
+		if admit != nil {
+			before := len(scene.Tris)
+			fileAdmit = func(tris int) error { return admit(before + tris) }
+		}
+		m, err := f.load(ctx, dir, fileAdmit)
 		if err != nil {
 			return nil, err
 		}
@@ -109,12 +121,12 @@ func ScenePaths(list string) []SceneFile {
 	return files
 }
 
-func (f SceneFile) load(ctx context.Context, dir string) (*env.Mesh, error) {
+func (f SceneFile) load(ctx context.Context, dir string, admit func(tris int) error) (*env.Mesh, error) {
 	x, err := f.placement()
 	if err != nil {
 		return nil, err
 	}
-	opt := env.LoadOptions{Up: env.Up(f.Up), Transform: x}
+	opt := env.LoadOptions{Up: env.Up(f.Up), Transform: x, Admit: admit}
 	if f.Scale != nil {
 		opt.Scale = *f.Scale
 	}
@@ -123,6 +135,11 @@ func (f SceneFile) load(ctx context.Context, dir string) (*env.Mesh, error) {
 		return env.LoadContext(ctx, path, opt)
 	}
 	m := env.GraspScene(5)
+	if admit != nil {
+		if err := admit(len(m.Tris)); err != nil {
+			return nil, err
+		}
+	}
 	if err := m.Place(opt); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

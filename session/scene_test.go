@@ -26,7 +26,7 @@ func TestBuiltinSceneIsPlacedLikeAFile(t *testing.T) {
 			t.Fatalf("vertex %d at %v, want %v", i, moved.Verts[i], want)
 		}
 	}
-	if _, err := (SceneFile{Path: BuiltinScene, Scale: new(-1.0)}).load(context.Background(), ""); err == nil || !strings.Contains(err.Error(), BuiltinScene) {
+	if _, err := (SceneFile{Path: BuiltinScene, Scale: new(-1.0)}).load(context.Background(), "", nil); err == nil || !strings.Contains(err.Error(), BuiltinScene) {
 		t.Errorf("a negative scale gave %v", err)
 	}
 }
