@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -82,7 +83,9 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		err = cerr
 	}
 	if err == nil {
-		err = g.RecordingFailed() // one that never started, when nothing was read
+		if rerr := g.RecordingFailed(); rerr != nil { // one that never started, when nothing was read
+			err = recordingStoppedError{rerr}
+		}
 	}
 	// Where the file is: another session recording to the same path
 	// meanwhile kept it aside, and the path is that one's file now.
@@ -92,6 +95,10 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if tally.samples == 0 {
 		return recordedNothing(to, tally, err)
+	}
+	var stopped recordingStoppedError
+	if errors.As(err, &stopped) {
+		return recordingKept(to, stopped.err)
 	}
 	if err != nil {
 		return err
@@ -139,6 +146,33 @@ func recordedNothing(path string, tally recordTally, err error) error {
 	return fmt.Errorf("record: no sample in %.1f s%s: is the glove streaming? record for longer", tally.took.Seconds(), removed)
 }
 
+// recordingStoppedError is a recording that stopped, its file failing
+// (a full disk), while the glove went on.
+type recordingStoppedError struct{ err error }
+
+func (e recordingStoppedError) Error() string { return e.err.Error() }
+func (e recordingStoppedError) Unwrap() error { return e.err }
+
+// recordingKept is the error of a recording at path that stopped (err,
+// the session's "recording PATH stopped: ...") after some samples: what
+// the file kept, which replays (the recorder cut off a record left
+// short), and what to do; a file that kept no sample is as one that
+// recorded none. A full disk is said in its words.
+func recordingKept(path string, err error) error {
+	samples, _, rerr := replay.ReadSamples(path)
+	if rerr != nil || len(samples) == 0 {
+		return recordedNothing(path, recordTally{}, err)
+	}
+	kept := fmt.Sprintf("%d samples, %.1f s, are in it and replay", len(samples), samples[len(samples)-1].Time.Seconds())
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("recording %s stopped: no space left on device (%s): free some space and record again", userfile.Name(path), kept)
+	case errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("recording %s stopped: disk quota exceeded (%s): free some space and record again", userfile.Name(path), kept)
+	}
+	return fmt.Errorf("%w (%s)", err, kept)
+}
+
 // recordTally is what recordFor read: samples and reads without one, for
 // how long (measured), and whether ctx ended it first.
 type recordTally struct {
@@ -165,7 +199,7 @@ func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (recordTa
 			return tally, err
 		}
 		if err := g.RecordingFailed(); err != nil {
-			return tally, err
+			return tally, recordingStoppedError{err}
 		}
 	}
 	tally.took, tally.interrupted = time.Since(start), ctx.Err() != nil
