@@ -117,13 +117,47 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, " (another session recording to %s meanwhile kept this one aside)", userfile.Name(*outPath))
 	}
 	if fc, ok := g.Device().(devices.FaultCounter); ok {
-		fmt.Fprintf(out, "; faults %+v", fc.Faults())
+		fmt.Fprintf(out, "; faults: %s", faultWords(fc.Faults()))
 	}
 	if tally.transient > 0 {
 		fmt.Fprintf(out, "; %d reads without a sample", tally.transient)
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// faultWords says a device's fault counts in words, those that are not
+// zero ("3 bad frames, 1 resync"), or "none".
+func faultWords(f devices.Faults) string {
+	var words []string
+	for _, c := range []struct {
+		n           uint64
+		one, plural string
+	}{
+		{f.BadFrames, "bad frame", "bad frames"},
+		{f.Resyncs, "resync", "resyncs"},
+		{f.SkippedBytes, "skipped byte", "skipped bytes"},
+		{f.ErrorTails, "error tail", "error tails"},
+		{f.NoGlove, "glove-unplugged tail", "glove-unplugged tails"},
+		{f.Reconnects, "reconnect", "reconnects"},
+		{f.OpenFailures, "failed open", "failed opens"},
+		{f.Timeouts, "timeout", "timeouts"},
+		{f.OutOfRange, "value out of range", "values out of range"},
+		{f.UnknownKeys, "unknown key", "unknown keys"},
+		{f.DroppedReplies, "dropped reply", "dropped replies"},
+		{f.Denied, "denied datagram", "denied datagrams"},
+	} {
+		switch {
+		case c.n == 1:
+			words = append(words, "1 "+c.one)
+		case c.n > 1:
+			words = append(words, fmt.Sprintf("%d %s", c.n, c.plural))
+		}
+	}
+	if len(words) == 0 {
+		return "none"
+	}
+	return strings.Join(words, ", ")
 }
 
 // recordedNothing is the error of a recording that ended without a sample,
