@@ -207,11 +207,14 @@ func (o *outputWriter) Fd() uintptr {
 }
 
 // check is the command's error err or, if it ended without one (or
-// with the help a flag asked for), the first failed write.
+// with the help a flag asked for), the first failed write. A reader that
+// went away (EPIPE: `gloved run | head -1`; only the daemon, which
+// ignores SIGPIPE, sees it, others end as `| head` ends them) wanted no
+// more: not an error.
 func (o *outputWriter) check(err error) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.err != nil && (err == nil || errors.Is(err, errHelp)) {
+	if o.err != nil && !errors.Is(o.err, syscall.EPIPE) && (err == nil || errors.Is(err, errHelp)) {
 		return o.err
 	}
 	return err
