@@ -112,6 +112,9 @@ func (m *Mesh) oraclePrimitive(doc *gltf.Document, p *gltf.Primitive, world mgl6
 		}
 	}
 	emit := func(a, b, c uint32) {
+		if world.Mat3().Det() < 0 { // glTF 2.0: a mirroring node reverses the winding
+			b, c = c, b
+		}
 		m.Tris = append(m.Tris, [3]int32{base + int32(a), base + int32(b), base + int32(c)})
 		m.Object = append(m.Object, obj)
 	}

@@ -94,7 +94,15 @@ func (m *Mesh) placePrimitive(d gltfScene, p gltfdoc.Primitive, world mgl64.Mat4
 		}
 		return int32(base + i)
 	}
+	// A transform with a negative determinant mirrors the mesh, which
+	// turns its counter-clockwise triangles clockwise: glTF has the
+	// loader reverse their winding so each keeps its front face (the
+	// side an open surface's contacts are measured from).
+	mirrored := world.Mat3().Det() < 0
 	emit := func(a, b, c int) {
+		if mirrored {
+			b, c = c, b
+		}
 		m.Tris = append(m.Tris, [3]int32{at(a), at(b), at(c)})
 		m.Object = append(m.Object, obj)
 	}

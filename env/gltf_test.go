@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gloved/gloved/geom"
 )
 
 // obj is a JSON object being edited; at and its kin reach into one.
@@ -185,6 +187,7 @@ func validGLTFs() map[string][]byte {
 				"indices": obj{"bufferView": 2, "componentType": 5121},
 				"values":  obj{"bufferView": 2, "byteOffset": 4}}
 		}),
+		"mirror.gltf": cubeGLTF(set("nodes", 0, "scale", []any{-1, 1, 1})),
 		"matrix.gltf": cubeGLTF(set("nodes", 0, "matrix", []any{0, 1, 0, 0, -2, 0, 0, 0, 0, 0, 3, 0, 5, 6, 7, 1})),
 		"rotation.gltf": cubeGLTF(func(d obj) {
 			at(d, "nodes", 0)["rotation"] = []any{0, math.Sqrt2 / 2, 0, math.Sqrt2 / 2}
@@ -274,4 +277,68 @@ func FuzzReadGLTF(f *testing.F) {
 			checkMesh(t, m)
 		}
 	})
+}
+
+// TestLoadGLTFMirroredNodeKeepsFrontFaces: glTF 2.0 has a node whose
+// world transform has a negative determinant reverse its triangles'
+// winding, so a mirrored mesh keeps the front faces it was drawn with.
+// The cube [0,1]³ mirrored by a scale, by a matrix, or by a mirroring
+// parent over a mirroring child (which cancel), has every triangle's
+// normal pointing out of the cube it lands on, as the unmirrored cube
+// does.
+func TestLoadGLTFMirroredNodeKeepsFrontFaces(t *testing.T) {
+	transforms := map[string]func(d obj){
+		"none":       nil,
+		"scale -x":   set("nodes", 0, "scale", []any{-1, 1, 1}),
+		"scale -xyz": set("nodes", 0, "scale", []any{-2, -1, -3}),
+		"matrix":     set("nodes", 0, "matrix", []any{0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 5, 6, 7, 1}),
+		"two mirrors": func(d obj) {
+			at(d, "nodes", 0)["scale"] = []any{1, -1, 1}
+			d["nodes"] = append(d["nodes"].([]any), obj{"scale": []any{1, 1, -1}, "children": []any{0}})
+			d["scenes"] = []any{obj{"nodes": []any{1}}}
+		},
+	}
+	for name, edit := range transforms {
+		m, err := readGLTF(cubeGLTF(edit), os.DirFS(t.TempDir()))
+		if err != nil || len(m.Tris) != 12 {
+			t.Fatalf("%s: %v, want 12 triangles", name, err)
+		}
+		b := bounds(m)
+		centre := b.Min.Add(b.Max).Mul(0.5)
+		for i := range m.Tris {
+			tri := m.Triangle(i)
+			if out := tri.Centroid().Sub(centre); tri.Normal().Dot(out) <= 0 {
+				t.Errorf("%s: triangle %d %v faces into the cube (normal %v)", name, i, tri, tri.Normal())
+			}
+		}
+	}
+
+	// One triangle of a table top, symmetric about x = 0: mirrored in x
+	// it lands on itself and must face the way it did, in every mode.
+	bin := make([]byte, 0, 36)
+	for _, v := range []float32{-0.1, 0.02, -0.1, 0.1, 0.02, -0.1, 0, 0.02, 0.1} {
+		bin = binary.LittleEndian.AppendUint32(bin, math.Float32bits(v))
+	}
+	top := func(mode int, scale []any) geom.Vec3 {
+		doc := jsonGLTF(obj{
+			"asset":       obj{"version": "2.0"},
+			"scenes":      []any{obj{"nodes": []any{0}}},
+			"nodes":       []any{obj{"name": "top", "mesh": 0, "scale": scale}},
+			"meshes":      []any{obj{"primitives": []any{obj{"attributes": obj{"POSITION": 0}, "mode": mode}}}},
+			"buffers":     []any{obj{"byteLength": 36, "uri": "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(bin)}},
+			"bufferViews": []any{obj{"buffer": 0, "byteLength": 36}},
+			"accessors":   []any{obj{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"}},
+		})
+		m, err := readGLTF(doc, os.DirFS(t.TempDir()))
+		if err != nil || len(m.Tris) != 1 {
+			t.Fatalf("mode %d scale %v: %v, want 1 triangle", mode, scale, err)
+		}
+		return m.Triangle(0).Normal()
+	}
+	for _, mode := range []int{4, 5, 6} { // triangles, strip, fan
+		plain, mirrored := top(mode, []any{1, 1, 1}), top(mode, []any{-1, 1, 1})
+		if mirrored.Sub(plain).Len() > 1e-9 {
+			t.Errorf("mode %d: mirrored in x the triangle's normal is %v, want the unmirrored %v", mode, mirrored, plain)
+		}
+	}
 }

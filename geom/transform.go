@@ -43,6 +43,11 @@ func PoseError(q mgl64.Quat, t Vec3) error {
 // shorter than MinQuatLen.
 func transformError(q mgl64.Quat, t Vec3) error {
 	n := q.Len()
+	if m := max(math.Abs(q.W), math.Abs(q.V[0]), math.Abs(q.V[1]), math.Abs(q.V[2])); n == 0 && m > 0 {
+		// Numbers so small their squares underflow (1e-300): the
+		// length, measured in units of the largest, is not zero.
+		n = m * math.Sqrt(sq(q.W/m)+sq(q.V[0]/m)+sq(q.V[1]/m)+sq(q.V[2]/m))
+	}
 	switch {
 	case !t.Finite():
 		return fmt.Errorf("the position (%g, %g, %g) is not finite", t.X, t.Y, t.Z)
@@ -57,6 +62,8 @@ func transformError(q mgl64.Quat, t Vec3) error {
 	}
 	return nil
 }
+
+func sq(x float64) float64 { return x * x }
 
 // FromQuat returns the transform rotating by q (normalised here) then
 // translating by t; transformError says why q and t make none. It bounds

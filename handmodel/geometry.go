@@ -88,9 +88,18 @@ func (h *Hand) SetLinkMesh(l Link, verts []geom.Vec3) error {
 	if l < 0 || int(l) >= len(h.geom) {
 		return fmt.Errorf("handmodel: no link %d in this hand", l)
 	}
+	if err := h.setLinkMesh(l, verts); err != nil {
+		return fmt.Errorf("handmodel: %w", err)
+	}
+	return nil
+}
+
+// setLinkMesh is SetLinkMesh of a link there is; its error names the link
+// and says what a link's mesh must be.
+func (h *Hand) setLinkMesh(l Link, verts []geom.Vec3) error {
 	g, err := hullGeometry(verts)
 	if err != nil {
-		return fmt.Errorf("handmodel: %v mesh: %w", l, err)
+		return fmt.Errorf("%v mesh: %w: give each link a solid shape, at least 4 points not all in one plane, in its link's frame", l, err)
 	}
 	h.geom[l] = g
 	return nil
@@ -118,9 +127,9 @@ func (h *Hand) LoadLinkMeshes(path string) error {
 	for o, name := range m.Objects {
 		l, ok := byName[name]
 		if !ok {
-			return fmt.Errorf("handmodel: %s: object %q is not a link of this hand (palm, thumb1..3, index1..3, middle1..3, ring1..3, little1..3, forearm)", path, name)
+			return fmt.Errorf("handmodel: %s: object %q is not a link of this hand: name each object after its link (palm, thumb1..3, index1..3, middle1..3, ring1..3, little1..3, forearm)", path, name)
 		}
-		if err := h.SetLinkMesh(l, pts[o]); err != nil {
+		if err := h.setLinkMesh(l, pts[o]); err != nil {
 			return fmt.Errorf("handmodel: %s: %w", path, err)
 		}
 	}

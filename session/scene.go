@@ -30,6 +30,9 @@ func (f SceneFile) Check() error {
 	if f.Path == "" {
 		return fmt.Errorf("path: missing")
 	}
+	if err := CheckBuiltin(f.Path); err != nil {
+		return fmt.Errorf("path = %w", err)
+	}
 	if f.Scale != nil && !env.ScaleInRange(*f.Scale) {
 		return fmt.Errorf("scale = %v: want %g to %g: the metres one unit of the file is (1, the default, for a file in metres)", *f.Scale, env.MinScale, env.MaxScale)
 	}
@@ -58,6 +61,15 @@ func (f SceneFile) placement() (*geom.Transform, error) {
 	}
 	x, err := PoseFrom(p)
 	return &x, err
+}
+
+// CheckBuiltin refuses a path that names a built-in scene there is none
+// of ("builtin:" and another name than BuiltinScene's), listing them.
+func CheckBuiltin(path string) error {
+	if strings.HasPrefix(path, "builtin:") && path != BuiltinScene {
+		return fmt.Errorf("%q: no such built-in scene: the built-in scenes are %s (a table with a ball)", path, BuiltinScene)
+	}
+	return nil
 }
 
 // Resolve returns path relative to dir, unless it is absolute, built in,

@@ -348,7 +348,7 @@ func TestCalibrateFailuresSayWhatIsWrong(t *testing.T) {
 		{"other sensor count", []string{"--port", glove.Path, "--sensors", "18", "-o", out}, 1, []string{"the unit reports 22 sensors, but 18 are asked for"}},
 		{"end of input", []string{"--port", glove.Path, "-o", out}, 1, []string{"the input ended before the calibration was confirmed; nothing written to " + out}},
 		{"--view port in use", []string{"--port", glove.Path, "--view", busy, "-o", out}, 1, []string{"--view " + busy + ": the port is in use"}},
-		{"--view malformed", []string{"--port", glove.Path, "--view", "8080", "-o", out}, 1, []string{"--view 8080"}},
+		{"--view malformed", []string{"--port", glove.Path, "--view", "8080", "-o", out}, 2, []string{"--view 8080"}},
 	} {
 		r := runBinary(t, 20*time.Second, append([]string{"calibrate"}, tc.args...)...)
 		r.oneLine(t, tc.code, tc.says...)

@@ -40,8 +40,8 @@ func TestReplayFlagErrorsNameTheFlags(t *testing.T) {
 // TestCalibrateTakesViewOffAndChecksViewBeforeTheGlove: calibrate --view
 // off means no page, as for run (it was refused); a --view that cannot be
 // served is said before the glove is opened (here a port that is not
-// there, which would otherwise be the error), and no calibration is
-// written.
+// there, which would otherwise be the error), a usage error (exit 2) as
+// every malformed flag value is, and no calibration is written.
 func TestCalibrateTakesViewOffAndChecksViewBeforeTheGlove(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "c.cal")
@@ -49,7 +49,7 @@ func TestCalibrateTakesViewOffAndChecksViewBeforeTheGlove(t *testing.T) {
 	r := runBinary(t, 20*time.Second, "calibrate", "--port", port, "-o", out, "--view", "off")
 	r.oneLine(t, 1, "open "+port, "is the glove's interface unit plugged in")
 	r = runBinary(t, 20*time.Second, "calibrate", "--port", port, "-o", out, "--view", "nohost")
-	r.oneLine(t, 1, "--view nohost: ", "choose host:port")
+	r.oneLine(t, 2, "--view nohost: ", "choose host:port")
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s was written", out)
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"sync"
 	"syscall"
 
 	"github.com/gloved/gloved/daemon"
@@ -156,6 +157,11 @@ func commandName(args []string) (string, []string) {
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
+	w := &outputWriter{w: out}
+	return w.check(runCommand(ctx, args, w))
+}
+
+func runCommand(ctx context.Context, args []string, out io.Writer) error {
 	name, args := commandName(args)
 	if name == "help" || name == "-h" || name == "--help" {
 		printHelp(out)
@@ -166,6 +172,52 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return fmt.Errorf("%w: unknown command %q (try `gloved help`)", errUsage, name)
 	}
 	return cmd.run(ctx, args, out)
+}
+
+// outputWriter is every command's standard output: it remembers the
+// first write that failed (a full disk, a closed file), which check
+// turns into the command's error if the command ended without one, so
+// that no command's output is lost with exit status 0 and nothing said.
+// Safe for concurrent writes, as the writer it wraps is.
+type outputWriter struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (o *outputWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.mu.Lock()
+		if o.err == nil {
+			o.err = err
+		}
+		o.mu.Unlock()
+	}
+	return n, err
+}
+
+// Fd is the wrapped writer's file descriptor, if it is a file (for
+// terminal), else ^uintptr(0), no descriptor.
+func (o *outputWriter) Fd() uintptr {
+	if f, ok := o.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
+
+// check is the command's error err or, if it ended without one (or
+// with the help a flag asked for), the first failed write. A reader that
+// went away (EPIPE: `gloved run | head -1`; only the daemon, which
+// ignores SIGPIPE, sees it, others end as `| head` ends them) wanted no
+// more: not an error.
+func (o *outputWriter) check(err error) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil && !errors.Is(o.err, syscall.EPIPE) && (err == nil || errors.Is(err, errHelp)) {
+		return o.err
+	}
+	return err
 }
 
 func printHelp(out io.Writer) {

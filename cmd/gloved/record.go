@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gloved/gloved/devices"
@@ -82,7 +83,9 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		err = cerr
 	}
 	if err == nil {
-		err = g.RecordingFailed() // one that never started, when nothing was read
+		if rerr := g.RecordingFailed(); rerr != nil { // one that never started, when nothing was read
+			err = recordingStoppedError{rerr}
+		}
 	}
 	// Where the file is: another session recording to the same path
 	// meanwhile kept it aside, and the path is that one's file now.
@@ -92,6 +95,10 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if tally.samples == 0 {
 		return recordedNothing(to, tally, err)
+	}
+	var stopped recordingStoppedError
+	if errors.As(err, &stopped) {
+		return recordingKept(to, stopped.err)
 	}
 	if err != nil {
 		return err
@@ -110,13 +117,47 @@ func runRecord(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, " (another session recording to %s meanwhile kept this one aside)", userfile.Name(*outPath))
 	}
 	if fc, ok := g.Device().(devices.FaultCounter); ok {
-		fmt.Fprintf(out, "; faults %+v", fc.Faults())
+		fmt.Fprintf(out, "; faults: %s", faultWords(fc.Faults()))
 	}
 	if tally.transient > 0 {
 		fmt.Fprintf(out, "; %d reads without a sample", tally.transient)
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// faultWords says a device's fault counts in words, those that are not
+// zero ("3 bad frames, 1 resync"), or "none".
+func faultWords(f devices.Faults) string {
+	var words []string
+	for _, c := range []struct {
+		n           uint64
+		one, plural string
+	}{
+		{f.BadFrames, "bad frame", "bad frames"},
+		{f.Resyncs, "resync", "resyncs"},
+		{f.SkippedBytes, "skipped byte", "skipped bytes"},
+		{f.ErrorTails, "error tail", "error tails"},
+		{f.NoGlove, "glove-unplugged tail", "glove-unplugged tails"},
+		{f.Reconnects, "reconnect", "reconnects"},
+		{f.OpenFailures, "failed open", "failed opens"},
+		{f.Timeouts, "timeout", "timeouts"},
+		{f.OutOfRange, "value out of range", "values out of range"},
+		{f.UnknownKeys, "unknown key", "unknown keys"},
+		{f.DroppedReplies, "dropped reply", "dropped replies"},
+		{f.Denied, "denied datagram", "denied datagrams"},
+	} {
+		switch {
+		case c.n == 1:
+			words = append(words, "1 "+c.one)
+		case c.n > 1:
+			words = append(words, fmt.Sprintf("%d %s", c.n, c.plural))
+		}
+	}
+	if len(words) == 0 {
+		return "none"
+	}
+	return strings.Join(words, ", ")
 }
 
 // recordedNothing is the error of a recording that ended without a sample,
@@ -137,6 +178,33 @@ func recordedNothing(path string, tally recordTally, err error) error {
 		return fmt.Errorf("record: interrupted after %.1f s, before the first sample%s", tally.took.Seconds(), removed)
 	}
 	return fmt.Errorf("record: no sample in %.1f s%s: is the glove streaming? record for longer", tally.took.Seconds(), removed)
+}
+
+// recordingStoppedError is a recording that stopped, its file failing
+// (a full disk), while the glove went on.
+type recordingStoppedError struct{ err error }
+
+func (e recordingStoppedError) Error() string { return e.err.Error() }
+func (e recordingStoppedError) Unwrap() error { return e.err }
+
+// recordingKept is the error of a recording at path that stopped (err,
+// the session's "recording PATH stopped: ...") after some samples: what
+// the file kept, which replays (the recorder cut off a record left
+// short), and what to do; a file that kept no sample is as one that
+// recorded none. A full disk is said in its words.
+func recordingKept(path string, err error) error {
+	samples, _, rerr := replay.ReadSamples(path)
+	if rerr != nil || len(samples) == 0 {
+		return recordedNothing(path, recordTally{}, err)
+	}
+	kept := fmt.Sprintf("%d samples, %.1f s, are in it and replay", len(samples), samples[len(samples)-1].Time.Seconds())
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("recording %s stopped: no space left on device (%s): free some space and record again", userfile.Name(path), kept)
+	case errors.Is(err, syscall.EDQUOT):
+		return fmt.Errorf("recording %s stopped: disk quota exceeded (%s): free some space and record again", userfile.Name(path), kept)
+	}
+	return fmt.Errorf("%w (%s)", err, kept)
 }
 
 // recordTally is what recordFor read: samples and reads without one, for
@@ -165,7 +233,7 @@ func recordFor(ctx context.Context, g *session.Glove, d time.Duration) (recordTa
 			return tally, err
 		}
 		if err := g.RecordingFailed(); err != nil {
-			return tally, err
+			return tally, recordingStoppedError{err}
 		}
 	}
 	tally.took, tally.interrupted = time.Since(start), ctx.Err() != nil

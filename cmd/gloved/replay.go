@@ -38,7 +38,11 @@ func runReplay(ctx context.Context, args []string, out io.Writer) error {
 	if len(targets) == 0 {
 		targets = stringList{osc.DefaultTarget}
 	}
-	o := daemon.ReplayOpts{Recording: pos[0], Speed: *speed, Scene: session.ScenePaths(*scenes), Targets: targets, Listen: *listen, Proximity: *proximity}
+	scene, err := sceneFlag(*scenes)
+	if err != nil {
+		return err
+	}
+	o := daemon.ReplayOpts{Recording: pos[0], Speed: *speed, Scene: scene, Targets: targets, Listen: *listen, Proximity: *proximity}
 	for _, p := range profiles {
 		o.Profiles = append(o.Profiles, profileFlag(p))
 	}

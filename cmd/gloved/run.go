@@ -91,7 +91,7 @@ func runRun(ctx context.Context, args []string, out io.Writer) error {
 
 // terminal reports whether out is a terminal.
 func terminal(out io.Writer) bool {
-	f, ok := out.(*os.File)
+	f, ok := out.(interface{ Fd() uintptr }) // a file, or the output wrapping one
 	return ok && isatty.IsTerminal(f.Fd())
 }
 

@@ -71,13 +71,33 @@ func (o *sessionOpts) open(opt session.PipelineOptions) (*session.Session, error
 	if err != nil {
 		return nil, err
 	}
-	scene, err := session.LoadScene(session.ScenePaths(o.scenes), "")
+	files, err := sceneFlag(o.scenes)
+	if err != nil {
+		return nil, err
+	}
+	scene, err := session.LoadScene(files, "")
 	if err != nil {
 		return nil, err
 	}
 	warnScene(scene)
 	opt.Proximity, opt.NoAccel, opt.Workers = o.proximity, *o.noAccel, *o.workers
 	return session.Open(spec, scene, opt)
+}
+
+// sceneFlag is the scene files a --scene flag lists, comma-separated: an
+// empty name, or a built-in scene there is none of, is a usage error
+// naming the flag.
+func sceneFlag(list string) ([]session.SceneFile, error) {
+	files := session.ScenePaths(list)
+	for _, f := range files {
+		if f.Path == "" {
+			return nil, fmt.Errorf("%w: --scene %q: an empty file name (a comma at an end, or two together): give the scene files comma-separated, such as a.obj,b.stl", errUsage, list)
+		}
+		if err := session.CheckBuiltin(f.Path); err != nil {
+			return nil, fmt.Errorf("%w: --scene %w", errUsage, err)
+		}
+	}
+	return files, nil
 }
 
 // inputs are the files the flags name for the session to read.

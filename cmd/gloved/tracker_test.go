@@ -337,9 +337,13 @@ func TestATrackerSessionRecordedReplaysItsJointAnglesWithoutTheNetwork(t *testin
 		sendPoses(t, "", listen, 25, func(w *osc.Writer) { enc.Frame(w, f, time.Now()) })
 	}
 	p.cmd.Process.Signal(os.Interrupt)
-	// A tracker has no sensors: the summary says what it recorded.
+	// A tracker has no sensors: the summary says what it recorded, and
+	// its faults in words (it printed a Go struct).
 	if code := p.exit(t); code != 0 || !strings.Contains(p.out.String(), "interrupted after") || !strings.Contains(p.out.String(), "(right hand, joint angles)") {
 		t.Fatalf("gloved record exit %d: %s%s", code, p.out.String(), p.errs.String())
+	}
+	if out := p.out.String(); !strings.Contains(out, "; faults: ") || strings.ContainsAny(out, "{}") {
+		t.Errorf("gloved record's summary does not say its faults in words: %s", out)
 	}
 
 	held, err := net.ListenPacket("udp", listen) // a replay opens no socket of the tracker's

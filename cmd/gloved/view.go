@@ -39,10 +39,18 @@ func listenView(addr string) (*view.Server, error) {
 // cannotListen is the error of a command's --flag naming an address it
 // cannot listen at (a port beyond 65535, an address not this machine's):
 // the listener's own word, without the layers that repeat the address.
+// An address that does not parse or resolve (no port, a port beyond
+// 65535, a host or port name unknown) is a bad flag value, a usage
+// error, as --target's are; one the machine refuses is not.
 func cannotListen(flag, addr string, err error) error {
 	var op *net.OpError
 	if errors.As(err, &op) {
 		err = op.Err
+	}
+	var bad *net.AddrError
+	var unknown *net.DNSError
+	if errors.As(err, &bad) || errors.As(err, &unknown) {
+		return fmt.Errorf("%w: --%s %s: %v: choose host:port with a free port of this machine (or 127.0.0.1:0 for any)", errUsage, flag, addr, err)
 	}
 	return fmt.Errorf("--%s %s: %v: choose host:port with a free port of this machine (or 127.0.0.1:0 for any)", flag, addr, err)
 }

@@ -356,7 +356,11 @@ func Open(path string) (*Reader, error) {
 func NewReader(r io.Reader) (*Reader, error) {
 	rr := &Reader{r: bufio.NewReader(r)}
 	var head [14]byte
-	if _, err := io.ReadFull(rr.r, head[:]); err != nil {
+	if got, err := io.ReadFull(rr.r, head[:]); err != nil {
+		if got >= len(recMagic) && string(head[:len(recMagic)]) == recMagic {
+			// The magic, then less than the version and the header's length.
+			return nil, fmt.Errorf("%w: header cut short after %d of its first 14 bytes (a gloved recording, cut off in its header: nothing in it to read; record the session again)", ErrCorrupt, got)
+		}
 		return nil, fmt.Errorf("header: %w (not a gloved recording?)", err)
 	}
 	if string(head[:8]) != recMagic {
