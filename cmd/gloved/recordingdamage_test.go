@@ -9,9 +9,10 @@ import (
 )
 
 // TestADamagedRecordingIsSaidOnce: a recording cut inside its header is
-// refused by dump, replay, contacts, export and the daemon in one line
-// that names the file once and says "recording damaged" once
-// ("F: recording damaged: header cut short (unexpected EOF)"); one
+// refused by dump, replay, contacts and export in one line that names
+// the file once and says "recording damaged" once ("F: recording damaged:
+// header cut short (unexpected EOF)"), and by the daemon as its config's
+// error, naming the key (exit 2, as --check); one
 // damaged after its samples began is warned of, by each, in the same
 // words.
 func TestADamagedRecordingIsSaidOnce(t *testing.T) {
@@ -56,5 +57,5 @@ func TestADamagedRecordingIsSaidOnce(t *testing.T) {
 		}
 	}
 	r := runBinary(t, 30*time.Second, "run", "-c", handConfig(t, dir, "device = \"replay\"\nrecording = \""+cut+"\"", freeUDP(t), ""), "--for", "3s", "--status=false")
-	r.oneLine(t, 1, "hand right: "+cut+": recording damaged: header cut short (unexpected EOF)")
+	r.oneLine(t, 2, "hand[0] (right).recording: "+cut+": recording damaged: header cut short (unexpected EOF)")
 }
