@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -293,8 +294,22 @@ var ErrConfig = errors.New("config")
 // c's file: "config: lab.toml: scene: ...", or "config: the built-in
 // demo: ..." for a run without a file.
 func (c *Config) Invalid(err error) error {
-	return fmt.Errorf("%w: %s: %v", ErrConfig, cmp.Or(c.Path, "the built-in demo"), err)
+	return &invalidError{file: cmp.Or(c.Path, "the built-in demo"), err: err}
 }
+
+// invalidError is Invalid's error: ErrConfig and the cause, both to
+// errors.Is and errors.As, worded once ("config: FILE: cause", the
+// cause's own "config: " left out).
+type invalidError struct {
+	file string
+	err  error
+}
+
+func (e *invalidError) Error() string {
+	return ErrConfig.Error() + ": " + e.file + ": " + strings.TrimPrefix(e.err.Error(), ErrConfig.Error()+": ")
+}
+
+func (e *invalidError) Unwrap() []error { return []error{ErrConfig, e.err} }
 
 // DefaultBudgetMS is frame.budget_ms unless a config says otherwise.
 const DefaultBudgetMS = 5.0

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -59,6 +61,9 @@ func (a listenAddr) explain(err error) error {
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return fmt.Errorf("%s = %q: the port is in use: choose a free port for %s, or stop what holds it", a.key, a.addr, a.key)
 	}
+	if errors.Is(err, syscall.EACCES) {
+		return fmt.Errorf("%s = %q: not allowed to listen there (%v): ports below 1024 need root or CAP_NET_BIND_SERVICE: choose a port above 1023", a.key, a.addr, unwrapOp(err))
+	}
 	return fmt.Errorf("%s = %q: cannot listen there (%v): give an address of this machine", a.key, a.addr, unwrapOp(err))
 }
 
@@ -78,12 +83,9 @@ func unwrapOp(err error) error {
 // machine's is refused while d goes on, instead of stopping d and
 // starting it again. (What d holds it hands on, or frees as it stops.)
 func (d *Daemon) canListen(next *Config) error {
-	held := map[listenAddr]bool{}
-	for _, a := range d.config.listenAddrs() {
-		held[listenAddr{network: a.network, addr: a.addr}] = true
-	}
+	held := d.config.listenAddrs()
 	for _, a := range next.listenAddrs() {
-		if held[listenAddr{network: a.network, addr: a.addr}] {
+		if slices.ContainsFunc(held, a.sameSocket) {
 			continue
 		}
 		if err := a.try(); err != nil {
@@ -91,6 +93,51 @@ func (d *Daemon) canListen(next *Config) error {
 		}
 	}
 	return nil
+}
+
+// sameSocket reports whether a and b bind one socket however they are
+// spelt ("localhost:9431" and "127.0.0.1:9431"), or one whose binding
+// holds the other's port (":9100" and "127.0.0.1:9100"): the same
+// network and port, and the same address or either every address. Two
+// that do not resolve are the same only as written.
+func (a listenAddr) sameSocket(b listenAddr) bool {
+	if a.network != b.network {
+		return false
+	}
+	x, xok := resolveListen(a)
+	y, yok := resolveListen(b)
+	if !xok || !yok {
+		return a.addr == b.addr
+	}
+	if x.Port() != y.Port() || x.Port() == 0 { // 0: each its own free port
+		return false
+	}
+	return x.Addr() == y.Addr() || !x.Addr().IsValid() || !y.Addr().IsValid() || x.Addr().IsUnspecified() || y.Addr().IsUnspecified()
+}
+
+// resolveListen resolves a's address (no address: every one, invalid).
+func resolveListen(a listenAddr) (netip.AddrPort, bool) {
+	if a.network == "udp" {
+		u, err := net.ResolveUDPAddr("udp", a.addr)
+		if err != nil {
+			return netip.AddrPort{}, false
+		}
+		return netip.AddrPortFrom(u.AddrPort().Addr().Unmap(), u.AddrPort().Port()), true
+	}
+	t, err := net.ResolveTCPAddr("tcp", a.addr)
+	if err != nil {
+		return netip.AddrPort{}, false
+	}
+	return netip.AddrPortFrom(t.AddrPort().Addr().Unmap(), t.AddrPort().Port()), true
+}
+
+// canStart tries each address c listens on before the daemon starts: one
+// it may not listen on (not this machine's, a port it lacks the right to)
+// is a configuration error, as --check says; a port in use is left to the
+// start, which says so (exit 1: another program's, not the config's).
+func (c *Config) canStart() error {
+	_, err := c.ListenNotes()
+	return err
 }
 
 // ListenNotes tries every address c listens on, for `gloved run --check`:

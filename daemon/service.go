@@ -125,6 +125,11 @@ func (s *Service) Run(ctx context.Context) error {
 		log.Warn().Msg(ierr.Error() + ": gloved stopped before it ran")
 		return nil
 	}
+	if err == nil {
+		if err = cfg.canStart(); err != nil {
+			err = cfg.Invalid(err)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,8 @@ const (
 	// children.
 	LayoutFull
 	// LayoutPacked keeps each box in 40 bytes (packedBox): 48 bytes a node
-	// with its children. Decoding a box costs a few dozen flops; a tree
+	// with its children, 8 for a node over two triangles, which keeps no
+	// box (pairBox). Decoding a box costs a few dozen flops; a tree
 	// too big for the caches gains that back in memory traffic.
 	LayoutPacked
 )
@@ -55,8 +56,9 @@ const (
 // grasp's p50 was within the noise of whole boxes (bunny, torus, duck, two
 // idle runs) but the 278k bunny's p99 was higher in both (1.8-2.8 ms
 // against 1.3-1.4), so the trees of a few hundred thousand triangles keep
-// whole boxes and a million-triangle one saves 80 bytes a triangle (186
-// to 106 for the scene). The load takes 10-30% longer packed (the
+// whole boxes and a million-triangle one saves 96 bytes a triangle (186
+// to 90 for the scene; 106 before the nodes over two triangles kept no
+// box). The load takes 10-30% longer packed (the
 // self-crossing check meets more triangle pairs). It is a variable for
 // the tests, which pack small trees to check that every answer stays the
 // same.
@@ -226,7 +228,17 @@ func (t *Tree) pairBox(i int32) geom.OBB {
 		e, f := tri[1].Sub(tri[0]), tri[2].Sub(tri[0])
 		n := e.Cross(f)
 		if el, nl := e.Len(), n.Len(); el > 0 && nl > 1e-12*el*max(el, f.Len()) && !math.IsInf(el, 0) && !math.IsInf(nl, 0) {
-			u, w := e.Mul(1/el), n.Mul(1/nl)
+			// The cross product's rounding leaves the normal off square
+			// with the edge by up to 1e-16 of |e||f|, a sliver's normal
+			// by much more than its length's 1e-16: Gram-Schmidt squares
+			// it, since the box tests take the axes as orthonormal.
+			u := e.Mul(1 / el)
+			w := n.Sub(u.Mul(n.Dot(u)))
+			if wl := w.Len(); wl > 0 {
+				w = w.Mul(1 / wl)
+			} else {
+				continue
+			}
 			v := w.Cross(u)
 			axes = mgl64.Mat3{u.X, u.Y, u.Z, v.X, v.Y, v.Z, w.X, w.Y, w.Z}
 			break

@@ -42,6 +42,15 @@ func TestPackedBoxesHoldTheirTrianglesAsTightlyAsWholeOnes(t *testing.T) {
 			slivers.Verts[i].X *= 40
 		}
 	}
+	// Nearly collinear triangles (their area 1e-11 to 1e-9 of the
+	// product of their edges): a cross product's normal is off square
+	// with the edge by up to 1e-4 there.
+	flat := Soup("flat", r, 400, 1, 0.5)
+	for i, tri := range flat.Tris {
+		a, b := flat.Verts[tri[0]], flat.Verts[tri[1]]
+		off := geom.Vec3{X: r.NormFloat64(), Y: r.NormFloat64(), Z: r.NormFloat64()}.Mul(math.Pow(10, -11+2*r.Float64()) * b.Sub(a).Len())
+		flat.Verts[tri[2]] = a.Add(b.Sub(a).Mul(0.3 + 0.4*float64(i%2))).Add(off)
+	}
 	meshes := map[string]*Mesh{
 		"sphere":     Sphere("ball", geom.Vec3{X: 1, Y: 2, Z: 3}, 2, 4),
 		"soup":       Soup("s", r, 2000, 10, 1),
@@ -49,6 +58,7 @@ func TestPackedBoxesHoldTheirTrianglesAsTightlyAsWholeOnes(t *testing.T) {
 		"duplicates": dup,
 		"far":        far,
 		"slivers":    slivers,
+		"flat":       flat,
 	}
 	for name, m := range meshes {
 		for _, fit := range fitModes {

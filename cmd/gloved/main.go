@@ -215,7 +215,7 @@ func (o *outputWriter) check(err error) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.err != nil && !errors.Is(o.err, syscall.EPIPE) && (err == nil || errors.Is(err, errHelp)) {
-		return o.err
+		return fmt.Errorf("standard output: %w: what was printed is incomplete; free some space, or send the output elsewhere", o.err)
 	}
 	return err
 }

@@ -194,6 +194,9 @@ func (e recordingStoppedError) Unwrap() error { return e.err }
 // recorded none. A full disk is said in its words.
 func recordingKept(path string, err error) error {
 	samples, _, rerr := replay.ReadSamples(path)
+	if rerr != nil && replay.HoldsSamples(path) == nil {
+		return fmt.Errorf("%w (what %s kept could not be read again to count it: %v)", err, userfile.Name(path), rerr)
+	}
 	if rerr != nil || len(samples) == 0 {
 		return recordedNothing(path, recordTally{}, err)
 	}

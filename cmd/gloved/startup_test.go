@@ -148,7 +148,7 @@ func TestCheckRejectsWhatRunCannotStart(t *testing.T) {
 
 // TestCheckTriesWhereTheConfigListens: --check binds each address the
 // config listens on and lets it go. One that is not this machine's cannot
-// run anywhere: exit 2, naming the key. A port in use passes with a note
+// run anywhere: exit 2, naming the key, at --check and at start alike. A port in use passes with a note
 // (the gloved running the config holds its own ports while it is checked
 // for a reload), as does an OSCQuery interface that is missing, which run
 // only warns of.
@@ -162,8 +162,9 @@ func TestCheckTriesWhereTheConfigListens(t *testing.T) {
 		{"OSC on an address not this machine's", "192.0.2.1:19483", "", []string{`osc.listen = "192.0.2.1:19483"`, "cannot listen there", "give an address of this machine"}},
 		{"page on an address not this machine's", "127.0.0.1:0", "[view]\nlisten = \"192.0.2.1:19484\"\n", []string{`view.listen = "192.0.2.1:19484"`, "cannot listen there"}},
 	} {
-		r := runBinary(t, 20*time.Second, "run", "-c", writeConfig(t, tc.listen, "builtin:grasp", tc.extra), "--check")
-		r.oneLine(t, 2, tc.says...)
+		cfg := writeConfig(t, tc.listen, "builtin:grasp", tc.extra)
+		runBinary(t, 20*time.Second, "run", "-c", cfg, "--check").oneLine(t, 2, tc.says...)
+		runBinary(t, 20*time.Second, "run", "-c", cfg, "--for", "3s", "--status=false").oneLine(t, 2, append(tc.says, "config: "+cfg)...)
 	}
 	for _, tc := range []struct {
 		name, extra, note string

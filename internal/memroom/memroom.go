@@ -150,11 +150,34 @@ func cgroupMemory() (limit, used uint64) {
 		}
 		for _, d := range dirs {
 			if limit = cgroupValue(filepath.Join(d, max)); limit != 0 {
-				return limit, cgroupValue(filepath.Join(d, cur))
+				stat, _ := os.ReadFile(filepath.Join(d, "memory.stat"))
+				return limit, inUse(cgroupValue(filepath.Join(d, cur)), stat)
 			}
 		}
 	}
 	return 0, 0
+}
+
+// inUse is a cgroup's use less the file cache the kernel would reclaim
+// before it refused the group memory (memory.stat's inactive_file, v1's
+// total_inactive_file), as docker and the kubelet count it: a daemon that
+// records for hours fills its group with the cache of its own files.
+func inUse(current uint64, stat []byte) uint64 {
+	for _, line := range strings.Split(string(stat), "\n") {
+		name, v, ok := strings.Cut(line, " ")
+		if !ok || name != "inactive_file" && name != "total_inactive_file" {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			continue
+		}
+		if n >= current {
+			return 0
+		}
+		return current - n
+	}
+	return current
 }
 
 // noCgroupLimit is the least of the values cgroup v1 writes for no limit

@@ -62,3 +62,27 @@ func TestReadSeesThisProcess(t *testing.T) {
 		t.Error("no room known")
 	}
 }
+
+// TestACgroupsFileCacheIsNotUse: the page cache a cgroup holds of files it
+// read or wrote (inactive_file in v2's memory.stat, total_inactive_file in
+// v1's) is reclaimed before the group is refused memory, so it is not
+// counted as used; without it, or unreadable, the use is as read.
+func TestACgroupsFileCacheIsNotUse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cur  uint64
+		stat string
+		want uint64
+	}{
+		{"v2", 900 << 20, "anon 100000\nfile 800000000\nactive_file 100000\ninactive_file 524288000\n", 900<<20 - 524288000},
+		{"v1", 900 << 20, "cache 800000000\ninactive_file 5\ntotal_cache 800000000\ntotal_inactive_file 10\n", 900<<20 - 5},
+		{"v1 hierarchy only", 900 << 20, "cache 800000000\ntotal_inactive_file 10\n", 900<<20 - 10},
+		{"more cache than use", 100, "inactive_file 400\n", 0},
+		{"no stat", 700, "", 700},
+		{"garbled", 700, "inactive_file lots\n", 700},
+	} {
+		if got := inUse(tc.cur, []byte(tc.stat)); got != tc.want {
+			t.Errorf("%s: %d in use, want %d", tc.name, got, tc.want)
+		}
+	}
+}
