@@ -18,6 +18,7 @@ import (
 // frame, which carries its sample's time.) The two hands' bundles
 // interleave, each with its own sample's time.
 func TestAHandsTimetagsNeverGoBack(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the daemon for 6 s")
 	}
