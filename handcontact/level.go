@@ -15,6 +15,17 @@ import (
 // costWeight is how much one frame moves its level's cost.
 const costWeight = 0.125
 
+// staleWeight is how much a frame the limit stopped at a level lowers
+// the cost of each deeper level, toward the level's own: a deeper level's
+// cost, raised at once by one slow frame (the machine busy for a moment),
+// is never measured again while the limit holds and the hands keep
+// meeting, and kept the hands at the limit for good. It now sinks until
+// Choose tries the level again, which measures it: a level that truly
+// costs more than the budget is tried again after a few seconds (twice
+// the budget: about every 2 s at 100 frames a second; eight times: 6 s),
+// one frame over its budget each time.
+const staleWeight = 1.0 / 256
+
 // slot returns the costs index of a depth limit.
 func (d *Detector) slot(maxDepth int) int {
 	if maxDepth < 0 || maxDepth >= d.Levels() {
@@ -24,9 +35,11 @@ func (d *Detector) slot(maxDepth int) int {
 }
 
 // observe moves the level's cost toward a frame's time: up to it at
-// once, down by a moving average; and full depth's too when the limit did not stop the query, which then did all
-// a full one would have (so a pessimistic measurement does not keep the
-// hands at a limit while they are apart).
+// once, down by a moving average; and full depth's too when the limit did
+// not stop the query, which then did all a full one would have (so a
+// pessimistic measurement does not keep the hands at a limit while they
+// are apart). When the limit stopped it, the deeper levels' costs, which
+// it did not measure, sink slowly toward its own (staleWeight).
 func (d *Detector) observe(maxDepth int, took time.Duration) {
 	ns := float64(took.Nanoseconds())
 	move := func(k int) {
@@ -38,8 +51,17 @@ func (d *Detector) observe(maxDepth int, took time.Duration) {
 	}
 	k := d.slot(maxDepth)
 	move(k)
-	if full := d.Levels(); !d.Limited && k != full {
+	full := d.Levels()
+	if !d.Limited && k != full {
 		move(full)
+		return
+	}
+	if d.Limited {
+		for j := k + 1; j <= full; j++ {
+			if d.costs[j] > d.costs[k] {
+				d.costs[j] -= staleWeight * (d.costs[j] - d.costs[k])
+			}
+		}
 	}
 }
 
