@@ -43,12 +43,24 @@ func decode(t *testing.T, packets [][]byte, hand string, c geom.Convention) wire
 	}
 	var f wireFrame
 	n := 0
-	for _, pk := range packets {
+	var tag uint64
+	for i, pk := range packets {
 		p, err := goosc.ParsePacket(string(pk))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range p.(*goosc.Bundle).Messages {
+		// A frame is one bundle, or several of one timetag where it
+		// would be over 1400 bytes (docs/profiles.md).
+		b := p.(*goosc.Bundle)
+		if len(pk) > 1400 {
+			t.Fatalf("bundle %d of a frame: %d bytes, over 1400", i, len(pk))
+		}
+		if i == 0 {
+			tag = b.Timetag.TimeTag()
+		} else if b.Timetag.TimeTag() != tag {
+			t.Fatalf("bundle %d of a frame: timetag %d, the first's %d", i, b.Timetag.TimeTag(), tag)
+		}
+		for _, m := range b.Messages {
 			c, ok := contract[m.Address]
 			if !ok || ms[n].Address("/gloved", hand) != m.Address {
 				t.Fatalf("message %d: %s is not the contract's %s", n, m.Address, ms[n].Path)
