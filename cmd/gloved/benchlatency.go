@@ -19,7 +19,7 @@ import (
 )
 
 func runBenchLatency(ctx context.Context, args []string, out io.Writer) error {
-	fs := newBenchFlags("latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion grasp|tap|pinch|fist|cross] [--glove cyberglove|opengloves] [--count-tris] [--json]", "print one JSON object", out)
+	fs := newBenchFlags("latency", "gloved bench latency [--frames N] [--warmup N] [--scene FILE,... | --config FILE] [--motion "+strings.Join(sim.MotionStrings(), "|")+"] [--glove cyberglove|opengloves] [--count-tris] [--json]", "print one JSON object", out)
 	frames := fs.Int("frames", 2000, "frames to measure (100 per second)")
 	warmup := fs.Int("warmup", 100, "frames to skip first (start-up, first contacts)")
 	scene := fs.String("scene", session.BuiltinScene, "scene files, comma-separated (as the config's [scene] files)")

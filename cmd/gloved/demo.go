@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gloved/gloved/devices/sim"
 	"github.com/gloved/gloved/env"
 	"github.com/gloved/gloved/handmodel"
 	"github.com/gloved/gloved/session"
@@ -18,8 +19,8 @@ import (
 // narrow phase, and one frame in ten is printed with each link's contact
 // depth or, within 1 cm, its distance.
 func runDemo(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("demo", "gloved demo [--motion grasp|tap|pinch] [--frames N]", out)
-	motion := fs.String("motion", "grasp", "simulated motion")
+	fs := newFlagSet("demo", "gloved demo [--motion "+strings.Join(sim.MotionStrings(), "|")+"] [--frames N]", out)
+	motion := fs.String("motion", "grasp", "simulated motion: "+sim.MotionNames())
 	frames := fs.Int("frames", 300, "frames to run (100 per simulated second)")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err

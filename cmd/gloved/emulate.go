@@ -8,10 +8,12 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gloved/gloved/configs"
 	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/emulator"
@@ -86,7 +88,7 @@ func runEmulate(ctx context.Context, args []string, out io.Writer) error {
 
 // parseEmulate reads `gloved emulate`'s flags.
 func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
-	fs := newFlagSet("emulate", "gloved emulate [--model cyberglove|cyberglove3|opengloves] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion grasp|tap|pinch|fist|cross] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE] [--servo-log FILE] [--force]", out)
+	fs := newFlagSet("emulate", "gloved emulate [--model "+strings.Join(emulator.Models, "|")+"] [--sensors 18|22] [--max 4095|1023] [--splay] [--joints] [--force-feedback] [--controls] [--source sim|RECORDING] [--motion "+strings.Join(sim.MotionStrings(), "|")+"] [--calibration FILE [--pose NAME] [--script FILE] [--noise SIGMA]] [--left] [--link PATH] [--garbage RATE] [--lose RATE] [--unplug-at S] [--unplug-for S] [--silent-at S] [--silent-for S] [--hangup-at S] [--hangup-for S] [--seed N] [--stamps FILE] [--servo-log FILE] [--force]", out)
 	a := &emulateArgs{set: func(name string) bool { return flagSet(fs, name) }}
 	fs.StringVar(&a.model, "model", string(cyberglove.ModelII), "the unit: cyberglove (I/II, 8-bit records), cyberglove3 (III: also 1eu and 1S, its 16-bit stream at 90 Hz) or opengloves (a LucidGloves firmware's alpha-encoded lines at 100 Hz)")
 	fs.IntVar(&a.max, "max", opengloves.MaxESP32, "opengloves: the firmware's full scale, 4095 (an ESP32) or 1023 (an AVR board)")
@@ -116,6 +118,9 @@ func parseEmulate(args []string, out io.Writer) (*emulateArgs, error) {
 		return nil, err
 	} else if len(pos) > 0 {
 		return nil, fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if !slices.Contains(emulator.Models, a.model) {
+		return nil, fmt.Errorf("%w: --model %q: want %s", errUsage, a.model, configs.List(emulator.Models, "or"))
 	}
 	if err := a.checkNumbers(); err != nil {
 		return nil, err

@@ -20,10 +20,11 @@ import (
 // transform per frame, the world-space scene, and the contacts), or as one
 // animated glTF file for any viewer (--gltf FILE).
 func runExport(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) (--out DIR | --gltf FILE) [--wrist-pose POSE] [--mesh FILE] [--no-accel] [--workers N]", out)
+	fs := newFlagSet("export", "gloved export --scene FILE[,FILE] (--recording FILE | --sim) (--out DIR | --gltf FILE [--force]) [--wrist-pose POSE] [--mesh FILE] [--no-accel] [--workers N]", out)
 	o := addSessionFlags(fs)
 	dir := fs.String("out", "", "output directory (created): links, frames, scene and contacts in OBJ, text and JSON")
 	file := fs.String("gltf", "", "write the session as one animated glTF 2.0 file instead: binary (.glb) or JSON (.gltf)")
+	force := fs.Bool("force", false, "overwrite the --gltf file if it exists")
 	if pos, err := parseInterleaved(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -32,12 +33,18 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	if (*dir == "") == (*file == "") {
 		return fmt.Errorf("%w: export needs exactly one of --out DIR or --gltf FILE", errUsage)
 	}
+	if *force && *file == "" {
+		return fmt.Errorf("%w: --force overwrites the --gltf file: give it only with --gltf FILE", errUsage)
+	}
 	binary, err := gltfFormat(*file)
 	if err != nil {
 		return err
 	}
 	if *file != "" {
 		if err := notAnInput("--gltf", *file, []string{*file}, o.inputs()); err != nil {
+			return err
+		}
+		if err := refuseExisting("--gltf", *file, *force); err != nil {
 			return err
 		}
 		if o.sim && o.frames > maxGLTFFrames {
@@ -50,7 +57,7 @@ func runExport(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer s.Close()
 	if *file != "" {
-		return exportGLTF(ctx, s, o.limit(), *file, binary, out)
+		return exportGLTF(ctx, s, o.limit(), *file, binary, *force, out)
 	}
 	body, scene := s.Pipeline.Body(), s.Pipeline.Scene()
 	if err := notAnInput("--out", *dir, exportFiles(*dir, body), o.inputs()); err != nil {

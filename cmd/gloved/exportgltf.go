@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -24,7 +25,8 @@ const maxGLTFFrames = view.MaxTimelineFrames
 // file (see package animation). The file is readied before the first
 // frame, so that a path that cannot be written fails at once, and put in
 // place only when written whole: an export interrupted writes nothing.
-func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary bool, out io.Writer) error {
+// A file already at path is replaced only if force.
+func exportGLTF(ctx context.Context, s *session.Session, limit int, path string, binary, force bool, out io.Writer) error {
 	f, err := userfile.CreateOutput(path)
 	if err != nil {
 		return fmt.Errorf("--gltf: %w", err)
@@ -47,7 +49,9 @@ func exportGLTF(ctx context.Context, s *session.Session, limit int, path string,
 	if err := rec.Write(w, binary); err != nil {
 		return fmt.Errorf("--gltf: %w", f.Abort(err))
 	}
-	if err := f.Commit(); err != nil {
+	if err := commitOutput("--gltf", f, force); errors.Is(err, errExists) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("--gltf: %w", err)
 	}
 	warnDamage(s)

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -211,7 +213,45 @@ func (p *poseFlag) pose() ([]float64, error) {
 // existsError is the one line for an output file a flag names that
 // exists: the command refuses to overwrite it unless given --force.
 func existsError(flag, path string) error {
-	return fmt.Errorf("%s %s exists: give --force to overwrite it", flag, userfile.Name(path))
+	return existsErr(fmt.Sprintf("%s %s exists: give --force to overwrite it", flag, userfile.Name(path)))
+}
+
+// errExists is what every existsError is (errors.Is), so that a caller
+// passes it on as it is, said once, not wrapped in the flag's name again.
+var errExists = errors.New("output file exists")
+
+// existsErr is existsError's one line.
+type existsErr string
+
+func (e existsErr) Error() string        { return string(e) }
+func (e existsErr) Is(target error) bool { return target == errExists }
+
+// refuseExisting is existsError for the output file a flag names when
+// something other than a directory (which the writing refuses in its own
+// words) is there and force is not given: checked before any work.
+func refuseExisting(flag, path string, force bool) error {
+	if path == "" || force {
+		return nil
+	}
+	if fi, err := os.Lstat(path); err == nil && !fi.IsDir() {
+		return existsError(flag, path)
+	}
+	return nil
+}
+
+// commitOutput puts o at its path, written whole: over a file there only
+// if force, else a file that appeared there meanwhile is left as it is
+// and refused as existsError.
+func commitOutput(flag string, o *userfile.Output, force bool) error {
+	if force {
+		return o.Commit()
+	}
+	if err := o.CommitNew(); errors.Is(err, iofs.ErrExist) {
+		return existsError(flag, o.Path)
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // flagsWritten is Spec.NormalizeWritten's written for a command whose

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 )
 
 func runHand(ctx context.Context, args []string, out io.Writer) error {
-	fs := newFlagSet("hand", "gloved hand [--length M] [--breadth M] [--left] [--forearm] [--meshes FILE] [--mesh FILE.glb] [--pose flat|fist|spread] [-o FILE.obj|FILE.glb]", out)
+	fs := newFlagSet("hand", "gloved hand [--length M] [--breadth M] [--left] [--forearm] [--meshes FILE] [--mesh FILE.glb] [--pose flat|fist|spread] [-o FILE.obj|FILE.glb [--force]]", out)
 	length := fs.Float64("length", handmodel.DefaultParams.Length, "hand length, wrist crease to middle fingertip, m")
 	breadth := fs.Float64("breadth", handmodel.DefaultParams.Breadth, "hand breadth across the knuckles, m")
 	left := fs.Bool("left", false, "a left hand")
@@ -23,14 +24,21 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	mesh := fs.String("mesh", "", "a skinned hand (glTF/GLB with WebXR joint names, such as the WebXR generic hand): the links take its bones and shape, and the posed skin is exported with them")
 	poseName := fs.String("pose", "flat", "pose for the export: flat, fist or spread")
 	outPath := fs.String("o", "", "write the posed hand to this file: OBJ (.obj: the link meshes and frames) or binary glTF (.glb: a node per link, posed)")
+	force := fs.Bool("force", false, "overwrite the -o file if it exists")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
+	}
+	if *force && *outPath == "" {
+		return fmt.Errorf("%w: --force overwrites the -o file: give it only with -o FILE", errUsage)
 	}
 	glb, err := glbOr("-o", *outPath, ".obj")
 	if err != nil {
 		return err
 	}
 	if err := notAnInput("-o", *outPath, []string{*outPath}, []inputFile{{"--meshes", *meshes}, {"--mesh", *mesh}}); err != nil {
+		return err
+	}
+	if err := refuseExisting("-o", *outPath, *force); err != nil {
 		return err
 	}
 	// A skinned hand's size is its skin's (its bones place the joints):
@@ -62,7 +70,9 @@ func runHand(ctx context.Context, args []string, out io.Writer) error {
 	if *outPath == "" {
 		return nil
 	}
-	if err := writeHandFile(*outPath, glb, h, poses, skin, posed); err != nil {
+	if err := writeHandFile(*outPath, glb, *force, h, poses, skin, posed); errors.Is(err, errExists) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("-o: %w", err)
 	}
 	fmt.Fprintf(out, "wrote %s\n", userfile.Name(*outPath))
@@ -117,13 +127,21 @@ func printHand(out io.Writer, h *handmodel.Hand, poses []geom.Transform, poseNam
 }
 
 // writeHandFile writes the posed hand, and the posed skin of a skinned
-// hand, to the file path: binary glTF if glb, else OBJ.
-func writeHandFile(path string, glb bool, h *handmodel.Hand, poses []geom.Transform, skin *handmodel.Skin, posed *handmodel.SkinPose) error {
+// hand, to the file path, whole or not at all: binary glTF if glb, else
+// OBJ. A file already at path is replaced only if force.
+func writeHandFile(path string, glb, force bool, h *handmodel.Hand, poses []geom.Transform, skin *handmodel.Skin, posed *handmodel.SkinPose) error {
 	write := func(w io.Writer) error { return writeHandOBJ(w, h, poses, skin, posed) }
 	if glb {
 		write = func(w io.Writer) error { return animation.WritePose(w, h, poses, skin, posed) }
 	}
-	return userfile.WriteFile(path, write)
+	o, err := userfile.CreateOutput(path)
+	if err != nil {
+		return err
+	}
+	if err := write(o); err != nil {
+		return o.Abort(err)
+	}
+	return commitOutput("-o", o, force)
 }
 
 // writeHandOBJ writes the posed links, and the posed skin of a skinned

@@ -19,19 +19,20 @@ import (
 // TestAnOfflineCommandOnAFullDiskWritesNothingAndSaysSo: on a full
 // disk, `export --gltf`, `export --out` and `hand -o` fail with one line
 // saying so; no partial file and no scratch file is left, and the file
-// the command would have replaced is there as it was. The disk is a real
-// one: a 100 KiB tmpfs with 8 KiB free, in a mount namespace of its own.
+// the command would have replaced (given --force) is there as it was.
+// The disk is a real one: a 100 KiB tmpfs with 8 KiB free, in a mount
+// namespace of its own.
 func TestAnOfflineCommandOnAFullDiskWritesNothingAndSaysSo(t *testing.T) {
 	for _, tc := range []struct {
 		old  string // the file there before, which must survive
 		args []string
 		says string
 	}{
-		{"e.glb", []string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--gltf", "e.glb"}, "e.glb"},
-		{"e.gltf", []string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--gltf", "e.gltf"}, "e.gltf"},
+		{"e.glb", []string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--gltf", "e.glb", "--force"}, "e.glb"},
+		{"e.gltf", []string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--gltf", "e.gltf", "--force"}, "e.gltf"},
 		{"out/scene.obj", []string{"export", "--scene", "builtin:grasp", "--sim", "--frames", "20", "--out", "out"}, "out/"},
-		{"h.glb", []string{"hand", "-o", "h.glb"}, "h.glb"},
-		{"h.obj", []string{"hand", "-o", "h.obj"}, "h.obj"},
+		{"h.glb", []string{"hand", "-o", "h.glb", "--force"}, "h.glb"},
+		{"h.obj", []string{"hand", "-o", "h.obj", "--force"}, "h.obj"},
 	} {
 		t.Run(strings.Join(tc.args[:1], " ")+" "+tc.old, func(t *testing.T) {
 			r, files, _ := onFullDisk(t, tc.old, tc.args...)

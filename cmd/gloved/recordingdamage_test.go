@@ -11,7 +11,8 @@ import (
 // TestADamagedRecordingIsSaidOnce: a recording cut inside its header is
 // refused by dump, replay, contacts and export in one line that names
 // the file once and says "recording damaged" once ("F: recording damaged:
-// header cut short (unexpected EOF)"), and by the daemon as its config's
+// header cut short after 20 of its N bytes (... record the session
+// again)"), and by the daemon as its config's
 // error, naming the key (exit 2, as --check); one
 // damaged after its samples began is warned of, by each, in the same
 // words.
@@ -49,7 +50,7 @@ func TestADamagedRecordingIsSaidOnce(t *testing.T) {
 			r := runBinary(t, 30*time.Second, args...)
 			line := strings.TrimSpace(r.stderr)
 			if path == cut {
-				r.oneLine(t, 1, "gloved: "+path+": recording damaged: header cut short (unexpected EOF)")
+				r.oneLine(t, 1, "gloved: "+path+": recording damaged: header cut short after 20 of its ", "record the session again")
 			} else if !strings.Contains(line, path+": recording damaged: record at byte ") && !strings.Contains(line, `"error":"recording damaged: record at byte `) {
 				t.Errorf("gloved %s: exit %d, stderr %q: want the damage said", args[0], r.code, line)
 			}
@@ -57,5 +58,5 @@ func TestADamagedRecordingIsSaidOnce(t *testing.T) {
 		}
 	}
 	r := runBinary(t, 30*time.Second, "run", "-c", handConfig(t, dir, "device = \"replay\"\nrecording = \""+cut+"\"", freeUDP(t), ""), "--for", "3s", "--status=false")
-	r.oneLine(t, 2, "hand[0] (right).recording: "+cut+": recording damaged: header cut short (unexpected EOF)")
+	r.oneLine(t, 2, "hand[0] (right).recording: "+cut+": recording damaged: header cut short after 20 of its ", "record the session again")
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	encbin "encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,7 +30,7 @@ func TestARecordingCutInItsFirst14BytesIsSaidToBeOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := runBinary(t, 20*time.Second, "dump", cut)
-		r.oneLine(t, 1, "cut.glove: recording damaged: header cut short after", "a gloved recording, cut off in its header", "record the session again")
+		r.oneLine(t, 1, "cut.glove: recording damaged: header cut short after", "cut off in its header", "record the session again")
 		if strings.Contains(r.stderr, "not a gloved recording?") {
 			t.Errorf("%d bytes: %s", n, r.stderr)
 		}
@@ -142,5 +144,45 @@ func TestFaultWordsNamesEveryCounter(t *testing.T) {
 	f = devices.Faults{BadFrames: 3, Resyncs: 1, SkippedBytes: 12}
 	if got, want := faultWords(f), "3 bad frames, 1 resync, 12 skipped bytes"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestEveryHeaderCutSaysWhatToDo: a recording cut anywhere inside its
+// header (at the magic's end, at byte 14, at 100, one byte before the
+// header's end) is refused by dump, replay and export in one line that
+// says where it was cut and to record the session again; an empty file
+// is said to be empty, and how to make a recording.
+func TestEveryHeaderCutSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	whole, err := os.ReadFile("../../testdata/recordings/grasp.glove")
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := 14 + int(encbin.LittleEndian.Uint32(whole[10:14])) + 4
+	if end <= 101 || end > len(whole) {
+		t.Fatalf("grasp.glove's header ends at byte %d: want a header longer than 100 bytes", end)
+	}
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut.glove")
+	for _, n := range []int{0, 8, 14, 100, end - 1} {
+		if err := os.WriteFile(cut, whole[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"dump", cut},
+			{"replay", cut, "--speed", "max", "--target", "127.0.0.1:9"},
+			{"export", "--scene", "builtin:grasp", "--recording", cut, "--out", t.TempDir()},
+		} {
+			r := runBinary(t, 30*time.Second, args...)
+			if n == 0 {
+				r.oneLine(t, 1, "gloved: "+cut+": empty: not a gloved recording (record a session with gloved record)")
+				continue
+			}
+			want := fmt.Sprintf("of its %d bytes", end)
+			if n < 14 {
+				want = "of its first 14 bytes"
+			}
+			r.oneLine(t, 1, fmt.Sprintf("gloved: %s: recording damaged: header cut short after %d %s (cut off in its header: nothing in it to read; record the session again)", cut, n, want))
+		}
 	}
 }

@@ -11,10 +11,16 @@ import (
 	"time"
 
 	"github.com/gloved/gloved/devices"
+	"github.com/gloved/gloved/devices/cyberglove"
 	"github.com/gloved/gloved/devices/cyberglove/layout"
 	"github.com/gloved/gloved/devices/opengloves"
 	"github.com/gloved/gloved/handmodel"
 )
+
+// Models are the units the emulator plays, named as --model and a
+// [[hand]]'s device name them: New plays the CyberGlove generations,
+// NewOpenGloves an OpenGloves firmware.
+var Models = []string{string(cyberglove.ModelII), string(cyberglove.ModelIII), opengloves.Name}
 
 // OpenGlovesOpts configures an emulated OpenGloves glove.
 type OpenGlovesOpts struct {

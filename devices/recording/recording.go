@@ -352,14 +352,21 @@ func Open(path string) (*Reader, error) {
 	return rr, nil
 }
 
+// headerCutAdvice ends the error of every recording cut inside its
+// header, wherever the cut: what it is and what to do.
+const headerCutAdvice = "(cut off in its header: nothing in it to read; record the session again)"
+
 // NewReader reads the header from r.
 func NewReader(r io.Reader) (*Reader, error) {
 	rr := &Reader{r: bufio.NewReader(r)}
 	var head [14]byte
 	if got, err := io.ReadFull(rr.r, head[:]); err != nil {
+		if got == 0 && err == io.EOF {
+			return nil, errors.New("empty: not a gloved recording (record a session with gloved record)")
+		}
 		if got >= len(recMagic) && string(head[:len(recMagic)]) == recMagic {
 			// The magic, then less than the version and the header's length.
-			return nil, fmt.Errorf("%w: header cut short after %d of its first 14 bytes (a gloved recording, cut off in its header: nothing in it to read; record the session again)", ErrCorrupt, got)
+			return nil, fmt.Errorf("%w: header cut short after %d of its first 14 bytes %s", ErrCorrupt, got, headerCutAdvice)
 		}
 		return nil, fmt.Errorf("header: %w (not a gloved recording?)", err)
 	}
@@ -374,8 +381,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, fmt.Errorf("%w: header length %d at byte 10", ErrCorrupt, n)
 	}
 	js := make([]byte, n+4)
-	if _, err := io.ReadFull(rr.r, js); err != nil {
-		return nil, fmt.Errorf("%w: header cut short (%v)", ErrCorrupt, err)
+	if got, err := io.ReadFull(rr.r, js); err != nil {
+		return nil, fmt.Errorf("%w: header cut short after %d of its %d bytes %s", ErrCorrupt, 14+got, 14+len(js), headerCutAdvice)
 	}
 	if crc32.ChecksumIEEE(js[:n]) != binary.LittleEndian.Uint32(js[n:]) {
 		return nil, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)

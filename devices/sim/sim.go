@@ -49,6 +49,16 @@ func MotionNames() string {
 	return b.String()
 }
 
+// MotionStrings returns the Motions' names, in order, as a flag's
+// usage lists them.
+func MotionStrings() []string {
+	names := make([]string, len(Motions))
+	for i, m := range Motions {
+		names[i] = string(m)
+	}
+	return names
+}
+
 // Valid reports whether m is one of the Motions.
 func (m Motion) Valid() bool { return slices.Contains(Motions, m) }
 
