@@ -58,6 +58,9 @@ func (a listenAddr) try() error {
 
 // explain is the line for try's error err.
 func (a listenAddr) explain(err error) error {
+	if _, ok := resolveListen(a); !ok {
+		return fmt.Errorf("%s = %q: %v: want host:port with a port 0-65535, such as 127.0.0.1:9431", a.key, a.addr, unwrapOp(err))
+	}
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return fmt.Errorf("%s = %q: the port is in use: choose a free port for %s, or stop what holds it", a.key, a.addr, a.key)
 	}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/gloved/gloved/devices/recording"
@@ -37,6 +38,9 @@ func NewReplay(ctx context.Context, o ReplayOpts, log io.Writer) (*Daemon, error
 	cfg, h, err := replayConfig(o)
 	if err != nil {
 		return nil, err
+	}
+	if err := cfg.canStart(); err != nil { // as a config's: exit 2, said of the flag
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	epoch := h.Epoch()
 	var c *carried

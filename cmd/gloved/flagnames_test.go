@@ -10,9 +10,9 @@ import (
 
 // TestReplayFlagErrorsNameTheFlags: gloved replay's flags set config keys
 // of the daemon it builds, and their errors name the flags as given, as
-// record's do: --speed 0, a --listen port in use, a --target the
-// --listen address cannot send to; never hand[0].speed, osc.listen nor
-// osc.targets.
+// record's do: --speed 0, a --listen port in use, a --listen no daemon
+// can bind, a --target the --listen address cannot send to; never
+// hand[0].speed, osc.listen nor osc.targets.
 func TestReplayFlagErrorsNameTheFlags(t *testing.T) {
 	t.Parallel()
 	busy := loopbackUDP(t)
@@ -26,6 +26,10 @@ func TestReplayFlagErrorsNameTheFlags(t *testing.T) {
 		{[]string{"--speed", "0"}, 2, []string{`gloved: --speed 0: want "1" or "max"`}},
 		{[]string{"--listen", at, "--target", freeUDP(t)}, 1, []string{"gloved: --listen " + at + ": the port is in use", "choose a free port for --listen"}},
 		{[]string{"--listen", "[::1]:0", "--target", "127.0.0.1:9"}, 2, []string{"gloved: --target 127.0.0.1:9: an IPv4 address, and --listen binds the IPv6 address ::1 alone"}},
+		// A value no daemon can listen on is a usage error, as --view's and
+		// --target's are (campaign 9 left it exiting 1).
+		{[]string{"--listen", "127.0.0.1:99999"}, 2, []string{"gloved: --listen 127.0.0.1:99999: address 99999: invalid port", "want host:port"}},
+		{[]string{"--listen", "192.0.2.1:9000"}, 2, []string{"gloved: --listen 192.0.2.1:9000: cannot listen there", "give an address of this machine"}},
 	} {
 		r := runBinary(t, 30*time.Second, append([]string{"replay", rec}, tc.args...)...)
 		r.oneLine(t, tc.code, tc.says...)
